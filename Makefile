@@ -1,0 +1,288 @@
+# MemSandbox - one non-recursive Makefile.
+#
+#   make                 native library build/libmemsandbox.a and CLI build/msb
+#   make run             the interactive sandbox (the npm CLI over the wasm)
+#   make test            every test suite, ending in "N passed, M failed"
+#   make wasm            build/wasm/memsandbox.wasm   (clang-19 + wasi-libc)
+#   make wasm-emscripten build/emcc/memsandbox.wasm   (Debian's emcc)
+#   make npm             the npm package staged in build/npm
+#   make asan            unit tests under AddressSanitizer + UBSan
+#   make format-check    clang-format --dry-run over the C sources
+#   make fuzz            libFuzzer targets tests/fuzz/*.c (fuzz-short: bounded)
+#   make bench           benchmarks
+#   make clean
+#
+# Sources are found by wildcard (src/*.c src/cmd/*.c), so adding a file never
+# touches this Makefile. Every output goes under build/: one object tree per
+# build (native, asan, wasm, emcc), each with dependency files. zlib is built
+# from source into every build; its source comes from ZLIB_SRC=dir or is
+# fetched from Debian's source package by wasm/fetch-zlib.sh. Missing
+# toolchain packages are installed by wasm/tools.sh (apt-get), quietly doing
+# nothing when everything is present. WERROR=1 (set by CI) adds -Werror.
+
+SHELL := bash
+.SHELLFLAGS := -o pipefail -c
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+B := build
+CC := cc
+, := ,
+empty :=
+space := $(empty) $(empty)
+WERROR ?= 0
+WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
+        -Wstrict-prototypes
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+CFLAGS ?= -O2 -g
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=undefined
+
+# ---- zlib -----------------------------------------------------------------
+
+ZLIB_FILES := adler32 crc32 deflate inflate inftrees inffast trees zutil
+ifeq ($(origin ZLIB_SRC),undefined)
+ZLIB_SRC := $(B)/zlib-src
+ZLIB_STAMP := $(ZLIB_SRC)/.fetched
+$(ZLIB_STAMP): | tools-base
+	sh wasm/fetch-zlib.sh $(ZLIB_SRC)
+	@touch $@
+else
+ZLIB_STAMP := $(ZLIB_SRC)/zlib.h
+endif
+# zlib is third-party code: our warning set is not its contract.
+ZLIB_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -DHAVE_UNISTD_H -I$(ZLIB_SRC) -w
+
+CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -funsigned-char -Iinclude \
+               -I$(ZLIB_SRC) $(WARN)
+
+# ---- sources --------------------------------------------------------------
+
+LIB_SRC := $(filter-out src/cli.c,$(wildcard src/*.c src/cmd/*.c))
+UNIT_SRC := $(wildcard tests/unit/*.c)
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+lib_obj = $(LIB_SRC:%.c=$(B)/$(1)/%.o) $(ZLIB_FILES:%=$(B)/$(1)/zlib/%.o)
+
+# ---- toolchains -----------------------------------------------------------
+
+# CHECK:PACKAGE pairs for wasm/tools.sh.
+TOOLS_BASE := cc:gcc node:nodejs bzip2:bzip2 gawk:gawk
+TOOLS_WASM := clang-19:clang-19 wasm-ld-19:lld-19 \
+  /usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a:libclang-rt-19-dev-wasm32 \
+  /usr/include/wasm32-wasi/stdlib.h:wasi-libc
+TOOLS_EMCC := emcc:emscripten
+TOOLS_DEV := clang-format-19:clang-format-19 dpkg-source:dpkg-dev \
+  /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev
+
+WASM_CC := clang-19 --target=wasm32-wasi
+EMCC := NODE_PATH=/usr/share/nodejs emcc
+# -Oz measured against -O2 (see wasm/README.md): the interpreter is
+# dominated by memory traffic, so size wins.
+WASM_OPT ?= -Oz
+WASM_STACK := 1048576
+WASM_INITIAL_MEMORY := $(shell echo $$(( \
+  $$(sed -n 's/^\#define MSB_WASM_INITIAL_PAGES //p' wasm/abi.h) * 65536)))
+WASM_EXPORTS := $(filter-out _initialize,$(shell grep -v '^\#' wasm/exports.list))
+
+.PHONY: all test unit run demo clean wasm wasm-emscripten npm asan format-check \
+        fuzz fuzz-short bench check-imports tools-base tools-wasm tools-emcc \
+        tools-dev js-test
+
+# build/msb needs src/cli.c (another module); until it exists, `make`
+# builds the library alone rather than failing.
+MSB_BIN := $(if $(wildcard src/cli.c),$(B)/msb)
+all: $(B)/libmemsandbox.a $(MSB_BIN)
+
+tools-base:
+	@sh wasm/tools.sh $(TOOLS_BASE)
+tools-wasm: tools-base
+	@sh wasm/tools.sh $(TOOLS_WASM)
+tools-emcc: tools-base
+	@sh wasm/tools.sh $(TOOLS_EMCC)
+tools-dev: tools-base
+	@sh wasm/tools.sh $(TOOLS_DEV)
+
+# ---- object rules, one set per build --------------------------------------
+
+# $(1) build name, $(2) compiler, $(3) flags, $(4) toolchain target
+define build_rules
+$(B)/$(1)/%.o: %.c | $(ZLIB_STAMP) $(4)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(CFLAGS_BASE) $(3) -MMD -MP -c $$< -o $$@
+$(B)/$(1)/zlib/%.o: | $(ZLIB_STAMP) $(4)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(ZLIB_CFLAGS) $(3) -MMD -MP -c $$(ZLIB_SRC)/$$*.c -o $$@
+-include $$(wildcard $(B)/$(1)/*/*.d $(B)/$(1)/*/*/*.d)
+endef
+
+$(eval $(call build_rules,native,$(CC),$(CFLAGS),))
+$(eval $(call build_rules,asan,$(CC),$(ASAN_FLAGS),))
+$(eval $(call build_rules,wasm,$(WASM_CC),$(WASM_OPT),tools-wasm))
+$(eval $(call build_rules,emcc,$(EMCC),$(WASM_OPT),tools-emcc))
+$(eval $(call build_rules,fuzz,clang-19,-O1 -g -fsanitize=fuzzer-no-link$(,)address$(,)undefined,tools-dev))
+
+# ---- native ---------------------------------------------------------------
+
+$(B)/libmemsandbox.a: $(call lib_obj,native)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/msb: $(B)/native/src/cli.o $(B)/libmemsandbox.a
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(B)/unit: $(UNIT_SRC:%.c=$(B)/native/%.o) $(B)/libmemsandbox.a
+	$(CC) $(CFLAGS) -o $@ $^
+
+unit: $(B)/unit
+	$(B)/unit
+
+# ---- sanitizers -----------------------------------------------------------
+
+$(B)/asan/libmemsandbox.a: $(call lib_obj,asan)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/asan/unit: $(UNIT_SRC:%.c=$(B)/asan/%.o) $(B)/asan/libmemsandbox.a
+	$(CC) $(ASAN_FLAGS) -o $@ $^
+
+$(B)/asan/msb: $(B)/asan/src/cli.o $(B)/asan/libmemsandbox.a
+	$(CC) $(ASAN_FLAGS) -o $@ $^
+
+asan: $(B)/asan/unit $(if $(wildcard src/cli.c),$(B)/asan/msb)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 $(B)/asan/unit
+
+# ---- WebAssembly ----------------------------------------------------------
+
+# Memory is imported: the JS host gives each sandbox its own
+# WebAssembly.Memory and chooses its maximum.
+WASM_LDFLAGS := -mexec-model=reactor -Wl,--import-memory \
+  -Wl,-z,stack-size=$(WASM_STACK) -Wl,--initial-memory=$(WASM_INITIAL_MEMORY) \
+  -Wl,--strip-all $(WASM_EXPORTS:%=-Wl,--export=%)
+
+$(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
+                           wasm/exports.list
+	@echo "wasm-ld $@"
+	@$(WASM_CC) $(WASM_OPT) $(WASM_LDFLAGS) -o $@ $(filter %.o,$^)
+
+EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
+  -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) \
+  -sINITIAL_MEMORY=$(WASM_INITIAL_MEMORY) -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
+  -sEXPORTED_FUNCTIONS=$(subst $(space),$(,),$(WASM_EXPORTS:%=_%))
+
+$(B)/emcc/memsandbox.wasm: $(call lib_obj,emcc) $(B)/emcc/wasm/abi.o \
+                           wasm/exports.list
+	@echo "emcc-ld $@"
+	@$(EMCC) $(WASM_OPT) $(EMCC_LDFLAGS) -o $(B)/emcc/memsandbox.js \
+	  $(filter %.o,$^)
+	@rm -f $(B)/emcc/memsandbox.js
+
+$(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h \
+                          wasm/gen-constants.mjs | tools-base
+	@mkdir -p $(dir $@)
+	node wasm/gen-constants.mjs include/memsandbox.h wasm/abi.h $@ \
+	  $(B)/wasm/constants.js
+
+wasm: $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json
+wasm-emscripten: $(B)/emcc/memsandbox.wasm $(B)/wasm/constants.json
+
+check-imports: $(B)/wasm/memsandbox.wasm $(B)/emcc/memsandbox.wasm \
+               $(B)/wasm/constants.json
+	node wasm/check-wasm.mjs $(B)/wasm/memsandbox.wasm $(B)/emcc/memsandbox.wasm
+
+# ---- npm package ----------------------------------------------------------
+
+JS_SRC := $(shell find js -type f 2>/dev/null)
+
+# The package is assembled in build/npm: sources from js/, plus the wasm
+# module and the generated constants, so js/ holds no generated file.
+$(B)/npm/.stamp: $(JS_SRC) $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json \
+                 LICENSE
+	@rm -rf $(B)/npm && mkdir -p $(B)/npm
+	cp -R js/. $(B)/npm/
+	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE $(B)/npm/
+	@touch $@
+
+npm: $(B)/npm/.stamp
+
+# ---- tests ----------------------------------------------------------------
+
+JS_TESTS := $(wildcard tests/js/*.test.mjs)
+SMOKE_TESTS := $(wildcard tests/js/smoke/*.test.mjs)
+
+js-test: $(B)/npm/.stamp $(B)/emcc/memsandbox.wasm
+	node --test --test-reporter=spec $(JS_TESTS)
+	MSB_WASM=$(B)/emcc/memsandbox.wasm node --test --test-reporter=spec \
+	  $(JS_TESTS)
+
+# Each suite is one target; `make test` runs them in turn, keeps going after
+# a failure, logs each to build/logs and sums the closing counts.
+TEST_SUITES := unit asan check-imports cases js smoke fuzz
+.PHONY: $(TEST_SUITES:%=suite-%)
+suite-unit: unit
+suite-asan: asan
+suite-check-imports: check-imports
+suite-cases: all
+	@if [ -f tests/cases.mjs ]; then node tests/cases.mjs; \
+	 else echo "cases: tests/cases.mjs not present"; \
+	      echo "cases: 0 passed, 0 failed"; fi
+suite-js: js-test
+suite-fuzz:
+	@if [ -n "$(FUZZ_SRC)" ]; then $(MAKE) --no-print-directory fuzz-short; \
+	 else echo "fuzz: 0 passed, 0 failed"; fi
+suite-smoke: $(B)/npm/.stamp
+	@if [ -n "$(SMOKE_TESTS)" ]; then \
+	   node --test --test-reporter=spec $(SMOKE_TESTS); \
+	 else echo "smoke: 0 passed, 0 failed"; fi
+
+test:
+	@mkdir -p $(B)/logs; rm -f $(B)/logs/*.log; status=0; results=""; \
+	for s in $(TEST_SUITES); do \
+	  echo "==== $$s"; \
+	  if $(MAKE) --no-print-directory suite-$$s 2>&1 | tee $(B)/logs/$$s.log; \
+	  then results="$$results $$s:0"; \
+	  else results="$$results $$s:1"; status=1; fi; \
+	done; \
+	node tests/js/summary.mjs $(B)/logs $$results || status=1; \
+	exit $$status
+
+# ---- formatting, fuzzing, benchmarks, REPL --------------------------------
+
+FORMAT_SRC = $(wildcard src/*.c src/*.h src/cmd/*.c src/cmd/*.h include/*.h \
+               tests/unit/*.c tests/unit/*.h wasm/*.c wasm/*.h)
+format-check: | tools-dev
+	clang-format-19 --dry-run -Werror $(FORMAT_SRC)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-dev
+	@mkdir -p $(dir $@)
+	clang-19 $(CFLAGS_BASE) -O1 -g -fsanitize=fuzzer,address,undefined \
+	  -o $@ $^
+
+FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+fuzz: $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
+	  $$f -max_total_time=300 $(B)/corpus/$${f##*/} || exit 1; done
+
+fuzz-short: $(FUZZ_BINS)
+	@n=0; for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
+	  $$f -max_total_time=20 -print_final_stats=0 $(B)/corpus/$${f##*/} \
+	    2>$(B)/corpus/$${f##*/}.log || { tail -30 $(B)/corpus/$${f##*/}.log; \
+	    echo "fuzz: $$n passed, 1 failed"; exit 1; }; n=$$((n+1)); done; \
+	  echo "fuzz: $$n passed, 0 failed"
+
+bench: all
+	@if [ -f bench/run.mjs ]; then node bench/run.mjs; \
+	 elif [ -f bench/seed.c ]; then \
+	   $(CC) $(CFLAGS_BASE) -O2 -o $(B)/bench-seed bench/seed.c \
+	     $(B)/libmemsandbox.a && $(B)/bench-seed; \
+	 else echo "bench: no benchmark present"; fi
+
+run: $(B)/npm/.stamp
+	@node $(B)/npm/bin/memsandbox.js
+
+demo: $(B)/npm/.stamp
+	node demo/serve.mjs
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,285 @@
+/* memsandbox.h - the public C API of MemSandbox, and its manual.
+ *
+ * MemSandbox is an in-memory workspace with a bash-compatible command
+ * language. A sandbox owns a virtual filesystem rooted at "/" (with
+ * "/workspace", the default working directory and HOME, and "/tmp"), a shell
+ * session, limits, and an allocator with a byte cap. Nothing inside it can
+ * reach the host: no host files, processes, clock, randomness or network.
+ *
+ * Conventions
+ *   - Every function returns 0 (MSB_OK) on success or a negative MSB_E* code.
+ *     After a failure, msb_errmsg(sb) describes it in one line.
+ *   - Failed operations change nothing: no partial writes, no revision bump.
+ *   - Paths are byte strings without NUL. A relative path is taken relative
+ *     to "/workspace". "." and ".." resolve like Linux, never above "/".
+ *   - Ownership is stated for every pointer: "borrowed" means the sandbox
+ *     keeps it and it stays valid until the next call on the same sandbox;
+ *     "caller frees" means release it with msb_free(sb, p).
+ *   - A sandbox is not thread-safe; distinct sandboxes are independent.
+ *
+ * Hashes
+ *   A file hashes to SHA-256 of its bytes. A directory hashes to SHA-256 of
+ *   "mem-sandbox-directory-v1" and one NUL byte, followed for each child in
+ *   byte order of names by: a kind byte ('F' file, 'D' directory), the name
+ *   length as 4 bytes big-endian, the name bytes, and the child's 32-byte
+ *   digest. Symbolic links hash as a file whose bytes are the link target
+ *   (kind byte 'L'), so two trees with different links never collide; a tree
+ *   without links hashes exactly as the reference product does. Mode and mtime
+ *   never count. The root hash is the hash of "/workspace". */
+#ifndef MEMSANDBOX_H
+#define MEMSANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MSB_VERSION "0.1.0"
+
+/* Result codes. Named after errno where one fits. */
+#define MSB_OK 0
+#define MSB_ENOENT (-2)        /* no such file or directory */
+#define MSB_EEXIST (-3)        /* already exists */
+#define MSB_ENOTDIR (-4)       /* a path component is not a directory */
+#define MSB_EISDIR (-5)        /* is a directory */
+#define MSB_ENOTEMPTY (-6)     /* directory not empty */
+#define MSB_EINVAL (-7)        /* invalid argument (bad path, bad value) */
+#define MSB_ENOSPC (-8)        /* total byte quota exceeded */
+#define MSB_EDQUOT (-9)        /* node count quota exceeded */
+#define MSB_EFBIG (-10)        /* file size quota exceeded */
+#define MSB_ENAMETOOLONG (-11) /* path, segment or depth limit exceeded */
+#define MSB_ELOOP (-12)        /* too many levels of symbolic links */
+#define MSB_ENOMEM (-13)       /* the sandbox's memory limit was reached */
+#define MSB_ELIMIT (-14)       /* an execution limit was reached */
+#define MSB_ESYNTAX (-15)      /* shell syntax error */
+#define MSB_EPOLICY (-16)      /* denied by the host's policy */
+#define MSB_ECORRUPT (-17)     /* malformed archive, snapshot or patch */
+#define MSB_EMISUSE (-18)      /* API misuse: NULL handle, closed sandbox */
+#define MSB_ESTALE (-19)       /* content hash precondition failed */
+#define MSB_EPERM (-20)        /* operation not permitted (e.g. on "/") */
+#define MSB_EINCOMPLETE (-21)  /* script is incomplete (REPL: read more) */
+#define MSB_ENOTSUP (-22)      /* feature not supported */
+#define MSB_EBUSY (-23)        /* source and destination overlap */
+#define MSB_ESECRET (-24)      /* a secret value would be written */
+
+/* Static English name of a code, e.g. "MSB_ENOENT". Never NULL. */
+const char *msb_code_name(int code);
+/* Static one-line description of a code, e.g. "No such file or directory". */
+const char *msb_strerror(int code);
+
+typedef struct msb_sandbox msb_sandbox;
+
+/* Limits. Every field is a hard cap; 0 never means unlimited except where
+ * noted. Fill with msb_limits_init and change what you need. */
+typedef struct msb_limits {
+  /* memory */
+  uint64_t max_memory_bytes;   /* allocator cap for the whole sandbox */
+  /* filesystem quotas */
+  uint64_t max_total_bytes;    /* sum of file sizes */
+  uint64_t max_file_bytes;     /* one file */
+  uint64_t max_nodes;          /* files + directories + links, root included */
+  uint32_t max_path_bytes;     /* normalised absolute path */
+  uint32_t max_segment_bytes;  /* one path component */
+  uint32_t max_depth;          /* components below "/" */
+  /* execution */
+  uint64_t max_steps;          /* commands + loop iterations per exec */
+  uint32_t max_call_depth;     /* function / source / eval / subshell nesting */
+  uint64_t max_script_bytes;   /* script text per exec */
+  uint64_t max_output_bytes;   /* per stream (stdout, stderr) per exec */
+  uint64_t max_string_bytes;   /* one expanded word, variable or here-doc */
+  uint64_t max_array_items;    /* elements of one array; words of one command */
+  uint64_t max_glob_work;      /* directory entries visited per glob / brace */
+} msb_limits;
+
+enum msb_profile { MSB_PROFILE_NORMAL = 0, MSB_PROFILE_STRICT = 1 };
+
+/* Fills *lim with a profile's values. Returns MSB_EINVAL for an unknown
+ * profile. */
+int msb_limits_init(msb_limits *lim, int profile);
+
+typedef struct msb_config {
+  const msb_limits *limits; /* borrowed during the call; NULL = normal */
+  int64_t clock_ns;         /* sandbox clock, ns since the epoch (UTC) */
+  uint64_t seed;            /* seeds $RANDOM, shuf, sort -R, mktemp */
+} msb_config;
+
+/* Opens a sandbox. *out receives the handle (close with msb_close).
+ * cfg may be NULL (normal limits, clock 0, seed 0). */
+int msb_open(const msb_config *cfg, msb_sandbox **out);
+/* Closes a sandbox and frees everything it holds. NULL is accepted. */
+void msb_close(msb_sandbox *sb);
+
+/* One-line description of the last failure on sb (borrowed; "" if none).
+ * Works on a NULL sb (describes misuse). */
+const char *msb_errmsg(const msb_sandbox *sb);
+/* Frees memory the sandbox returned with "caller frees". NULL accepted. */
+void msb_free(msb_sandbox *sb, void *p);
+
+/* Sets the sandbox clock (ns since the epoch). The clock only moves when the
+ * host sets it or a command such as sleep advances it. */
+int msb_set_clock(msb_sandbox *sb, int64_t clock_ns);
+int64_t msb_clock(const msb_sandbox *sb);
+
+/* Memory in use by the sandbox's allocator, in bytes. */
+uint64_t msb_memory_used(const msb_sandbox *sb);
+
+/* ---- Filesystem ------------------------------------------------------ */
+
+enum msb_kind { MSB_FILE = 1, MSB_DIR = 2, MSB_LINK = 3 };
+
+typedef struct msb_stat {
+  int kind;         /* MSB_FILE, MSB_DIR, MSB_LINK */
+  uint32_t mode;    /* permission bits, e.g. 0644 */
+  uint64_t size;    /* bytes (files, link target length); 0 for dirs */
+  int64_t mtime_ns; /* sandbox clock at the last change */
+  uint64_t nodes;   /* nodes in the subtree, itself included */
+  uint64_t bytes;   /* file bytes in the subtree */
+} msb_stat;
+
+/* Write preconditions. */
+enum msb_write_cond {
+  MSB_WRITE_ANY = 0,        /* create or replace */
+  MSB_WRITE_MUST_NOT_EXIST, /* create only, else MSB_EEXIST */
+  MSB_WRITE_HASH_EQUALS     /* replace only if the current hash matches,
+                               else MSB_ESTALE (MSB_ENOENT if missing) */
+};
+
+/* Option flags for file operations. */
+#define MSB_PARENTS 1u   /* create missing parent directories */
+#define MSB_RECURSIVE 2u /* remove/copy whole directory trees */
+#define MSB_OVERWRITE 4u /* copy/move may replace the destination */
+#define MSB_MISSING_OK 8u /* remove: a missing path is success */
+#define MSB_EXIST_OK 16u  /* mkdir: an existing directory is success */
+#define MSB_NOFOLLOW 32u  /* stat: do not follow a final symlink */
+
+/* Reads a whole file. *data receives a caller-freed copy, *len its size. */
+int msb_read(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len);
+
+/* Writes a whole file. cond is an msb_write_cond; expect_hash (32 raw bytes)
+ * is read only for MSB_WRITE_HASH_EQUALS. mode 0 keeps an existing file's
+ * mode or uses 0644. flags: MSB_PARENTS. */
+int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
+              int cond, const uint8_t *expect_hash, uint32_t mode,
+              unsigned flags);
+/* Appends to a file, creating it if absent; one atomic mutation. */
+int msb_append(msb_sandbox *sb, const char *path, const void *data,
+               size_t len, unsigned flags);
+/* Stats a path; follows a final symlink unless MSB_NOFOLLOW. */
+int msb_stat_path(msb_sandbox *sb, const char *path, unsigned flags,
+                  msb_stat *st);
+/* Lists a directory's entry names, sorted bytewise, each followed by a NUL
+ * byte. *names is caller-freed, *len its total size, *count the entries. */
+int msb_list(msb_sandbox *sb, const char *path, char **names, size_t *len,
+             size_t *count);
+/* Creates a directory. flags: MSB_PARENTS, MSB_EXIST_OK. mode 0 = 0755. */
+int msb_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
+              unsigned flags);
+/* Removes a file, link or directory. flags: MSB_RECURSIVE (non-empty
+ * directories), MSB_MISSING_OK. "/" and "/workspace" cannot be removed. */
+int msb_remove(msb_sandbox *sb, const char *path, unsigned flags);
+/* Copies src to dst (a deep copy sharing storage). flags: MSB_RECURSIVE
+ * (required for directories), MSB_OVERWRITE, MSB_PARENTS. */
+int msb_copy(msb_sandbox *sb, const char *src, const char *dst,
+             unsigned flags);
+/* Moves src to dst atomically. flags: MSB_OVERWRITE, MSB_PARENTS. */
+int msb_move(msb_sandbox *sb, const char *src, const char *dst,
+             unsigned flags);
+/* Creates a symbolic link at linkpath pointing to target (not resolved). */
+int msb_symlink(msb_sandbox *sb, const char *target, const char *linkpath);
+/* Reads a link target: *target is caller-freed and NUL-terminated. */
+int msb_readlink(msb_sandbox *sb, const char *path, char **target);
+/* Sets permission bits (mode & 07777). */
+int msb_chmod(msb_sandbox *sb, const char *path, uint32_t mode);
+/* SHA-256 of a path (file, directory or link), 32 raw bytes into out. */
+int msb_hash(msb_sandbox *sb, const char *path, uint8_t out[32]);
+
+/* The workspace revision: starts at 0 and grows by exactly one for every
+ * successful mutation (a host call, or an exec that changed anything). */
+uint64_t msb_revision(const msb_sandbox *sb);
+/* Hash of "/workspace" (see Hashes above), 32 raw bytes. */
+int msb_root_hash(msb_sandbox *sb, uint8_t out[32]);
+
+/* ---- Shell ----------------------------------------------------------- */
+
+typedef struct msb_exec_opts {
+  const uint8_t *stdin_data; /* borrowed; NULL = empty stdin */
+  size_t stdin_len;
+  const char *cwd;           /* NULL = the session's current directory */
+  int fresh_state;           /* run in a fresh shell state; session kept */
+  int atomic;                /* roll back the workspace and shell state when
+                                the exit status is non-zero */
+  const char *const *env;    /* "NAME=value" strings for this call only */
+  size_t env_count;
+  const char *const *secrets; /* "NAME=value": bound like env, and every
+                                 occurrence of a value in output becomes
+                                 [REDACTED]; writing one to a file fails */
+  size_t secret_count;
+} msb_exec_opts;
+
+typedef struct msb_result {
+  int exit_code;
+  uint8_t *out;        /* stdout bytes, caller frees */
+  size_t out_len;
+  uint8_t *err;        /* stderr bytes, caller frees */
+  size_t err_len;
+  uint64_t out_total;  /* bytes produced before truncation */
+  uint64_t err_total;
+  int out_truncated;
+  int err_truncated;
+  char *cwd;           /* working directory afterwards, caller frees */
+  const char *limit;   /* static name of the limit that stopped the run,
+                          e.g. "max_steps"; NULL when none */
+  int rolled_back;     /* atomic run failed and was rolled back */
+} msb_result;
+
+/* Runs a script in the sandbox's shell session. A script that runs returns
+ * MSB_OK with its exit status in res (a limit stop is a result too). Syntax
+ * errors are results (exit status 2, bash's message on stderr). Returns an
+ * error only for misuse or when the sandbox itself failed. */
+int msb_exec(msb_sandbox *sb, const char *script, size_t len,
+             const msb_exec_opts *opts, msb_result *res);
+/* Frees the buffers a result holds (not the struct). */
+void msb_result_finish(msb_sandbox *sb, msb_result *res);
+
+/* Whether a script is complete (0), incomplete (MSB_EINCOMPLETE, a REPL
+ * should read another line) or has a syntax error (MSB_ESYNTAX). */
+int msb_parse_check(msb_sandbox *sb, const char *script, size_t len);
+
+/* ---- Checkpoints, snapshots, forks ----------------------------------- */
+
+/* Takes an O(1) checkpoint of the filesystem and shell state; *id receives
+ * its number. */
+int msb_checkpoint(msb_sandbox *sb, uint32_t *id);
+/* Returns to a checkpoint (O(1)); the checkpoint stays valid. */
+int msb_rollback(msb_sandbox *sb, uint32_t id);
+/* Releases a checkpoint. */
+int msb_release(msb_sandbox *sb, uint32_t id);
+
+/* Serialises the whole state as a deterministic tar.gz. level: 0-9, or -1
+ * for the default. *data is caller-freed. */
+int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
+/* Replaces the whole state with an archive: a snapshot, or a .tar / .tar.gz
+ * from any tool (loaded into /workspace). All or nothing. */
+int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
+/* Creates an independent sandbox with identical state. */
+int msb_fork(msb_sandbox *sb, msb_sandbox **out);
+
+/* ---- Host controls --------------------------------------------------- */
+
+/* Sets the policy from a small text form, one rule per line:
+ *   allow-command NAME | deny-command NAME
+ *   path PREFIX none|read-only|read-write
+ *   allow-op OP | deny-op OP          (OP: read, write, exec, snapshot, ...)
+ * Replaces the previous policy. MSB_EINVAL names the bad line. */
+int msb_set_policy(msb_sandbox *sb, const char *text, size_t len);
+
+/* Drains pending events as JSON lines (one object per line). *json is
+ * caller-freed (NULL when none). */
+int msb_events_take(msb_sandbox *sb, char **json, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

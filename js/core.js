@@ -1,0 +1,1162 @@
+// core.js - the runtime-neutral MemSandbox package: loader, Sandbox,
+// SandboxService and MemSandboxError.
+//
+// Every sandbox lives in its own WebAssembly instance with its own
+// WebAssembly.Memory, whose maximum comes from limits.max_memory_bytes, so a
+// runaway sandbox (or a bug in the C core) cannot touch another one or the
+// host. The module is compiled once per source and instantiated per sandbox.
+// This file never reads import.meta: edge runtimes lack it. The per-runtime
+// entry files (entry-node.js, entry-web.js, entry-workerd.js) only decide
+// where the default module comes from.
+//
+// Calls cross the boundary as 32-bit integers; strings and records go
+// through buffers allocated in the instance (msb_wasm_alloc) with the
+// layouts of wasm/abi.h, whose offsets arrive in constants.js (generated
+// from the C headers), so no number is repeated here. A trap or an exit
+// inside the module marks that sandbox FAILED; others are untouched.
+import constants from './constants.js';
+import { wasiImports } from './wasi.js';
+
+const K = constants.constants;
+const CODE_NAMES = Object.fromEntries(
+  Object.entries(constants.codes).map(([name, v]) => [v, name]));
+const PAGE = 65536;
+const MAX_PAGES = 65536;
+const UNSET = 0xffffffffffffffffn;
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8', { fatal: false });
+
+// ---- errors ---------------------------------------------------------------
+
+// Model- and host-facing code and category for each C result code, after the
+// reference product's taxonomy.
+const ERROR_KINDS = {
+  MSB_ENOENT: ['path_not_found', 'not_found'],
+  MSB_EEXIST: ['path_already_exists', 'conflict'],
+  MSB_ENOTDIR: ['not_a_directory', 'conflict'],
+  MSB_EISDIR: ['not_a_file', 'conflict'],
+  MSB_ENOTEMPTY: ['directory_not_empty', 'conflict'],
+  MSB_EINVAL: ['invalid_argument', 'invalid_request'],
+  MSB_ENOSPC: ['workspace_size_limit_exceeded', 'quota_exceeded'],
+  MSB_EDQUOT: ['node_limit_exceeded', 'quota_exceeded'],
+  MSB_EFBIG: ['file_size_limit_exceeded', 'quota_exceeded'],
+  MSB_ENAMETOOLONG: ['path_too_long', 'invalid_request'],
+  MSB_ELOOP: ['symlink_loop', 'invalid_request'],
+  MSB_ENOMEM: ['memory_limit_exceeded', 'quota_exceeded'],
+  MSB_ELIMIT: ['execution_limit_exceeded', 'quota_exceeded'],
+  MSB_ESYNTAX: ['command_syntax_invalid', 'invalid_request'],
+  MSB_EPOLICY: ['policy_denied', 'policy_denied'],
+  MSB_ECORRUPT: ['malformed_input', 'invalid_request'],
+  MSB_EMISUSE: ['api_misuse', 'invalid_request'],
+  MSB_ESTALE: ['stale_content', 'conflict'],
+  MSB_EPERM: ['root_modification', 'conflict'],
+  MSB_EINCOMPLETE: ['command_incomplete', 'invalid_request'],
+  MSB_ENOTSUP: ['unsupported', 'unsupported'],
+  MSB_EBUSY: ['destination_within_source', 'conflict'],
+  MSB_ESECRET: ['secret_write_denied', 'policy_denied'],
+};
+
+const CORRECTABLE = new Set(['invalid_request', 'not_found', 'conflict',
+  'quota_exceeded', 'timeout']);
+
+/**
+ * The one error class of the package. `code` is a snake_case string
+ * ("path_not_found"), `category` the reference product's category
+ * ("not_found"), `errno` the C result code when one applies.
+ */
+export class MemSandboxError extends Error {
+  constructor(code, category, message, errno = undefined) {
+    super(message);
+    this.name = 'MemSandboxError';
+    this.code = code;
+    this.category = category;
+    if (errno !== undefined) this.errno = errno;
+  }
+
+  /** Whether a model can fix the call (the reference's rule). */
+  get correctable() {
+    return CORRECTABLE.has(this.category);
+  }
+
+  /** Whether retrying the same call may succeed. */
+  get retryable() {
+    return this.category === 'timeout';
+  }
+
+  toJSON() {
+    return { category: this.category, code: this.code, message: this.message,
+      correctable: this.correctable, retryable: this.retryable };
+  }
+}
+
+function errorFromCode(rc, message) {
+  const name = CODE_NAMES[rc];
+  const [code, category] = ERROR_KINDS[name] ?? ['internal_error', 'internal'];
+  return new MemSandboxError(code, category, message, rc);
+}
+
+function invalid(message) {
+  return new MemSandboxError('invalid_argument', 'invalid_request', message);
+}
+
+// ---- loading --------------------------------------------------------------
+
+let defaultSource = null;
+let fileReader = null;
+const compiled = new WeakMap(); // source object -> Promise<Module>
+let compiledDefault = null;
+
+/**
+ * Sets where the module comes from when a sandbox names none: a
+ * WebAssembly.Module, bytes, a URL, or a function returning one of those
+ * (called once, lazily). Entry files call this; hosts may too.
+ */
+export function setDefaultWasm(source) {
+  defaultSource = source;
+  compiledDefault = null;
+}
+
+/**
+ * Lets an entry read file: URLs and plain paths (Node's fetch cannot).
+ * `reader(urlOrPath)` resolves to bytes.
+ */
+export function setFileReader(reader) {
+  fileReader = reader;
+}
+
+function isLocal(source) {
+  if (source instanceof URL) return source.protocol === 'file:';
+  return !/^[a-z][a-z0-9+.-]*:/i.test(source) || source.startsWith('file:');
+}
+
+async function toModule(source) {
+  if (typeof source === 'function') source = await source();
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return WebAssembly.compile(source);
+  }
+  if ((source instanceof URL || typeof source === 'string') && fileReader &&
+      isLocal(source)) {
+    return WebAssembly.compile(await fileReader(
+      typeof source === 'string' && source.startsWith('file:') ? new URL(source) : source));
+  }
+  if (source instanceof URL || typeof source === 'string') {
+    const res = await fetch(source);
+    if (!res.ok) throw invalid(`cannot fetch ${source}: HTTP ${res.status}`);
+    if (WebAssembly.compileStreaming &&
+        (res.headers.get('content-type') || '').startsWith('application/wasm')) {
+      return WebAssembly.compileStreaming(res);
+    }
+    return WebAssembly.compile(await res.arrayBuffer());
+  }
+  if (source && typeof source.arrayBuffer === 'function') {
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  throw invalid('wasm must be a WebAssembly.Module, bytes, or a URL');
+}
+
+// Loading errors (I/O, invalid bytes) become MemSandboxErrors.
+async function toModuleChecked(source) {
+  try {
+    return await toModule(source);
+  } catch (e) {
+    if (e instanceof MemSandboxError) throw e;
+    throw new MemSandboxError('wasm_load_failed', 'invalid_request',
+      `cannot load the WebAssembly module: ${e.message}`);
+  }
+}
+
+/** Compiles (once) and returns the module for a source, or the default. */
+export function loadModule(source = undefined) {
+  if (source === undefined || source === null) {
+    if (!defaultSource) {
+      throw invalid('no WebAssembly module: pass { wasm } (a WebAssembly.Module, ' +
+        'bytes or URL); edge runtimes must import memsandbox.wasm and pass it');
+    }
+    if (!compiledDefault) {
+      compiledDefault = toModuleChecked(defaultSource);
+      compiledDefault.catch(() => { compiledDefault = null; });
+    }
+    return compiledDefault;
+  }
+  if (typeof source === 'object' || typeof source === 'function') {
+    let p = compiled.get(source);
+    if (!p) {
+      p = toModuleChecked(source);
+      compiled.set(source, p);
+    }
+    return p;
+  }
+  return toModuleChecked(source);
+}
+
+// One raw instance: memory, exports, and typed helpers over them.
+class Instance {
+  constructor(module, maxPages, seed, clockNs) {
+    this.module = module;
+    this.state = { memory: null, seed, clockNs };
+    const initial = Math.min(maxPages, K.MSB_WASM_INITIAL_PAGES);
+    this.memory = new WebAssembly.Memory({ initial, maximum: maxPages });
+    this.state.memory = this.memory;
+    const env = { memory: this.memory };
+    for (const imp of WebAssembly.Module.imports(module)) {
+      // Emscripten's growth hook: views are re-read on every access anyway.
+      if (imp.module === 'env' && imp.kind === 'function') env[imp.name] = () => {};
+    }
+    this.instance = new WebAssembly.Instance(module, {
+      env, wasi_snapshot_preview1: wasiImports(module, this.state) });
+    this.x = this.instance.exports;
+  }
+
+  start() {
+    this.x._initialize();
+  }
+
+  u8() {
+    return new Uint8Array(this.memory.buffer);
+  }
+
+  dv() {
+    return new DataView(this.memory.buffer);
+  }
+
+  alloc(n) {
+    const p = this.x.msb_wasm_alloc(Math.max(n, 1));
+    if (!p) {
+      throw new MemSandboxError('memory_limit_exceeded', 'quota_exceeded',
+        'the sandbox memory limit was reached');
+    }
+    return p;
+  }
+
+  // Copies bytes in; the caller frees. A trailing NUL is added when asked.
+  put(bytes, nul = false) {
+    const p = this.alloc(bytes.length + (nul ? 1 : 0));
+    const u8 = this.u8();
+    u8.set(bytes, p);
+    if (nul) u8[p + bytes.length] = 0;
+    return p;
+  }
+
+  cstring(ptr) {
+    if (!ptr) return null;
+    const u8 = this.u8();
+    let end = ptr;
+    while (u8[end]) end++;
+    return dec.decode(u8.subarray(ptr, end));
+  }
+
+  bytes(ptr, len) {
+    return this.u8().slice(ptr, ptr + len);
+  }
+}
+
+// Allocations of one call, freed together.
+class Scope {
+  constructor(inst) {
+    this.inst = inst;
+    this.ptrs = [];
+  }
+
+  alloc(n) {
+    const p = this.inst.alloc(n);
+    this.ptrs.push(p);
+    return p;
+  }
+
+  bytes(data, nul = false) {
+    const p = this.inst.put(data, nul);
+    this.ptrs.push(p);
+    return p;
+  }
+
+  // A path or other C string: no NUL bytes allowed inside.
+  str(s, what = 'path') {
+    const data = typeof s === 'string' ? enc.encode(s) : s;
+    if (!(data instanceof Uint8Array)) throw invalid(`${what} must be a string`);
+    if (data.includes(0)) throw invalid(`${what} contains a NUL byte`);
+    return this.bytes(data, true);
+  }
+
+  free() {
+    for (const p of this.ptrs) this.inst.x.msb_wasm_free(p);
+    this.ptrs = [];
+  }
+}
+
+// Profile defaults, read once per module from a small probe instance.
+const profileCache = new WeakMap();
+
+function profileLimits(module, profile) {
+  let byProfile = profileCache.get(module);
+  if (!byProfile) {
+    byProfile = new Map();
+    profileCache.set(module, byProfile);
+  }
+  if (byProfile.has(profile)) return byProfile.get(profile);
+  const inst = new Instance(module, K.MSB_WASM_INITIAL_PAGES + 16, 0, () => 0n);
+  inst.start();
+  const n = constants.limitFields.length;
+  const p = inst.alloc(8 * n);
+  const rc = inst.x.msb_wasm_limits_get(profile, p);
+  if (rc < 0) throw errorFromCode(rc, `unknown profile ${profile}`);
+  if (rc !== n) {
+    throw new MemSandboxError('internal_error', 'internal',
+      `module has ${rc} limit fields, constants.js has ${n}`);
+  }
+  const dv = inst.dv();
+  const out = {};
+  constants.limitFields.forEach((f, i) => {
+    out[f.name] = Number(dv.getBigUint64(p + 8 * i, true));
+  });
+  byProfile.set(profile, out);
+  return out;
+}
+
+const PROFILES = { normal: K.MSB_PROFILE_NORMAL, strict: K.MSB_PROFILE_STRICT };
+
+function snakeCase(key) {
+  return key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+}
+
+// Validates host limits: keys are the C field names or their camelCase form.
+function normaliseLimits(limits) {
+  const out = {};
+  if (limits === undefined || limits === null) return out;
+  if (typeof limits !== 'object') throw invalid('limits must be an object');
+  const known = new Map(constants.limitFields.map((f) => [f.name, f]));
+  for (const [key, value] of Object.entries(limits)) {
+    const name = snakeCase(key);
+    const f = known.get(name);
+    if (!f) throw invalid(`unknown limit "${key}"`);
+    const max = f.bits === 32 ? 2 ** 32 - 1 : Number.MAX_SAFE_INTEGER;
+    if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+      throw invalid(`limit ${key} must be an integer from 0 to ${max}`);
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+// Linear memory for a sandbox: its allocator cap plus room for the stack,
+// static data and allocator overhead, so the C allocator reports ENOMEM
+// before the instance itself runs out.
+function memoryPages(maxMemoryBytes) {
+  const bytes = maxMemoryBytes * 1.25 + 4 * 1024 * 1024;
+  return Math.max(K.MSB_WASM_INITIAL_PAGES,
+    Math.min(MAX_PAGES, Math.ceil(bytes / PAGE)));
+}
+
+function toNs(clock) {
+  if (typeof clock === 'bigint') return clock;
+  if (clock instanceof Date) return BigInt(clock.getTime()) * 1000000n;
+  if (typeof clock === 'number' && Number.isFinite(clock)) {
+    return BigInt(Math.trunc(clock)) * 1000000n;
+  }
+  throw invalid('clock must be "system", a Date, milliseconds, or BigInt ns');
+}
+
+function randomSeed() {
+  const a = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(a);
+  return (BigInt(a[0]) << 32n) | BigInt(a[1]);
+}
+
+function toBytes(content, what = 'content') {
+  if (typeof content === 'string') return enc.encode(content);
+  if (content instanceof Uint8Array) return content;
+  if (content instanceof ArrayBuffer) return new Uint8Array(content);
+  if (ArrayBuffer.isView(content)) {
+    return new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
+  }
+  throw invalid(`${what} must be a string or bytes`);
+}
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function fromHex(s) {
+  if (typeof s !== 'string' || !/^[0-9a-fA-F]{64}$/.test(s)) {
+    throw invalid('a content hash is 64 hexadecimal digits (SHA-256)');
+  }
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function flag(cond, bit) {
+  return cond ? bit : 0;
+}
+
+const KINDS = { [K.MSB_FILE]: 'file', [K.MSB_DIR]: 'directory', [K.MSB_LINK]: 'symlink' };
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function envStrings(env, what) {
+  if (env === undefined || env === null) return [];
+  if (typeof env !== 'object') throw invalid(`${what} must be an object`);
+  return Object.entries(env).map(([k, v]) => {
+    if (!ENV_NAME.test(k)) throw invalid(`${what}: invalid variable name "${k}"`);
+    if (typeof v !== 'string') throw invalid(`${what}: ${k} must be a string`);
+    return `${k}=${v}`;
+  });
+}
+
+function shellQuote(s) {
+  return "'" + s.replace(/'/g, "'\\''") + "'";
+}
+
+// ---- Sandbox --------------------------------------------------------------
+
+export const SandboxState = Object.freeze({
+  CREATED: 'CREATED', RUNNING: 'RUNNING', CLOSED: 'CLOSED', FAILED: 'FAILED',
+});
+
+/**
+ * One sandbox: a workspace and a shell session in a private instance.
+ * Create with `await Sandbox.create(options)`.
+ */
+export class Sandbox {
+  /** @private Use Sandbox.create. */
+  constructor(inst, handle, info) {
+    this._inst = inst;
+    this._sb = handle;
+    this._info = info;
+    this._state = SandboxState.CREATED;
+    this._failure = null;
+    this._onEvent = info.onEvent;
+    this._pendingCwd = null;
+  }
+
+  /**
+   * Creates a sandbox. Options: files ({path: content} or [{path, content,
+   * mode}]), directories ([path]), cwd, env ({NAME: value}), profile
+   * ('normal' | 'strict'), limits ({max_memory_bytes: n, ...}), clock
+   * ('system', a Date, ms, or BigInt ns), seed (number | BigInt), onEvent
+   * (function), wasm (Module | bytes | URL).
+   */
+  static async create(options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('options must be an object');
+    }
+    const module = await loadModule(options.wasm);
+    const profileName = options.profile ?? 'normal';
+    if (!Object.hasOwn(PROFILES, profileName)) {
+      throw invalid(`unknown profile "${profileName}" (normal or strict)`);
+    }
+    const profile = PROFILES[profileName];
+    const limits = { ...profileLimits(module, profile), ...normaliseLimits(options.limits) };
+    const clock = options.clock ?? 'system';
+    const systemClock = clock === 'system';
+    const clockNs = systemClock ? toNs(Date.now()) : toNs(clock);
+    let seed = options.seed ?? randomSeed();
+    if (typeof seed === 'number') {
+      if (!Number.isSafeInteger(seed)) throw invalid('seed must be an integer');
+      seed = BigInt(seed);
+    }
+    if (typeof seed !== 'bigint') throw invalid('seed must be a number or BigInt');
+    seed = BigInt.asUintN(64, seed);
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
+      throw invalid('onEvent must be a function');
+    }
+    const maxPages = memoryPages(limits.max_memory_bytes);
+    const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
+      limits, profile: profileName };
+    let sbClock = () => 0n;
+    const inst = new Instance(module, maxPages, seed, () => sbClock());
+    const rec = new Scope(inst);
+    let handle = 0;
+    try {
+      inst.start();
+      const r = rec.alloc(8 * K.MSB_WASM_OPEN_SLOTS);
+      const dv = inst.dv();
+      for (let i = 0; i < K.MSB_WASM_OPEN_SLOTS; i++) dv.setBigUint64(r + 8 * i, UNSET, true);
+      dv.setBigUint64(r + 8 * K.MSB_WASM_OPEN_PROFILE, BigInt(profile), true);
+      dv.setBigInt64(r + 8 * K.MSB_WASM_OPEN_CLOCK, clockNs, true);
+      dv.setBigUint64(r + 8 * K.MSB_WASM_OPEN_SEED, seed, true);
+      constants.limitFields.forEach((f, i) => {
+        dv.setBigUint64(r + 8 * (K.MSB_WASM_OPEN_LIMITS + i), BigInt(limits[f.name]), true);
+      });
+      const out = rec.alloc(4);
+      const rc = inst.x.msb_wasm_open(r, out);
+      if (rc < 0) {
+        throw errorFromCode(rc, `cannot open a sandbox: ${inst.cstring(inst.x.msb_wasm_strerror(rc))}`);
+      }
+      handle = inst.dv().getUint32(out, true);
+    } finally {
+      rec.free();
+    }
+    const sb = new Sandbox(inst, handle, info);
+    sbClock = () => sb._clockNow();
+    try {
+      await sb._seed(options);
+    } catch (e) {
+      sb._destroy();
+      throw e;
+    }
+    sb._state = SandboxState.RUNNING;
+    return sb;
+  }
+
+  async _seed(options) {
+    for (const d of options.directories ?? []) {
+      this._call('mkdir', (s) => this._inst.x.msb_wasm_mkdir(this._sb, s.str(d), 0,
+        K.MSB_PARENTS | K.MSB_EXIST_OK), d);
+    }
+    let files = options.files ?? [];
+    if (!Array.isArray(files)) {
+      if (typeof files !== 'object') throw invalid('files must be an object or array');
+      files = Object.entries(files).map(([path, content]) => ({ path, content }));
+    }
+    const seen = new Set();
+    for (const f of files) {
+      if (!f || typeof f.path !== 'string') throw invalid('each file needs a path');
+      if (seen.has(f.path)) throw invalid(`files contain duplicate path "${f.path}"`);
+      seen.add(f.path);
+      this._writeFile(f.path, f.content ?? '', { parents: true, mode: f.mode });
+    }
+    if (options.cwd !== undefined) {
+      if (typeof options.cwd !== 'string') throw invalid('cwd must be a string');
+      const st = this._stat(options.cwd, {});
+      if (st.kind !== 'directory') {
+        throw new MemSandboxError('not_a_directory', 'conflict', `${options.cwd}: Not a directory`);
+      }
+      this._pendingCwd = options.cwd;
+    }
+    const env = envStrings(options.env, 'env');
+    if (env.length) {
+      const script = env.map((kv) => {
+        const i = kv.indexOf('=');
+        return `export ${kv.slice(0, i)}=${shellQuote(kv.slice(i + 1))}`;
+      }).join('\n');
+      const r = this._execute(script, {});
+      if (r.exitCode !== 0) {
+        throw new MemSandboxError('invalid_argument', 'invalid_request',
+          `cannot set env: ${r.stderr.trim()}`);
+      }
+    }
+  }
+
+  // The WASI clock import reads this; the core keeps its own clock, which
+  // the host sets before each call when the clock is 'system'.
+  _clockNow() {
+    return this._info.systemClock ? toNs(Date.now()) : this._info.clockNs;
+  }
+
+  /** CREATED, RUNNING, CLOSED or FAILED. */
+  get state() {
+    return this._state;
+  }
+
+  /** The limits in force (C field names). */
+  get limits() {
+    return { ...this._info.limits };
+  }
+
+  _check() {
+    if (this._state === SandboxState.CLOSED) {
+      throw new MemSandboxError('sandbox_closed', 'invalid_request', 'the sandbox is closed');
+    }
+    if (this._state === SandboxState.FAILED) {
+      throw new MemSandboxError('sandbox_failed', 'internal',
+        `the sandbox failed earlier: ${this._failure}`);
+    }
+  }
+
+  // Runs fn with a call scope; converts a negative code into an error and
+  // a trap into the FAILED state.
+  _call(what, fn, path) {
+    this._check();
+    const scope = new Scope(this._inst);
+    let rc;
+    try {
+      if (this._info.systemClock) this._syncClock(scope);
+      rc = fn(scope);
+    } catch (e) {
+      if (e instanceof MemSandboxError) {
+        scope.free();
+        throw e;
+      }
+      this._fail(e);
+    } finally {
+      if (this._state !== SandboxState.FAILED) scope.free();
+    }
+    if (typeof rc === 'number' && rc < 0) {
+      const msg = this._inst.cstring(this._inst.x.msb_wasm_errmsg(this._sb)) ||
+        this._inst.cstring(this._inst.x.msb_wasm_strerror(rc));
+      this._flushEvents();
+      throw errorFromCode(rc, path !== undefined && !msg.includes(String(path))
+        ? `${what} ${path}: ${msg}` : msg);
+    }
+    this._flushEvents();
+    return rc;
+  }
+
+  _syncClock(scope) {
+    const p = scope.alloc(8);
+    this._inst.dv().setBigInt64(p, toNs(Date.now()), true);
+    this._inst.x.msb_wasm_set_clock(this._sb, p);
+  }
+
+  _fail(e) {
+    this._state = SandboxState.FAILED;
+    this._failure = e instanceof Error ? e.message : String(e);
+    this._emit({ type: 'sandbox.failed', message: this._failure });
+    throw new MemSandboxError('sandbox_failed', 'internal',
+      `the sandbox failed: ${this._failure}`);
+  }
+
+  _emit(event) {
+    if (!this._onEvent) return;
+    try {
+      this._onEvent(event);
+    } catch {
+      // A subscriber's exception must not break the sandbox.
+    }
+  }
+
+  _flushEvents() {
+    if (!this._onEvent || this._state === SandboxState.FAILED) return;
+    const inst = this._inst;
+    const blob = inst.alloc(K.MSB_WASM_BLOB_SIZE);
+    let text = '';
+    try {
+      const rc = inst.x.msb_wasm_events_take(this._sb, blob);
+      if (rc < 0) return;
+      const dv = inst.dv();
+      const ptr = dv.getUint32(blob + K.MSB_WASM_BLOB_PTR, true);
+      const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
+      if (ptr) {
+        text = dec.decode(inst.bytes(ptr, len));
+        inst.x.msb_wasm_sb_free(this._sb, ptr);
+      }
+    } finally {
+      inst.x.msb_wasm_free(blob);
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let ev;
+      try {
+        ev = JSON.parse(line);
+      } catch {
+        ev = { type: 'event.malformed', raw: line };
+      }
+      this._emit(ev);
+    }
+  }
+
+  // Reads a blob record and frees its buffer.
+  _takeBlob(blob) {
+    const inst = this._inst;
+    const dv = inst.dv();
+    const ptr = dv.getUint32(blob + K.MSB_WASM_BLOB_PTR, true);
+    const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
+    const count = dv.getUint32(blob + K.MSB_WASM_BLOB_COUNT, true);
+    const data = ptr ? inst.bytes(ptr, len) : new Uint8Array(0);
+    if (ptr) inst.x.msb_wasm_sb_free(this._sb, ptr);
+    return { data, count };
+  }
+
+  /**
+   * Runs a script in the session's shell. Options: stdin (string | bytes),
+   * cwd, env ({NAME: value}, this call only), secrets ({NAME: value}: bound
+   * like env and redacted from output), fresh (fresh shell state), atomic
+   * (roll back on a non-zero exit), encoding ('utf8' | 'bytes').
+   * Resolves to {exitCode, stdout, stderr, stdoutTruncated,
+   * stderrTruncated, cwd, revision, durationMs, limit, rolledBack}.
+   */
+  async execute(script, options = {}) {
+    return this._execute(script, options);
+  }
+
+  _execute(script, options) {
+    if (typeof script !== 'string' && !(script instanceof Uint8Array)) {
+      throw invalid('the command must be a string');
+    }
+    if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+    const started = globalThis.performance?.now?.() ?? Date.now();
+    const env = envStrings(options.env, 'env');
+    const secrets = envStrings(options.secrets, 'secrets');
+    let cwd = options.cwd;
+    if (cwd === undefined && this._pendingCwd !== null) cwd = this._pendingCwd;
+    const inst = this._inst;
+    let result;
+    this._call('execute', (s) => {
+      const code = s.bytes(toBytes(script, 'command'));
+      const opts = s.alloc(K.MSB_WASM_OPTS_SIZE);
+      const res = s.alloc(K.MSB_WASM_RES_SIZE);
+      const stdin = options.stdin === undefined ? new Uint8Array(0) : toBytes(options.stdin, 'stdin');
+      const stdinPtr = s.bytes(stdin);
+      const list = (items) => {
+        if (!items.length) return 0;
+        const arr = s.alloc(4 * items.length);
+        items.forEach((kv, i) => {
+          const p = s.str(kv, 'environment entry');
+          inst.dv().setUint32(arr + 4 * i, p, true);
+        });
+        return arr;
+      };
+      const envPtr = list(env);
+      const secPtr = list(secrets);
+      const cwdPtr = cwd === undefined ? 0 : s.str(cwd, 'cwd');
+      const dv = inst.dv();
+      const set = (off, v) => dv.setUint32(opts + off, v, true);
+      set(K.MSB_WASM_OPTS_STDIN, stdinPtr);
+      set(K.MSB_WASM_OPTS_STDIN_LEN, stdin.length);
+      set(K.MSB_WASM_OPTS_CWD, cwdPtr);
+      set(K.MSB_WASM_OPTS_FRESH, options.fresh ? 1 : 0);
+      set(K.MSB_WASM_OPTS_ATOMIC, options.atomic ? 1 : 0);
+      set(K.MSB_WASM_OPTS_ENV, envPtr);
+      set(K.MSB_WASM_OPTS_ENV_COUNT, env.length);
+      set(K.MSB_WASM_OPTS_SECRETS, secPtr);
+      set(K.MSB_WASM_OPTS_SECRET_COUNT, secrets.length);
+      const rc = inst.x.msb_wasm_exec(this._sb, code, toBytes(script).length, opts, res);
+      if (rc < 0) return rc;
+      const rv = inst.dv();
+      const u32 = (off) => rv.getUint32(res + off, true);
+      const out = inst.bytes(u32(K.MSB_WASM_RES_OUT), u32(K.MSB_WASM_RES_OUT_LEN));
+      const err = inst.bytes(u32(K.MSB_WASM_RES_ERR), u32(K.MSB_WASM_RES_ERR_LEN));
+      const asText = options.encoding !== 'bytes';
+      result = {
+        exitCode: rv.getInt32(res + K.MSB_WASM_RES_EXIT, true),
+        stdout: asText ? dec.decode(out) : out,
+        stderr: asText ? dec.decode(err) : err,
+        stdoutTruncated: u32(K.MSB_WASM_RES_OUT_TRUNC) !== 0,
+        stderrTruncated: u32(K.MSB_WASM_RES_ERR_TRUNC) !== 0,
+        stdoutBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_OUT_TOTAL, true)),
+        stderrBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_ERR_TOTAL, true)),
+        cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
+        revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
+        limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
+        rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
+        durationMs: 0,
+      };
+      inst.x.msb_wasm_result_finish(this._sb, res);
+      return 0;
+    });
+    if (cwd !== undefined && options.cwd === undefined) this._pendingCwd = null;
+    const ended = globalThis.performance?.now?.() ?? Date.now();
+    result.durationMs = Math.max(0, Math.round((ended - started) * 1000) / 1000);
+    return result;
+  }
+
+  /**
+   * Whether a script is 'complete', 'incomplete' (a REPL should read
+   * another line) or a syntax 'error'.
+   */
+  parseCheck(script) {
+    this._check();
+    const s = new Scope(this._inst);
+    try {
+      const data = toBytes(script, 'script');
+      const rc = this._inst.x.msb_wasm_parse_check(this._sb, s.bytes(data), data.length);
+      if (rc === 0) return 'complete';
+      if (rc === K.MSB_EINCOMPLETE) return 'incomplete';
+      if (rc === K.MSB_ESYNTAX) return 'error';
+      throw errorFromCode(rc, this._inst.cstring(this._inst.x.msb_wasm_errmsg(this._sb)));
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Reads a file: a string (UTF-8), or bytes with { encoding: 'bytes' }. */
+  async readFile(path, options = {}) {
+    const { data } = this._readBytes(path);
+    return options.encoding === 'bytes' ? data : dec.decode(data);
+  }
+
+  _readBytes(path) {
+    let blob = null;
+    this._call('read', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_read(this._sb, s.str(path), b);
+      if (rc >= 0) blob = this._takeBlob(b);
+      return rc;
+    }, path);
+    return blob;
+  }
+
+  /**
+   * Writes a whole file. Options: parents (create missing directories),
+   * mustNotExist (fail with path_already_exists), expectHash (hex SHA-256
+   * the current content must have: compare-and-swap), mode.
+   * Resolves to { revision, hash }.
+   */
+  async writeFile(path, content, options = {}) {
+    this._writeFile(path, content, options);
+    return { revision: this.revision, hash: this._hash(path) };
+  }
+
+  _writeFile(path, content, options) {
+    if (options.mustNotExist && options.expectHash !== undefined) {
+      throw invalid('mustNotExist and expectHash cannot be combined');
+    }
+    const mode = options.mode ?? 0;
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw invalid('mode must be 0..0o7777');
+    const data = toBytes(content);
+    const hash = options.expectHash === undefined ? null : fromHex(options.expectHash);
+    const cond = hash ? K.MSB_WRITE_HASH_EQUALS
+      : options.mustNotExist ? K.MSB_WRITE_MUST_NOT_EXIST : K.MSB_WRITE_ANY;
+    this._call('write', (s) => this._inst.x.msb_wasm_write(this._sb, s.str(path),
+      s.bytes(data), data.length, cond, hash ? s.bytes(hash) : 0, mode,
+      flag(options.parents, K.MSB_PARENTS)), path);
+  }
+
+  /** Appends to a file, creating it if absent. */
+  async appendFile(path, content, options = {}) {
+    const data = toBytes(content);
+    this._call('append', (s) => this._inst.x.msb_wasm_append(this._sb, s.str(path),
+      s.bytes(data), data.length, flag(options.parents, K.MSB_PARENTS)), path);
+    return { revision: this.revision };
+  }
+
+  /**
+   * Stats a path: { kind: 'file' | 'directory' | 'symlink', mode, size,
+   * mtimeMs, nodes, bytes }. Follows a final symlink unless
+   * { followSymlinks: false }.
+   */
+  async stat(path, options = {}) {
+    return this._stat(path, options);
+  }
+
+  _stat(path, options) {
+    let st = null;
+    this._call('stat', (s) => {
+      const rec = s.alloc(K.MSB_WASM_STAT_RECORD);
+      const rc = this._inst.x.msb_wasm_stat(this._sb, s.str(path),
+        flag(options.followSymlinks === false, K.MSB_NOFOLLOW), rec);
+      if (rc < 0) return rc;
+      const dv = this._inst.dv();
+      st = {
+        kind: KINDS[dv.getInt32(rec + K.MSB_WASM_STAT_KIND, true)] ?? 'unknown',
+        mode: dv.getUint32(rec + K.MSB_WASM_STAT_MODE, true),
+        size: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_SIZE, true)),
+        mtimeMs: Number(dv.getBigInt64(rec + K.MSB_WASM_STAT_MTIME, true) / 1000000n),
+        nodes: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_NODES, true)),
+        bytes: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_BYTES, true)),
+      };
+      return 0;
+    }, path);
+    return st;
+  }
+
+  /** Whether a path exists (following symlinks). */
+  async exists(path) {
+    try {
+      this._stat(path, {});
+      return true;
+    } catch (e) {
+      if (e instanceof MemSandboxError && e.category === 'not_found') return false;
+      throw e;
+    }
+  }
+
+  /** Entry names of a directory, sorted bytewise. */
+  async list(path = '.') {
+    let names = [];
+    this._call('list', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_list(this._sb, s.str(path), b);
+      if (rc >= 0) {
+        const { data, count } = this._takeBlob(b);
+        names = count ? dec.decode(data).split('\0').slice(0, count) : [];
+      }
+      return rc;
+    }, path);
+    return names;
+  }
+
+  /** Creates a directory. Options: parents, existOk, mode. */
+  async mkdir(path, options = {}) {
+    this._call('mkdir', (s) => this._inst.x.msb_wasm_mkdir(this._sb, s.str(path),
+      options.mode ?? 0, flag(options.parents, K.MSB_PARENTS) |
+      flag(options.existOk ?? options.parents, K.MSB_EXIST_OK)), path);
+    return { revision: this.revision };
+  }
+
+  /** Removes a path. Options: recursive, missingOk. */
+  async remove(path, options = {}) {
+    this._call('remove', (s) => this._inst.x.msb_wasm_remove(this._sb, s.str(path),
+      flag(options.recursive, K.MSB_RECURSIVE) | flag(options.missingOk, K.MSB_MISSING_OK)),
+    path);
+    return { revision: this.revision };
+  }
+
+  /** Copies a path. Options: recursive, overwrite, parents. */
+  async copy(src, dst, options = {}) {
+    this._call('copy', (s) => this._inst.x.msb_wasm_copy(this._sb, s.str(src), s.str(dst),
+      flag(options.recursive, K.MSB_RECURSIVE) | flag(options.overwrite, K.MSB_OVERWRITE) |
+      flag(options.parents, K.MSB_PARENTS)), src);
+    return { revision: this.revision };
+  }
+
+  /** Moves a path atomically. Options: overwrite, parents. */
+  async move(src, dst, options = {}) {
+    this._call('move', (s) => this._inst.x.msb_wasm_move(this._sb, s.str(src), s.str(dst),
+      flag(options.overwrite, K.MSB_OVERWRITE) | flag(options.parents, K.MSB_PARENTS)), src);
+    return { revision: this.revision };
+  }
+
+  /** Creates a symbolic link at linkPath pointing to target. */
+  async symlink(target, linkPath) {
+    this._call('symlink', (s) => this._inst.x.msb_wasm_symlink(this._sb,
+      s.str(target, 'target'), s.str(linkPath)), linkPath);
+    return { revision: this.revision };
+  }
+
+  /** A symbolic link's target. */
+  async readlink(path) {
+    let target = null;
+    this._call('readlink', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_readlink(this._sb, s.str(path), b);
+      if (rc >= 0) target = dec.decode(this._takeBlob(b).data);
+      return rc;
+    }, path);
+    return target;
+  }
+
+  /** Sets permission bits. */
+  async chmod(path, mode) {
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw invalid('mode must be 0..0o7777');
+    this._call('chmod', (s) => this._inst.x.msb_wasm_chmod(this._sb, s.str(path), mode), path);
+    return { revision: this.revision };
+  }
+
+  /** SHA-256 of a path (file, directory or link) as hex. */
+  async hash(path) {
+    return this._hash(path);
+  }
+
+  _hash(path) {
+    let out = null;
+    this._call('hash', (s) => {
+      const p = s.alloc(32);
+      const rc = this._inst.x.msb_wasm_hash(this._sb, s.str(path), p);
+      if (rc >= 0) out = hex(this._inst.bytes(p, 32));
+      return rc;
+    }, path);
+    return out;
+  }
+
+  /** Hash of /workspace as hex (the reference product's construction). */
+  async rootHash() {
+    let out = null;
+    this._call('rootHash', (s) => {
+      const p = s.alloc(32);
+      const rc = this._inst.x.msb_wasm_root_hash(this._sb, p);
+      if (rc >= 0) out = hex(this._inst.bytes(p, 32));
+      return rc;
+    });
+    return out;
+  }
+
+  /** The workspace revision: +1 per successful mutation. */
+  get revision() {
+    let v = 0;
+    this._call('revision', (s) => {
+      const p = s.alloc(8);
+      const rc = this._inst.x.msb_wasm_revision(this._sb, p);
+      v = Number(this._inst.dv().getBigUint64(p, true));
+      return rc;
+    });
+    return v;
+  }
+
+  /** Bytes the sandbox's allocator holds. */
+  get memoryUsed() {
+    let v = 0;
+    this._call('memoryUsed', (s) => {
+      const p = s.alloc(8);
+      const rc = this._inst.x.msb_wasm_memory_used(this._sb, p);
+      v = Number(this._inst.dv().getBigUint64(p, true));
+      return rc;
+    });
+    return v;
+  }
+
+  /** Takes an O(1) checkpoint; resolves to its id. */
+  async checkpoint() {
+    let id = 0;
+    this._call('checkpoint', (s) => {
+      const p = s.alloc(4);
+      const rc = this._inst.x.msb_wasm_checkpoint(this._sb, p);
+      id = this._inst.dv().getUint32(p, true);
+      return rc;
+    });
+    return id;
+  }
+
+  /** Returns to a checkpoint (it stays valid). */
+  async rollback(id) {
+    this._call('rollback', () => this._inst.x.msb_wasm_rollback(this._sb, id >>> 0));
+  }
+
+  /** Releases a checkpoint. */
+  async release(id) {
+    this._call('release', () => this._inst.x.msb_wasm_release(this._sb, id >>> 0));
+  }
+
+  /** The whole state as a deterministic tar.gz (Uint8Array). */
+  async snapshot(options = {}) {
+    const level = options.level ?? -1;
+    if (!Number.isInteger(level) || level < -1 || level > 9) throw invalid('level must be -1..9');
+    let data = null;
+    this._call('snapshot', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_snapshot(this._sb, level, b);
+      if (rc >= 0) data = this._takeBlob(b).data;
+      return rc;
+    });
+    return data;
+  }
+
+  /** Replaces the whole state with a snapshot or any .tar / .tar.gz. */
+  async restore(archive) {
+    const data = toBytes(archive, 'archive');
+    this._call('restore', (s) => this._inst.x.msb_wasm_restore(this._sb,
+      s.bytes(data), data.length));
+    return { revision: this.revision };
+  }
+
+  /** Sets the policy from its text form (see memsandbox.h). */
+  async setPolicy(text) {
+    const data = toBytes(text, 'policy');
+    this._call('setPolicy', (s) => this._inst.x.msb_wasm_set_policy(this._sb,
+      s.bytes(data), data.length));
+  }
+
+  /**
+   * An independent sandbox with identical state: a new instance whose
+   * memory is a copy of this one's, as fast as copying memory.
+   */
+  async fork(options = {}) {
+    this._check();
+    const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
+    let sbClock = () => 0n;
+    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock());
+    const src = this._inst.memory;
+    const grow = src.buffer.byteLength / PAGE - inst.memory.buffer.byteLength / PAGE;
+    if (grow > 0) inst.memory.grow(grow);
+    // Instantiation wrote the data segments; the copy replaces them with
+    // this instance's current data, heap and stack.
+    new Uint8Array(inst.memory.buffer).set(new Uint8Array(src.buffer));
+    const child = new Sandbox(inst, this._sb, info);
+    sbClock = () => child._clockNow();
+    child._pendingCwd = this._pendingCwd;
+    child._state = SandboxState.RUNNING;
+    return child;
+  }
+
+  _destroy() {
+    try {
+      if (this._state !== SandboxState.FAILED) this._inst.x.msb_wasm_close(this._sb);
+    } catch {
+      // Closing a broken instance: dropping it frees everything anyway.
+    }
+    this._inst = null;
+  }
+
+  /** Closes the sandbox; idempotent. */
+  async close() {
+    if (this._state === SandboxState.CLOSED) return;
+    if (this._inst) this._destroy();
+    this._state = SandboxState.CLOSED;
+  }
+}
+
+/** Shorthand for Sandbox.create. */
+export function createSandbox(options) {
+  return Sandbox.create(options);
+}
+
+// ---- SandboxService -------------------------------------------------------
+
+function randomHandle() {
+  const a = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(a);
+  return hex(a);
+}
+
+/**
+ * Sandboxes by opaque random handle: create, get, fork, delete, list,
+ * close. A handle is not a credential: the application maps principals to
+ * handles. Options given to the service are defaults for every create.
+ */
+export class SandboxService {
+  constructor(defaults = {}) {
+    this._defaults = defaults;
+    this._sandboxes = new Map();
+    this._closed = false;
+  }
+
+  _open() {
+    if (this._closed) {
+      throw new MemSandboxError('service_closed', 'invalid_request', 'the sandbox service is closed');
+    }
+  }
+
+  _find(handle) {
+    this._open();
+    const sb = this._sandboxes.get(handle);
+    if (!sb) throw new MemSandboxError('sandbox_not_found', 'not_found', `no sandbox ${handle}`);
+    if (sb.state === SandboxState.CLOSED || sb.state === SandboxState.FAILED) {
+      this._sandboxes.delete(handle);
+      sb.close();
+      throw new MemSandboxError('sandbox_not_found', 'not_found', `no sandbox ${handle}`);
+    }
+    return sb;
+  }
+
+  /** Creates a sandbox; resolves to { handle, sandbox }. */
+  async create(options = {}) {
+    this._open();
+    const sandbox = await Sandbox.create({ ...this._defaults, ...options });
+    if (this._closed) {
+      await sandbox.close();
+      this._open();
+    }
+    const handle = randomHandle();
+    this._sandboxes.set(handle, sandbox);
+    return { handle, sandbox };
+  }
+
+  /** The running sandbox of a handle, or a not_found error. */
+  get(handle) {
+    return this._find(handle);
+  }
+
+  /** Forks a sandbox under a new handle; resolves to { handle, sandbox }. */
+  async fork(handle) {
+    const sandbox = await this._find(handle).fork();
+    const child = randomHandle();
+    this._sandboxes.set(child, sandbox);
+    return { handle: child, sandbox };
+  }
+
+  /** Closes and forgets a sandbox. */
+  async delete(handle) {
+    this._open();
+    const sb = this._sandboxes.get(handle);
+    if (!sb) throw new MemSandboxError('sandbox_not_found', 'not_found', `no sandbox ${handle}`);
+    this._sandboxes.delete(handle);
+    await sb.close();
+  }
+
+  /** Handles with their states. */
+  list() {
+    this._open();
+    return [...this._sandboxes].map(([handle, sb]) => ({ handle, state: sb.state }));
+  }
+
+  /** Closes every sandbox and rejects further calls; idempotent. */
+  async close() {
+    if (this._closed) return;
+    this._closed = true;
+    const all = [...this._sandboxes.values()];
+    this._sandboxes.clear();
+    for (const sb of all) await sb.close();
+  }
+}
+
+export { constants };

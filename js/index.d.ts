@@ -1,0 +1,178 @@
+// index.d.ts - types of the memsandbox package (every entry exports these).
+
+/** A WebAssembly module source: compiled, bytes, or where to fetch it. */
+export type WasmSource =
+  | WebAssembly.Module
+  | ArrayBuffer
+  | ArrayBufferView
+  | URL
+  | string
+  | (() => WasmSource | Promise<WasmSource>);
+
+export type ErrorCategory =
+  | 'invalid_request'
+  | 'not_found'
+  | 'conflict'
+  | 'quota_exceeded'
+  | 'policy_denied'
+  | 'timeout'
+  | 'cancelled'
+  | 'unsupported'
+  | 'internal';
+
+export class MemSandboxError extends Error {
+  readonly name: 'MemSandboxError';
+  /** snake_case code, e.g. "path_not_found". */
+  readonly code: string;
+  readonly category: ErrorCategory;
+  /** The C result code (negative MSB_E*), when one applies. */
+  readonly errno?: number;
+  readonly correctable: boolean;
+  readonly retryable: boolean;
+  toJSON(): {
+    category: ErrorCategory;
+    code: string;
+    message: string;
+    correctable: boolean;
+    retryable: boolean;
+  };
+}
+
+/** Limits by C field name (camelCase accepted too). */
+export interface Limits {
+  max_memory_bytes?: number;
+  max_total_bytes?: number;
+  max_file_bytes?: number;
+  max_nodes?: number;
+  max_path_bytes?: number;
+  max_segment_bytes?: number;
+  max_depth?: number;
+  max_steps?: number;
+  max_call_depth?: number;
+  max_script_bytes?: number;
+  max_output_bytes?: number;
+  max_string_bytes?: number;
+  max_array_items?: number;
+  max_glob_work?: number;
+  [camelCase: string]: number | undefined;
+}
+
+export type Content = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+
+export interface SandboxEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface CreateOptions {
+  files?: Record<string, Content> | Array<{ path: string; content?: Content; mode?: number }>;
+  directories?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  profile?: 'normal' | 'strict';
+  limits?: Limits;
+  /** 'system' (default: host time before each call), a Date, ms, or BigInt ns. */
+  clock?: 'system' | Date | number | bigint;
+  seed?: number | bigint;
+  onEvent?: (event: SandboxEvent) => void;
+  wasm?: WasmSource;
+}
+
+export interface ExecuteOptions {
+  stdin?: Content;
+  cwd?: string;
+  env?: Record<string, string>;
+  secrets?: Record<string, string>;
+  fresh?: boolean;
+  atomic?: boolean;
+  encoding?: 'utf8' | 'bytes';
+}
+
+export interface ExecuteResult<T = string> {
+  exitCode: number;
+  stdout: T;
+  stderr: T;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  stdoutBytes: number;
+  stderrBytes: number;
+  cwd: string;
+  revision: number;
+  durationMs: number;
+  /** Name of the limit that stopped the run, e.g. "max_steps". */
+  limit: string | null;
+  rolledBack: boolean;
+}
+
+export interface Stat {
+  kind: 'file' | 'directory' | 'symlink';
+  mode: number;
+  size: number;
+  mtimeMs: number;
+  nodes: number;
+  bytes: number;
+}
+
+export type SandboxState = 'CREATED' | 'RUNNING' | 'CLOSED' | 'FAILED';
+export const SandboxState: Readonly<Record<SandboxState, SandboxState>>;
+
+export class Sandbox {
+  static create(options?: CreateOptions): Promise<Sandbox>;
+  readonly state: SandboxState;
+  readonly limits: Required<Limits>;
+  readonly revision: number;
+  readonly memoryUsed: number;
+  execute(script: string | Uint8Array, options?: ExecuteOptions & { encoding?: 'utf8' }): Promise<ExecuteResult<string>>;
+  execute(script: string | Uint8Array, options: ExecuteOptions & { encoding: 'bytes' }): Promise<ExecuteResult<Uint8Array>>;
+  parseCheck(script: string | Uint8Array): 'complete' | 'incomplete' | 'error';
+  readFile(path: string, options?: { encoding?: 'utf8' }): Promise<string>;
+  readFile(path: string, options: { encoding: 'bytes' }): Promise<Uint8Array>;
+  writeFile(path: string, content: Content, options?: {
+    parents?: boolean; mustNotExist?: boolean; expectHash?: string; mode?: number;
+  }): Promise<{ revision: number; hash: string }>;
+  appendFile(path: string, content: Content, options?: { parents?: boolean }): Promise<{ revision: number }>;
+  stat(path: string, options?: { followSymlinks?: boolean }): Promise<Stat>;
+  exists(path: string): Promise<boolean>;
+  list(path?: string): Promise<string[]>;
+  mkdir(path: string, options?: { parents?: boolean; existOk?: boolean; mode?: number }): Promise<{ revision: number }>;
+  remove(path: string, options?: { recursive?: boolean; missingOk?: boolean }): Promise<{ revision: number }>;
+  copy(src: string, dst: string, options?: { recursive?: boolean; overwrite?: boolean; parents?: boolean }): Promise<{ revision: number }>;
+  move(src: string, dst: string, options?: { overwrite?: boolean; parents?: boolean }): Promise<{ revision: number }>;
+  symlink(target: string, linkPath: string): Promise<{ revision: number }>;
+  readlink(path: string): Promise<string>;
+  chmod(path: string, mode: number): Promise<{ revision: number }>;
+  /** SHA-256 as hex. */
+  hash(path: string): Promise<string>;
+  rootHash(): Promise<string>;
+  checkpoint(): Promise<number>;
+  rollback(id: number): Promise<void>;
+  release(id: number): Promise<void>;
+  snapshot(options?: { level?: number }): Promise<Uint8Array>;
+  restore(archive: Content): Promise<{ revision: number }>;
+  setPolicy(text: string): Promise<void>;
+  fork(options?: { onEvent?: (event: SandboxEvent) => void }): Promise<Sandbox>;
+  close(): Promise<void>;
+}
+
+export function createSandbox(options?: CreateOptions): Promise<Sandbox>;
+
+export class SandboxService {
+  constructor(defaults?: CreateOptions);
+  create(options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
+  get(handle: string): Sandbox;
+  fork(handle: string): Promise<{ handle: string; sandbox: Sandbox }>;
+  delete(handle: string): Promise<void>;
+  list(): Array<{ handle: string; state: SandboxState }>;
+  close(): Promise<void>;
+}
+
+export function setDefaultWasm(source: WasmSource): void;
+export function setFileReader(reader: (path: string | URL) => Promise<Uint8Array>): void;
+export function loadModule(source?: WasmSource): Promise<WebAssembly.Module>;
+
+export const constants: {
+  version: string;
+  codes: Record<string, number>;
+  constants: Record<string, number>;
+  limitFields: Array<{ name: string; bits: 32 | 64 }>;
+};

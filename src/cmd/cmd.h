@@ -1,0 +1,295 @@
+/* cmd.h - the command interface: what a command sees and may use.
+ *
+ * A command is a function of its context: arguments, the whole stdin as
+ * bytes (pipelines run stage by stage), output and error buffers, the
+ * filesystem and a per-invocation arena. It never touches shell internals;
+ * the few commands that run other commands (xargs, find -exec, env, timeout)
+ * call back through ctx->run. Commands return their exit status (0-255).
+ *
+ * Commands are listed once in commands.def, sorted by name:
+ *   CMD(name, function, flags, "one-line purpose")
+ * and each lives in src/cmd/NAME.c, which opens with its usage text. */
+#ifndef MSB_CMD_H
+#define MSB_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../buf.h"
+#include "../mem.h"
+#include "../vfs.h"
+#include "memsandbox.h"
+
+typedef struct cmd_ctx cmd_ctx;
+typedef int (*cmd_fn)(cmd_ctx *c);
+
+/* Descriptor flags. */
+#define CMD_BUILTIN 1u /* `type` reports "is a shell builtin" */
+
+typedef struct cmd_desc {
+  const char *name;
+  cmd_fn fn;
+  unsigned flags;
+  const char *purpose;
+} cmd_desc;
+
+struct cmd_ctx {
+  mem *m;                /* sandbox allocator: only for data that outlives */
+  arena *a;              /* per-invocation arena, freed by the dispatcher */
+  vfs *fs;
+  const msb_limits *lim;
+  const char *cwd;       /* absolute working directory */
+  int argc;
+  char **argv;           /* argv[0] is the name as invoked */
+  const uint8_t *in;     /* all of stdin (borrowed) */
+  size_t in_len;
+  buf *out;              /* stdout */
+  buf *err;              /* stderr */
+  char **envp;           /* exported "NAME=value", NULL-terminated */
+  uint64_t *rng;         /* shared random state (seeded by the host) */
+  int64_t *clock_ns;     /* sandbox clock; sleep advances it */
+  uint64_t out_max;      /* cmd_write fails with MSB_ELIMIT past this */
+  void *shell;           /* opaque, for run() */
+  /* Runs argv as a command (builtin, function or command) with the given
+   * stdin; output goes to out/err. Returns the exit status, or a negative
+   * MSB_E* code when a limit stops everything. */
+  int (*run)(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
+             size_t in_len, buf *out, buf *err);
+  /* Charges n steps of work; returns MSB_ELIMIT when the budget is gone, in
+   * which case the command must stop and return that code. */
+  int (*tick)(cmd_ctx *c, uint64_t n);
+};
+
+/* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
+
+/* Option parser: GNU getopt_long conventions, reentrant. A command lists its
+ * options in a table ended by a zero entry:
+ *   static const cmd_opt opts[] = {
+ *     {'a', "all", CMD_ARG_NONE, 'a'},
+ *     {0, "color", CMD_ARG_OPT, OPT_COLOR},    (long only: key >= 256)
+ *     {'n', "lines", CMD_ARG_REQ, 'n'},
+ *     {0, 0, 0, 0}};
+ * Clustered short flags (-la, -n5, -n 5), --name=value / --name value,
+ * unambiguous long prefixes, "--", and permutation (operands may come
+ * before options) work as in GNU. --help prints `usage` to stdout and
+ * --version a version line; both make cmd_opt_next return CMD_OPT_EXIT.
+ * Errors are printed with GNU getopt's wording plus "Try 'NAME --help' for
+ * more information." and cmd_opt_next returns CMD_OPT_ERR; the command then
+ * returns g.status (set it for tools whose usage status is not 1). */
+enum { CMD_ARG_NONE = 0, CMD_ARG_REQ = 1, CMD_ARG_OPT = 2 };
+
+typedef struct cmd_opt {
+  int sh;          /* short option character, 0 for none */
+  const char *lng; /* long option name, NULL for none */
+  int arg;         /* CMD_ARG_* */
+  int key;         /* value cmd_opt_next returns (> 0) */
+} cmd_opt;
+
+/* cmd_opt_next results besides option keys. */
+#define CMD_OPT_END 0     /* no more options; operands are in g.ops */
+#define CMD_OPT_ERR (-1)  /* usage error printed; return g.status */
+#define CMD_OPT_EXIT (-2) /* --help/--version printed; return 0 */
+#define CMD_OPT_NUM (-3)  /* "-5" style operand with CMD_OPTF_NUMERIC; the
+                             digits (without '-') are in g.arg */
+
+/* Parser flags. */
+#define CMD_OPTF_NOPERMUTE 1u /* the first operand ends the options */
+#define CMD_OPTF_NUMERIC 2u   /* -NUM (and -NUMx clusters' digits) yields
+                                 CMD_OPT_NUM instead of an invalid option */
+#define CMD_OPTF_NOHELP 4u    /* no implicit --help/--version */
+
+typedef struct cmd_getopt {
+  cmd_ctx *c;
+  const cmd_opt *opts;
+  const char *usage;  /* --help text (full, ends with a newline) */
+  unsigned flags;
+  int status;         /* exit status for usage errors; default 1 */
+  const char *arg;    /* argument of the option just returned, or NULL */
+  int opt;            /* short char (or 0) of the option just returned */
+  const char *optname; /* as written, e.g. "-n" or "--lines" (for messages) */
+  char **ops;         /* operands in order (arena), valid after CMD_OPT_END */
+  int nops;
+  /* private */
+  int ind;
+  const char *next;
+  int done;
+} cmd_getopt;
+
+/* Prepares a parse of c->argv[1..]. usage may be NULL (a generic line). */
+void cmd_opt_init(cmd_getopt *g, cmd_ctx *c, const cmd_opt *opts,
+                  const char *usage, unsigned flags);
+/* Next option key, or CMD_OPT_END / CMD_OPT_ERR / CMD_OPT_EXIT /
+ * CMD_OPT_NUM (see above). Operands are collected into g->ops. A negative
+ * MSB_E* code (out of memory) may also be returned. */
+int cmd_opt_next(cmd_getopt *g);
+/* Prints "NAME: msg\nTry 'NAME --help' for more information.\n" and
+ * returns g->status: for usage errors the command detects itself (missing
+ * operand, bad argument). */
+int cmd_usage_err(cmd_getopt *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Diagnostics. cmd_err prints "NAME: " + message + "\n" to c->err, where
+ * NAME is argv[0]'s last component. */
+void cmd_err(cmd_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The command name used in messages (borrowed). */
+const char *cmd_name(const cmd_ctx *c);
+/* GNU quoting (arena strings; "" on out of memory).
+ * cmd_quote: always quoted, like coreutils quote(): 'x', "it's",
+ *   'a'$'\n''b' ("rm: cannot remove 'x'").
+ * cmd_quotef: quoted only when needed (shell-escape style, as in
+ *   "cat: x: No such file" and "cat: 'a b': No such file"). */
+const char *cmd_quote(cmd_ctx *c, const char *s);
+const char *cmd_quotef(cmd_ctx *c, const char *s);
+/* Shell-escape quoting of n bytes into b; always=1 forces quotes. */
+int cmd_quote_buf(buf *b, const char *s, size_t n, int always);
+/* The errno text GNU prints for a code ("No such file or directory"). */
+const char *cmd_strerror(int code);
+
+/* Output. cmd_write appends to c->out but never past c->out_max: it then
+ * writes what fits and returns MSB_ELIMIT. Also returns MSB_ENOMEM. */
+int cmd_write(cmd_ctx *c, const void *p, size_t n);
+int cmd_puts(cmd_ctx *c, const char *s);
+int cmd_outf(cmd_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Charges n steps through c->tick (no-op without a tick hook). Commands
+ * call it about every 1000 entries or lines and stop on a non-zero return. */
+int cmd_tick(cmd_ctx *c, uint64_t n);
+
+/* Paths. cmd_path returns operand made absolute against c->cwd and
+ * normalised lexically (arena; NULL on out of memory). */
+const char *cmd_path(cmd_ctx *c, const char *operand);
+/* Last component / directory part as basename(1) / dirname(1) print them
+ * (arena). */
+const char *cmd_base_name(cmd_ctx *c, const char *s);
+const char *cmd_dir_name(cmd_ctx *c, const char *s);
+
+/* Input. Reads operand ("-" = stdin) as a borrowed byte view: stdin is
+ * c->in, a file is vfs_read's zero-copy view (valid until the next
+ * mutation). Returns 0 or an MSB_E* code (MSB_EISDIR for a directory). */
+int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
+              size_t *len);
+
+/* Record iteration over bytes with a delimiter ('\n', or 0 for -z). The
+ * last record may lack its delimiter (term is then 0). */
+typedef struct cmd_lines {
+  const uint8_t *p, *end;
+  int delim;
+} cmd_lines;
+void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len,
+                    int delim);
+/* 1 and the record (without its delimiter) or 0 at the end. */
+int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len,
+                   int *term);
+
+/* Numbers. Results: 0, CMD_NUM_INVALID or CMD_NUM_RANGE (overflow). */
+#define CMD_NUM_INVALID (-1)
+#define CMD_NUM_RANGE (-2)
+/* Decimal integer with optional sign, whole string. */
+int cmd_parse_int(const char *s, int64_t *out);
+/* Size with GNU suffixes: K M G T P E Z Y (1024), KB MB.. (1000),
+ * KiB MiB.. (1024); with CMD_SZ_B also b (512), with CMD_SZ_BYTES also c
+ * (1) and w (2) suffix letters. lowercase k is accepted like K. */
+#define CMD_SZ_B 1u
+#define CMD_SZ_BYTES 2u
+int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
+
+/* File modes. The sandbox umask is fixed at 022 (no umask field in the
+ * context yet): new files 0644, directories 0755. */
+#define CMD_UMASK 022u
+/* Applies a chmod-style mode (octal, or symbolic "u+x,go-w,a=r,+X,u=g")
+ * to old. is_dir matters for X. Returns 0 or CMD_NUM_INVALID. */
+int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
+                   uint32_t *out);
+
+/* Metadata formatting. */
+/* "drwxr-xr-x" style, 10 chars + NUL. */
+void cmd_mode_str(int kind, uint32_t mode, char out[11]);
+/* Disk usage in 512-byte blocks, a deterministic ext4-like rule: files take
+ * whole 4 KiB blocks (ceil(size / 4096) * 8), directories one 4 KiB block
+ * (8), symlinks none (fast symlinks). ls -s/total, du, stat %b use it. */
+uint64_t cmd_blocks(const struct vfs_stat *st);
+/* Size ls -l / stat report: file bytes, link target length, 4096 for a
+ * directory (as on ext4). */
+uint64_t cmd_size(const struct vfs_stat *st);
+/* Human-readable size like GNU -h (powers of 1024, or 1000 when si):
+ * rounds up, one decimal below 10: "0", "1023", "1.0K", "1.5K", "12M". */
+void cmd_human(uint64_t n, int si, char out[24]);
+/* Broken-down UTC time. */
+typedef struct cmd_tm {
+  int64_t year;
+  int mon, mday, hour, min, sec, wday, yday; /* mon 1-12, wday 0=Sunday */
+} cmd_tm;
+void cmd_gmtime(int64_t secs, cmd_tm *tm);
+/* Seconds since the epoch for a UTC civil time (fields may be out of range
+ * like mktime's). */
+int64_t cmd_timegm(const cmd_tm *tm);
+/* Floor division of ns to seconds (works for negative times). */
+int64_t cmd_ns_to_s(int64_t ns);
+/* ls -l time: "Nov 30 02:40" within six months of now, else
+ * "Nov 30  2025". 12 chars + NUL. */
+void cmd_time_ls(int64_t t_ns, int64_t now_ns, char out[32]);
+/* stat's "2026-11-30 02:40:00.000000000 +0000". */
+void cmd_time_full(int64_t t_ns, char out[48]);
+/* Parses a date as touch -d / date -d accept the common forms: "@EPOCH",
+ * "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS[.frac]]", ISO 8601 with 'T' and an
+ * optional "Z" or +HH:MM offset, "now", "today", "yesterday", "tomorrow",
+ * "N days ago" / "N hours ago" ... relative to now_ns. 0 or
+ * CMD_NUM_INVALID. Times without a zone are UTC (the sandbox's TZ). */
+int cmd_parse_date(const char *s, int64_t now_ns, int64_t *out_ns);
+
+/* strftime over UTC with GNU's flags (- _ 0 ^ # width) and %N, %:z;
+ * appends to o (date.c; also printf's %(fmt)T). */
+int cmd_strftime(buf *o, const char *fmt, int64_t t_ns);
+
+/* Tree walker: iterative (no recursion), children sorted bytewise, over
+ * pinned directory versions so the caller may delete or change entries
+ * while walking. Entry data is valid until the next cmd_walk_next. */
+#define CMD_WALK_POST 1u        /* also visit directories after children */
+#define CMD_WALK_FOLLOW 2u      /* follow every symlink (-L) */
+#define CMD_WALK_FOLLOW_ROOT 4u /* follow a symlink given as root (-H) */
+typedef struct cmd_walk_ent {
+  const char *path; /* root operand as given + "/name"... */
+  const char *abs;  /* absolute path for vfs calls */
+  const char *name; /* last component (the root operand itself at depth 0) */
+  struct vfs_stat st; /* the entry (symlink itself unless followed) */
+  int depth;        /* 0 for the root */
+  int post;         /* 1 on the post-order visit of a directory */
+  int err;          /* MSB_E* when the entry could not be stat'ed or a
+                       directory could not be read (then no children); for
+                       -L loops MSB_ELOOP */
+} cmd_walk_ent;
+typedef struct cmd_walk cmd_walk;
+/* Starts a walk at root (an operand as the user wrote it). Allocates from
+ * c->m; close with cmd_walk_close. Returns 0 or MSB_ENOMEM. */
+int cmd_walk_open(cmd_ctx *c, const char *root, unsigned flags,
+                  cmd_walk **out);
+/* 1 and *e for the next entry, 0 at the end, or a negative MSB_E* code
+ * (out of memory, step limit) which ends the walk. */
+int cmd_walk_next(cmd_walk *w, cmd_walk_ent **e);
+/* Do not descend into the directory just returned (pre-order visit). */
+void cmd_walk_prune(cmd_walk *w);
+/* Limits descent: entries deeper than max_depth are not visited. */
+void cmd_walk_max_depth(cmd_walk *w, int max_depth);
+void cmd_walk_close(cmd_walk *w);
+
+/* The sorted table from commands.def. Command functions are named cmd_NAME
+ * (cmd_find_main for find, since cmd_find is this lookup); helper names
+ * above avoid command names (cmd_outf, not cmd_printf). */
+const cmd_desc *cmd_find(const char *name);
+const cmd_desc *cmd_table(size_t *count);
+
+#define CMD(name, fn, flags, purpose) int fn(cmd_ctx *c);
+#include "commands.def"
+#undef CMD
+
+#endif

@@ -1,0 +1,405 @@
+/* cp.c - copy files and directories (GNU coreutils).
+ *
+ * Usage: cp [OPTION]... [-T] SOURCE DEST
+ *        cp [OPTION]... SOURCE... DIRECTORY
+ *        cp [OPTION]... -t DIRECTORY SOURCE...
+ *   -a (-dR --preserve=all)  -d (no-dereference)  -f  -i  -n  -p  -r/-R
+ *   -L -H -P  -s (symlinks instead of copies)  -T  -t DIR  -u  -v
+ *   -l (hard links) is refused: the sandbox has no hard links.
+ * A directory copied to a new name is one O(1) vfs_copy (shared subtree);
+ * copying onto an existing directory merges entry by entry as GNU does.
+ * With -R symlinks are copied as links (-P) unless -L/-H. */
+#include <string.h>
+
+#include "cmd.h"
+
+static const char cp_usage[] =
+    "Usage: cp [OPTION]... [-T] SOURCE DEST\n"
+    "  or:  cp [OPTION]... SOURCE... DIRECTORY\n"
+    "  or:  cp [OPTION]... -t DIRECTORY SOURCE...\n"
+    "Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.\n"
+    "\n"
+    "  -a, --archive                same as -dR --preserve=all\n"
+    "  -d                           same as --no-dereference "
+    "--preserve=links\n"
+    "  -f, --force                  if an existing destination file cannot "
+    "be\n"
+    "                                 opened, remove it and try again\n"
+    "  -i, --interactive            prompt before overwrite\n"
+    "  -H                           follow command-line symbolic links in "
+    "SOURCE\n"
+    "  -L, --dereference            always follow symbolic links in SOURCE\n"
+    "  -n, --no-clobber             do not overwrite an existing file\n"
+    "  -P, --no-dereference         never follow symbolic links in SOURCE\n"
+    "  -p                           same as --preserve=mode,timestamps\n"
+    "  -R, -r, --recursive          copy directories recursively\n"
+    "  -s, --symbolic-link          make symbolic links instead of copying\n"
+    "  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into "
+    "DIRECTORY\n"
+    "  -T, --no-target-directory    treat DEST as a normal file\n"
+    "  -u, --update                 copy only when the SOURCE file is newer\n"
+    "                                 than the destination file or when "
+    "the\n"
+    "                                 destination file is missing\n"
+    "  -v, --verbose                explain what is being done\n"
+    "      --help        display this help and exit\n"
+    "      --version     output version information and exit\n";
+
+enum { CP_PRESERVE = 256, CP_NOPRESERVE };
+
+static const cmd_opt cp_opts[] = {
+    {'a', "archive", CMD_ARG_NONE, 'a'},
+    {'d', 0, CMD_ARG_NONE, 'd'},
+    {'f', "force", CMD_ARG_NONE, 'f'},
+    {'H', 0, CMD_ARG_NONE, 'H'},
+    {'i', "interactive", CMD_ARG_NONE, 'i'},
+    {'l', "link", CMD_ARG_NONE, 'l'},
+    {'L', "dereference", CMD_ARG_NONE, 'L'},
+    {'n', "no-clobber", CMD_ARG_NONE, 'n'},
+    {'P', "no-dereference", CMD_ARG_NONE, 'P'},
+    {'p', 0, CMD_ARG_NONE, 'p'},
+    {0, "preserve", CMD_ARG_OPT, CP_PRESERVE},
+    {0, "no-preserve", CMD_ARG_REQ, CP_NOPRESERVE},
+    {'R', "recursive", CMD_ARG_NONE, 'R'},
+    {'r', 0, CMD_ARG_NONE, 'R'},
+    {'s', "symbolic-link", CMD_ARG_NONE, 's'},
+    {'t', "target-directory", CMD_ARG_REQ, 't'},
+    {'T', "no-target-directory", CMD_ARG_NONE, 'T'},
+    {'u', "update", CMD_ARG_NONE, 'u'},
+    {'v', "verbose", CMD_ARG_NONE, 'v'},
+    {0, 0, 0, 0}};
+
+enum { CP_DEREF_UNSET, CP_DEREF_NEVER, CP_DEREF_ALWAYS, CP_DEREF_CMDLINE };
+
+typedef struct cp_state {
+  cmd_ctx *c;
+  int rec, deref, preserve, noclobber, inter, update, verbose, symlink,
+      force;
+  size_t in_pos;
+  int status;
+} cp_state;
+
+static int cp_yes(cp_state *s) {
+  cmd_ctx *c = s->c;
+  size_t i = s->in_pos;
+  int yes = i < c->in_len && (c->in[i] == 'y' || c->in[i] == 'Y');
+  while (i < c->in_len && c->in[i] != '\n') i++;
+  if (i < c->in_len) i++;
+  s->in_pos = i;
+  return yes;
+}
+
+static const char *cp_join(cmd_ctx *c, const char *dir, const char *name) {
+  size_t dl = strlen(dir), nl = strlen(name);
+  int slash = dl && dir[dl - 1] != '/';
+  char *p = arena_alloc(c->a, dl + nl + 2);
+  if (!p) return 0;
+  memcpy(p, dir, dl);
+  if (slash) p[dl] = '/';
+  memcpy(p + dl + (size_t)slash, name, nl + 1);
+  return p;
+}
+
+static int cp_verbose(cp_state *s, const char *from, const char *to) {
+  if (!s->verbose) return 0;
+  return cmd_outf(s->c, "%s -> %s\n", cmd_quote(s->c, from),
+                  cmd_quote(s->c, to));
+}
+
+/* Copies one non-directory (file or link) onto dst. */
+static int cp_file(cp_state *s, const char *src, const char *sabs,
+                   const struct vfs_stat *sst, const char *dst,
+                   const char *dabs, int follow) {
+  cmd_ctx *c = s->c;
+  struct vfs_stat dst_st;
+  int rc, exists = vfs_stat(c->fs, dabs, 1, &dst_st) == 0;
+  unsigned fl = VFS_CP_OVERWRITE;
+  if (!exists) {
+    struct vfs_stat l;
+    exists = vfs_stat(c->fs, dabs, 0, &l) == 0; /* dangling link */
+    if (exists) dst_st = l;
+  }
+  if (exists) {
+    if (dst_st.kind == VFS_DIR) {
+      cmd_err(c, "cannot overwrite directory %s with non-directory",
+              cmd_quote(c, dst));
+      return 1;
+    }
+    if (dst_st.ino == sst->ino && dst_st.kind == sst->kind) {
+      cmd_err(c, "%s and %s are the same file", cmd_quote(c, src),
+              cmd_quote(c, dst));
+      return 1;
+    }
+    if (s->noclobber) return 0;
+    if (s->update && dst_st.mtime_ns >= sst->mtime_ns) return 0;
+    if (s->inter) {
+      buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c),
+                 cmd_quote(c, dst));
+      if (!cp_yes(s)) return 0;
+    }
+  }
+  if (s->symlink) {
+    if (exists) {
+      if (!s->force) {
+        cmd_err(c, "cannot create symbolic link %s: %s", cmd_quote(c, dst),
+                cmd_strerror(MSB_EEXIST));
+        return 1;
+      }
+      vfs_remove(c->fs, dabs, 0);
+    }
+    rc = vfs_symlink(c->fs, src, dabs);
+    if (rc < 0) {
+      if (rc == MSB_ENOMEM) return rc;
+      cmd_err(c, "cannot create symbolic link %s: %s", cmd_quote(c, dst),
+              cmd_strerror(rc));
+      return 1;
+    }
+    return cp_verbose(s, src, dst);
+  }
+  if (!follow) fl |= VFS_CP_NOFOLLOW;
+  if (s->preserve) fl |= VFS_CP_KEEP_META;
+  if (exists && sst->kind == VFS_LINK && !follow) vfs_remove(c->fs, dabs, 0);
+  rc = vfs_copy(c->fs, sabs, dabs, fl);
+  if (rc < 0) {
+    if (rc == MSB_ENOMEM) return rc;
+    if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
+      cmd_err(c, "cannot create %s %s: %s",
+              sst->kind == VFS_LINK && !follow ? "symbolic link"
+                                               : "regular file",
+              cmd_quote(c, dst), cmd_strerror(rc));
+    else
+      cmd_err(c, "cannot copy %s to %s: %s", cmd_quote(c, src),
+              cmd_quote(c, dst), cmd_strerror(rc));
+    return 1;
+  }
+  return cp_verbose(s, src, dst);
+}
+
+/* Prints "'src/x' -> 'dst/x'" for every entry of a copied subtree. */
+static int cp_list(cp_state *s, const char *src, const char *dst) {
+  cmd_walk *w;
+  cmd_walk_ent *e;
+  int rc;
+  size_t sl = strlen(src);
+  if (!s->verbose) return 0;
+  if ((rc = cmd_walk_open(s->c, src, 0, &w)) < 0) return rc;
+  while ((rc = cmd_walk_next(w, &e)) > 0) {
+    const char *rel = e->path + sl, *to;
+    while (*rel == '/') rel++;
+    to = *rel ? cp_join(s->c, dst, rel) : dst;
+    if (!to) {
+      rc = MSB_ENOMEM;
+      break;
+    }
+    if ((rc = cp_verbose(s, e->path, to)) < 0) break;
+  }
+  cmd_walk_close(w);
+  return rc;
+}
+
+/* Copies a directory: whole subtree when dst is new, else merges. */
+static int cp_dir(cp_state *s, const char *src, const char *sabs,
+                  const char *dst, const char *dabs) {
+  cmd_ctx *c = s->c;
+  struct vfs_stat dst_st, st;
+  size_t sl = strlen(sabs);
+  int rc, status = 0;
+  cmd_walk *w;
+  cmd_walk_ent *e;
+  if (!strncmp(dabs, sabs, sl) && (dabs[sl] == '/' || !dabs[sl] ||
+                                   !strcmp(sabs, "/"))) {
+    if (!dabs[sl]) {
+      cmd_err(c, "cannot copy a directory, %s, into itself, %s",
+              cmd_quote(c, src), cmd_quote(c, dst));
+    } else {
+      cmd_err(c, "cannot copy a directory, %s, into itself, %s",
+              cmd_quote(c, src), cmd_quote(c, dst));
+    }
+    return 1;
+  }
+  rc = vfs_stat(c->fs, dabs, 1, &dst_st);
+  if (rc < 0 && s->deref == CP_DEREF_ALWAYS) {
+    /* -L: links inside must be resolved, so copy entry by entry. */
+    struct vfs_stat sst;
+    if (vfs_stat(c->fs, sabs, 1, &sst) < 0) sst.mode = 0755;
+    rc = vfs_mkdir(c->fs, dabs, sst.mode & 07777, 0);
+    if (rc < 0) {
+      if (rc == MSB_ENOMEM) return rc;
+      cmd_err(c, "cannot create directory %s: %s", cmd_quote(c, dst),
+              cmd_strerror(rc));
+      return 1;
+    }
+    rc = vfs_stat(c->fs, dabs, 1, &dst_st);
+  }
+  if (rc < 0) {
+    unsigned fl = s->deref == CP_DEREF_ALWAYS ? 0 : VFS_CP_NOFOLLOW;
+    if (s->preserve) fl |= VFS_CP_KEEP_META;
+    rc = vfs_copy(c->fs, sabs, dabs, fl);
+    if (rc < 0) {
+      if (rc == MSB_ENOMEM) return rc;
+      cmd_err(c, "cannot create directory %s: %s", cmd_quote(c, dst),
+              cmd_strerror(rc));
+      return 1;
+    }
+    return cp_list(s, src, dst) < 0 ? MSB_ELIMIT : 0;
+  }
+  if (dst_st.kind != VFS_DIR) {
+    cmd_err(c, "cannot overwrite non-directory %s with directory %s",
+            cmd_quote(c, dst), cmd_quote(c, src));
+    return 1;
+  }
+  /* Merge: walk the source; new subtrees are copied whole. */
+  if ((rc = cp_verbose(s, src, dst)) < 0) return rc;
+  if ((rc = cmd_walk_open(c, src, s->deref == CP_DEREF_ALWAYS
+                                      ? CMD_WALK_FOLLOW
+                                      : CMD_WALK_FOLLOW_ROOT,
+                          &w)) < 0)
+    return rc;
+  while ((rc = cmd_walk_next(w, &e)) > 0) {
+    const char *rel = e->path + strlen(src), *to, *tabs;
+    if (e->depth == 0) continue;
+    while (*rel == '/') rel++;
+    to = cp_join(c, dst, rel);
+    tabs = to ? cp_join(c, dabs, rel) : 0;
+    if (!tabs) {
+      rc = MSB_ENOMEM;
+      break;
+    }
+    if (e->st.kind == VFS_DIR) {
+      if (vfs_stat(c->fs, tabs, 1, &st) < 0) {
+        rc = cp_dir(s, e->path, e->abs, to, tabs);
+        cmd_walk_prune(w);
+      } else if (st.kind != VFS_DIR) {
+        cmd_err(c, "cannot overwrite non-directory %s with directory %s",
+                cmd_quote(c, to), cmd_quote(c, e->path));
+        rc = 1;
+        cmd_walk_prune(w);
+      } else {
+        rc = cp_verbose(s, e->path, to);
+      }
+    } else {
+      rc = cp_file(s, e->path, e->abs, &e->st, to, tabs,
+                   s->deref == CP_DEREF_ALWAYS);
+    }
+    if (rc < 0) break;
+    if (rc) status = 1;
+  }
+  cmd_walk_close(w);
+  return rc < 0 ? rc : status;
+}
+
+static int cp_one(cp_state *s, const char *src, const char *dst) {
+  cmd_ctx *c = s->c;
+  const char *sabs = cmd_path(c, src), *dabs = cmd_path(c, dst);
+  struct vfs_stat st;
+  int follow, rc;
+  size_t sl = strlen(src);
+  if (!sabs || !dabs) return MSB_ENOMEM;
+  follow = s->deref == CP_DEREF_ALWAYS || s->deref == CP_DEREF_CMDLINE ||
+           (s->deref == CP_DEREF_UNSET && !s->rec) ||
+           (sl && src[sl - 1] == '/');
+  rc = vfs_stat(c->fs, sabs, follow, &st);
+  if (rc < 0) {
+    if (rc == MSB_ENOMEM) return rc;
+    cmd_err(c, "cannot stat %s: %s", cmd_quote(c, src), cmd_strerror(rc));
+    return 1;
+  }
+  if (st.kind == VFS_DIR) {
+    if (!s->rec) {
+      cmd_err(c, "-r not specified; omitting directory %s",
+              cmd_quote(c, src));
+      return 1;
+    }
+    return cp_dir(s, src, sabs, dst, dabs);
+  }
+  return cp_file(s, src, sabs, &st, dst, dabs, follow);
+}
+
+/* cp: copy SOURCE to DEST, or SOURCEs into DIRECTORY. */
+int cmd_cp(cmd_ctx *c) {
+  cmd_getopt g;
+  cp_state s;
+  int k, i, notarget = 0, n, rc;
+  const char *tdir = 0, *dest;
+  struct vfs_stat st;
+  memset(&s, 0, sizeof s);
+  s.c = c;
+  cmd_opt_init(&g, c, cp_opts, cp_usage, 0);
+  while ((k = cmd_opt_next(&g)) > 0) {
+    switch (k) {
+    case 'a': s.rec = 1; s.preserve = 1; s.deref = CP_DEREF_NEVER; break;
+    case 'd': s.deref = CP_DEREF_NEVER; break;
+    case 'f': s.force = 1; break;
+    case 'H': s.deref = CP_DEREF_CMDLINE; break;
+    case 'i': s.inter = 1; s.noclobber = 0; break;
+    case 'l':
+      cmd_err(c, "hard links are not supported in this sandbox");
+      return 1;
+    case 'L': s.deref = CP_DEREF_ALWAYS; break;
+    case 'n': s.noclobber = 1; s.inter = 0; break;
+    case 'P': s.deref = CP_DEREF_NEVER; break;
+    case 'p': s.preserve = 1; break;
+    case CP_PRESERVE: s.preserve = 1; break;
+    case CP_NOPRESERVE: s.preserve = 0; break;
+    case 'R': s.rec = 1; break;
+    case 's': s.symlink = 1; break;
+    case 't': tdir = g.arg; break;
+    case 'T': notarget = 1; break;
+    case 'u': s.update = 1; break;
+    case 'v': s.verbose = 1; break;
+    default: break;
+    }
+  }
+  if (k == CMD_OPT_EXIT) return 0;
+  if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
+  n = g.nops;
+  if (tdir && notarget) {
+    cmd_err(c, "cannot combine --target-directory (-t) and "
+               "--no-target-directory (-T)");
+    return 1;
+  }
+  if (n < 1) return cmd_usage_err(&g, "missing file operand");
+  if (!tdir && n < 2)
+    return cmd_usage_err(&g, "missing destination file operand after %s",
+                         cmd_quote(c, g.ops[0]));
+  if (notarget) {
+    if (n > 2)
+      return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
+    rc = cp_one(&s, g.ops[0], g.ops[1]);
+    return rc < 0 ? rc : rc ? 1 : 0;
+  }
+  dest = tdir ? tdir : g.ops[n - 1];
+  if (!tdir) n--;
+  {
+    const char *dabs = cmd_path(c, dest);
+    if (!dabs) return MSB_ENOMEM;
+    rc = vfs_stat(c->fs, dabs, 1, &st);
+  }
+  if (rc == 0 && st.kind == VFS_DIR) {
+    for (i = 0; i < n; i++) {
+      const char *base = cmd_base_name(c, g.ops[i]), *to;
+      if (!base) return MSB_ENOMEM;
+      to = cp_join(c, dest, base);
+      if (!to) return MSB_ENOMEM;
+      rc = cp_one(&s, g.ops[i], to);
+      if (rc < 0) return rc;
+      if (rc) s.status = 1;
+    }
+    return s.status;
+  }
+  if (tdir) {
+    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
+            cmd_strerror(rc ? rc : MSB_ENOTDIR));
+    return 1;
+  }
+  if (n > 1) {
+    if (rc == 0)
+      cmd_err(c, "target %s: %s", cmd_quote(c, dest),
+              cmd_strerror(MSB_ENOTDIR));
+    else
+      cmd_err(c, "target %s: %s", cmd_quote(c, dest), cmd_strerror(rc));
+    return 1;
+  }
+  rc = cp_one(&s, g.ops[0], dest);
+  return rc < 0 ? rc : rc ? 1 : 0;
+}

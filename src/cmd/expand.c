@@ -1,0 +1,135 @@
+/* expand.c - convert tabs to spaces (GNU coreutils expand).
+ *
+ * Tab stops are every N columns (-t N) or an explicit ascending list,
+ * after whose last stop a tab becomes one space, as in GNU. Backspace moves
+ * back a column. -i converts only tabs in a line's leading blanks.
+ *
+ * Usage: expand [OPTION]... [FILE]... */
+#include <string.h>
+
+#include "cmd.h"
+
+static const char expand_usage[] =
+    "Usage: expand [OPTION]... [FILE]...\n"
+    "Convert tabs in each FILE to spaces, writing to standard output.\n"
+    "\n"
+    "With no FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "  -i, --initial    do not convert tabs after non blanks\n"
+    "  -t, --tabs=N     have tabs N characters apart, not 8\n"
+    "  -t, --tabs=LIST  use comma separated list of tab positions.\n";
+
+static const cmd_opt expand_opts[] = {{'i', "initial", CMD_ARG_NONE, 'i'},
+                                      {'t', "tabs", CMD_ARG_REQ, 't'},
+                                      {0, 0, 0, 0}};
+
+/* Parses a tab list into stops (shared shape with unexpand); 0 or 1. */
+static int expand_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
+  const char *p = s;
+  while (*p) {
+    uint64_t v = 0;
+    int digits = 0;
+    if (*p == ',' || *p == ' ') {
+      p++;
+      continue;
+    }
+    while (*p >= '0' && *p <= '9') {
+      v = v > 100000000000ULL ? v : v * 10 + (uint64_t)(*p - '0');
+      p++;
+      digits = 1;
+    }
+    if (!digits || (*p && *p != ',' && *p != ' ')) {
+      const char *e = p;
+      while (*e && *e != ',' && *e != ' ') e++;
+      cmd_err(c, "tab size contains invalid character(s): %s",
+              cmd_quote(c, p));
+      return 1;
+    }
+    if (v == 0) {
+      cmd_err(c, "tab size cannot be 0");
+      return 1;
+    }
+    if (*n && v <= stops[*n - 1]) {
+      cmd_err(c, "tab sizes must be ascending");
+      return 1;
+    }
+    if (*n >= 1024) {
+      cmd_err(c, "too many tab stops");
+      return 1;
+    }
+    stops[(*n)++] = v;
+  }
+  return 0;
+}
+
+/* Column of the next tab stop after col. */
+static uint64_t expand_next(const uint64_t *stops, int n, uint64_t col) {
+  int i;
+  if (n == 0) return col + 8 - col % 8;
+  if (n == 1) return col + stops[0] - col % stops[0];
+  for (i = 0; i < n; i++)
+    if (stops[i] > col) return stops[i];
+  return col + 1;
+}
+
+/* Entry point: see the usage above. */
+int cmd_expand(cmd_ctx *c) {
+  cmd_getopt g;
+  int opt, i, nops, status = 0, initial = 0, n = 0, rc;
+  uint64_t *stops;
+  char *const dash[] = {(char *)"-", NULL};
+  char *const *ops;
+  stops = arena_alloc(c->a, 1024 * sizeof *stops);
+  if (!stops) return MSB_ENOMEM;
+  cmd_opt_init(&g, c, expand_opts, expand_usage, CMD_OPTF_NUMERIC);
+  while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
+    switch (opt) {
+    case CMD_OPT_ERR: return 1;
+    case CMD_OPT_EXIT: return 0;
+    case 'i': initial = 1; break;
+    case CMD_OPT_NUM:
+    case 't':
+      if (expand_tabs(c, g.arg, stops, &n)) return 1;
+      break;
+    default:
+      if (opt < 0) return 1;
+      break;
+    }
+  }
+  nops = g.nops;
+  ops = nops ? g.ops : dash;
+  if (!nops) nops = 1;
+  for (i = 0; i < nops; i++) {
+    const uint8_t *d;
+    size_t len, k;
+    uint64_t col = 0;
+    int lead = 1;
+    rc = cmd_input(c, ops[i], &d, &len);
+    if (rc < 0) {
+      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
+      status = 1;
+      continue;
+    }
+    for (k = 0; k < len; k++) {
+      int ch = d[k];
+      if (ch == '\t' && (lead || !initial)) {
+        uint64_t nx = expand_next(stops, n, col);
+        for (; col < nx; col++) buf_putc(c->out, ' ');
+        continue;
+      }
+      if (ch == '\n') {
+        col = 0;
+        lead = 1;
+      } else if (ch == '\b') {
+        if (col) col--;
+        lead = 0;
+      } else {
+        col++;
+        if (ch != ' ' && ch != '\t') lead = 0;
+      }
+      buf_putc(c->out, ch);
+    }
+    if (c->out->err) return c->out->err;
+  }
+  return status;
+}

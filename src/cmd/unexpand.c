@@ -1,0 +1,166 @@
+/* unexpand.c - convert spaces to tabs (GNU coreutils unexpand).
+ *
+ * A run of blanks that reaches a tab stop becomes a tab when it spans two
+ * or more columns or holds a tab; a single space just before a stop stays
+ * a space, as in GNU. By default only leading blanks convert; -a (implied
+ * by -t) converts every run, --first-only restores the default. After the
+ * last stop of an explicit list nothing converts.
+ *
+ * Usage: unexpand [OPTION]... [FILE]... */
+#include <string.h>
+
+#include "cmd.h"
+
+static const char unexpand_usage[] =
+    "Usage: unexpand [OPTION]... [FILE]...\n"
+    "Convert blanks in each FILE to tabs, writing to standard output.\n"
+    "\n"
+    "With no FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "  -a, --all        convert all blanks, instead of just initial "
+    "blanks\n"
+    "      --first-only  convert only leading sequences of blanks "
+    "(overrides -a)\n"
+    "  -t, --tabs=N     have tabs N characters apart instead of 8 "
+    "(enables -a)\n"
+    "  -t, --tabs=LIST  use comma separated list of tab positions.\n";
+
+enum { UNEXPAND_O_FIRST = 256 };
+
+static const cmd_opt unexpand_opts[] = {
+    {'a', "all", CMD_ARG_NONE, 'a'},
+    {0, "first-only", CMD_ARG_NONE, UNEXPAND_O_FIRST},
+    {'t', "tabs", CMD_ARG_REQ, 't'},
+    {0, 0, 0, 0}};
+
+static int unexpand_tabs(cmd_ctx *c, const char *s, uint64_t *stops,
+                         int *n) {
+  const char *p = s;
+  while (*p) {
+    uint64_t v = 0;
+    int digits = 0;
+    if (*p == ',' || *p == ' ') {
+      p++;
+      continue;
+    }
+    while (*p >= '0' && *p <= '9') {
+      v = v > 100000000000ULL ? v : v * 10 + (uint64_t)(*p - '0');
+      p++;
+      digits = 1;
+    }
+    if (!digits || (*p && *p != ',' && *p != ' ')) {
+      cmd_err(c, "tab size contains invalid character(s): %s",
+              cmd_quote(c, p));
+      return 1;
+    }
+    if (v == 0) {
+      cmd_err(c, "tab size cannot be 0");
+      return 1;
+    }
+    if (*n && v <= stops[*n - 1]) {
+      cmd_err(c, "tab sizes must be ascending");
+      return 1;
+    }
+    if (*n >= 1024) {
+      cmd_err(c, "too many tab stops");
+      return 1;
+    }
+    stops[(*n)++] = v;
+  }
+  return 0;
+}
+
+/* Next stop after col, or 0 when an explicit list is exhausted. */
+static uint64_t unexpand_next(const uint64_t *stops, int n, uint64_t col) {
+  int i;
+  if (n == 0) return col + 8 - col % 8;
+  if (n == 1) return col + stops[0] - col % stops[0];
+  for (i = 0; i < n; i++)
+    if (stops[i] > col) return stops[i];
+  return 0;
+}
+
+/* Entry point: see the usage above. */
+int cmd_unexpand(cmd_ctx *c) {
+  cmd_getopt g;
+  int opt, i, nops, status = 0, all = 0, first = 0, n = 0, rc;
+  uint64_t *stops;
+  char *const dash[] = {(char *)"-", NULL};
+  char *const *ops;
+  stops = arena_alloc(c->a, 1024 * sizeof *stops);
+  if (!stops) return MSB_ENOMEM;
+  cmd_opt_init(&g, c, unexpand_opts, unexpand_usage, CMD_OPTF_NUMERIC);
+  while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
+    switch (opt) {
+    case CMD_OPT_ERR: return 1;
+    case CMD_OPT_EXIT: return 0;
+    case 'a': all = 1; break;
+    case UNEXPAND_O_FIRST: first = 1; break;
+    case CMD_OPT_NUM:
+    case 't':
+      all = 1;
+      if (unexpand_tabs(c, g.arg, stops, &n)) return 1;
+      break;
+    default:
+      if (opt < 0) return 1;
+      break;
+    }
+  }
+  if (first) all = 0;
+  nops = g.nops;
+  ops = nops ? g.ops : dash;
+  if (!nops) nops = 1;
+  for (i = 0; i < nops; i++) {
+    const uint8_t *d;
+    size_t len, k;
+    uint64_t col = 0, pend = 0;
+    int convert = 1;
+    rc = cmd_input(c, ops[i], &d, &len);
+    if (rc < 0) {
+      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
+      status = 1;
+      continue;
+    }
+    for (k = 0; k < len; k++) {
+      int ch = d[k];
+      if (convert && (ch == ' ' || ch == '\t')) {
+        uint64_t nx = unexpand_next(stops, n, col);
+        if (nx == 0) {
+          /* Past the last stop: blanks stay as they are. */
+          for (; pend; pend--) buf_putc(c->out, ' ');
+          convert = all ? convert : 0;
+          buf_putc(c->out, ch);
+          col++;
+          continue;
+        }
+        if (ch == '\t') {
+          col = nx;
+          pend = 0;
+          buf_putc(c->out, '\t');
+          continue;
+        }
+        col++;
+        pend++;
+        if (col == nx) {
+          buf_putc(c->out, pend > 1 ? '\t' : ' ');
+          pend = 0;
+        }
+        continue;
+      }
+      for (; pend; pend--) buf_putc(c->out, ' ');
+      if (ch == '\n') {
+        col = 0;
+        convert = 1;
+      } else if (ch == '\b') {
+        if (col) col--;
+      } else {
+        col++;
+        if (!all) convert = 0;
+      }
+      buf_putc(c->out, ch);
+    }
+    for (; pend; pend--) buf_putc(c->out, ' ');
+    if (c->out->err) return c->out->err;
+  }
+  return status;
+}

@@ -1,0 +1,2783 @@
+/* interp.c - the shell interpreter: session lifecycle (shell.h), command
+ * execution, redirections, pipelines and the command lookup.
+ *
+ * Execution walks the AST directly (never re-parses). Each function returns
+ * an exit status 0-255, or a negative MSB_E* code that unwinds the whole run
+ * (a limit or out of memory). break/continue/return/exit travel as
+ * sh->flow. Subshells, pipeline stages and command substitutions run in a
+ * copy of the shell (interp_clone) that shares the run's counters and output
+ * streams, so state changes inside them vanish as they do with fork(2).
+ * Pipelines run stage by stage: each stage's stdout buffer becomes the next
+ * stage's stdin. See interp.h for the stream model. */
+#include "interp.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "glob.h"
+#include "regex.h"
+
+#define SH_LIMIT_STATUS 124
+
+/* ---- small helpers -------------------------------------------------- */
+
+/* New stream with one reference. */
+sh_stream *interp_stream_new(shell *sh, int kind) {
+  sh_stream *s = mem_zalloc(sh->m, sizeof *s);
+  if (!s) return NULL;
+  s->refs = 1;
+  s->kind = kind;
+  return s;
+}
+
+/* Drops a reference. */
+void interp_stream_unref(shell *sh, sh_stream *s) {
+  if (!s || --s->refs > 0) return;
+  mem_free(sh->m, s->path);
+  mem_free(sh->m, s->data);
+  mem_free(sh->m, s);
+}
+
+static sh_stream *interp_stream_ref(sh_stream *s) {
+  if (s) s->refs++;
+  return s;
+}
+
+static void interp_fd_set(shell *sh, int fd, sh_stream *s) {
+  interp_stream_unref(sh, sh->fd[fd]);
+  sh->fd[fd] = s;
+}
+
+/* Charges steps against max_steps. */
+int interp_tick(shell *sh, uint64_t n) {
+  sh_run *r = sh->run;
+  if (r->limit) return MSB_ELIMIT;
+  r->steps += n;
+  if (sh->lim->max_steps && r->steps > sh->lim->max_steps) {
+    r->limit = "max_steps";
+    return MSB_ELIMIT;
+  }
+  return 0;
+}
+
+static void interp_trim_stream(shell *sh, buf *b, uint64_t *drop) {
+  uint64_t max = sh->lim->max_output_bytes;
+  if (max && b->len > max) {
+    *drop += b->len - max;
+    buf_truncate(b, (size_t)max);
+  }
+}
+
+static void interp_trim_output(shell *sh) {
+  interp_trim_stream(sh, &sh->run->out, &sh->run->out_drop);
+  interp_trim_stream(sh, &sh->run->err, &sh->run->err_drop);
+}
+
+/* Writes bytes to fd's stream. */
+int interp_write(shell *sh, int fd, const void *p, size_t n) {
+  sh_stream *s;
+  int rc = 0;
+  if (fd < 0 || fd >= SH_NFD || !(s = sh->fd[fd])) return MSB_EINVAL;
+  if (!n) return 0;
+  switch (s->kind) {
+  case SH_S_NULL: return 0;
+  case SH_S_BUF:
+    rc = buf_put(s->ob, p, n);
+    if (s->ob == &sh->run->out || s->ob == &sh->run->err)
+      interp_trim_output(sh);
+    return rc;
+  case SH_S_FILE:
+    rc = vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
+                   0666 & ~sh->umask, NULL);
+    return rc;
+  default: return MSB_EINVAL;
+  }
+}
+
+static const char *interp_name(shell *sh) {
+  return sh->arg0 ? sh->arg0 : "bash";
+}
+
+/* "bash: line N: " + message + newline on fd 2. */
+int interp_errf(shell *sh, const char *fmt, ...) {
+  buf b;
+  va_list ap;
+  int rc;
+  buf_init(&b, sh->m);
+  buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+  return rc;
+}
+
+/* "bash: " + message + newline on fd 2 (getopts-style diagnostics). */
+int interp_errf_noline(shell *sh, const char *fmt, ...) {
+  buf b;
+  va_list ap;
+  int rc;
+  buf_init(&b, sh->m);
+  buf_printf(&b, "%s: ", interp_name(sh));
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+  return rc;
+}
+
+/* PS4 prefix: its first byte repeated once per nesting level. */
+int interp_ps4(shell *sh, buf *b) {
+  const char *ps4 = var_value(sh->vars, "PS4");
+  int i;
+  if (!ps4 || !*ps4) return b->err;
+  for (i = 0; i <= sh->xlevel; i++) buf_putc(b, ps4[0]);
+  return buf_puts(b, ps4 + 1);
+}
+
+/* Remaining input of fd. */
+int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n) {
+  sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
+  *p = (const uint8_t *)"";
+  *n = 0;
+  if (!s) return MSB_EINVAL;
+  if (s->kind != SH_S_IN) return 0;
+  *p = s->data ? s->data + s->pos : (const uint8_t *)"";
+  *n = s->len - s->pos;
+  return 0;
+}
+
+/* Consumes input. */
+void interp_consume(shell *sh, int fd, size_t n) {
+  sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
+  if (!s || s->kind != SH_S_IN) return;
+  s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+}
+
+/* Absolute path against cwd. */
+int interp_abspath(shell *sh, const char *p, buf *out) {
+  return vfs_abspath(sh->cwd, p, out);
+}
+
+/* Plain assignment, reporting readonly errors. */
+int interp_set_var(shell *sh, const char *name, const char *val) {
+  int rc = var_set(sh->vars, name, val, 0);
+  if (rc == VAR_ERO) {
+    interp_errf(sh, "%s: readonly variable", name);
+    return 1;
+  }
+  return rc < 0 ? rc : 0;
+}
+
+static void interp_free_pos(shell *sh) {
+  int i;
+  for (i = 0; i < sh->npos; i++) mem_free(sh->m, sh->pos[i]);
+  mem_free(sh->m, sh->pos);
+  sh->pos = NULL;
+  sh->npos = 0;
+}
+
+/* Replaces the positional parameters with copies of argv. */
+int interp_set_pos(shell *sh, char **argv, int argc) {
+  char **np = NULL;
+  int i;
+  if (argc > 0) {
+    np = mem_zalloc(sh->m, (size_t)argc * sizeof *np);
+    if (!np) return MSB_ENOMEM;
+    for (i = 0; i < argc; i++)
+      if (!(np[i] = mem_strdup(sh->m, argv[i]))) {
+        while (i-- > 0) mem_free(sh->m, np[i]);
+        mem_free(sh->m, np);
+        return MSB_ENOMEM;
+      }
+  }
+  interp_free_pos(sh);
+  sh->pos = np;
+  sh->npos = argc;
+  return 0;
+}
+
+/* Records $PIPESTATUS (kept natively: it changes after every command). */
+int interp_set_pipestatus(shell *sh, const int *codes, int n) {
+  if (n > sh->pstatcap) {
+    int *np = mem_realloc(sh->m, sh->pstat, (size_t)n * sizeof *np);
+    if (!np) return MSB_ENOMEM;
+    sh->pstat = np;
+    sh->pstatcap = n;
+  }
+  memcpy(sh->pstat, codes, (size_t)n * sizeof *codes);
+  sh->npstat = n;
+  return 0;
+}
+
+/* 15-bit pseudo-random numbers from the host seed (xorshift64*). */
+int interp_random(shell *sh) {
+  uint64_t x = sh->rng ? sh->rng : 0x9e3779b97f4a7c15ull;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  sh->rng = x;
+  return (int)((x * 0x2545f4914f6cdd1dull) >> 49);
+}
+
+static int interp_atoi(const char *s) {
+  int v = 0;
+  while (*s >= '0' && *s <= '9' && v < 100000000) v = v * 10 + (*s++ - '0');
+  return v;
+}
+
+/* ---- functions ------------------------------------------------------ */
+
+static uint32_t interp_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static sh_func *interp_func_slot(sh_func *t, size_t n, const char *name) {
+  size_t i = interp_hash(name) & (n - 1);
+  while (t[i].name && strcmp(t[i].name, name)) i = (i + 1) & (n - 1);
+  return &t[i];
+}
+
+/* Function by name, NULL when none. */
+sh_func *interp_func_get(shell *sh, const char *name) {
+  sh_func *f;
+  if (!sh->funcn) return NULL;
+  f = interp_func_slot(sh->funcs, sh->funcn, name);
+  return f->name && f->body ? f : NULL;
+}
+
+/* Defines (or redefines) a function; retains tree. */
+int interp_func_set(shell *sh, const char *name, ast_node *body,
+                    ast_tree *tree) {
+  sh_func *f;
+  if ((sh->funcused + 1) * 2 > sh->funcn) {
+    size_t n = sh->funcn ? sh->funcn * 2 : 16, i;
+    sh_func *t = mem_zalloc(sh->m, n * sizeof *t);
+    if (!t) return MSB_ENOMEM;
+    for (i = 0; i < sh->funcn; i++)
+      if (sh->funcs[i].name)
+        *interp_func_slot(t, n, sh->funcs[i].name) = sh->funcs[i];
+    mem_free(sh->m, sh->funcs);
+    sh->funcs = t;
+    sh->funcn = n;
+  }
+  f = interp_func_slot(sh->funcs, sh->funcn, name);
+  if (!f->name) {
+    if (!(f->name = mem_strdup(sh->m, name))) return MSB_ENOMEM;
+    sh->funcused++;
+  }
+  if (tree) ast_tree_retain(tree);
+  if (f->tree) ast_tree_release(f->tree);
+  f->body = body;
+  f->tree = tree;
+  return 0;
+}
+
+/* Removes a function definition (the slot stays, empty). */
+void interp_func_unset(shell *sh, const char *name) {
+  sh_func *f = interp_func_get(sh, name);
+  if (!f) return;
+  if (f->tree) ast_tree_release(f->tree);
+  f->tree = NULL;
+  f->body = NULL;
+}
+
+static void interp_funcs_free(shell *sh) {
+  size_t i;
+  for (i = 0; i < sh->funcn; i++) {
+    if (sh->funcs[i].tree) ast_tree_release(sh->funcs[i].tree);
+    mem_free(sh->m, sh->funcs[i].name);
+  }
+  mem_free(sh->m, sh->funcs);
+  sh->funcs = NULL;
+  sh->funcn = sh->funcused = 0;
+}
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+static int interp_init_vars(shell *sh) {
+  static const char *const init[][2] = {
+      {"BASH", "/bin/bash"},
+      {"BASH_VERSION", "5.2.15(1)-release"},
+      {"HOME", "/workspace"},
+      {"HOSTNAME", "memsandbox"},
+      {"HOSTTYPE", "x86_64"},
+      {"IFS", " \t\n"},
+      {"MACHTYPE", "x86_64-pc-linux-gnu"},
+      {"OPTERR", "1"},
+      {"OPTIND", "1"},
+      {"OSTYPE", "linux-gnu"},
+      {"PATH", "/usr/local/bin:/usr/bin:/bin"},
+      {"PS4", "+ "},
+      {"PWD", "/workspace"},
+      {"SHELL", "/bin/bash"},
+      {"SHLVL", "1"},
+      {"UID", "1000"},
+      {"EUID", "1000"},
+      {"PPID", "999"},
+      {"USER", "user"},
+      {"LOGNAME", "user"},
+      {"TERM", "dumb"},
+      {"LANG", "C"},
+  };
+  static const char *const exported[] = {"HOME", "PATH", "PWD", "SHLVL",
+                                         "USER", "LOGNAME", "TERM", "LANG",
+                                         "HOSTNAME", "SHELL"};
+  size_t i;
+  for (i = 0; i < sizeof init / sizeof init[0]; i++)
+    if (var_set(sh->vars, init[i][0], init[i][1], 0)) return MSB_ENOMEM;
+  for (i = 0; i < sizeof exported / sizeof exported[0]; i++) {
+    var *v = var_lookup(sh->vars, exported[i]);
+    if (v) v->attr |= VAR_EXPORT;
+  }
+  var_lookup(sh->vars, "UID")->attr |= VAR_READONLY | VAR_INTEGER;
+  var_lookup(sh->vars, "EUID")->attr |= VAR_READONLY | VAR_INTEGER;
+  var_lookup(sh->vars, "PPID")->attr |= VAR_READONLY | VAR_INTEGER;
+  var_changed(sh->vars);
+  return 0;
+}
+
+/* Creates a session. */
+shell *shell_create(mem *m, vfs *fs, const msb_limits *lim, uint64_t seed,
+                    int64_t *clock_ns) {
+  shell *sh = mem_zalloc(m, sizeof *sh);
+  if (!sh) return NULL;
+  sh->m = m;
+  sh->fs = fs;
+  sh->lim = lim;
+  sh->clock_ns = clock_ns;
+  sh->rng = seed ^ 0x5851f42d4c957f2dull;
+  sh->opts = SH_O_BRACE | SH_O_HASHALL;
+  sh->pid = 1000;
+  sh->next_pid = 1001;
+  sh->umask = 022;
+  sh->seconds_base = clock_ns ? *clock_ns : 0;
+  sh->vars = var_create(m);
+  sh->cwd = mem_strdup(m, "/workspace");
+  if (!sh->vars || !sh->cwd || interp_init_vars(sh)) {
+    shell_destroy(sh);
+    return NULL;
+  }
+  return sh;
+}
+
+static void interp_free_state(shell *sh) {
+  size_t i;
+  int k;
+  var_destroy(sh->vars);
+  sh->vars = NULL;
+  interp_funcs_free(sh);
+  for (i = 0; i < sh->naliases; i++) {
+    mem_free(sh->m, sh->aliases[i].name);
+    mem_free(sh->m, sh->aliases[i].value);
+  }
+  mem_free(sh->m, sh->aliases);
+  interp_free_pos(sh);
+  mem_free(sh->m, sh->arg0);
+  mem_free(sh->m, sh->trap_exit);
+  mem_free(sh->m, sh->trap_err);
+  mem_free(sh->m, sh->cwd);
+  for (k = 0; k < sh->ndirs; k++) mem_free(sh->m, sh->dirstack[k]);
+  mem_free(sh->m, sh->dirstack);
+  for (k = 0; k < SH_NFD; k++) interp_stream_unref(sh, sh->fd[k]);
+  mem_free(sh->m, sh->pstat);
+  mem_free(sh->m, sh->decl_argv);
+  mem_free(sh->m, sh->decl_asg);
+}
+
+/* Frees a session. NULL accepted. */
+void shell_destroy(shell *sh) {
+  if (!sh) return;
+  interp_free_state(sh);
+  mem_free(sh->m, sh);
+}
+
+static char *interp_dupn(shell *sh, const char *s) {
+  return s ? mem_strdup(sh->m, s) : NULL;
+}
+
+/* Copies everything a fork would copy. share_run: subshell of a running
+ * exec (fds shared by reference); otherwise a detached session copy. */
+static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
+  shell *c = mem_zalloc(sh->m, sizeof *c);
+  size_t i;
+  int k;
+  if (!c) return NULL;
+  *c = *sh;
+  c->fs = fs;
+  c->vars = NULL;
+  c->funcs = NULL;
+  c->funcn = c->funcused = 0;
+  c->aliases = NULL;
+  c->naliases = 0;
+  c->pos = NULL;
+  c->npos = 0;
+  c->dirstack = NULL;
+  c->ndirs = 0;
+  c->pstat = NULL;
+  c->npstat = c->pstatcap = 0;
+  c->decl_argv = NULL;
+  c->decl_asg = NULL;
+  c->ndecl = 0;
+  c->arg0 = c->trap_exit = c->trap_err = c->cwd = NULL;
+  for (k = 0; k < SH_NFD; k++) c->fd[k] = NULL;
+  if (share_run)
+    for (k = 0; k < SH_NFD; k++) c->fd[k] = interp_stream_ref(sh->fd[k]);
+  else
+    c->run = NULL;
+  c->vars = var_clone(sh->vars, sh->m);
+  c->cwd = interp_dupn(c, sh->cwd);
+  c->arg0 = interp_dupn(c, sh->arg0);
+  if (!c->vars || !c->cwd || (sh->arg0 && !c->arg0)) goto fail;
+  if (sh->trap_exit && !(c->trap_exit = interp_dupn(c, sh->trap_exit)))
+    goto fail;
+  if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err)))
+    goto fail;
+  if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
+  for (i = 0; i < sh->funcn; i++)
+    if (sh->funcs[i].name && sh->funcs[i].body &&
+        interp_func_set(c, sh->funcs[i].name, sh->funcs[i].body,
+                        sh->funcs[i].tree))
+      goto fail;
+  if (sh->naliases) {
+    c->aliases = mem_zalloc(sh->m, sh->naliases * sizeof *c->aliases);
+    if (!c->aliases) goto fail;
+    for (i = 0; i < sh->naliases; i++) {
+      c->aliases[i].name = interp_dupn(c, sh->aliases[i].name);
+      c->aliases[i].value = interp_dupn(c, sh->aliases[i].value);
+      c->naliases = i + 1;
+      if (!c->aliases[i].name || !c->aliases[i].value) goto fail;
+    }
+  }
+  if (sh->ndirs) {
+    c->dirstack = mem_zalloc(sh->m, (size_t)sh->ndirs * sizeof(char *));
+    if (!c->dirstack) goto fail;
+    for (k = 0; k < sh->ndirs; k++) {
+      c->dirstack[k] = interp_dupn(c, sh->dirstack[k]);
+      c->ndirs = k + 1;
+      if (!c->dirstack[k]) goto fail;
+    }
+  }
+  return c;
+fail:
+  shell_destroy(c);
+  return NULL;
+}
+
+/* Deep copy of a session. */
+shell *shell_clone(const shell *sh, vfs *fs) { return interp_copy(sh, fs, 0); }
+
+/* Subshell copy sharing the run. */
+shell *interp_clone(shell *sh) {
+  shell *c = interp_copy(sh, sh->fs, 1);
+  if (!c) return NULL;
+  mem_free(c->m, c->trap_exit); /* traps are reset in subshells */
+  c->trap_exit = NULL;
+  c->subshell = sh->subshell + 1;
+  c->pid = sh->next_pid++;
+  c->next_pid = sh->next_pid;
+  c->flow = SH_FLOW_NONE;
+  return c;
+}
+
+/* Current directory. */
+const char *shell_cwd(const shell *sh) { return sh->cwd; }
+
+/* Parse check for REPLs. */
+int shell_parse_check(shell *sh, const char *script, size_t len) {
+  return parse_check(sh->m, script, len,
+                     (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+}
+
+/* ---- redirections --------------------------------------------------- */
+
+typedef struct interp_saved {
+  sh_stream *fd[SH_NFD];
+} interp_saved;
+
+static void interp_save_fds(shell *sh, interp_saved *s) {
+  int i;
+  for (i = 0; i < SH_NFD; i++) s->fd[i] = interp_stream_ref(sh->fd[i]);
+}
+
+static void interp_restore_fds(shell *sh, interp_saved *s) {
+  int i;
+  for (i = 0; i < SH_NFD; i++) interp_fd_set(sh, i, s->fd[i]);
+}
+
+static const char *interp_errstr(int rc) { return msb_strerror(rc); }
+
+/* Stream reading a whole file; *status 1 with a message on failure. */
+static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
+  buf p;
+  const uint8_t *data;
+  size_t len;
+  sh_stream *s;
+  int rc;
+  *status = 0;
+  if (!strcmp(word, "/dev/null")) return interp_stream_new(sh, SH_S_IN);
+  if (!strcmp(word, "/dev/stdin")) return interp_stream_ref(sh->fd[0]);
+  if (!strncmp(word, "/dev/fd/", 8) && word[8] >= '0' && word[8] <= '9' &&
+      !word[9]) {
+    if (sh->fd[word[8] - '0']) return interp_stream_ref(sh->fd[word[8] - '0']);
+  }
+  buf_init(&p, sh->m);
+  interp_abspath(sh, word, &p);
+  if (p.err) {
+    buf_finish(&p);
+    *status = MSB_ENOMEM;
+    return NULL;
+  }
+  rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
+  buf_finish(&p);
+  if (rc) {
+    if (rc == MSB_ENOMEM) {
+      *status = rc;
+      return NULL;
+    }
+    interp_errf(sh, "%s: %s", word, interp_errstr(rc));
+    *status = 1;
+    return NULL;
+  }
+  s = interp_stream_new(sh, SH_S_IN);
+  if (s && len) {
+    s->data = mem_alloc(sh->m, len);
+    if (!s->data) {
+      interp_stream_unref(sh, s);
+      s = NULL;
+    } else {
+      memcpy(s->data, data, len);
+      s->len = len;
+    }
+  }
+  if (!s) *status = MSB_ENOMEM;
+  return s;
+}
+
+/* Output stream for a file: truncates (or creates) unless append. */
+static sh_stream *interp_open_out(shell *sh, const char *word, int append,
+                                  int clobber, int *status) {
+  buf p;
+  sh_stream *s;
+  struct vfs_stat st;
+  int rc;
+  *status = 0;
+  if (!strcmp(word, "/dev/null")) return interp_stream_new(sh, SH_S_NULL);
+  if (!strcmp(word, "/dev/stdout")) return interp_stream_ref(sh->fd[1]);
+  if (!strcmp(word, "/dev/stderr")) return interp_stream_ref(sh->fd[2]);
+  if (!strncmp(word, "/dev/fd/", 8) && word[8] >= '0' && word[8] <= '9' &&
+      !word[9] && sh->fd[word[8] - '0'])
+    return interp_stream_ref(sh->fd[word[8] - '0']);
+  buf_init(&p, sh->m);
+  interp_abspath(sh, word, &p);
+  if (p.err) {
+    buf_finish(&p);
+    *status = MSB_ENOMEM;
+    return NULL;
+  }
+  rc = vfs_stat(sh->fs, buf_str(&p), 1, &st);
+  if (!rc && st.kind == VFS_DIR) rc = MSB_EISDIR;
+  else if (!rc && !clobber && !append && (sh->opts & SH_O_NOCLOBBER)) {
+    interp_errf(sh, "%s: cannot overwrite existing file", word);
+    buf_finish(&p);
+    *status = 1;
+    return NULL;
+  } else
+    rc = vfs_write(sh->fs, buf_str(&p), "", 0,
+                   (append ? VFS_APPEND : 0) | VFS_KEEP_MODE,
+                   0666 & ~sh->umask, NULL);
+  if (rc) {
+    buf_finish(&p);
+    if (rc == MSB_ENOMEM) {
+      *status = rc;
+      return NULL;
+    }
+    interp_errf(sh, "%s: %s", word, interp_errstr(rc));
+    *status = 1;
+    return NULL;
+  }
+  s = interp_stream_new(sh, SH_S_FILE);
+  if (s) s->path = buf_steal(&p, NULL);
+  buf_finish(&p);
+  if (!s || !s->path) {
+    interp_stream_unref(sh, s);
+    *status = MSB_ENOMEM;
+    return NULL;
+  }
+  return s;
+}
+
+static sh_stream *interp_bytes_stream(shell *sh, const char *s, size_t n) {
+  sh_stream *st = interp_stream_new(sh, SH_S_IN);
+  if (!st) return NULL;
+  if (n) {
+    st->data = mem_alloc(sh->m, n);
+    if (!st->data) {
+      interp_stream_unref(sh, st);
+      return NULL;
+    }
+    memcpy(st->data, s, n);
+    st->len = n;
+  }
+  return st;
+}
+
+static void interp_word_text(const ast_word *w, buf *b) {
+  const ast_part *p;
+  for (p = w ? w->parts : NULL; p; p = p->next) {
+    switch (p->kind) {
+    case AST_P_LIT: buf_put(b, p->text, p->len); break;
+    case AST_P_SQ:
+      if (p->flags & AST_PF_BACKSLASH) buf_putc(b, '\\');
+      else buf_putc(b, '\'');
+      buf_put(b, p->text, p->len);
+      if (!(p->flags & AST_PF_BACKSLASH)) buf_putc(b, '\'');
+      break;
+    case AST_P_PARAM:
+      if (p->param->flags & AST_PE_BRACED)
+        buf_printf(b, "${%s}", p->param->name);
+      else
+        buf_printf(b, "$%s", p->param->name);
+      break;
+    case AST_P_TILDE: buf_putc(b, '~'); buf_put(b, p->text, p->len); break;
+    case AST_P_DQ: {
+      ast_word tmp;
+      memset(&tmp, 0, sizeof tmp);
+      tmp.parts = p->parts;
+      buf_putc(b, '"');
+      interp_word_text(&tmp, b);
+      buf_putc(b, '"');
+      break;
+    }
+    default: buf_put(b, p->text, p->len); break;
+    }
+  }
+}
+
+/* Expands a redirection target to exactly one word. */
+static int interp_redir_word(shell *sh, ast_word *w, char **out) {
+  char **av;
+  int ac, rc;
+  *out = NULL;
+  rc = expand_words(sh, w, &av, &ac);
+  if (rc) return rc;
+  if (ac != 1) {
+    buf t;
+    expand_free(sh, av, ac);
+    buf_init(&t, sh->m);
+    interp_word_text(w, &t);
+    interp_errf(sh, "%s: ambiguous redirect", buf_str(&t));
+    buf_finish(&t);
+    return 1;
+  }
+  *out = av[0];
+  mem_free(sh->m, av);
+  return 0;
+}
+
+static int interp_parse_fd(const char *s, int *fd, int *move) {
+  int v = 0, n = 0;
+  *move = 0;
+  while (s[n] >= '0' && s[n] <= '9' && n < 4) v = v * 10 + (s[n++] - '0');
+  if (!n) return 0;
+  if (s[n] == '-' && !s[n + 1]) *move = 1;
+  else if (s[n]) return 0;
+  *fd = v;
+  return 1;
+}
+
+/* Applies one redirection. Returns 0, 1 (failed, message printed) or a
+ * fatal code. */
+static int interp_redir(shell *sh, ast_redir *r) {
+  int fd = r->fd, st = 0, rc, move, src;
+  char *word = NULL;
+  sh_stream *s = NULL;
+  if (r->varname) {
+    interp_errf(sh, "%s: {varname} redirections are not supported in "
+                "memsandbox", r->varname);
+    return 1;
+  }
+  if (fd < 0)
+    fd = (r->op == AST_R_IN || r->op == AST_R_RDWR || r->op == AST_R_DUPIN ||
+          r->op == AST_R_HERESTR || r->op == AST_R_HEREDOC)
+             ? 0
+             : 1;
+  if (fd >= SH_NFD) {
+    interp_errf(sh, "%d: Bad file descriptor", fd);
+    return 1;
+  }
+  switch (r->op) {
+  case AST_R_HEREDOC: {
+    char *body = NULL;
+    if (r->heredoc_quoted) {
+      const ast_part *p = r->body ? r->body->parts : NULL;
+      buf b;
+      buf_init(&b, sh->m);
+      for (; p; p = p->next) buf_put(&b, p->text, p->len);
+      s = interp_bytes_stream(sh, buf_str(&b), b.len);
+      rc = b.err;
+      buf_finish(&b);
+      if (rc) return rc;
+    } else {
+      rc = expand_heredoc(sh, r->body, &body);
+      if (rc) return rc;
+      s = interp_bytes_stream(sh, body, strlen(body));
+      mem_free(sh->m, body);
+    }
+    if (!s) return MSB_ENOMEM;
+    interp_fd_set(sh, fd, s);
+    return 0;
+  }
+  case AST_R_HERESTR: {
+    char *v = NULL;
+    size_t n;
+    rc = expand_string(sh, r->target, &v);
+    if (rc) return rc;
+    n = strlen(v);
+    s = interp_stream_new(sh, SH_S_IN);
+    if (s && !(s->data = mem_alloc(sh->m, n + 1))) {
+      interp_stream_unref(sh, s);
+      s = NULL;
+    }
+    if (!s) {
+      mem_free(sh->m, v);
+      return MSB_ENOMEM;
+    }
+    memcpy(s->data, v, n);
+    s->data[n] = '\n';
+    s->len = n + 1;
+    mem_free(sh->m, v);
+    interp_fd_set(sh, fd, s);
+    return 0;
+  }
+  default: break;
+  }
+  rc = interp_redir_word(sh, r->target, &word);
+  if (rc) return rc;
+  switch (r->op) {
+  case AST_R_IN: s = interp_open_in(sh, word, &st); break;
+  case AST_R_RDWR: {
+    struct vfs_stat vst;
+    buf p;
+    buf_init(&p, sh->m);
+    interp_abspath(sh, word, &p);
+    if (!p.err && vfs_stat(sh->fs, buf_str(&p), 1, &vst) == MSB_ENOENT)
+      vfs_write(sh->fs, buf_str(&p), "", 0, 0, 0666 & ~sh->umask, NULL);
+    buf_finish(&p);
+    s = interp_open_in(sh, word, &st);
+    break;
+  }
+  case AST_R_OUT:
+  case AST_R_CLOBBER:
+  case AST_R_APPEND:
+    s = interp_open_out(sh, word, r->op == AST_R_APPEND,
+                        r->op == AST_R_CLOBBER, &st);
+    break;
+  case AST_R_ALL:
+  case AST_R_ALL_APPEND:
+    s = interp_open_out(sh, word, r->op == AST_R_ALL_APPEND, 0, &st);
+    if (s) {
+      interp_fd_set(sh, 1, interp_stream_ref(s));
+      fd = 2;
+    }
+    break;
+  case AST_R_DUPIN:
+  case AST_R_DUPOUT:
+    if (!strcmp(word, "-")) {
+      interp_fd_set(sh, fd, NULL);
+      mem_free(sh->m, word);
+      return 0;
+    }
+    if (!interp_parse_fd(word, &src, &move)) {
+      if (r->op == AST_R_DUPOUT && r->fd < 0) {
+        s = interp_open_out(sh, word, 0, 0, &st);
+        if (s) {
+          interp_fd_set(sh, 1, interp_stream_ref(s));
+          fd = 2;
+        }
+        break;
+      }
+      interp_errf(sh, "%s: ambiguous redirect", word);
+      st = 1;
+      break;
+    }
+    if (src >= SH_NFD || !sh->fd[src]) {
+      interp_errf(sh, "%d: Bad file descriptor", src);
+      st = 1;
+      break;
+    }
+    s = interp_stream_ref(sh->fd[src]);
+    if (move && src != fd) interp_fd_set(sh, src, NULL);
+    break;
+  default: st = 1; break;
+  }
+  mem_free(sh->m, word);
+  if (!s) return st ? st : MSB_ENOMEM;
+  interp_fd_set(sh, fd, s);
+  return 0;
+}
+
+/* Applies a redirection list; on failure the fds are as before. */
+static int interp_redirs(shell *sh, ast_redir *r, interp_saved *sv) {
+  int rc;
+  interp_save_fds(sh, sv);
+  for (; r; r = r->next) {
+    sh->line = r->line ? r->line : sh->line;
+    rc = interp_redir(sh, r);
+    if (rc) {
+      interp_restore_fds(sh, sv);
+      return rc;
+    }
+  }
+  return 0;
+}
+
+/* ---- running commands ----------------------------------------------- */
+
+static int interp_cmd_tick(cmd_ctx *c, uint64_t n) {
+  return interp_tick((shell *)c->shell, n);
+}
+
+static int interp_cmd_run(cmd_ctx *c, int argc, char **argv,
+                          const uint8_t *in, size_t in_len, buf *out,
+                          buf *err) {
+  shell *sh = c->shell;
+  interp_saved sv;
+  sh_stream *si = interp_bytes_stream(sh, (const char *)in, in_len);
+  sh_stream *so = interp_stream_new(sh, SH_S_BUF);
+  sh_stream *se = interp_stream_new(sh, SH_S_BUF);
+  int rc;
+  if (!si || !so || !se) {
+    interp_stream_unref(sh, si);
+    interp_stream_unref(sh, so);
+    interp_stream_unref(sh, se);
+    return MSB_ENOMEM;
+  }
+  so->ob = out;
+  se->ob = err;
+  interp_save_fds(sh, &sv);
+  interp_fd_set(sh, 0, si);
+  interp_fd_set(sh, 1, so);
+  interp_fd_set(sh, 2, se);
+  rc = interp_run_argv(sh, argc, argv, 0);
+  interp_restore_fds(sh, &sv);
+  return rc;
+}
+
+/* Delivers a command's output buffer to fd (when not written in place). */
+static int interp_deliver(shell *sh, int fd, buf *b) {
+  int rc;
+  if (b->err) return b->err;
+  if (!b->len) return 0;
+  rc = interp_write(sh, fd, b->p, b->len);
+  if (rc == MSB_ENOMEM) return rc;
+  return 0;
+}
+
+static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
+  char **base = var_environ(sh->vars), **e;
+  size_t n = 0, i, k = 0;
+  int j;
+  if (!base) return NULL;
+  if (!nextra) return base; /* cached; valid for the whole call */
+  while (base[n]) n++;
+  e = arena_alloc(a, (n + (size_t)nextra + 1) * sizeof *e);
+  if (!e) return NULL;
+  for (i = 0; i < n; i++) {
+    size_t nl = strcspn(base[i], "=");
+    int over = 0;
+    for (j = 0; j < nextra; j++)
+      if (!strncmp(extra[j], base[i], nl + 1)) over = 1;
+    if (!over) e[k++] = base[i];
+  }
+  for (j = 0; j < nextra; j++) e[k++] = extra[j];
+  e[k] = NULL;
+  return e;
+}
+
+/* Runs a table command with the current fds. extra: "N=V" temp env. */
+static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
+                            char **argv, char **extra, int nextra) {
+  cmd_ctx c;
+  arena a;
+  buf tout, terr, *out, *err;
+  sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
+  int rc, r2;
+  memset(&c, 0, sizeof c);
+  arena_init(&a, sh->m);
+  buf_init(&tout, sh->m);
+  buf_init(&terr, sh->m);
+  out = (s1 && s1->kind == SH_S_BUF) ? s1->ob : &tout;
+  if (s2 == s1) err = out;
+  else err = (s2 && s2->kind == SH_S_BUF) ? s2->ob : &terr;
+  c.m = sh->m;
+  c.a = &a;
+  c.fs = sh->fs;
+  c.lim = sh->lim;
+  c.cwd = sh->cwd;
+  c.argc = argc;
+  c.argv = argv;
+  interp_input(sh, 0, &c.in, &c.in_len);
+  c.out = out;
+  c.err = err;
+  c.envp = interp_envp(sh, &a, extra, nextra);
+  c.rng = &sh->rng;
+  c.clock_ns = sh->clock_ns;
+  c.out_max = sh->lim->max_string_bytes ? sh->lim->max_string_bytes
+                                        : (uint64_t)-1;
+  c.shell = sh;
+  c.run = interp_cmd_run;
+  c.tick = interp_cmd_tick;
+  if (!c.envp) rc = MSB_ENOMEM;
+  else rc = d->fn(&c);
+  arena_finish(&a);
+  if (out == &sh->run->out || err == &sh->run->err ||
+      out == &sh->run->err || err == &sh->run->out)
+    interp_trim_output(sh);
+  r2 = interp_deliver(sh, 1, &tout);
+  if (!r2) r2 = interp_deliver(sh, 2, &terr);
+  buf_finish(&tout);
+  buf_finish(&terr);
+  if (rc < 0) {
+    if (rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_BUF &&
+        s1->ob != &sh->run->out && s1->ob != &sh->run->err) {
+      /* output cap inside a pipeline: like SIGPIPE, the writer stops */
+      rc = 141;
+    } else if (rc == MSB_ELIMIT || rc == MSB_ENOMEM) {
+      if (rc == MSB_ELIMIT && !sh->run->limit)
+        sh->run->limit = "max_string_bytes";
+      return rc;
+    } else
+      rc = 1;
+  }
+  if (r2) return r2;
+  return rc & 255;
+}
+
+/* Runs a table command directly (printf -v, builtin). */
+int interp_cmd(shell *sh, const cmd_desc *d, int argc, char **argv) {
+  return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+}
+
+/* Runs a function with argv as positional parameters. */
+static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
+  char **opos = sh->pos;
+  int onpos = sh->npos, rc;
+  const char *ofn = sh->funcname;
+  ast_tree *t = f->tree;
+  ast_node *body = f->body;
+  uint32_t maxd = sh->lim->max_call_depth;
+  if (maxd && (uint32_t)sh->depth >= maxd) {
+    interp_errf(sh, "%s: maximum function nesting level exceeded (%u)",
+                argv[0], (unsigned)maxd);
+    sh->flow = SH_FLOW_EXIT;
+    if (!sh->run->limit) sh->run->limit = "max_call_depth";
+    return MSB_ELIMIT;
+  }
+  sh->pos = NULL;
+  sh->npos = 0;
+  if (interp_set_pos(sh, argv + 1, argc - 1)) {
+    sh->pos = opos;
+    sh->npos = onpos;
+    return MSB_ENOMEM;
+  }
+  if (t) ast_tree_retain(t);
+  sh->funcname = f->name;
+  var_push_scope(sh->vars);
+  sh->funcs_active++;
+  sh->depth++;
+  rc = interp_node(sh, body);
+  sh->depth--;
+  sh->funcs_active--;
+  var_pop_scope(sh->vars);
+  if (sh->flow == SH_FLOW_RETURN) {
+    sh->flow = SH_FLOW_NONE;
+    if (rc >= 0) rc = sh->status;
+  }
+  sh->funcname = ofn;
+  interp_free_pos(sh);
+  sh->pos = opos;
+  sh->npos = onpos;
+  if (t) ast_tree_release(t);
+  return rc;
+}
+
+static int interp_is_script_shell(const char *s, size_t n) {
+  static const char *const ok[] = {"/bin/bash", "/usr/bin/bash", "/bin/sh",
+                                   "/usr/bin/sh", "bash", "sh",
+                                   "/usr/local/bin/bash"};
+  size_t i;
+  for (i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (strlen(ok[i]) == n && !memcmp(ok[i], s, n)) return 1;
+  return 0;
+}
+
+/* Runs a path like ./f.sh or /usr/bin/NAME. */
+static int interp_run_path(shell *sh, int argc, char **argv) {
+  buf p;
+  struct vfs_stat st;
+  int rc;
+  const uint8_t *data;
+  size_t len;
+  const char *name = argv[0], *base = strrchr(argv[0], '/') + 1;
+  buf_init(&p, sh->m);
+  interp_abspath(sh, name, &p);
+  if (p.err) {
+    buf_finish(&p);
+    return MSB_ENOMEM;
+  }
+  rc = vfs_stat(sh->fs, buf_str(&p), 1, &st);
+  if (rc) {
+    const char *ap = buf_str(&p);
+    const cmd_desc *d;
+    if ((!strncmp(ap, "/usr/bin/", 9) || !strncmp(ap, "/bin/", 5) ||
+         !strncmp(ap, "/usr/local/bin/", 15) || !strncmp(ap, "/sbin/", 6) ||
+         !strncmp(ap, "/usr/sbin/", 10)) &&
+        (d = cmd_find(base))) {
+      buf_finish(&p);
+      return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+    }
+    if ((!strncmp(ap, "/usr/bin/", 9) || !strncmp(ap, "/bin/", 5)) &&
+        (builtin_find(base))) {
+      buf_finish(&p);
+      return interp_run_argv(sh, argc, argv, 1);
+    }
+    buf_finish(&p);
+    interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    return rc == MSB_ENOENT ? 127 : 126;
+  }
+  if (st.kind == VFS_DIR) {
+    buf_finish(&p);
+    interp_errf(sh, "%s: Is a directory", name);
+    return 126;
+  }
+  if (!(st.mode & 0111)) {
+    buf_finish(&p);
+    interp_errf(sh, "%s: Permission denied", name);
+    return 126;
+  }
+  rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
+  buf_finish(&p);
+  if (rc) {
+    interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    return 126;
+  }
+  if (len >= 2 && data[0] == '#' && data[1] == '!') {
+    size_t e = 2, s0, s1;
+    while (e < len && data[e] != '\n') e++;
+    s0 = 2;
+    while (s0 < e && (data[s0] == ' ' || data[s0] == '\t')) s0++;
+    s1 = s0;
+    while (s1 < e && data[s1] != ' ' && data[s1] != '\t' && data[s1] != '\r')
+      s1++;
+    if (!interp_is_script_shell((const char *)data + s0, s1 - s0)) {
+      int isenv = (s1 - s0 == 12 && !memcmp(data + s0, "/usr/bin/env", 12)) ||
+                  (s1 - s0 == 8 && !memcmp(data + s0, "/bin/env", 8));
+      size_t a0 = s1, a1;
+      while (a0 < e && (data[a0] == ' ' || data[a0] == '\t')) a0++;
+      a1 = a0;
+      while (a1 < e && data[a1] != ' ' && data[a1] != '\t' &&
+             data[a1] != '\r')
+        a1++;
+      if (!isenv || !interp_is_script_shell((const char *)data + a0, a1 - a0)) {
+        interp_errf(sh, "%s: %.*s: bad interpreter: No such file or "
+                    "directory", name, (int)(s1 - s0),
+                    (const char *)data + s0);
+        return 126;
+      }
+    }
+  }
+  {
+    /* copy: the script may rewrite itself while running */
+    char *copy = mem_strndup(sh->m, (const char *)data, len);
+    if (!copy) return MSB_ENOMEM;
+    rc = interp_run_script(sh, name, copy, len, argc, argv, 0);
+    mem_free(sh->m, copy);
+  }
+  return rc;
+}
+
+/* Runs argv through functions, builtins, the table and paths. */
+int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
+  const sh_builtin *b;
+  const cmd_desc *d;
+  sh_func *f;
+  if (argc <= 0) return 0;
+  if (strchr(argv[0], '/')) return interp_run_path(sh, argc, argv);
+  if (!no_funcs && (f = interp_func_get(sh, argv[0])))
+    return interp_call(sh, f, argc, argv);
+  if ((b = builtin_find(argv[0]))) return b->fn(sh, argc, argv);
+  if ((d = cmd_find(argv[0])))
+    return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+  interp_errf(sh, "%s: command not found", argv[0]);
+  return 127;
+}
+
+/* ---- xtrace --------------------------------------------------------- */
+
+static int interp_xtrace(shell *sh, char **av, int ac, char **as, int nas) {
+  buf b;
+  int i, rc;
+  buf_init(&b, sh->m);
+  interp_ps4(sh, &b);
+  for (i = 0; i < nas; i++) {
+    const char *eq = strchr(as[i], '=');
+    if (i) buf_putc(&b, ' ');
+    buf_put(&b, as[i], (size_t)(eq - as[i]) + 1);
+    expand_quote(&b, eq + 1, 0);
+  }
+  for (i = 0; i < ac; i++) {
+    if (i || nas) buf_putc(&b, ' ');
+    expand_quote(&b, av[i], 0);
+  }
+  buf_putc(&b, '\n');
+  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+  return rc == MSB_ENOMEM ? rc : 0;
+}
+
+/* ---- assignments ---------------------------------------------------- */
+
+static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
+  var *v;
+  ast_elem *e;
+  int64_t next = 0;
+  int rc;
+  int assoc;
+  v = var_get(sh->vars, a->name, NULL);
+  if (v && (v->attr & VAR_READONLY)) {
+    interp_errf(sh, "%s: readonly variable", a->name);
+    return 1;
+  }
+  v = (fl & VS_GLOBAL) ? var_bind(sh->vars, a->name, VS_GLOBAL)
+                       : var_bind(sh->vars, a->name, 0);
+  if (!v) return MSB_ENOMEM;
+  assoc = (v->attr & VAR_ASSOC) != 0;
+  if (!a->append) var_make_array(sh->vars, v, assoc);
+  else if (!(v->attr & (VAR_ARRAY | VAR_ASSOC))) {
+    char *old = v->val ? mem_strdup(sh->m, v->val) : NULL;
+    var_make_array(sh->vars, v, 0);
+    if (old) {
+      var_set_index(sh->vars, a->name, 0, old, 0);
+      mem_free(sh->m, old);
+    }
+  }
+  if (!assoc) next = var_index_end(v);
+  for (e = a->elems; e; e = e->next) {
+    if (e->index) {
+      char *k = NULL, *val = NULL;
+      if (assoc) {
+        rc = expand_string(sh, e->index, &k);
+      } else {
+        int64_t ix;
+        rc = expand_arith(sh, e->index, &ix, NULL);
+        if (!rc && ix < 0) ix += var_index_end(v);
+        if (!rc && ix < 0) {
+          interp_errf(sh, "%s[%lld]: bad array subscript", a->name,
+                      (long long)(ix - var_index_end(v)));
+          rc = 1;
+        }
+        next = ix;
+      }
+      if (rc) return rc;
+      rc = expand_string(sh, e->value, &val);
+      if (rc) {
+        mem_free(sh->m, k);
+        return rc;
+      }
+      if (v->attr & VAR_INTEGER) {
+        int64_t iv;
+        rc = expand_arith_text(sh, val, strlen(val), &iv, NULL);
+        if (!rc) {
+          char nb[24];
+          mem_free(sh->m, val);
+          expand_fmt_i64(nb, iv);
+          val = mem_strdup(sh->m, nb);
+        }
+      }
+      rc = assoc ? var_set_key(sh->vars, v->name, k, val ? val : "",
+                               e->append ? VS_APPEND : 0)
+                 : var_set_index(sh->vars, v->name, next++, val ? val : "",
+                                 e->append ? VS_APPEND : 0);
+      mem_free(sh->m, k);
+      mem_free(sh->m, val);
+      if (rc < 0) return rc;
+    } else {
+      char **av;
+      int ac, i;
+      if (assoc) {
+        char *val = NULL;
+        rc = expand_string(sh, e->value, &val);
+        if (rc) return rc;
+        interp_errf(sh, "%s: %s: must use subscript when assigning "
+                    "associative array", a->name, val);
+        mem_free(sh->m, val);
+        continue;
+      }
+      {
+        ast_word one = *e->value;
+        one.next = NULL;
+        rc = expand_words(sh, &one, &av, &ac);
+      }
+      if (rc) return rc;
+      for (i = 0; i < ac && !rc; i++) {
+        if (v->attr & VAR_INTEGER) {
+          int64_t iv;
+          char nb[24];
+          if (!expand_arith_text(sh, av[i], strlen(av[i]), &iv, NULL)) {
+            expand_fmt_i64(nb, iv);
+            rc = var_set_index(sh->vars, v->name, next++, nb, 0);
+            continue;
+          }
+        }
+        rc = var_set_index(sh->vars, v->name, next++, av[i], 0);
+      }
+      expand_free(sh, av, ac);
+      if (rc < 0) return rc;
+    }
+    if ((uint64_t)v->n > sh->lim->max_array_items && sh->lim->max_array_items)
+    {
+      sh->run->limit = "max_array_items";
+      return MSB_ELIMIT;
+    }
+  }
+  if (sh->opts & SH_O_ALLEXPORT) v->attr |= VAR_EXPORT;
+  return 0;
+}
+
+/* Performs one assignment word. fl: VS_GLOBAL etc. */
+int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
+  char *val = NULL;
+  int rc;
+  if (a->is_array) return interp_assign_array(sh, a, fl);
+  rc = expand_string(sh, a->value, &val);
+  if (rc) return rc;
+  if (a->index) {
+    var *v = var_get(sh->vars, a->name, NULL);
+    if (v && (v->attr & VAR_READONLY)) {
+      interp_errf(sh, "%s: readonly variable", a->name);
+      mem_free(sh->m, val);
+      return 1;
+    }
+    if (v && (v->attr & VAR_ASSOC)) {
+      char *k = NULL;
+      rc = expand_string(sh, a->index, &k);
+      if (!rc) {
+        if (v->attr & VAR_INTEGER) {
+          int64_t iv;
+          char nb[24];
+          rc = expand_arith_text(sh, val, strlen(val), &iv, NULL);
+          if (!rc) {
+            expand_fmt_i64(nb, iv);
+            rc = var_set_key(sh->vars, a->name, k, nb, 0);
+          }
+        } else
+          rc = var_set_key(sh->vars, a->name, k, val,
+                           a->append ? VS_APPEND : 0);
+      }
+      mem_free(sh->m, k);
+    } else {
+      int64_t ix;
+      rc = expand_arith(sh, a->index, &ix, NULL);
+      if (!rc && ix < 0) {
+        int64_t end = v ? var_index_end(v) : 0;
+        if (ix + end < 0) {
+          buf t;
+          buf_init(&t, sh->m);
+          interp_word_text(a->index, &t);
+          interp_errf(sh, "%s[%s]: bad array subscript", a->name,
+                      buf_str(&t));
+          buf_finish(&t);
+          rc = 1;
+        } else
+          ix += end;
+      }
+      if (!rc) {
+        if (v && (v->attr & VAR_INTEGER)) {
+          int64_t iv;
+          char nb[24];
+          rc = expand_arith_text(sh, val, strlen(val), &iv, NULL);
+          if (!rc && a->append) {
+            const char *o = var_index_get(v, ix);
+            int64_t ov = 0;
+            if (o) expand_arith_text(sh, o, strlen(o), &ov, NULL);
+            iv = (int64_t)((uint64_t)iv + (uint64_t)ov);
+          }
+          if (!rc) {
+            expand_fmt_i64(nb, iv);
+            rc = var_set_index(sh->vars, a->name, ix, nb, 0);
+          }
+        } else
+          rc = var_set_index(sh->vars, a->name, ix, val,
+                             a->append ? VS_APPEND : 0);
+      }
+    }
+    mem_free(sh->m, val);
+    if (rc == VAR_ERO) {
+      interp_errf(sh, "%s: readonly variable", a->name);
+      return 1;
+    }
+    if (!rc && (sh->opts & SH_O_ALLEXPORT)) {
+      var *v2 = var_get(sh->vars, a->name, NULL);
+      if (v2) v2->attr |= VAR_EXPORT;
+    }
+    return rc;
+  }
+  rc = builtin_assign(sh, a->name, val, (a->append ? VS_APPEND : 0) | fl);
+  mem_free(sh->m, val);
+  return rc;
+}
+
+/* ---- simple commands ------------------------------------------------ */
+
+/* Expands the words of a declaration builtin (declare, local, ...): an
+ * assignment-shaped argument is expanded without splitting or globbing,
+ * and a=(...) is passed as "a" with the assignment recorded for the
+ * builtin (sh->decl_*). */
+static int interp_decl_words(shell *sh, ast_word *w, char ***argv,
+                             int *argc) {
+  char **av = NULL;
+  int ac = 0, rc = 0, k;
+  size_t cap = 0;
+  for (; w && !rc; w = w->next) {
+    char **one = NULL;
+    int n1 = 0;
+    if (w->assign) {
+      ast_assign *as = w->assign;
+      buf b;
+      char *val = NULL;
+      buf_init(&b, sh->m);
+      buf_puts(&b, as->name);
+      if (as->index) {
+        rc = expand_string(sh, as->index, &val);
+        if (rc) {
+          buf_finish(&b);
+          break;
+        }
+        buf_printf(&b, "[%s]", val);
+        mem_free(sh->m, val);
+        val = NULL;
+      }
+      if (!as->is_array) {
+        rc = expand_string(sh, as->value, &val);
+        if (rc) {
+          buf_finish(&b);
+          break;
+        }
+        buf_puts(&b, as->append ? "+=" : "=");
+        buf_puts(&b, val);
+        mem_free(sh->m, val);
+      }
+      if (b.err) {
+        buf_finish(&b);
+        rc = MSB_ENOMEM;
+        break;
+      }
+      one = mem_zalloc(sh->m, 2 * sizeof *one);
+      if (!one) {
+        buf_finish(&b);
+        rc = MSB_ENOMEM;
+        break;
+      }
+      one[0] = buf_steal(&b, NULL);
+      buf_finish(&b);
+      n1 = 1;
+      if (as->is_array) {
+        char **na = mem_realloc(sh->m, sh->decl_argv,
+                                ((size_t)sh->ndecl + 1) * sizeof *na);
+        ast_assign **nb;
+        if (na) sh->decl_argv = na;
+        nb = na ? mem_realloc(sh->m, sh->decl_asg,
+                              ((size_t)sh->ndecl + 1) * sizeof *nb)
+                : NULL;
+        if (!nb) {
+          expand_free(sh, one, 1);
+          rc = MSB_ENOMEM;
+          break;
+        }
+        sh->decl_asg = nb;
+        sh->decl_argv[sh->ndecl] = one[0];
+        sh->decl_asg[sh->ndecl++] = as;
+      }
+    } else {
+      ast_word tmp = *w;
+      tmp.next = NULL;
+      rc = expand_words(sh, &tmp, &one, &n1);
+      if (rc) break;
+    }
+    for (k = 0; k < n1; k++) {
+      if ((size_t)ac + 2 > cap) {
+        size_t nc = cap ? cap * 2 : 8;
+        char **na = mem_realloc(sh->m, av, nc * sizeof *na);
+        if (!na) {
+          rc = MSB_ENOMEM;
+          break;
+        }
+        av = na;
+        cap = nc;
+      }
+      av[ac++] = one[k];
+      one[k] = NULL;
+      av[ac] = NULL;
+    }
+    expand_free(sh, one, n1);
+  }
+  if (rc) {
+    expand_free(sh, av, ac);
+    sh->ndecl = 0;
+    return rc;
+  }
+  if (!av && !(av = mem_zalloc(sh->m, sizeof *av))) return MSB_ENOMEM;
+  *argv = av;
+  *argc = ac;
+  return 0;
+}
+
+static int interp_has_decl(ast_word *w) {
+  for (; w; w = w->next)
+    if (w->assign) return 1;
+  return 0;
+}
+
+static int interp_simple(shell *sh, ast_node *n) {
+  char **av = NULL, **extra = NULL;
+  int ac = 0, rc, nextra = 0, i, status = 0;
+  ast_assign *a;
+  interp_saved sv;
+  sh->line = n->line;
+  rc = interp_tick(sh, 1);
+  if (rc) return rc;
+  sh->cmdsub_ran = 0;
+  sh->last_cmdsub_status = 0;
+  if (interp_has_decl(n->u.cmd.words)) {
+    int ond = sh->ndecl;
+    rc = interp_decl_words(sh, n->u.cmd.words, &av, &ac);
+    (void)ond;
+  } else
+    rc = expand_words(sh, n->u.cmd.words, &av, &ac);
+  if (rc) return rc < 0 ? rc : sh->status ? sh->status : 1;
+  if (ac == 0) {
+    /* assignments only: permanent */
+    for (a = n->u.cmd.assigns; a; a = a->next) {
+      sh->line = a->line ? a->line : n->line;
+      rc = interp_assign(sh, a, 0);
+      if (rc) {
+        expand_free(sh, av, ac);
+        if (rc < 0) return rc;
+        if (sh->flow == SH_FLOW_NONE) {
+          /* assignment errors end a non-interactive shell */
+          sh->flow = SH_FLOW_EXIT;
+          sh->status = 1;
+        }
+        return 1;
+      }
+    }
+    if ((sh->opts & SH_O_XTRACE) && n->u.cmd.assigns) {
+      buf b;
+      buf_init(&b, sh->m);
+      for (a = n->u.cmd.assigns; a; a = a->next) {
+        const char *v = var_value(sh->vars, a->name);
+        if (a->is_array || a->index) continue;
+        interp_ps4(sh, &b);
+        buf_printf(&b, "%s=", a->name);
+        expand_quote(&b, v ? v : "", 0);
+        buf_putc(&b, '\n');
+      }
+      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_finish(&b);
+    }
+    status = sh->cmdsub_ran ? sh->last_cmdsub_status : 0;
+    if (n->redirs) {
+      rc = interp_redirs(sh, n->redirs, &sv);
+      if (rc < 0) return rc;
+      if (rc) return 1;
+      interp_restore_fds(sh, &sv);
+    }
+    expand_free(sh, av, ac);
+    return status;
+  }
+  /* temporary assignments */
+  for (a = n->u.cmd.assigns; a; a = a->next) nextra++;
+  if (nextra) {
+    int k = 0;
+    extra = mem_zalloc(sh->m, (size_t)nextra * sizeof *extra);
+    if (!extra) {
+      expand_free(sh, av, ac);
+      return MSB_ENOMEM;
+    }
+    for (a = n->u.cmd.assigns; a; a = a->next) {
+      char *val = NULL;
+      buf b;
+      if (a->is_array || a->index) {
+        nextra--;
+        continue;
+      }
+      rc = expand_string(sh, a->value, &val);
+      if (rc) {
+        expand_free(sh, extra, k);
+        expand_free(sh, av, ac);
+        return rc < 0 ? rc : 1;
+      }
+      buf_init(&b, sh->m);
+      buf_printf(&b, "%s=", a->name);
+      if (a->append) {
+        const char *o = var_value(sh->vars, a->name);
+        buf_puts(&b, o ? o : "");
+      }
+      buf_puts(&b, val);
+      mem_free(sh->m, val);
+      extra[k++] = buf_steal(&b, NULL);
+      buf_finish(&b);
+      if (!extra[k - 1]) {
+        expand_free(sh, extra, k);
+        expand_free(sh, av, ac);
+        return MSB_ENOMEM;
+      }
+    }
+    nextra = k;
+  }
+  if (sh->opts & SH_O_XTRACE) {
+    rc = interp_xtrace(sh, av, ac, extra, nextra);
+    if (rc) goto done;
+  }
+  if (ac == 1 && !strcmp(av[0], "exec") && !interp_func_get(sh, "exec")) {
+    /* exec with only redirections: they stay */
+    rc = interp_redirs(sh, n->redirs, &sv);
+    if (!rc) {
+      int k;
+      for (k = 0; k < SH_NFD; k++) interp_stream_unref(sh, sv.fd[k]);
+    } else if (rc > 0)
+      rc = 1;
+    goto done;
+  }
+  rc = interp_redirs(sh, n->redirs, &sv);
+  if (rc) {
+    if (rc > 0) rc = 1;
+    goto done;
+  }
+  {
+    const char *name = av[0];
+    sh_func *f = strchr(name, '/') ? NULL : interp_func_get(sh, name);
+    const sh_builtin *b = (f || strchr(name, '/')) ? NULL : builtin_find(name);
+    const cmd_desc *d = (f || b || strchr(name, '/')) ? NULL : cmd_find(name);
+    if (d) {
+      rc = interp_table_cmd(sh, d, ac, av, extra, nextra);
+    } else if (f || b) {
+      if (nextra) {
+        var_push_scope(sh->vars);
+        for (i = 0; i < nextra; i++) {
+          char *eq = strchr(extra[i], '=');
+          var *v;
+          *eq = 0;
+          v = var_local(sh->vars, extra[i]);
+          if (v) {
+            var_set(sh->vars, extra[i], eq + 1, 0);
+            v->attr |= VAR_EXPORT;
+            var_changed(sh->vars);
+          }
+          *eq = '=';
+        }
+      }
+      if (f) rc = interp_call(sh, f, ac, av);
+      else rc = b->fn(sh, ac, av);
+      if (nextra) var_pop_scope(sh->vars);
+    } else {
+      if (nextra && strchr(name, '/')) {
+        /* scripts see the temporary environment too */
+        var_push_scope(sh->vars);
+        for (i = 0; i < nextra; i++) {
+          char *eq = strchr(extra[i], '=');
+          var *v;
+          *eq = 0;
+          v = var_local(sh->vars, extra[i]);
+          if (v) {
+            var_set(sh->vars, extra[i], eq + 1, 0);
+            v->attr |= VAR_EXPORT;
+            var_changed(sh->vars);
+          }
+          *eq = '=';
+        }
+        rc = interp_run_argv(sh, ac, av, 1);
+        var_pop_scope(sh->vars);
+      } else
+        rc = interp_run_argv(sh, ac, av, 1);
+    }
+  }
+  interp_restore_fds(sh, &sv);
+done:
+  sh->ndecl = 0;
+  expand_free(sh, extra, nextra);
+  expand_free(sh, av, ac);
+  return rc;
+}
+
+/* ---- compound commands ---------------------------------------------- */
+
+/* Subshell run of n with fd 1 captured into out. */
+int interp_capture(shell *sh, ast_node *n, buf *out) {
+  shell *c;
+  sh_stream *s;
+  int rc;
+  uint32_t maxd = sh->lim->max_call_depth;
+  if (maxd && (uint32_t)sh->depth >= maxd) {
+    interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
+    sh->run->limit = "max_call_depth";
+    return MSB_ELIMIT;
+  }
+  if (!n) return 0;
+  c = interp_clone(sh);
+  if (!c) return MSB_ENOMEM;
+  s = interp_stream_new(c, SH_S_BUF);
+  if (!s) {
+    shell_destroy(c);
+    return MSB_ENOMEM;
+  }
+  s->ob = out;
+  interp_fd_set(c, 1, s);
+  c->xlevel++;
+  if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
+  c->depth++;
+  rc = interp_node(c, n);
+  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && c->trap_exit) {
+    char *t = c->trap_exit;
+    int st = rc;
+    c->trap_exit = NULL;
+    c->status = rc;
+    rc = interp_run_trap(c, t);
+    mem_free(c->m, t);
+    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+  }
+  sh->next_pid = c->next_pid;
+  sh->rng = c->rng;
+  shell_destroy(c);
+  return rc;
+}
+
+static int interp_subshell(shell *sh, ast_node *body) {
+  shell *c;
+  int rc;
+  uint32_t maxd = sh->lim->max_call_depth;
+  if (maxd && (uint32_t)sh->depth >= maxd) {
+    interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
+    sh->run->limit = "max_call_depth";
+    return MSB_ELIMIT;
+  }
+  c = interp_clone(sh);
+  if (!c) return MSB_ENOMEM;
+  c->depth++;
+  rc = interp_node(c, body);
+  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && c->trap_exit) {
+    char *t = c->trap_exit;
+    int st = rc;
+    c->trap_exit = NULL;
+    c->status = rc;
+    rc = interp_run_trap(c, t);
+    mem_free(c->m, t);
+    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+  }
+  sh->next_pid = c->next_pid;
+  sh->rng = c->rng;
+  shell_destroy(c);
+  return rc;
+}
+
+static int interp_pipe_stage_direct(shell *sh, ast_node *n) {
+  const ast_part *p;
+  char name[64];
+  size_t len = 0;
+  if (n->kind != AST_CMD || n->u.cmd.assigns || !n->u.cmd.words) return 0;
+  for (p = n->u.cmd.words->parts; p; p = p->next) {
+    if (p->kind != AST_P_LIT || len + p->len >= sizeof name) return 0;
+    memcpy(name + len, p->text, p->len);
+    len += p->len;
+  }
+  name[len] = 0;
+  if (!len || strchr(name, '/') || interp_func_get(sh, name) ||
+      builtin_find(name))
+    return 0;
+  return cmd_find(name) != NULL;
+}
+
+static int interp_pipeline(shell *sh, ast_node *n) {
+  ast_node *st;
+  int nst = 0, i, rc = 0, status = 0, *codes, neg = 0;
+  interp_saved sv;
+  buf pb;
+  if (n->kind == AST_PIPELINE) {
+    st = n->u.pipe.stages;
+    neg = (n->flags & AST_F_NEGATE) != 0;
+  } else
+    st = n;
+  for (ast_node *x = st; x; x = x->next) nst++;
+  if (n->kind == AST_PIPELINE && (n->flags & AST_F_TIME)) {
+    /* time: run, then report zero times (the sandbox clock does not move) */
+  }
+  codes = mem_zalloc(sh->m, (size_t)nst * sizeof *codes);
+  if (!codes) return MSB_ENOMEM;
+  if (neg) sh->errexit_ignore++;
+  interp_save_fds(sh, &sv);
+  buf_init(&pb, sh->m);
+  for (i = 0; st; st = st->next, i++) {
+    sh_stream *so = NULL;
+    int last = st->next == NULL;
+    if (!last) {
+      buf_clear(&pb);
+      so = interp_stream_new(sh, SH_S_BUF);
+      if (!so) {
+        rc = MSB_ENOMEM;
+        break;
+      }
+      so->ob = &pb;
+      interp_fd_set(sh, 1, so);
+      if (st->flags & AST_F_PIPE_ERR) interp_fd_set(sh, 2, interp_stream_ref(so));
+    } else if (nst > 1) {
+      interp_fd_set(sh, 1, interp_stream_ref(sv.fd[1]));
+      interp_fd_set(sh, 2, interp_stream_ref(sv.fd[2]));
+    }
+    if (nst == 1 || interp_pipe_stage_direct(sh, st) ||
+        (last && (sh->shopts & SH_SO_LASTPIPE)))
+      rc = interp_node(sh, st);
+    else
+      rc = interp_subshell(sh, st);
+    if (rc < 0) break;
+    codes[i] = rc;
+    if (!last) {
+      sh_stream *si = interp_stream_new(sh, SH_S_IN);
+      if (!si || pb.err) {
+        interp_stream_unref(sh, si);
+        rc = pb.err ? pb.err : MSB_ENOMEM;
+        break;
+      }
+      si->data = (uint8_t *)buf_steal(&pb, &si->len);
+      interp_fd_set(sh, 0, si);
+    }
+    if (sh->flow == SH_FLOW_EXIT && nst == 1) break;
+  }
+  buf_finish(&pb);
+  interp_restore_fds(sh, &sv);
+  if (neg) sh->errexit_ignore--;
+  if (rc >= 0) {
+    var *v;
+    status = codes[nst - 1];
+    if (sh->opts & SH_O_PIPEFAIL)
+      for (i = 0; i < nst; i++)
+        if (codes[i]) status = codes[i];
+    (void)v;
+    if (interp_set_pipestatus(sh, codes, nst)) rc = MSB_ENOMEM;
+    if (neg) status = !status;
+    if (rc >= 0) rc = status;
+  }
+  mem_free(sh->m, codes);
+  return rc;
+}
+
+/* Runs the ERR trap / errexit after a command failed. */
+static int interp_after(shell *sh, int status) {
+  int rc;
+  if (status <= 0 || sh->errexit_ignore || sh->flow != SH_FLOW_NONE)
+    return 0;
+  /* ERR is not inherited by functions (no errtrace) */
+  if (sh->trap_err && !sh->in_err_trap && !sh->funcs_active) {
+    sh->in_err_trap = 1;
+    sh->status = status;
+    rc = interp_run_trap(sh, sh->trap_err);
+    sh->in_err_trap = 0;
+    sh->status = status;
+    if (rc < 0) return rc;
+  }
+  if ((sh->opts & SH_O_ERREXIT) && sh->flow == SH_FLOW_NONE) {
+    sh->flow = SH_FLOW_EXIT;
+    sh->status = status;
+  }
+  return 0;
+}
+
+static int interp_loop_flow(shell *sh, int *stop) {
+  *stop = 0;
+  if (sh->flow == SH_FLOW_BREAK) {
+    if (--sh->flow_n <= 0) sh->flow = SH_FLOW_NONE;
+    *stop = 1;
+  } else if (sh->flow == SH_FLOW_CONT) {
+    if (--sh->flow_n <= 0) sh->flow = SH_FLOW_NONE;
+    else *stop = 1;
+  } else if (sh->flow != SH_FLOW_NONE)
+    *stop = 1;
+  return 0;
+}
+
+static int interp_cond_run(shell *sh, ast_node *c) {
+  int rc;
+  sh->errexit_ignore++;
+  rc = interp_node(sh, c);
+  sh->errexit_ignore--;
+  return rc;
+}
+
+static int interp_while(shell *sh, ast_node *n, int until) {
+  int rc, status = 0, stop;
+  sh->loops++;
+  for (;;) {
+    rc = interp_tick(sh, 1);
+    if (rc) break;
+    rc = interp_cond_run(sh, n->u.loop.cond);
+    if (rc < 0 || sh->flow != SH_FLOW_NONE) {
+      interp_loop_flow(sh, &stop);
+      if (rc < 0 || stop) break;
+      continue;
+    }
+    if ((rc == 0) == until) {
+      rc = status;
+      break;
+    }
+    rc = interp_node(sh, n->u.loop.body);
+    if (rc < 0) break;
+    status = rc;
+    interp_loop_flow(sh, &stop);
+    if (stop) break;
+  }
+  sh->loops--;
+  return rc < 0 ? rc : status;
+}
+
+static int interp_for(shell *sh, ast_node *n) {
+  char **av = NULL;
+  int ac = 0, i, rc = 0, status = 0, stop;
+  sh->line = n->line;
+  if (n->u.forin.has_in) {
+    rc = expand_words(sh, n->u.forin.words, &av, &ac);
+    if (rc) return rc < 0 ? rc : 1;
+  } else {
+    av = mem_zalloc(sh->m, ((size_t)sh->npos + 1) * sizeof *av);
+    if (!av) return MSB_ENOMEM;
+    for (i = 0; i < sh->npos; i++)
+      if (!(av[i] = mem_strdup(sh->m, sh->pos[i]))) {
+        expand_free(sh, av, i);
+        return MSB_ENOMEM;
+      }
+    ac = sh->npos;
+  }
+  if (n->kind == AST_SELECT) {
+    expand_free(sh, av, ac);
+    interp_errf(sh, "select: not supported in memsandbox");
+    return 2;
+  }
+  sh->loops++;
+  for (i = 0; i < ac; i++) {
+    rc = interp_tick(sh, 1);
+    if (rc) break;
+    if (sh->opts & SH_O_XTRACE) {
+      buf b;
+      buf_init(&b, sh->m);
+      interp_ps4(sh, &b);
+      buf_printf(&b, "for %s in", n->u.forin.var);
+      {
+        int j;
+        for (j = 0; j < ac; j++) {
+          buf_putc(&b, ' ');
+          expand_quote(&b, av[j], 0);
+        }
+      }
+      buf_putc(&b, '\n');
+      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_finish(&b);
+    }
+    rc = builtin_assign(sh, n->u.forin.var, av[i], 0);
+    if (rc) {
+      if (rc > 0) rc = status = 1;
+      break;
+    }
+    rc = interp_node(sh, n->u.forin.body);
+    if (rc < 0) break;
+    status = rc;
+    interp_loop_flow(sh, &stop);
+    if (stop) break;
+  }
+  sh->loops--;
+  expand_free(sh, av, ac);
+  return rc < 0 ? rc : status;
+}
+
+static int interp_arith_word(shell *sh, ast_word *w, int64_t *v) {
+  if (!w) {
+    *v = 1;
+    return 0;
+  }
+  return expand_arith(sh, w, v, "((");
+}
+
+static int interp_afor(shell *sh, ast_node *n) {
+  int64_t v;
+  int rc, status = 0, stop;
+  sh->line = n->line;
+  if (n->u.afor.init) {
+    rc = expand_arith(sh, n->u.afor.init, &v, "((");
+    if (rc) return rc < 0 ? rc : 1;
+  }
+  sh->loops++;
+  for (;;) {
+    rc = interp_tick(sh, 1);
+    if (rc) break;
+    rc = interp_arith_word(sh, n->u.afor.cond, &v);
+    if (rc) {
+      if (rc > 0) rc = status = 1;
+      break;
+    }
+    if (!v) break;
+    rc = interp_node(sh, n->u.afor.body);
+    if (rc < 0) break;
+    status = rc;
+    interp_loop_flow(sh, &stop);
+    if (stop) break;
+    if (n->u.afor.step) {
+      rc = expand_arith(sh, n->u.afor.step, &v, "((");
+      if (rc) {
+        if (rc > 0) rc = status = 1;
+        break;
+      }
+    }
+  }
+  sh->loops--;
+  return rc < 0 ? rc : status;
+}
+
+static int interp_case(shell *sh, ast_node *n) {
+  char *subj = NULL;
+  ast_case_item *it;
+  int rc, status = 0, fall = 0;
+  sh->line = n->line;
+  rc = expand_string(sh, n->u.casec.subject, &subj);
+  if (rc) return rc < 0 ? rc : 1;
+  for (it = n->u.casec.items; it; it = it->next) {
+    int hit = fall;
+    ast_word *p;
+    for (p = it->patterns; p && !hit; p = p->next) {
+      char *pat = NULL;
+      rc = expand_pattern(sh, p, &pat);
+      if (rc) {
+        mem_free(sh->m, subj);
+        return rc < 0 ? rc : 1;
+      }
+      rc = expand_match(sh, pat, subj,
+                        (sh->shopts & SH_SO_NOCASEMATCH) != 0);
+      mem_free(sh->m, pat);
+      if (rc < 0) {
+        mem_free(sh->m, subj);
+        return rc;
+      }
+      hit = rc;
+    }
+    if (!hit) continue;
+    fall = 0;
+    status = 0;
+    if (it->body) {
+      rc = interp_node(sh, it->body);
+      if (rc < 0) {
+        mem_free(sh->m, subj);
+        return rc;
+      }
+      status = rc;
+    }
+    if (sh->flow != SH_FLOW_NONE) break;
+    if (it->term == AST_CASE_BREAK) break;
+    if (it->term == AST_CASE_FALL) fall = 1;
+  }
+  mem_free(sh->m, subj);
+  return status;
+}
+
+int interp_cond(shell *sh, ast_cond *c);
+
+/* Evaluates a node with its redirections; errexit / ERR handled here. */
+int interp_node(shell *sh, ast_node *n) {
+  int rc = 0, check = 0;
+  interp_saved sv;
+  int redir = 0;
+  if (!n) return 0;
+  if (sh->flow != SH_FLOW_NONE) return sh->status;
+  if (n->kind != AST_CMD && n->kind != AST_FUNC && n->redirs) {
+    sh->line = n->line;
+    rc = interp_redirs(sh, n->redirs, &sv);
+    if (rc < 0) return rc;
+    if (rc) {
+      sh->status = 1;
+      return 1;
+    }
+    redir = 1;
+  }
+  switch (n->kind) {
+  case AST_CMD:
+    rc = interp_simple(sh, n);
+    check = 1;
+    break;
+  case AST_PIPELINE:
+    rc = interp_pipeline(sh, n);
+    check = !(n->flags & AST_F_NEGATE);
+    break;
+  case AST_AND:
+  case AST_OR:
+    sh->errexit_ignore++;
+    rc = interp_node(sh, n->u.bin.left);
+    sh->errexit_ignore--;
+    if (rc < 0 || sh->flow != SH_FLOW_NONE) break;
+    sh->status = rc;
+    if ((rc == 0) == (n->kind == AST_AND)) {
+      rc = interp_node(sh, n->u.bin.right);
+    }
+    break;
+  case AST_LIST: {
+    ast_node *it;
+    for (it = n->u.list.items; it; it = it->next) {
+      if (it->flags & AST_F_BG) {
+        int pid = sh->next_pid;
+        rc = interp_subshell(sh, it);
+        if (rc < 0) break;
+        sh->bg_pid = pid;
+        rc = 0;
+      } else {
+        rc = interp_node(sh, it);
+        if (rc < 0) break;
+      }
+      sh->status = rc;
+      if (sh->flow != SH_FLOW_NONE) break;
+    }
+    break;
+  }
+  case AST_SUBSHELL:
+    sh->line = n->line;
+    rc = interp_subshell(sh, n->u.body);
+    check = 1;
+    break;
+  case AST_GROUP: rc = interp_node(sh, n->u.body); break;
+  case AST_IF:
+    rc = interp_cond_run(sh, n->u.ifs.cond);
+    if (rc < 0 || sh->flow != SH_FLOW_NONE) break;
+    if (rc == 0) rc = interp_node(sh, n->u.ifs.then);
+    else if (n->u.ifs.els) rc = interp_node(sh, n->u.ifs.els);
+    else rc = 0;
+    break;
+  case AST_WHILE: rc = interp_while(sh, n, 0); break;
+  case AST_UNTIL: rc = interp_while(sh, n, 1); break;
+  case AST_FOR:
+  case AST_SELECT: rc = interp_for(sh, n); break;
+  case AST_ARITH_FOR: rc = interp_afor(sh, n); break;
+  case AST_CASE: rc = interp_case(sh, n); break;
+  case AST_FUNC:
+    sh->line = n->line;
+    rc = interp_func_set(sh, n->u.func.name, n->u.func.body, sh->tree);
+    break;
+  case AST_COND:
+    sh->line = n->line;
+    rc = interp_tick(sh, 1);
+    if (!rc) rc = interp_cond(sh, n->u.cond);
+    check = 1;
+    break;
+  case AST_ARITH: {
+    int64_t v;
+    sh->line = n->line;
+    rc = interp_tick(sh, 1);
+    if (rc) break;
+    if (sh->opts & SH_O_XTRACE) {
+      buf b;
+      buf_init(&b, sh->m);
+      interp_ps4(sh, &b);
+      buf_printf(&b, "((%s))\n", n->u.arith.text ? n->u.arith.text : "");
+      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_finish(&b);
+    }
+    rc = expand_arith(sh, n->u.arith.expr, &v, "((");
+    if (rc > 0)
+      rc = 1;
+    else if (!rc)
+      rc = v ? 0 : 1;
+    check = 1;
+    break;
+  }
+  default: rc = 2; break;
+  }
+  if (redir) interp_restore_fds(sh, &sv);
+  if (rc < 0) return rc;
+  if (sh->flow == SH_FLOW_EXIT) return sh->status;
+  sh->status = rc;
+  if (check && n->kind != AST_PIPELINE && interp_set_pipestatus(sh, &rc, 1))
+    return MSB_ENOMEM;
+  if (check && rc) {
+    int r2 = interp_after(sh, rc);
+    if (r2 < 0) return r2;
+  }
+  return rc;
+}
+
+/* ---- [[ ]] ---------------------------------------------------------- */
+
+static int interp_test_file(shell *sh, const char *op, const char *path) {
+  buf p;
+  struct vfs_stat st;
+  int rc, follow = strcmp(op, "-L") && strcmp(op, "-h");
+  if (!*path) return 1;
+  buf_init(&p, sh->m);
+  interp_abspath(sh, path, &p);
+  if (p.err) {
+    buf_finish(&p);
+    return MSB_ENOMEM;
+  }
+  rc = vfs_stat(sh->fs, buf_str(&p), follow, &st);
+  buf_finish(&p);
+  if (rc) return 1;
+  switch (op[1]) {
+  case 'e': case 'a': return 0;
+  case 'f': return st.kind == VFS_FILE ? 0 : 1;
+  case 'd': return st.kind == VFS_DIR ? 0 : 1;
+  case 'L': case 'h': return st.kind == VFS_LINK ? 0 : 1;
+  case 's': return st.size > 0 ? 0 : 1;
+  case 'r': return (st.mode & 0444) ? 0 : 1;
+  case 'w': return (st.mode & 0222) ? 0 : 1;
+  case 'x': return (st.mode & 0111) ? 0 : 1;
+  case 'O': case 'G': return 0;
+  case 'u': return (st.mode & 04000) ? 0 : 1;
+  case 'g': return (st.mode & 02000) ? 0 : 1;
+  case 'k': return (st.mode & 01000) ? 0 : 1;
+  default: return 1;
+  }
+}
+
+static int interp_int_operand(shell *sh, const char *s, int64_t *v) {
+  return expand_arith_text(sh, s, strlen(s), v, NULL);
+}
+
+static int interp_cond_binary(shell *sh, ast_cond *c) {
+  char *l = NULL, *r = NULL;
+  int rc;
+  const char *op = c->op;
+  rc = expand_string(sh, c->w1, &l);
+  if (rc) return rc < 0 ? rc : 2;
+  if (!strcmp(op, "==") || !strcmp(op, "=") || !strcmp(op, "!=")) {
+    rc = expand_pattern(sh, c->w2, &r);
+    if (rc) {
+      mem_free(sh->m, l);
+      return rc < 0 ? rc : 2;
+    }
+    rc = expand_match(sh, r, l, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
+    if (rc >= 0) rc = (rc == 1) == (op[0] != '!') ? 0 : 1;
+  } else if (!strcmp(op, "=~")) {
+    rx *re = NULL;
+    rx_match mt[10];
+    buf pat;
+    const ast_part *p;
+    buf_init(&pat, sh->m);
+    for (p = c->w2 ? c->w2->parts : NULL; p; p = p->next) {
+      ast_word one;
+      char *s = NULL;
+      size_t i;
+      memset(&one, 0, sizeof one);
+      one.parts = (ast_part *)p;
+      {
+        ast_part tmp = *p;
+        tmp.next = NULL;
+        one.parts = &tmp;
+        rc = expand_string(sh, &one, &s);
+      }
+      if (rc) break;
+      if (p->kind == AST_P_LIT || p->kind == AST_P_PARAM ||
+          p->kind == AST_P_CMDSUB || p->kind == AST_P_ARITH ||
+          p->kind == AST_P_TILDE)
+        buf_puts(&pat, s);
+      else
+        for (i = 0; s[i]; i++) {
+          if (strchr("\\.[]()*+?{}|^$", s[i])) buf_putc(&pat, '\\');
+          buf_putc(&pat, s[i]);
+        }
+      mem_free(sh->m, s);
+    }
+    if (rc) {
+      buf_finish(&pat);
+      mem_free(sh->m, l);
+      return rc < 0 ? rc : 2;
+    }
+    rc = rx_compile(sh->m, buf_str(&pat), pat.len,
+                    RX_ERE | ((sh->shopts & SH_SO_NOCASEMATCH) ? RX_ICASE
+                                                               : 0),
+                    &re, NULL);
+    buf_finish(&pat);
+    if (rc) {
+      mem_free(sh->m, l);
+      return rc == MSB_ENOMEM ? rc : 2;
+    }
+    rc = rx_exec(re, (const uint8_t *)l, strlen(l), 0, 0, mt, 10, NULL);
+    if (rc == 1) {
+      size_t ns = rx_nsub(re), i;
+      var *v = var_bind(sh->vars, "BASH_REMATCH", 0);
+      if (v) {
+        var_make_array(sh->vars, v, 0);
+        for (i = 0; i <= ns && i < 10; i++) {
+          char *s;
+          if (mt[i].so < 0) s = mem_strdup(sh->m, "");
+          else s = mem_strndup(sh->m, l + mt[i].so,
+                               (size_t)(mt[i].eo - mt[i].so));
+          if (s) var_set_index(sh->vars, "BASH_REMATCH", (int64_t)i, s, 0);
+          mem_free(sh->m, s);
+        }
+      }
+      rc = 0;
+    } else if (rc == 0) {
+      var *v = var_bind(sh->vars, "BASH_REMATCH", 0);
+      if (v) var_make_array(sh->vars, v, 0);
+      rc = 1;
+    }
+    rx_free(re);
+  } else {
+    rc = expand_string(sh, c->w2, &r);
+    if (rc) {
+      mem_free(sh->m, l);
+      return rc < 0 ? rc : 2;
+    }
+    if (!strcmp(op, "<")) rc = strcmp(l, r) < 0 ? 0 : 1;
+    else if (!strcmp(op, ">")) rc = strcmp(l, r) > 0 ? 0 : 1;
+    else if (!strcmp(op, "-nt") || !strcmp(op, "-ot") ||
+             !strcmp(op, "-ef")) {
+      buf p1, p2;
+      struct vfs_stat s1, s2;
+      int e1, e2;
+      buf_init(&p1, sh->m);
+      buf_init(&p2, sh->m);
+      interp_abspath(sh, l, &p1);
+      interp_abspath(sh, r, &p2);
+      e1 = vfs_stat(sh->fs, buf_str(&p1), 1, &s1);
+      e2 = vfs_stat(sh->fs, buf_str(&p2), 1, &s2);
+      buf_finish(&p1);
+      buf_finish(&p2);
+      if (op[1] == 'n')
+        rc = (!e1 && (e2 || s1.mtime_ns > s2.mtime_ns)) ? 0 : 1;
+      else if (op[1] == 'o')
+        rc = (!e2 && (e1 || s1.mtime_ns < s2.mtime_ns)) ? 0 : 1;
+      else
+        rc = (!e1 && !e2 && s1.ino == s2.ino) ? 0 : 1;
+    } else {
+      int64_t a, b;
+      rc = interp_int_operand(sh, l, &a);
+      if (!rc) rc = interp_int_operand(sh, r, &b);
+      if (rc) rc = rc < 0 ? rc : 2;
+      else if (!strcmp(op, "-eq")) rc = a == b ? 0 : 1;
+      else if (!strcmp(op, "-ne")) rc = a != b ? 0 : 1;
+      else if (!strcmp(op, "-lt")) rc = a < b ? 0 : 1;
+      else if (!strcmp(op, "-le")) rc = a <= b ? 0 : 1;
+      else if (!strcmp(op, "-gt")) rc = a > b ? 0 : 1;
+      else if (!strcmp(op, "-ge")) rc = a >= b ? 0 : 1;
+      else rc = 2;
+    }
+  }
+  mem_free(sh->m, l);
+  mem_free(sh->m, r);
+  return rc;
+}
+
+/* Evaluates [[ ]]: 0 true, 1 false, 2 error. */
+int interp_cond(shell *sh, ast_cond *c) {
+  int rc;
+  char *s = NULL;
+  if (!c) return 1;
+  switch (c->kind) {
+  case AST_C_AND:
+    rc = interp_cond(sh, c->left);
+    if (rc) return rc;
+    return interp_cond(sh, c->right);
+  case AST_C_OR:
+    rc = interp_cond(sh, c->left);
+    if (rc != 1) return rc;
+    return interp_cond(sh, c->right);
+  case AST_C_NOT:
+    rc = interp_cond(sh, c->left);
+    return rc < 0 || rc > 1 ? rc : !rc;
+  case AST_C_WORD:
+    rc = expand_string(sh, c->w1, &s);
+    if (rc) return rc < 0 ? rc : 2;
+    rc = *s ? 0 : 1;
+    mem_free(sh->m, s);
+    return rc;
+  case AST_C_UNARY:
+    rc = expand_string(sh, c->w1, &s);
+    if (rc) return rc < 0 ? rc : 2;
+    if (!strcmp(c->op, "-z")) rc = *s ? 1 : 0;
+    else if (!strcmp(c->op, "-n")) rc = *s ? 0 : 1;
+    else if (!strcmp(c->op, "-v")) {
+      char *br = strchr(s, '[');
+      var *v;
+      if (br) {
+        *br = 0;
+        v = var_get(sh->vars, s, NULL);
+        rc = 1;
+        if (v) {
+          char *e = strrchr(br + 1, ']');
+          if (e) *e = 0;
+          if (v->attr & VAR_ASSOC) rc = var_key_get(v, br + 1) ? 0 : 1;
+          else {
+            int64_t ix;
+            if (!expand_arith_text(sh, br + 1, strlen(br + 1), &ix, NULL)) {
+              if (ix < 0) ix += var_index_end(v);
+              rc = var_index_get(v, ix) ? 0 : 1;
+            }
+          }
+        }
+      } else {
+        if (!strcmp(s, "#") || !strcmp(s, "?") || !strcmp(s, "@") ||
+            !strcmp(s, "*"))
+          rc = 0;
+        else if (s[0] >= '1' && s[0] <= '9')
+          rc = interp_atoi(s) <= sh->npos ? 0 : 1;
+        else {
+          v = var_get(sh->vars, s, NULL);
+          rc = (v && !(v->attr & VAR_NOVALUE) &&
+                (!(v->attr & (VAR_ARRAY | VAR_ASSOC)) || v->n))
+                   ? 0
+                   : 1;
+          if (v && (v->attr & VAR_ARRAY)) rc = var_index_get(v, 0) ? 0 : 1;
+        }
+      }
+    } else if (!strcmp(c->op, "-o")) {
+      static const struct { const char *n; unsigned f; } o[] = {
+          {"errexit", SH_O_ERREXIT}, {"nounset", SH_O_NOUNSET},
+          {"xtrace", SH_O_XTRACE},   {"noglob", SH_O_NOGLOB},
+          {"pipefail", SH_O_PIPEFAIL}, {"allexport", SH_O_ALLEXPORT},
+          {"noclobber", SH_O_NOCLOBBER}};
+      size_t i;
+      rc = 1;
+      for (i = 0; i < sizeof o / sizeof o[0]; i++)
+        if (!strcmp(o[i].n, s)) rc = (sh->opts & o[i].f) ? 0 : 1;
+    } else if (!strcmp(c->op, "-t"))
+      rc = 1;
+    else
+      rc = interp_test_file(sh, c->op, s);
+    mem_free(sh->m, s);
+    return rc;
+  case AST_C_BINARY: return interp_cond_binary(sh, c);
+  }
+  return 2;
+}
+
+/* ---- traps, strings, scripts ---------------------------------------- */
+
+/* Runs a string of shell code in sh (eval semantics). */
+int interp_string(shell *sh, const char *src, size_t len, int first_line) {
+  parser *p;
+  ast_node *node;
+  ast_tree *ot = sh->tree;
+  int rc = 0, status = 0;
+  uint32_t maxd = sh->lim->max_call_depth;
+  if (maxd && (uint32_t)sh->depth >= maxd) {
+    interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
+    sh->run->limit = "max_call_depth";
+    return MSB_ELIMIT;
+  }
+  p = parse_create(sh->m, src, len, first_line,
+                   (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+  if (!p) return MSB_ENOMEM;
+  sh->depth++;
+  sh->tree = parse_tree(p);
+  for (;;) {
+    rc = parse_next(p, &node);
+    if (rc) {
+      const parse_error *e = parse_get_error(p);
+      if (rc == MSB_ENOMEM) break;
+      {
+        buf b, pre;
+        buf_init(&b, sh->m);
+        buf_init(&pre, sh->m);
+        buf_printf(&pre, "%s: ", interp_name(sh));
+        if (sh->script_mode)
+          ;
+        else if (first_line == 1 && sh->depth <= 1 && !sh->funcs_active)
+          buf_printf(&pre, "-c: ");
+        else
+          buf_printf(&pre, "eval: ");
+        parse_error_format(&b, e, buf_str(&pre));
+        if (!b.err) interp_write(sh, 2, b.p, b.len);
+        buf_finish(&b);
+        buf_finish(&pre);
+      }
+      rc = status = 2;
+      sh->status = 2;
+      break;
+    }
+    if (!node) {
+      rc = status;
+      break;
+    }
+    rc = interp_node(sh, node);
+    if (rc < 0) break;
+    status = rc;
+    sh->status = rc;
+    if (sh->flow != SH_FLOW_NONE) break;
+    parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+  }
+  sh->depth--;
+  sh->tree = ot;
+  parse_destroy(p);
+  return rc < 0 ? rc : status;
+}
+
+/* Runs a trap action, keeping $?. */
+int interp_run_trap(shell *sh, const char *cmd) {
+  int st = sh->status, rc, ofl = sh->flow;
+  char *copy = mem_strdup(sh->m, cmd);
+  if (!copy) return MSB_ENOMEM;
+  sh->flow = SH_FLOW_NONE;
+  rc = interp_string(sh, copy, strlen(copy), sh->line);
+  mem_free(sh->m, copy);
+  if (rc < 0) return rc;
+  if (sh->flow == SH_FLOW_NONE) {
+    sh->flow = ofl;
+    sh->status = st;
+  }
+  return 0;
+}
+
+/* Runs a script in a child shell (bash f.sh, ./f.sh). */
+int interp_run_script(shell *sh, const char *path, const char *src,
+                      size_t len, int argc, char **argv, unsigned setopts) {
+  shell *c;
+  var **list = NULL;
+  size_t n = 0, i;
+  int rc;
+  uint32_t maxd = sh->lim->max_call_depth;
+  if (maxd && (uint32_t)sh->depth >= maxd) {
+    interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
+    sh->run->limit = "max_call_depth";
+    return MSB_ELIMIT;
+  }
+  c = interp_clone(sh);
+  if (!c) return MSB_ENOMEM;
+  /* a new process: only exported variables survive; no functions */
+  if (var_list(c->vars, c->m, &list, &n)) {
+    shell_destroy(c);
+    return MSB_ENOMEM;
+  }
+  for (i = 0; i < n; i++) {
+    var *v = list[i];
+    if (!(v->attr & VAR_EXPORT) && strcmp(v->name, "IFS") &&
+        strcmp(v->name, "PS4") && strcmp(v->name, "OPTIND") &&
+        strcmp(v->name, "BASH_VERSION") && strcmp(v->name, "UID") &&
+        strcmp(v->name, "EUID") && strcmp(v->name, "PPID") &&
+        strcmp(v->name, "BASH")) {
+      v->attr &= ~VAR_READONLY;
+      var_unset(c->vars, v->name);
+    }
+  }
+  mem_free(c->m, list);
+  while (var_level(c->vars) > 0) var_pop_scope(c->vars);
+  interp_funcs_free(c);
+  c->funcs_active = 0;
+  c->loops = 0;
+  c->opts = (SH_O_BRACE | SH_O_HASHALL) | setopts;
+  c->shopts = 0;
+  mem_free(c->m, c->trap_err);
+  c->trap_err = NULL;
+  mem_free(c->m, c->arg0);
+  c->arg0 = mem_strdup(c->m, path);
+  c->script_mode = 1;
+  {
+    char nb[16];
+    const char *lv = var_value(c->vars, "SHLVL");
+    expand_fmt_i64(nb, (lv ? interp_atoi(lv) : 0) + 1);
+    var_set(c->vars, "SHLVL", nb, 0);
+  }
+  if (!c->arg0 || interp_set_pos(c, argv + 1, argc - 1)) {
+    shell_destroy(c);
+    return MSB_ENOMEM;
+  }
+  c->depth++;
+  rc = interp_string(c, src, len, 1);
+  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && c->trap_exit) {
+    char *t = c->trap_exit;
+    int st = rc;
+    c->trap_exit = NULL;
+    c->status = rc;
+    rc = interp_run_trap(c, t);
+    mem_free(c->m, t);
+    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+  }
+  sh->next_pid = c->next_pid;
+  sh->rng = c->rng;
+  shell_destroy(c);
+  return rc;
+}
+
+/* ---- shell_exec ----------------------------------------------------- */
+
+typedef struct interp_envsave {
+  char *name;
+  char *val;
+  unsigned attr;
+  int had;
+} interp_envsave;
+
+static int interp_bind_env(shell *sh, const char *const *env, size_t n,
+                           interp_envsave *save) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    const char *eq = env[i] ? strchr(env[i], '=') : NULL;
+    var *v;
+    if (!eq || !var_valid_name(env[i], (size_t)(eq - env[i]))) continue;
+    save[i].name = mem_strndup(sh->m, env[i], (size_t)(eq - env[i]));
+    if (!save[i].name) return MSB_ENOMEM;
+    v = var_lookup(sh->vars, save[i].name);
+    if (v && !(v->attr & VAR_NOVALUE) && v->val) {
+      save[i].had = 1;
+      save[i].attr = v->attr;
+      save[i].val = mem_strdup(sh->m, v->val);
+    }
+    if (v) v->attr &= ~VAR_READONLY;
+    if (var_set(sh->vars, save[i].name, eq + 1, 0) < 0) return MSB_ENOMEM;
+    v = var_lookup(sh->vars, save[i].name);
+    if (v) v->attr |= VAR_EXPORT;
+    var_changed(sh->vars);
+  }
+  return 0;
+}
+
+static void interp_unbind_env(shell *sh, interp_envsave *save, size_t n) {
+  size_t i;
+  for (i = n; i-- > 0;) {
+    var *v;
+    if (!save[i].name) continue;
+    v = var_lookup(sh->vars, save[i].name);
+    if (v) v->attr &= ~VAR_READONLY;
+    if (save[i].had && save[i].val) {
+      var_set(sh->vars, save[i].name, save[i].val, 0);
+      v = var_lookup(sh->vars, save[i].name);
+      if (v) v->attr = save[i].attr;
+    } else
+      var_unset(sh->vars, save[i].name);
+    var_changed(sh->vars);
+    mem_free(sh->m, save[i].name);
+    mem_free(sh->m, save[i].val);
+  }
+}
+
+static void interp_procsub_cleanup(shell *sh);
+
+static int interp_exec_main(shell *sh, const char *script, size_t len) {
+  int rc = 0, status = 0;
+  parser *p = parse_create(sh->m, script, len, 1,
+                           (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+  ast_node *node;
+  if (!p) return MSB_ENOMEM;
+  sh->tree = parse_tree(p);
+  sh->parser = p;
+  for (;;) {
+    rc = parse_next(p, &node);
+    if (rc) {
+      const parse_error *e = parse_get_error(p);
+      buf b;
+      if (rc == MSB_ENOMEM) break;
+      buf_init(&b, sh->m);
+      parse_error_format(&b, e, "bash: -c: ");
+      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_finish(&b);
+      rc = status = 2;
+      break;
+    }
+    if (!node) {
+      rc = status;
+      break;
+    }
+    rc = interp_node(sh, node);
+    interp_procsub_cleanup(sh);
+    if (rc < 0) break;
+    status = rc;
+    sh->status = rc;
+    if (sh->flow == SH_FLOW_EXIT) {
+      rc = status = sh->status;
+      break;
+    }
+    sh->flow = SH_FLOW_NONE;
+    parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+  }
+  if (rc >= 0 && sh->trap_exit) {
+    char *t = sh->trap_exit;
+    sh->trap_exit = NULL;
+    sh->status = status;
+    sh->flow = SH_FLOW_NONE;
+    rc = interp_run_trap(sh, t);
+    mem_free(sh->m, t);
+    if (rc >= 0) rc = sh->flow == SH_FLOW_EXIT ? sh->status : status;
+  }
+  sh->parser = NULL;
+  sh->tree = NULL;
+  parse_destroy(p);
+  return rc;
+}
+
+static void interp_procsub_cleanup(shell *sh) { (void)sh; }
+
+static void interp_limit_message(shell *sh, int rc) {
+  buf *e = &sh->run->err;
+  const char *lim = sh->run->limit;
+  uint64_t val = 0;
+  if (rc == MSB_ENOMEM) {
+    buf_finish(e);
+    buf_init(e, sh->m);
+    buf_printf(e, "bash: memsandbox: memory limit exceeded "
+                  "(max_memory_bytes=%llu)\n",
+               (unsigned long long)sh->lim->max_memory_bytes);
+    sh->run->limit = "max_memory_bytes";
+    return;
+  }
+  if (!lim) lim = sh->run->limit = "max_steps";
+  if (!strcmp(lim, "max_steps")) val = sh->lim->max_steps;
+  else if (!strcmp(lim, "max_call_depth")) val = sh->lim->max_call_depth;
+  else if (!strcmp(lim, "max_string_bytes")) val = sh->lim->max_string_bytes;
+  else if (!strcmp(lim, "max_array_items")) val = sh->lim->max_array_items;
+  else if (!strcmp(lim, "max_glob_work")) val = sh->lim->max_glob_work;
+  else if (!strcmp(lim, "max_script_bytes")) val = sh->lim->max_script_bytes;
+  {
+    const char *what = !strcmp(lim, "max_steps")        ? "step limit"
+                       : !strcmp(lim, "max_call_depth") ? "call depth limit"
+                       : !strcmp(lim, "max_string_bytes")
+                           ? "string size limit"
+                       : !strcmp(lim, "max_array_items") ? "array size limit"
+                       : !strcmp(lim, "max_glob_work")   ? "glob work limit"
+                       : !strcmp(lim, "max_script_bytes")
+                           ? "script size limit"
+                           : "limit";
+    if (e->err) {
+      buf_finish(e);
+      buf_init(e, sh->m);
+    }
+    buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n", what, lim,
+               (unsigned long long)val);
+  }
+}
+
+static void interp_fill_result(shell *sh, int status, msb_result *res) {
+  sh_run *r = sh->run;
+  interp_trim_output(sh);
+  res->exit_code = status;
+  res->out_total = r->out.len + r->out_drop;
+  res->err_total = r->err.len + r->err_drop;
+  res->out_truncated = r->out_drop > 0;
+  res->err_truncated = r->err_drop > 0;
+  res->out = (uint8_t *)buf_steal(&r->out, &res->out_len);
+  res->err = (uint8_t *)buf_steal(&r->err, &res->err_len);
+  res->cwd = mem_strdup(sh->m, sh->cwd);
+  res->limit = r->limit;
+}
+
+static int interp_exec(shell *sh, const char *script, size_t len,
+                       const msb_exec_opts *opts, msb_result *res) {
+  sh_run run;
+  interp_envsave *save = NULL;
+  size_t nsave = 0;
+  int rc, k;
+  sh_stream *s0, *s1, *s2;
+  memset(&run, 0, sizeof run);
+  buf_init(&run.out, sh->m);
+  buf_init(&run.err, sh->m);
+  run.procsub_next = 63;
+  sh->run = &run;
+  sh->flow = SH_FLOW_NONE;
+  sh->depth = 0;
+  sh->loops = 0;
+  s0 = interp_stream_new(sh, SH_S_IN);
+  s1 = interp_stream_new(sh, SH_S_BUF);
+  s2 = interp_stream_new(sh, SH_S_BUF);
+  if (!s0 || !s1 || !s2) {
+    interp_stream_unref(sh, s0);
+    interp_stream_unref(sh, s1);
+    interp_stream_unref(sh, s2);
+    sh->run = NULL;
+    return MSB_ENOMEM;
+  }
+  if (opts && opts->stdin_len) {
+    s0->data = mem_alloc(sh->m, opts->stdin_len);
+    if (s0->data) {
+      memcpy(s0->data, opts->stdin_data, opts->stdin_len);
+      s0->len = opts->stdin_len;
+    }
+  }
+  s1->ob = &run.out;
+  s2->ob = &run.err;
+  for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
+  sh->fd[0] = s0;
+  sh->fd[1] = s1;
+  sh->fd[2] = s2;
+  if (opts && opts->cwd) {
+    buf p;
+    struct vfs_stat st;
+    buf_init(&p, sh->m);
+    interp_abspath(sh, opts->cwd, &p);
+    if (!p.err && !vfs_stat(sh->fs, buf_str(&p), 1, &st) &&
+        st.kind == VFS_DIR) {
+      char *c = buf_steal(&p, NULL);
+      if (c) {
+        mem_free(sh->m, sh->cwd);
+        sh->cwd = c;
+        var_set(sh->vars, "PWD", c, 0);
+      }
+    }
+    buf_finish(&p);
+  }
+  if (opts && (opts->env_count || opts->secret_count)) {
+    nsave = opts->env_count + opts->secret_count;
+    save = mem_zalloc(sh->m, nsave * sizeof *save);
+    if (!save) rc = MSB_ENOMEM;
+    else {
+      rc = interp_bind_env(sh, opts->env, opts->env_count, save);
+      if (!rc)
+        rc = interp_bind_env(sh, opts->secrets, opts->secret_count,
+                             save + opts->env_count);
+    }
+  } else
+    rc = 0;
+  if (!rc) {
+    if (sh->lim->max_script_bytes && len > sh->lim->max_script_bytes) {
+      run.limit = "max_script_bytes";
+      rc = MSB_ELIMIT;
+    } else
+      rc = interp_exec_main(sh, script, len);
+  }
+  if (save) {
+    interp_unbind_env(sh, save, nsave);
+    mem_free(sh->m, save);
+  }
+  if (rc < 0) {
+    interp_limit_message(sh, rc);
+    rc = SH_LIMIT_STATUS;
+  }
+  sh->status = rc;
+  sh->flow = SH_FLOW_NONE;
+  while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
+  sh->funcs_active = 0;
+  if (run.made_devfd) {
+    vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
+    vfs_remove(sh->fs, "/dev", VFS_RM_DIR);
+  }
+  interp_fill_result(sh, rc, res);
+  for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
+  buf_finish(&run.out);
+  buf_finish(&run.err);
+  sh->run = NULL;
+  return 0;
+}
+
+/* Runs a script like `bash -c`. */
+int shell_exec(shell *sh, const char *script, size_t len,
+               const msb_exec_opts *opts, msb_result *res) {
+  memset(res, 0, sizeof *res);
+  if (opts && opts->fresh_state) {
+    shell *f = shell_create(sh->m, sh->fs, sh->lim, sh->rng, sh->clock_ns);
+    int rc;
+    if (!f) return MSB_ENOMEM;
+    rc = interp_exec(f, script, len, opts, res);
+    shell_destroy(f);
+    return rc;
+  }
+  return interp_exec(sh, script, len, opts, res);
+}

@@ -1,0 +1,251 @@
+/* interp.h - interpreter internals shared by interp.c, expand.c and
+ * builtin.c (not an API: the API is shell.h).
+ *
+ * I/O model: a shell has ten file descriptors, each a reference to a stream.
+ * Output streams append to a buffer (the run's stdout/stderr, a pipe stage,
+ * a command substitution) or to a vfs file (write-through, per command);
+ * input streams hold bytes with a read offset (here-documents, files,
+ * pipe stages). Commands get all remaining input at once and write into
+ * buffers that the interpreter then delivers to the target stream. */
+#ifndef MSB_INTERP_H
+#define MSB_INTERP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "buf.h"
+#include "cmd/cmd.h"
+#include "mem.h"
+#include "parse.h"
+#include "shell.h"
+#include "var.h"
+#include "vfs.h"
+
+enum { SH_S_NULL, SH_S_BUF, SH_S_FILE, SH_S_IN };
+
+typedef struct sh_stream {
+  int refs;
+  int kind;
+  buf *ob;       /* SH_S_BUF target (borrowed; outlives the stream) */
+  char *path;    /* SH_S_FILE absolute path (owned) */
+  uint8_t *data; /* SH_S_IN bytes (owned) */
+  size_t len, pos;
+} sh_stream;
+
+#define SH_NFD 10
+
+/* Shell options (set -o). */
+#define SH_O_ERREXIT 0x1u
+#define SH_O_NOUNSET 0x2u
+#define SH_O_XTRACE 0x4u
+#define SH_O_NOGLOB 0x8u
+#define SH_O_PIPEFAIL 0x10u
+#define SH_O_ALLEXPORT 0x20u
+#define SH_O_NOCLOBBER 0x40u
+#define SH_O_VERBOSE 0x80u
+#define SH_O_NOEXEC 0x100u
+#define SH_O_BRACE 0x200u  /* braceexpand, on by default */
+#define SH_O_HASHALL 0x400u
+
+/* shopt options. */
+#define SH_SO_EXTGLOB 0x1u
+#define SH_SO_NULLGLOB 0x2u
+#define SH_SO_DOTGLOB 0x4u
+#define SH_SO_GLOBSTAR 0x8u
+#define SH_SO_FAILGLOB 0x10u
+#define SH_SO_NOCASEGLOB 0x20u
+#define SH_SO_NOCASEMATCH 0x40u
+#define SH_SO_EXPAND_ALIASES 0x80u
+#define SH_SO_LASTPIPE 0x100u
+#define SH_SO_INHERIT_ERREXIT 0x200u
+
+/* Control flow after a command. */
+enum { SH_FLOW_NONE, SH_FLOW_BREAK, SH_FLOW_CONT, SH_FLOW_RETURN,
+       SH_FLOW_EXIT };
+
+typedef struct sh_func {
+  char *name;
+  ast_node *body;
+  ast_tree *tree;
+} sh_func;
+
+typedef struct sh_alias {
+  char *name, *value;
+} sh_alias;
+
+/* Per-exec state shared by a shell and its subshell copies. */
+typedef struct sh_run {
+  uint64_t steps;
+  const char *limit;    /* name of the limit that stopped the run */
+  buf out, err;         /* the run's stdout and stderr */
+  uint64_t out_drop, err_drop;
+  int procsub_next;     /* next /dev/fd/N number for <(...) */
+  int made_devfd;       /* we created /dev/fd */
+} sh_run;
+
+struct shell {
+  mem *m;
+  vfs *fs;
+  const msb_limits *lim;
+  int64_t *clock_ns;
+  uint64_t rng;
+  var_store *vars;
+  char *cwd;
+  sh_func *funcs;       /* open hash by name */
+  size_t funcn, funcused;
+  sh_alias *aliases;
+  size_t naliases;
+  unsigned opts, shopts;
+  char **pos;           /* $1... (owned) */
+  int npos;
+  char *arg0;
+  char *trap_exit, *trap_err;
+  int status;           /* $? */
+  int bg_pid;           /* $! (0 = none) */
+  int next_pid;
+  int pid;              /* $BASHPID */
+  int subshell;         /* $BASH_SUBSHELL */
+  int64_t seconds_base;
+  unsigned umask;
+  /* execution */
+  sh_run *run;
+  sh_stream *fd[SH_NFD];
+  int flow, flow_n;
+  int loops;            /* enclosing loop count (break/continue) */
+  int funcs_active;     /* function call depth (local, return) */
+  int sourcing;         /* source depth (return) */
+  int depth;            /* call depth for max_call_depth */
+  int errexit_ignore;   /* >0 inside conditions */
+  int in_err_trap;
+  int line;
+  int last_cmdsub_status;
+  int cmdsub_ran;
+  const char *funcname; /* innermost function ($FUNCNAME) */
+  char **dirstack;
+  int ndirs;
+  int xlevel;           /* set -x nesting (eval, command substitution) */
+  int getopts_sub;      /* getopts position inside a clustered arg */
+  char **decl_argv;     /* declaration builtins: argv entries whose */
+  ast_assign **decl_asg; /* array assignment is pending (a=(...)) */
+  int ndecl;
+  int *pstat;           /* $PIPESTATUS of the last pipeline */
+  int npstat, pstatcap;
+  ast_tree *tree;       /* tree of the code running (function defs) */
+  parser *parser;       /* top-level parser (extglob changes) */
+  int script_mode;      /* running a script file (errors name it) */
+};
+
+/* ---- interp.c ------------------------------------------------------- */
+
+/* Runs a node; returns the exit status (0-255) or a negative MSB_E* code
+ * that stops the whole run (limits, out of memory). */
+int interp_node(shell *sh, ast_node *n);
+/* Runs a script text (eval, source, bash -c) in sh. name: for messages. */
+int interp_string(shell *sh, const char *src, size_t len, int first_line);
+/* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
+int interp_tick(shell *sh, uint64_t n);
+/* Writes to fd 1 / fd 2 / any fd. */
+int interp_write(shell *sh, int fd, const void *p, size_t n);
+/* Formats a diagnostic "bash: line N: " + text + "\n" on fd 2. */
+int interp_errf(shell *sh, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Remaining input on fd (borrowed), without consuming it. */
+int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n);
+/* Consumes n bytes of input on fd. */
+void interp_consume(shell *sh, int fd, size_t n);
+/* Runs a subshell copy of sh with fd 1 captured into out (command
+ * substitution). Returns the status or a fatal code. */
+int interp_capture(shell *sh, ast_node *n, buf *out);
+/* Runs argv through the lookup (functions, builtins, table). */
+int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs);
+/* Performs an assignment word (fl: VS_GLOBAL). 0, 1 (error printed) or a
+ * fatal code. */
+int interp_assign(shell *sh, ast_assign *a, unsigned fl);
+/* Runs a command from the table with the current fds. */
+int interp_cmd(shell *sh, const cmd_desc *d, int argc, char **argv);
+/* Function table. */
+sh_func *interp_func_get(shell *sh, const char *name);
+int interp_func_set(shell *sh, const char *name, ast_node *body,
+                    ast_tree *tree);
+void interp_func_unset(shell *sh, const char *name);
+/* Copies a shell for a subshell (shares the run). NULL on ENOMEM. */
+shell *interp_clone(shell *sh);
+/* Absolute path of p against cwd (appends to out). */
+int interp_abspath(shell *sh, const char *p, buf *out);
+/* Sets $? style helpers. */
+int interp_set_var(shell *sh, const char *name, const char *val);
+/* Positional parameters. */
+int interp_set_pos(shell *sh, char **argv, int argc);
+/* Stream helpers. */
+sh_stream *interp_stream_new(shell *sh, int kind);
+void interp_stream_unref(shell *sh, sh_stream *s);
+/* Records $PIPESTATUS. */
+int interp_set_pipestatus(shell *sh, const int *codes, int n);
+/* Runs a trap string. */
+int interp_run_trap(shell *sh, const char *cmd);
+/* Next pseudo-random 15-bit number ($RANDOM). */
+int interp_random(shell *sh);
+/* Runs a shell-script file (bash f.sh, ./f.sh): a child shell with only
+ * exported variables. */
+int interp_run_script(shell *sh, const char *path, const char *src,
+                      size_t len, int argc, char **argv, unsigned setopts);
+
+/* ---- expand.c ------------------------------------------------------- */
+
+/* Expands a word list into fields (brace, tilde, parameter, command,
+ * arithmetic, split, glob, quote removal). *argv is an arena-free owned
+ * array (free with expand_free). Returns 0, 1 (expansion error, message
+ * printed, status in sh->status) or a fatal negative code. */
+int expand_words(shell *sh, ast_word *w, char ***argv, int *argc);
+void expand_free(shell *sh, char **argv, int argc);
+/* Expands one word without splitting or globbing (assignment values,
+ * redirection targets when not ambiguous, here-strings). *out owned. */
+int expand_string(shell *sh, ast_word *w, char **out);
+/* Expands a word as a pattern: quoted characters backslash-escaped. */
+int expand_pattern(shell *sh, ast_word *w, char **out);
+/* Expands an arithmetic word and evaluates it; errors are printed with
+ * what ("((", "let") as prefix when not NULL. */
+int expand_arith(shell *sh, ast_word *w, int64_t *val, const char *what);
+/* Decimal text of v (b holds at least 24 bytes). */
+void expand_fmt_i64(char *b, int64_t v);
+/* Evaluates arithmetic text directly. what: prefix for errors ("((" or
+ * "let" or NULL). */
+int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,
+                      const char *what);
+/* Expands a here-document body. */
+int expand_heredoc(shell *sh, ast_word *w, char **out);
+/* Value of a parameter name ("1", "@", "x"); NULL when unset. Owned copy
+ * in *out (NULL when unset). */
+int expand_param_value(shell *sh, const char *name, char **out);
+/* Bash-style quoting for set -x and ${x@Q} / declare -p. */
+int expand_quote(buf *b, const char *s, int force);
+/* Splits s by IFS into fields like read does (max fields; the last takes
+ * the rest). */
+int expand_split_read(shell *sh, const char *s, size_t n, int max,
+                      char ***fields, int *count);
+/* Pattern match with shell options. */
+int expand_match(shell *sh, const char *pat, const char *s, int casefold);
+
+/* ---- builtin.c ------------------------------------------------------ */
+
+typedef int (*sh_builtin_fn)(shell *sh, int argc, char **argv);
+typedef struct sh_builtin {
+  const char *name;
+  sh_builtin_fn fn;
+  int special;
+} sh_builtin;
+
+/* The shell's own builtins (binary search). NULL when not one. */
+const sh_builtin *builtin_find(const char *name);
+const sh_builtin *builtin_table(size_t *count);
+/* Assigns name=value honoring attributes (integer). Prints errors. */
+int builtin_assign(shell *sh, const char *name, const char *val,
+                   unsigned flags);
+/* declare -p style description of one variable into b. */
+int builtin_describe(shell *sh, var *v, buf *b);
+
+#endif

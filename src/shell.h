@@ -1,0 +1,34 @@
+/* shell.h - the shell session: interpreter state that persists across
+ * exec calls of one sandbox (cwd, variables, functions, options, traps).
+ *
+ * The API layer owns a shell per sandbox and calls shell_exec for msb_exec.
+ * The shell reaches the filesystem only through vfs and runs commands
+ * through the table in cmd/commands.def. */
+#ifndef MSB_SHELL_H
+#define MSB_SHELL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem.h"
+#include "memsandbox.h"
+#include "vfs.h"
+
+typedef struct shell shell;
+
+/* Creates a session with cwd and HOME "/workspace". lim and clock_ns are
+ * borrowed for the shell's lifetime (the sandbox owns them). */
+shell *shell_create(mem *m, vfs *fs, const msb_limits *lim, uint64_t seed,
+                    int64_t *clock_ns);
+void shell_destroy(shell *sh);
+/* Runs a script; fills res (see msb_exec). */
+int shell_exec(shell *sh, const char *script, size_t len,
+               const msb_exec_opts *opts, msb_result *res);
+/* 0 complete, MSB_EINCOMPLETE, or MSB_ESYNTAX. */
+int shell_parse_check(shell *sh, const char *script, size_t len);
+/* Current working directory (borrowed). */
+const char *shell_cwd(const shell *sh);
+/* Deep copy of the session state (checkpoints, forks, atomic exec). */
+shell *shell_clone(const shell *sh, vfs *fs);
+
+#endif

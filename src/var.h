@@ -1,0 +1,119 @@
+/* var.h - shell variables: scalars, indexed and associative arrays,
+ * attributes, and bash's dynamic scoping for function locals.
+ *
+ * Names hash to a slot; a slot holds a stack of bindings (the innermost
+ * `local` on top), so lookup is O(1) and a function return pops exactly the
+ * bindings its scope created. Values are NUL-terminated byte strings (bash
+ * variables cannot hold NUL). Specials ($RANDOM, $LINENO...) are computed by
+ * the interpreter, not stored here. */
+#ifndef MSB_VAR_H
+#define MSB_VAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "mem.h"
+
+/* Attributes (declare flags). */
+#define VAR_EXPORT 0x1u
+#define VAR_READONLY 0x2u
+#define VAR_INTEGER 0x4u
+#define VAR_LOWER 0x8u
+#define VAR_UPPER 0x10u
+#define VAR_NAMEREF 0x20u
+#define VAR_ARRAY 0x40u   /* indexed array */
+#define VAR_ASSOC 0x80u   /* associative array */
+#define VAR_NOVALUE 0x100u /* declared (declare x / local x) but unset */
+
+/* Errors beyond MSB_E* (positive so callers can tell them apart). */
+#define VAR_ERO 1      /* readonly variable */
+#define VAR_EBADNAME 2 /* not a valid identifier */
+
+typedef struct var_elem {
+  int64_t idx;  /* indexed arrays */
+  char *key;    /* associative arrays (NULL for indexed) */
+  uint32_t hash; /* bash's hash of key, for its iteration order */
+  uint64_t seq;  /* insertion sequence (assoc order within a bucket) */
+  char *val;
+} var_elem;
+
+typedef struct var {
+  char *name;     /* shared with the slot (borrowed) */
+  unsigned attr;
+  int level;      /* scope level that created this binding (0 = global) */
+  char *val;      /* scalar value (NULL when array or no value) */
+  var_elem *el;   /* arrays: indexed sorted by idx; assoc in insert order */
+  size_t n, cap;
+  uint64_t seq;   /* next assoc insertion sequence */
+  struct var *shadow; /* the binding this one hides */
+} var;
+
+typedef struct var_store var_store;
+
+var_store *var_create(mem *m);
+void var_destroy(var_store *vs);
+/* Deep copy (subshells, command substitution, clones). */
+var_store *var_clone(const var_store *vs, mem *m);
+
+/* Visible binding of name, NULL when none. Does not follow namerefs. */
+var *var_lookup(var_store *vs, const char *name);
+/* As var_lookup, following namerefs (at most 8 hops). *resolved receives
+ * the final name (borrowed) when non-NULL. */
+var *var_get(var_store *vs, const char *name, const char **resolved);
+/* Scalar value or element 0 of an array; NULL when unset. */
+const char *var_value(var_store *vs, const char *name);
+
+/* Assignment flags. */
+#define VS_GLOBAL 1u  /* bind at level 0 (declare -g) */
+#define VS_APPEND 2u  /* += */
+/* Sets a scalar (element 0 for arrays). Applies -l/-u. Returns 0,
+ * VAR_ERO or MSB_ENOMEM. */
+int var_set(var_store *vs, const char *name, const char *val, unsigned fl);
+/* Sets element idx of an indexed array (created when absent); idx >= 0. */
+int var_set_index(var_store *vs, const char *name, int64_t idx,
+                  const char *val, unsigned fl);
+/* Sets key of an associative array. */
+int var_set_key(var_store *vs, const char *name, const char *key,
+                const char *val, unsigned fl);
+/* Finds or creates the binding name refers to (following namerefs); for
+ * declare. Never NULL unless out of memory. */
+var *var_bind(var_store *vs, const char *name, unsigned fl);
+/* Removes all values and attributes of a binding, making it an empty
+ * indexed (assoc=0) or associative (assoc=1) array. */
+int var_make_array(var_store *vs, var *v, int assoc);
+/* Unsets a variable: 0, VAR_ERO; unknown names are fine. */
+int var_unset(var_store *vs, const char *name);
+/* Unsets one element (index or key). */
+int var_unset_elem(var_store *vs, var *v, int64_t idx, const char *key);
+
+/* Element access. */
+const char *var_index_get(const var *v, int64_t idx);
+const char *var_key_get(const var *v, const char *key);
+/* Highest index + 1 of an indexed array (0 when empty). */
+int64_t var_index_end(const var *v);
+/* Elements in iteration order (assoc: bash's hash order). *out is an
+ * array of borrowed element pointers allocated from m; caller frees. */
+int var_elems(mem *m, const var *v, var_elem ***out, size_t *count);
+
+/* Scopes for function calls. */
+void var_push_scope(var_store *vs);
+void var_pop_scope(var_store *vs);
+int var_level(const var_store *vs);
+/* Creates a local binding at the current level (no value) unless one
+ * exists there; returns it. */
+var *var_local(var_store *vs, const char *name);
+
+/* All visible variables sorted by name; *out from m, caller frees. */
+int var_list(var_store *vs, mem *m, var ***out, size_t *count);
+/* Exported "NAME=value" strings (NULL-terminated, cached until an exported
+ * variable changes; borrowed). NULL on out of memory. */
+char **var_environ(var_store *vs);
+
+/* Marks the cached environ stale (after an attribute change). */
+void var_changed(var_store *vs);
+
+/* 1 when s[0..n) is a valid shell identifier. */
+int var_valid_name(const char *s, size_t n);
+
+#endif

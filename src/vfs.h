@@ -1,0 +1,148 @@
+/* vfs.h - the virtual filesystem: persistent, reference-counted nodes.
+ *
+ * Nodes are shared between versions of the tree (checkpoints, forks, copies).
+ * A node whose reference count is 1 belongs to one tree only and is changed
+ * in place; a shared node is copied first (copy-on-write), so a mutation
+ * costs O(path depth + size of the change) and a checkpoint is one reference.
+ * Each directory caches its subtree totals (bytes, nodes) incrementally and
+ * its hash lazily; file contents are shared blobs with a lazily cached hash.
+ *
+ * All paths here are absolute and NUL-terminated; callers resolve relative
+ * paths against their cwd first (vfs_abspath). Every mutation validates and
+ * allocates first and then commits, so a failure (quota, memory, missing
+ * parent) changes nothing. Functions return 0 or a negative MSB_E* code. */
+#ifndef MSB_VFS_H
+#define MSB_VFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "memsandbox.h"
+
+enum { VFS_FILE = MSB_FILE, VFS_DIR = MSB_DIR, VFS_LINK = MSB_LINK };
+
+typedef struct vfs vfs;
+typedef struct vnode vnode;
+
+typedef struct vfs_limits {
+  uint64_t max_total_bytes, max_file_bytes, max_nodes;
+  uint32_t max_path_bytes, max_segment_bytes, max_depth;
+} vfs_limits;
+
+/* Node metadata. Always written `struct vfs_stat` (vfs_stat is the
+ * function). */
+struct vfs_stat {
+  int kind;
+  uint32_t mode;
+  uint64_t size;    /* file bytes; link target length; 0 for directories */
+  int64_t mtime_ns;
+  uint64_t nodes;   /* subtree nodes, itself included */
+  uint64_t bytes;   /* subtree file bytes */
+  uint32_t nlink;   /* as Linux reports: files 1, dirs 2 + subdirectories */
+  uint64_t ino;     /* stable per node identity for ls -i / find -samefile */
+};
+
+/* Creates a filesystem holding "/", "/workspace" and "/tmp" (mode 1777). */
+vfs *vfs_create(mem *m, const vfs_limits *lim, int64_t clock_ns);
+void vfs_destroy(vfs *v);
+void vfs_set_clock(vfs *v, int64_t clock_ns);
+int64_t vfs_clock(const vfs *v);
+/* Makes the filesystem read (and vfs_set_clock write) the clock through
+ * clock_ns, so a sandbox clock advanced by `sleep` stamps new mtimes.
+ * NULL returns to the filesystem's own clock. */
+void vfs_bind_clock(vfs *v, int64_t *clock_ns);
+const vfs_limits *vfs_get_limits(const vfs *v);
+
+/* Joins path onto cwd when relative and normalises "." / ".." / "//"
+ * lexically (no symlinks). Appends to out. */
+int vfs_abspath(const char *cwd, const char *path, buf *out);
+
+/* Canonical path with symlinks resolved (realpath). missing_ok: 0 all
+ * components must exist (-e); 1 all but the last (default realpath);
+ * 2 none need exist (-m). */
+int vfs_realpath(vfs *v, const char *path, int missing_ok, buf *out);
+
+int vfs_stat(vfs *v, const char *path, int follow, struct vfs_stat *st);
+/* Borrowed view of a file's bytes, valid until the next mutation. Follows
+ * symlinks. MSB_EISDIR for a directory. */
+int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len);
+int vfs_readlink(vfs *v, const char *path, buf *out);
+
+/* Write flags. */
+#define VFS_APPEND 1u      /* append instead of replacing */
+#define VFS_EXCL 2u        /* must not exist */
+#define VFS_PARENTS 4u     /* create missing parent directories (0755) */
+#define VFS_HASH_EQ 8u     /* current content hash must equal expect */
+#define VFS_KEEP_MODE 16u  /* mode argument ignored for existing files */
+/* Writes a file (follows a final symlink; creates with mode if new). */
+int vfs_write(vfs *v, const char *path, const void *data, size_t len,
+              unsigned flags, uint32_t mode, const uint8_t *expect);
+
+#define VFS_MK_PARENTS 1u
+#define VFS_MK_EXIST_OK 2u
+int vfs_mkdir(vfs *v, const char *path, uint32_t mode, unsigned flags);
+
+#define VFS_RM_RECURSIVE 1u /* non-empty directories too */
+#define VFS_RM_DIR 2u       /* directories allowed (empty unless recursive) */
+#define VFS_RM_NODIR 4u     /* refuse directories (MSB_EISDIR): rm, unlink */
+int vfs_remove(vfs *v, const char *path, unsigned flags);
+
+#define VFS_CP_OVERWRITE 1u
+#define VFS_CP_NOFOLLOW 2u  /* copy a symlink itself, not its target */
+#define VFS_CP_PARENTS 4u
+#define VFS_CP_KEEP_META 8u /* keep mode and mtime (cp -p/-a) */
+/* Copies a node (whole subtree for a directory, O(1) by sharing). */
+int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags);
+/* Renames a node (like rename(2); a directory may replace only an empty
+ * directory unless VFS_CP_OVERWRITE). */
+int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags);
+int vfs_symlink(vfs *v, const char *target, const char *linkpath);
+int vfs_chmod(vfs *v, const char *path, uint32_t mode);
+/* Sets mtime (touch); does not follow a final symlink when nofollow. */
+int vfs_utime(vfs *v, const char *path, int64_t mtime_ns, int nofollow);
+
+/* SHA-256 of a node (see memsandbox.h "Hashes"), 32 bytes. */
+int vfs_hash(vfs *v, const char *path, int follow, uint8_t out[32]);
+
+/* Directory iteration over a pinned version: the directory node is
+ * referenced while open, so mutations during iteration are safe (they copy)
+ * and do not affect the listing. Entries come sorted bytewise. */
+typedef struct vfs_dir {
+  vfs *v;
+  vnode *dir;
+  size_t i; /* opaque position; 0 rewinds */
+} vfs_dir;
+int vfs_opendir(vfs *v, const char *path, vfs_dir *d);
+/* Next entry: 1 and *name (borrowed while open) or 0 at the end. st may be
+ * NULL; it describes the entry itself (symlinks not followed). */
+int vfs_readdir(vfs_dir *d, const char **name, size_t *namelen,
+                struct vfs_stat *st);
+void vfs_closedir(vfs_dir *d);
+
+/* Revision: bumped once per successful mutation, or once per batch. */
+uint64_t vfs_revision(const vfs *v);
+void vfs_set_revision(vfs *v, uint64_t rev);
+/* Batches group mutations (one exec) into one revision bump at the end if
+ * anything changed. Batches nest. */
+void vfs_batch_begin(vfs *v);
+void vfs_batch_end(vfs *v);
+
+/* Versions: the whole tree as one shared reference (checkpoints, forks). */
+vnode *vfs_root_get(vfs *v);          /* new reference to the root */
+void vfs_root_set(vfs *v, vnode *root); /* takes a reference (adds one) */
+void vnode_unref(vfs *v, vnode *n);
+/* Totals of the current tree. */
+uint64_t vfs_total_bytes(const vfs *v);
+uint64_t vfs_total_nodes(const vfs *v);
+
+/* Replaces the quotas; content already above them stays, only growth is
+ * refused. */
+void vfs_set_limits(vfs *v, const vfs_limits *lim);
+/* Deep copy of the current tree, limits, clock and revision into another
+ * allocator (forks); sharing inside the tree is kept. NULL when out of
+ * memory. O(distinct nodes + bytes). */
+vfs *vfs_clone(vfs *v, mem *m);
+
+#endif

@@ -1,0 +1,659 @@
+/* vfs_mut.c - filesystem mutations: write, mkdir, remove, copy, rename,
+ * symlink, chmod, utime.
+ *
+ * Each one resolves its path(s) read-only, validates everything (kinds,
+ * protected nodes, name limits, quotas), allocates what it needs (copies
+ * of shared directories along the path, new nodes, names, blobs, entry
+ * room), and only then commits; the commit cannot fail. A failure before
+ * the commit leaves the tree logically unchanged: copies made for
+ * copy-on-write equal what they replaced. See vfs.c for the data layout. */
+#include <string.h>
+
+#include "vfs.h"
+#include "vfs_int.h"
+
+static int vfs_protected(const vfs_walk *w) {
+  if (w->isroot) return 1;
+  if (w->n != 1 || !w->found) return 0;
+  return (w->nlen == 9 && !memcmp(w->name, "workspace", 9)) ||
+         (w->nlen == 3 && !memcmp(w->name, "tmp", 3));
+}
+
+/* Both walks name the same canonical path. */
+static int vfs_samepath(const vfs_walk *a, const vfs_walk *b) {
+  size_t i;
+  if (a->isroot || b->isroot) return a->isroot == b->isroot;
+  if (a->n != b->n || a->nlen != b->nlen) return 0;
+  if (memcmp(a->name, b->name, a->nlen)) return 0;
+  for (i = 1; i < a->n; i++)
+    if (a->lv[i].nlen != b->lv[i].nlen ||
+        memcmp(a->lv[i].name, b->lv[i].name, a->lv[i].nlen))
+      return 0;
+  return 1;
+}
+
+/* The parent of b's final component lies inside (or is) a's final one. */
+static int vfs_inside(const vfs_walk *a, const vfs_walk *b) {
+  size_t i;
+  if (a->isroot) return 1;
+  if (b->isroot || b->n <= a->n) return 0;
+  for (i = 1; i < a->n; i++)
+    if (a->lv[i].nlen != b->lv[i].nlen ||
+        memcmp(a->lv[i].name, b->lv[i].name, a->lv[i].nlen))
+      return 0;
+  return b->lv[a->n].nlen == a->nlen &&
+         !memcmp(b->lv[a->n].name, a->name, a->nlen);
+}
+
+/* Makes every directory on the walked path unshared (copy-on-write). On
+ * failure the copies made so far stay: they equal the originals. A node
+ * is unshared when its count is 1 and the chunk holding its entry is
+ * unshared too (a shared chunk is one reference for several parents), so
+ * each chunk on the path is made unshared before its child is looked at. */
+static int vfs_cow(vfs *v, vfs_walk *w) {
+  size_t i;
+  for (i = 0; i < w->n; i++) {
+    vnode **slot = &v->root, *d, *c;
+    if (i) {
+      if (vfs_chunk_own(v, w->lv[i - 1].d, w->lv[i].idx)) return MSB_ENOMEM;
+      slot = &vfs_at(w->lv[i - 1].d, w->lv[i].idx)->n;
+    }
+    d = *slot;
+    if (d->ref == 1) {
+      w->lv[i].d = d;
+      continue;
+    }
+    c = vfs_node_dup(v, d);
+    if (!c) return MSB_ENOMEM;
+    *slot = c;
+    d->ref--;
+    w->lv[i].d = c;
+  }
+  return 0;
+}
+
+/* Makes the (found) final node unshared; call after vfs_cow. */
+static int vfs_cow_final(vfs *v, vfs_walk *w) {
+  vnode **slot = &v->root, *c;
+  if (!w->isroot) {
+    if (vfs_chunk_own(v, w->lv[w->n - 1].d, w->idx)) return MSB_ENOMEM;
+    slot = &vfs_at(w->lv[w->n - 1].d, w->idx)->n;
+  }
+  if ((*slot)->ref > 1) {
+    c = vfs_node_dup(v, *slot);
+    if (!c) return MSB_ENOMEM;
+    (*slot)->ref--;
+    *slot = c;
+  }
+  w->node = *slot;
+  return 0;
+}
+
+/* Adds (sign > 0) or subtracts subtree totals along the walked path and
+ * invalidates the cached hashes there. Cannot fail. */
+static void vfs_path_add(vfs_walk *w, uint64_t nodes, uint64_t bytes,
+                         int sign) {
+  size_t i;
+  for (i = 0; i < w->n; i++) {
+    vnode *d = w->lv[i].d;
+    if (sign > 0) {
+      d->nodes += nodes;
+      d->bytes += bytes;
+    } else {
+      d->nodes -= nodes;
+      d->bytes -= bytes;
+    }
+    d->hash_ok = 0;
+  }
+}
+
+static int vfs_quota(vfs *v, uint64_t add_nodes, uint64_t rm_nodes,
+                     uint64_t add_bytes, uint64_t rm_bytes) {
+  uint64_t tb = v->root->bytes, tn = v->root->nodes;
+  uint64_t mb = v->lim.max_total_bytes, mn = v->lim.max_nodes;
+  if (add_bytes > rm_bytes && (tb > mb || add_bytes - rm_bytes > mb - tb))
+    return MSB_ENOSPC;
+  if (add_nodes > rm_nodes && (tn > mn || add_nodes - rm_nodes > mn - tn))
+    return MSB_EDQUOT;
+  return 0;
+}
+
+/* ---- creating nodes at a walked position ------------------------------ */
+
+/* What a creation inserts into the final component's parent: the new node,
+ * or a chain of new parent directories ending in it. */
+typedef struct vfs_plan {
+  vnode *top;
+  vname *nm;
+  uint64_t nodes, bytes;
+} vfs_plan;
+
+static void vfs_plan_drop(vfs *v, vfs_plan *pl) {
+  vfs_unref(v, pl->top);
+  vfs_name_unref(v, pl->nm);
+  pl->top = NULL;
+  pl->nm = NULL;
+}
+
+/* Next component of a missing remainder ("." and empty ones skipped);
+ * 0 at the end, -1 for "..". */
+static int vfs_rest_next(const char **p, size_t *len, const char **c,
+                         size_t *cl) {
+  for (;;) {
+    while (*len && **p == '/') (*p)++, (*len)--;
+    if (!*len) return 0;
+    *c = *p;
+    for (*cl = 0; *cl < *len && (*c)[*cl] != '/'; (*cl)++) {
+    }
+    *p += *cl;
+    *len -= *cl;
+    if (*cl == 1 && (*c)[0] == '.') continue;
+    if (*cl == 2 && (*c)[0] == '.' && (*c)[1] == '.') return -1;
+    return 1;
+  }
+}
+
+/* Validates and allocates the creation of leaf at the walk's missing final
+ * component (or, with parents, below its first missing directory). moved:
+ * leaf already counts in the totals (rename). leaf is not consumed. */
+static int vfs_plan_new(vfs *v, vfs_walk *w, vnode *leaf, int parents,
+                        int moved, vfs_plan *pl) {
+  const char *p = w->rest, *c;
+  size_t len = w->restlen, cl, k = 1, plen = 0, i;
+  vnode *prev = NULL;
+  int r, rc;
+  memset(pl, 0, sizeof *pl);
+  if (w->missing && !parents) return MSB_ENOENT;
+  if (w->lexical || w->isroot || w->found) return MSB_EINVAL;
+  for (i = 1; i < w->n; i++) plen += w->lv[i].nlen + 1;
+  plen += w->nlen + 1;
+  if (w->missing) {
+    while ((r = vfs_rest_next(&p, &len, &c, &cl)) != 0) {
+      if (r < 0) return MSB_ENOENT;
+      if (cl > v->lim.max_segment_bytes) return MSB_ENAMETOOLONG;
+      plen += cl + 1;
+      k++;
+    }
+  }
+  if (w->n - 1 + k > v->lim.max_depth || plen > v->lim.max_path_bytes)
+    return MSB_ENAMETOOLONG;
+  pl->nodes = (k - 1) + vfs_nnodes(leaf);
+  pl->bytes = vfs_nbytes(leaf);
+  rc = moved ? vfs_quota(v, k - 1, 0, 0, 0)
+             : vfs_quota(v, pl->nodes, 0, pl->bytes, 0);
+  if (rc) return rc;
+  pl->nm = vfs_name_new(v, w->name, w->nlen);
+  if (!pl->nm) return MSB_ENOMEM;
+  p = w->rest;
+  len = w->restlen;
+  for (i = 0; i < k; i++) {
+    vnode *node;
+    vname *nm = NULL;
+    if (i > 0) {
+      vfs_rest_next(&p, &len, &c, &cl);
+      nm = vfs_name_new(v, c, cl);
+      if (!nm) goto oom;
+    }
+    if (i == k - 1) {
+      node = leaf;
+      leaf->ref++;
+    } else {
+      node = vfs_dir_new(v, 0755);
+      if (!node) {
+        vfs_name_unref(v, nm);
+        goto oom;
+      }
+    }
+    if (i == 0) {
+      pl->top = node;
+    } else if (vfs_append(v, prev, nm, node)) {
+      vfs_unref(v, node);
+      vfs_name_unref(v, nm);
+      goto oom;
+    }
+    prev = node;
+  }
+  /* chain totals, top down */
+  for (prev = pl->top, i = 0; i + 1 < k; i++, prev = vfs_at(prev, 0)->n) {
+    prev->nodes = (k - 1 - i) + vfs_nnodes(leaf);
+    prev->bytes = vfs_nbytes(leaf);
+  }
+  return 0;
+oom:
+  vfs_plan_drop(v, pl);
+  return MSB_ENOMEM;
+}
+
+/* Copy-on-write along the path and room for one entry in the parent. */
+static int vfs_plan_prep(vfs *v, vfs_walk *w) {
+  int rc = vfs_cow(v, w);
+  if (!rc) rc = vfs_ins_prep(v, w->lv[w->n - 1].d, w->name, w->nlen);
+  return rc;
+}
+
+/* Inserts a prepared plan (cannot fail). */
+static void vfs_plan_put(vfs *v, vfs_walk *w, vfs_plan *pl) {
+  vnode *d = w->lv[w->n - 1].d;
+  vfs_ins_put(v, d, pl->nm, pl->top);
+  d->mtime = VFS_NOW(v);
+  vfs_path_add(w, pl->nodes, pl->bytes, 1);
+  pl->top = NULL;
+  pl->nm = NULL;
+}
+
+/* Creates leaf at a walk position that ended missing: validate, allocate,
+ * commit. leaf is not consumed. */
+static int vfs_create_at(vfs *v, vfs_walk *w, vnode *leaf, int parents) {
+  vfs_plan pl;
+  int rc = vfs_plan_new(v, w, leaf, parents, 0, &pl);
+  if (rc) return rc;
+  rc = vfs_plan_prep(v, w);
+  if (rc) {
+    vfs_plan_drop(v, &pl);
+    return rc;
+  }
+  vfs_plan_put(v, w, &pl);
+  vfs_changed(v);
+  return 0;
+}
+
+/* ---- mutations ------------------------------------------------------- */
+
+/* Writes a file. */
+int vfs_write(vfs *v, const char *path, const void *data, size_t len,
+              unsigned flags, uint32_t mode, const uint8_t *expect) {
+  vfs_walk w;
+  vnode *n, *leaf;
+  vblob *bl;
+  uint64_t old, nl;
+  int rc;
+  if (!data && len) return MSB_EINVAL;
+  if ((flags & VFS_HASH_EQ) && !expect) return MSB_EINVAL;
+  rc = vfs_walk_run(v, &w, path, !(flags & VFS_EXCL), 0);
+  if (rc == MSB_ENOENT && w.missing && (flags & VFS_PARENTS) &&
+      !(flags & VFS_HASH_EQ))
+    rc = 0;
+  if (rc) goto out;
+  if (!w.found) {
+    rc = MSB_ENOENT;
+    if (flags & VFS_HASH_EQ) goto out;
+    rc = MSB_EISDIR;
+    if (w.trail) goto out;
+    rc = MSB_EFBIG;
+    if (len > v->lim.max_file_bytes) goto out;
+    rc = MSB_ENOMEM;
+    leaf = vfs_node_new(v, VFS_FILE, mode);
+    if (!leaf) goto out;
+    leaf->b = vfs_blob_new(v, data, len, NULL, 0);
+    if (leaf->b)
+      rc = vfs_create_at(v, &w, leaf, (flags & VFS_PARENTS) != 0);
+    vfs_unref(v, leaf);
+    goto out;
+  }
+  n = w.node;
+  rc = MSB_EEXIST;
+  if (flags & VFS_EXCL) goto out;
+  rc = MSB_EISDIR;
+  if (n->kind != VFS_FILE) goto out;
+  rc = MSB_ESTALE;
+  if ((flags & VFS_HASH_EQ) && memcmp(vfs_blob_hash(n->b), expect, 32))
+    goto out;
+  old = n->b->len;
+  nl = (flags & VFS_APPEND) ? old + len : len;
+  rc = MSB_EFBIG;
+  if (nl < old && (flags & VFS_APPEND)) goto out;
+  if (nl > v->lim.max_file_bytes) goto out;
+  if ((rc = vfs_quota(v, 0, 0, nl, old))) goto out;
+  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  n = w.node;
+  rc = MSB_ENOMEM;
+  bl = n->b;
+  if ((flags & VFS_APPEND) && bl->ref == 1) {
+    if (bl->cap < nl) {
+      size_t cap = bl->cap * 2 > nl ? bl->cap * 2 : (size_t)nl;
+      uint8_t *d = mem_realloc(v->m, bl->data, cap);
+      if (!d && cap > nl) d = mem_realloc(v->m, bl->data, cap = (size_t)nl);
+      if (!d) goto out;
+      bl->data = d;
+      bl->cap = cap;
+    }
+    if (len) memcpy(bl->data + bl->len, data, len);
+    bl->len = (size_t)nl;
+    bl->hash_ok = 0;
+  } else {
+    bl = (flags & VFS_APPEND) ? vfs_blob_new(v, n->b->data, n->b->len, data,
+                                             len)
+                              : vfs_blob_new(v, data, len, NULL, 0);
+    if (!bl) goto out;
+    vfs_blob_unref(v, n->b);
+    n->b = bl;
+  }
+  if (!(flags & VFS_KEEP_MODE)) n->mode = mode & 07777;
+  n->mtime = VFS_NOW(v);
+  if (nl >= old)
+    vfs_path_add(&w, 0, nl - old, 1);
+  else
+    vfs_path_add(&w, 0, old - nl, -1);
+  vfs_changed(v);
+  rc = 0;
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Creates a directory. */
+int vfs_mkdir(vfs *v, const char *path, uint32_t mode, unsigned flags) {
+  vfs_walk w;
+  vnode *leaf;
+  int rc = vfs_walk_run(v, &w, path, 0, 0);
+  if (rc == MSB_ENOENT && w.missing && (flags & VFS_MK_PARENTS)) rc = 0;
+  if (rc) goto out;
+  if (w.found) {
+    rc = MSB_EEXIST;
+    if ((flags & VFS_MK_EXIST_OK) && w.node->kind == VFS_DIR) rc = 0;
+    if ((flags & VFS_MK_EXIST_OK) && w.node->kind == VFS_LINK) {
+      struct vfs_stat st;
+      if (!vfs_stat(v, path, 1, &st) && st.kind == VFS_DIR) rc = 0;
+    }
+    goto out;
+  }
+  rc = MSB_ENOMEM;
+  leaf = vfs_dir_new(v, mode);
+  if (!leaf) goto out;
+  rc = vfs_create_at(v, &w, leaf, (flags & VFS_MK_PARENTS) != 0);
+  vfs_unref(v, leaf);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Unshares the path and the chunk holding the final entry, so that
+ * vfs_detach or vfs_replace can follow without failing. */
+static int vfs_entry_prep(vfs *v, vfs_walk *w) {
+  int rc = vfs_cow(v, w);
+  if (!rc) rc = vfs_chunk_own(v, w->lv[w->n - 1].d, w->idx);
+  return rc;
+}
+
+/* Removes an entry from its (unshared) parent and fixes the totals. The
+ * caller owns the returned node's reference. */
+static vnode *vfs_detach(vfs *v, vfs_walk *w) {
+  vnode *d = w->lv[w->n - 1].d, *n;
+  n = vfs_del_put(v, d, w->name, w->nlen);
+  d->mtime = VFS_NOW(v);
+  vfs_path_add(w, vfs_nnodes(n), vfs_nbytes(n), -1);
+  return n;
+}
+
+/* Removes a node. */
+int vfs_remove(vfs *v, const char *path, unsigned flags) {
+  vfs_walk w;
+  vnode *n;
+  int rc = vfs_walk_run(v, &w, path, 0, 0);
+  if (rc) goto out;
+  rc = MSB_ENOENT;
+  if (!w.found) goto out;
+  rc = MSB_EPERM;
+  if (vfs_protected(&w)) goto out;
+  rc = MSB_EINVAL;
+  if (w.dotlast) goto out;
+  rc = MSB_ENOTDIR;
+  if (w.trail && w.followed) goto out;
+  n = w.node;
+  if (n->kind == VFS_DIR) {
+    rc = MSB_EISDIR;
+    if ((flags & VFS_RM_NODIR) ||
+        !(flags & (VFS_RM_DIR | VFS_RM_RECURSIVE)))
+      goto out;
+    rc = MSB_ENOTEMPTY;
+    if (n->n && !(flags & VFS_RM_RECURSIVE)) goto out;
+  }
+  if ((rc = vfs_entry_prep(v, &w))) goto out;
+  vfs_unref(v, vfs_detach(v, &w));
+  vfs_changed(v);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Copies a node for vfs_copy: files and links share their blob; a
+ * directory is shared below its top with keep_meta, else its structure is
+ * copied (new inodes and mtimes) while the blobs stay shared. */
+static vnode *vfs_copy_node(vfs *v, vnode *src, int keep_meta) {
+  vnode *top = vfs_node_dup(v, src);
+  size_t sp = 0, i, ci;
+  if (!top) return NULL;
+  top->ino = v->next_ino++;
+  if (!keep_meta) top->mtime = VFS_NOW(v);
+  if (top->kind != VFS_DIR || keep_meta) return top;
+  if (vfs_frames(v, 1)) goto fail;
+  v->fr[sp++].d = top;
+  while (sp) {
+    vnode *d = v->fr[--sp].d;
+    for (ci = 0; ci < d->nch; ci++) {
+      vchunk *k;
+      if (vfs_chunk_own(v, d, ci * VFS_CHUNK)) goto fail;
+      k = d->ch[ci];
+      for (i = 0; i < k->n; i++) {
+        vnode *c = vfs_node_dup(v, k->e[i].n);
+        if (!c) goto fail;
+        c->ino = v->next_ino++;
+        c->mtime = VFS_NOW(v);
+        k->e[i].n->ref--;
+        k->e[i].n = c;
+        if (c->kind == VFS_DIR && c->n) {
+          if (vfs_frames(v, sp + 1)) goto fail;
+          v->fr[sp++].d = c;
+        }
+      }
+    }
+  }
+  return top;
+fail:
+  vfs_unref(v, top);
+  return NULL;
+}
+
+/* Replaces the found final node of w (path already unshared) by n, which
+ * the entry takes over; returns the old node for the caller to unref. */
+static vnode *vfs_replace(vfs *v, vfs_walk *w, vnode *n) {
+  vnode *d = w->lv[w->n - 1].d, *old;
+  size_t pos;
+  vfs_find(d, w->name, w->nlen, &pos);
+  old = vfs_at(d, pos)->n;
+  vfs_at(d, pos)->n = n;
+  if (old->kind == VFS_DIR) d->ndirs--;
+  if (n->kind == VFS_DIR) d->ndirs++;
+  d->mtime = VFS_NOW(v);
+  vfs_path_add(w, vfs_nnodes(old), vfs_nbytes(old), -1);
+  vfs_path_add(w, vfs_nnodes(n), vfs_nbytes(n), 1);
+  return old;
+}
+
+/* Copies src to dst. */
+int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
+  vfs_walk ws, wd, wf;
+  vfs_walk *d = &wd;
+  vnode *sn, *leaf = NULL;
+  int rc, rf = -1;
+  rc = vfs_walk_run(v, &ws, src, !(flags & VFS_CP_NOFOLLOW), 0);
+  wd.v = wf.v = v;
+  wd.lv = wd.inl;
+  wf.lv = wf.inl;
+  wd.nown = wf.nown = 0;
+  if (rc) goto out;
+  rc = MSB_ENOENT;
+  if (!ws.found) goto out;
+  sn = ws.node;
+  rc = vfs_walk_run(v, &wd, dst, 0, 0);
+  if (rc == MSB_ENOENT && wd.missing && (flags & VFS_CP_PARENTS)) rc = 0;
+  if (rc) goto out;
+  if (wd.found && wd.node->kind == VFS_LINK && sn->kind != VFS_DIR) {
+    /* like cp: write through a link to an existing file */
+    rf = vfs_walk_run(v, &wf, dst, 1, 0);
+    if (!rf && wf.found && wf.node->kind == VFS_FILE) d = &wf;
+  }
+  rc = MSB_EPERM;
+  if (d->found && vfs_protected(d)) goto out;
+  rc = MSB_EINVAL;
+  if (vfs_samepath(&ws, d) && d->found) goto out;
+  if (sn->kind == VFS_DIR && vfs_inside(&ws, d)) goto out;
+  if (d->found) {
+    rc = MSB_EEXIST;
+    if (!(flags & VFS_CP_OVERWRITE)) goto out;
+    rc = MSB_ENOTDIR;
+    if (sn->kind == VFS_DIR && d->node->kind != VFS_DIR) goto out;
+    rc = MSB_EISDIR;
+    if (sn->kind != VFS_DIR && d->node->kind == VFS_DIR) goto out;
+    rc = vfs_quota(v, vfs_nnodes(sn), vfs_nnodes(d->node), vfs_nbytes(sn),
+                   vfs_nbytes(d->node));
+  } else {
+    rc = vfs_quota(v, vfs_nnodes(sn), 0, vfs_nbytes(sn), 0);
+  }
+  if (rc) goto out;
+  rc = MSB_ENOMEM;
+  leaf = vfs_copy_node(v, sn, (flags & VFS_CP_KEEP_META) != 0);
+  if (!leaf) goto out;
+  if (d->found) {
+    if ((rc = vfs_entry_prep(v, d))) goto out;
+    vfs_unref(v, vfs_replace(v, d, leaf));
+    leaf = NULL;
+    vfs_changed(v);
+  } else {
+    rc = vfs_create_at(v, d, leaf, (flags & VFS_CP_PARENTS) != 0);
+  }
+out:
+  vfs_unref(v, leaf);
+  vfs_walk_finish(&ws);
+  vfs_walk_finish(&wd);
+  vfs_walk_finish(&wf);
+  return rc;
+}
+
+/* Renames a node. */
+int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags) {
+  vfs_walk ws, wd;
+  vfs_plan pl;
+  vnode *sn, *n;
+  int rc, parents = (flags & VFS_CP_PARENTS) != 0;
+  memset(&pl, 0, sizeof pl);
+  wd.v = v;
+  wd.lv = wd.inl;
+  wd.nown = 0;
+  rc = vfs_walk_run(v, &ws, src, 0, 0);
+  if (rc) goto out;
+  rc = MSB_ENOENT;
+  if (!ws.found) goto out;
+  rc = MSB_EPERM;
+  if (vfs_protected(&ws)) goto out;
+  rc = MSB_EINVAL;
+  if (ws.dotlast) goto out;
+  sn = ws.node;
+  rc = vfs_walk_run(v, &wd, dst, 0, 0);
+  if (rc == MSB_ENOENT && wd.missing && parents) rc = 0;
+  if (rc) goto out;
+  if (wd.found && vfs_samepath(&ws, &wd)) goto out; /* no-op */
+  rc = MSB_EPERM;
+  if (wd.isroot || vfs_protected(&wd)) goto out;
+  rc = MSB_EINVAL;
+  if (wd.dotlast || (sn->kind == VFS_DIR && vfs_inside(&ws, &wd))) goto out;
+  if (wd.found) {
+    vnode *dn = wd.node;
+    if (sn->kind == VFS_DIR) {
+      rc = MSB_ENOTDIR;
+      if (dn->kind != VFS_DIR) goto out;
+      rc = MSB_ENOTEMPTY;
+      if (dn->n && !(flags & VFS_CP_OVERWRITE)) goto out;
+    } else {
+      rc = MSB_EISDIR;
+      if (dn->kind == VFS_DIR) goto out;
+    }
+  } else if ((rc = vfs_plan_new(v, &wd, sn, parents, 1, &pl))) {
+    goto out;
+  }
+  /* unshare the source path, then walk the destination again: copies made
+   * for the source may have replaced directories the first walk saw */
+  if ((rc = vfs_entry_prep(v, &ws))) goto out;
+  vfs_walk_finish(&wd);
+  rc = vfs_walk_run(v, &wd, dst, 0, 0);
+  if (rc == MSB_ENOENT && wd.missing && parents) rc = 0;
+  if (rc) goto out;
+  rc = wd.found ? vfs_entry_prep(v, &wd) : vfs_plan_prep(v, &wd);
+  if (rc) goto out;
+  /* commit. Insert first, then detach: in one directory, the entries
+   * vfs_*_prep unshared stay where they are. A destination that contains
+   * the source is replaced after the detach, so the totals of its old
+   * version no longer include the moved node. */
+  if (wd.found && vfs_inside(&wd, &ws)) {
+    n = vfs_detach(v, &ws);
+    vfs_unref(v, vfs_replace(v, &wd, n));
+  } else if (wd.found) {
+    sn->ref++;
+    vfs_unref(v, vfs_replace(v, &wd, sn));
+    vfs_unref(v, vfs_detach(v, &ws));
+  } else {
+    vfs_plan_put(v, &wd, &pl); /* the plan holds its own reference */
+    vfs_unref(v, vfs_detach(v, &ws));
+  }
+  vfs_changed(v);
+out:
+  vfs_plan_drop(v, &pl);
+  vfs_walk_finish(&ws);
+  vfs_walk_finish(&wd);
+  return rc;
+}
+
+/* Creates a symbolic link. */
+int vfs_symlink(vfs *v, const char *target, const char *linkpath) {
+  vfs_walk w;
+  vnode *leaf;
+  size_t tl;
+  int rc;
+  if (!target) return MSB_EINVAL;
+  tl = strlen(target);
+  if (!tl) return MSB_ENOENT;
+  if (tl > v->lim.max_path_bytes) return MSB_ENAMETOOLONG;
+  rc = vfs_walk_run(v, &w, linkpath, 0, 0);
+  if (rc) goto out;
+  rc = MSB_EEXIST;
+  if (w.found) goto out;
+  rc = MSB_ENOENT;
+  if (w.trail) goto out;
+  rc = MSB_ENOMEM;
+  leaf = vfs_node_new(v, VFS_LINK, 0777);
+  if (!leaf) goto out;
+  leaf->b = vfs_blob_new(v, target, tl, NULL, 0);
+  if (leaf->b) rc = vfs_create_at(v, &w, leaf, 0);
+  vfs_unref(v, leaf);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Changes the mode of a node (follows symlinks). */
+int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
+  vfs_walk w;
+  int rc = vfs_walk_run(v, &w, path, 1, 0);
+  if (!rc && !w.found) rc = MSB_ENOENT;
+  if (rc || w.node->mode == (mode & 07777)) goto out;
+  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  w.node->mode = mode & 07777;
+  vfs_changed(v);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Sets a node's mtime. */
+int vfs_utime(vfs *v, const char *path, int64_t mtime_ns, int nofollow) {
+  vfs_walk w;
+  int rc = vfs_walk_run(v, &w, path, !nofollow, 0);
+  if (!rc && !w.found) rc = MSB_ENOENT;
+  if (rc) goto out;
+  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  w.node->mtime = mtime_ns;
+  vfs_changed(v);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}

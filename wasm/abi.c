@@ -1,0 +1,399 @@
+/* abi.c - the WebAssembly ABI: thin wrappers over the public C API.
+ *
+ * The JS loader calls these with 32-bit integers only (pointers, lengths,
+ * codes, flags); 64-bit values and structs travel through the records
+ * described in abi.h, copied field by field so the JS side never depends on
+ * C struct padding. Each wrapper checks nothing the public API does not
+ * check already: the API validates handles and arguments itself.
+ *
+ * One module instance hosts one sandbox (the host's WebAssembly.Memory is
+ * that sandbox's cap), so the allocator for host buffers below is the one
+ * piece of per-instance state; it lives here, outside the library, which has
+ * no mutable globals. */
+#include <string.h>
+
+#include "../src/mem.h"
+#include "abi.h"
+
+_Static_assert(sizeof(void *) == 4,
+               "the wasm ABI records hold 32-bit "
+               "pointers; abi.c is for wasm32 only");
+
+/* Host buffers (arguments the JS side places in memory). Unlimited: the
+ * module memory's maximum bounds them. */
+static mem abi_mem;
+static int abi_mem_ready;
+
+static mem *abi_host_mem(void) {
+  if (!abi_mem_ready) {
+    mem_init(&abi_mem, 0);
+    abi_mem_ready = 1;
+  }
+  return &abi_mem;
+}
+
+static void abi_put32(uint8_t *rec, size_t off, uint32_t v) {
+  memcpy(rec + off, &v, 4);
+}
+
+static void abi_put64(uint8_t *rec, size_t off, uint64_t v) {
+  memcpy(rec + off, &v, 8);
+}
+
+static uint32_t abi_get32(const uint8_t *rec, size_t off) {
+  uint32_t v;
+  memcpy(&v, rec + off, 4);
+  return v;
+}
+
+/* msb_limits fields in declaration order; the constants generator reads the
+ * same order from memsandbox.h and the JS suite checks the two agree. */
+typedef struct abi_field {
+  size_t off;
+  size_t size;
+} abi_field;
+
+#define ABI_FIELD(f) {offsetof(msb_limits, f), sizeof(((msb_limits *)0)->f)}
+static const abi_field abi_limit_fields[] = {
+    ABI_FIELD(max_memory_bytes), ABI_FIELD(max_total_bytes),
+    ABI_FIELD(max_file_bytes),   ABI_FIELD(max_nodes),
+    ABI_FIELD(max_path_bytes),   ABI_FIELD(max_segment_bytes),
+    ABI_FIELD(max_depth),        ABI_FIELD(max_steps),
+    ABI_FIELD(max_call_depth),   ABI_FIELD(max_script_bytes),
+    ABI_FIELD(max_output_bytes), ABI_FIELD(max_string_bytes),
+    ABI_FIELD(max_array_items),  ABI_FIELD(max_glob_work),
+};
+#define ABI_NLIMITS (sizeof abi_limit_fields / sizeof abi_limit_fields[0])
+_Static_assert(ABI_NLIMITS == MSB_WASM_OPEN_SLOTS - MSB_WASM_OPEN_LIMITS,
+               "open record slot count");
+
+static uint64_t abi_limit_get(const msb_limits *lim, size_t i) {
+  const uint8_t *p = (const uint8_t *)lim + abi_limit_fields[i].off;
+  uint32_t v32;
+  uint64_t v64;
+  if (abi_limit_fields[i].size == 4) {
+    memcpy(&v32, p, 4);
+    return v32;
+  }
+  memcpy(&v64, p, 8);
+  return v64;
+}
+
+/* Stores v, refusing a value the field cannot hold. */
+static int abi_limit_set(msb_limits *lim, size_t i, uint64_t v) {
+  uint8_t *p = (uint8_t *)lim + abi_limit_fields[i].off;
+  uint32_t v32;
+  if (abi_limit_fields[i].size == 4) {
+    if (v > UINT32_MAX) return MSB_EINVAL;
+    v32 = (uint32_t)v;
+    memcpy(p, &v32, 4);
+    return 0;
+  }
+  memcpy(p, &v, 8);
+  return 0;
+}
+
+/* Host buffer allocation for JS. */
+void *msb_wasm_alloc(size_t n) { return mem_alloc(abi_host_mem(), n); }
+
+/* Frees a host buffer; 0 is accepted. */
+void msb_wasm_free(void *p) { mem_free(abi_host_mem(), p); }
+
+/* A profile's limits as 64-bit slots, for JS defaults. */
+int msb_wasm_limits_get(int profile, uint64_t *slots) {
+  msb_limits lim;
+  size_t i;
+  int rc = msb_limits_init(&lim, profile);
+  if (rc) return rc;
+  for (i = 0; i < ABI_NLIMITS; i++) slots[i] = abi_limit_get(&lim, i);
+  return (int)ABI_NLIMITS;
+}
+
+/* Opens a sandbox from an open record (see abi.h). */
+int msb_wasm_open(const uint64_t *rec, msb_sandbox **out) {
+  msb_limits lim;
+  msb_config cfg;
+  size_t i;
+  int rc;
+  uint64_t v;
+  *out = NULL;
+  if (rec[MSB_WASM_OPEN_PROFILE] > 255) return MSB_EINVAL;
+  rc = msb_limits_init(&lim, (int)rec[MSB_WASM_OPEN_PROFILE]);
+  if (rc) return rc;
+  for (i = 0; i < ABI_NLIMITS; i++) {
+    v = rec[MSB_WASM_OPEN_LIMITS + i];
+    if (v == UINT64_MAX) continue;
+    rc = abi_limit_set(&lim, i, v);
+    if (rc) return rc;
+  }
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = &lim;
+  cfg.clock_ns = (int64_t)rec[MSB_WASM_OPEN_CLOCK];
+  cfg.seed = rec[MSB_WASM_OPEN_SEED];
+  return msb_open(&cfg, out);
+}
+
+/* Closes a sandbox. */
+void msb_wasm_close(msb_sandbox *sb) { msb_close(sb); }
+
+/* The last failure's message (borrowed, NUL-terminated). */
+const char *msb_wasm_errmsg(msb_sandbox *sb) { return msb_errmsg(sb); }
+
+/* Static name of a code. */
+const char *msb_wasm_code_name(int code) { return msb_code_name(code); }
+
+/* Static description of a code. */
+const char *msb_wasm_strerror(int code) { return msb_strerror(code); }
+
+/* Frees a "caller frees" buffer of the sandbox. */
+void msb_wasm_sb_free(msb_sandbox *sb, void *p) { msb_free(sb, p); }
+
+/* Sets the clock from the i64 at ns. */
+int msb_wasm_set_clock(msb_sandbox *sb, const int64_t *ns) {
+  return msb_set_clock(sb, *ns);
+}
+
+/* Stores the clock at ns. */
+int msb_wasm_clock(msb_sandbox *sb, int64_t *ns) {
+  if (!sb) return MSB_EMISUSE;
+  *ns = msb_clock(sb);
+  return 0;
+}
+
+/* Stores the allocator's bytes in use at out. */
+int msb_wasm_memory_used(msb_sandbox *sb, uint64_t *out) {
+  if (!sb) return MSB_EMISUSE;
+  *out = msb_memory_used(sb);
+  return 0;
+}
+
+/* Stores the revision at out. */
+int msb_wasm_revision(msb_sandbox *sb, uint64_t *out) {
+  if (!sb) return MSB_EMISUSE;
+  *out = msb_revision(sb);
+  return 0;
+}
+
+static void abi_blob(uint8_t *blob, const void *p, size_t len, size_t count) {
+  abi_put32(blob, MSB_WASM_BLOB_PTR, (uint32_t)(uintptr_t)p);
+  abi_put32(blob, MSB_WASM_BLOB_LEN, (uint32_t)len);
+  abi_put32(blob, MSB_WASM_BLOB_COUNT, (uint32_t)count);
+}
+
+/* Reads a whole file into a blob record. */
+int msb_wasm_read(msb_sandbox *sb, const char *path, uint8_t *blob) {
+  uint8_t *data = NULL;
+  size_t len = 0;
+  int rc = msb_read(sb, path, &data, &len);
+  abi_blob(blob, rc ? NULL : data, rc ? 0 : len, 0);
+  return rc;
+}
+
+/* Writes a whole file (see msb_write). */
+int msb_wasm_write(msb_sandbox *sb, const char *path, const void *data,
+                   size_t len, int cond, const uint8_t *hash, uint32_t mode,
+                   unsigned flags) {
+  return msb_write(sb, path, data, len, cond, hash, mode, flags);
+}
+
+/* Appends to a file (see msb_append). */
+int msb_wasm_append(msb_sandbox *sb, const char *path, const void *data,
+                    size_t len, unsigned flags) {
+  return msb_append(sb, path, data, len, flags);
+}
+
+/* Stats a path into a stat record. */
+int msb_wasm_stat(msb_sandbox *sb, const char *path, unsigned flags,
+                  uint8_t *rec) {
+  msb_stat st;
+  int rc;
+  memset(&st, 0, sizeof st);
+  rc = msb_stat_path(sb, path, flags, &st);
+  if (rc) return rc;
+  abi_put32(rec, MSB_WASM_STAT_KIND, (uint32_t)st.kind);
+  abi_put32(rec, MSB_WASM_STAT_MODE, st.mode);
+  abi_put64(rec, MSB_WASM_STAT_SIZE, st.size);
+  abi_put64(rec, MSB_WASM_STAT_MTIME, (uint64_t)st.mtime_ns);
+  abi_put64(rec, MSB_WASM_STAT_NODES, st.nodes);
+  abi_put64(rec, MSB_WASM_STAT_BYTES, st.bytes);
+  return 0;
+}
+
+/* Lists a directory: NUL-separated names in a blob record. */
+int msb_wasm_list(msb_sandbox *sb, const char *path, uint8_t *blob) {
+  char *names = NULL;
+  size_t len = 0, count = 0;
+  int rc = msb_list(sb, path, &names, &len, &count);
+  if (rc) {
+    abi_blob(blob, NULL, 0, 0);
+    return rc;
+  }
+  abi_blob(blob, names, len, count);
+  return 0;
+}
+
+/* Creates a directory (see msb_mkdir). */
+int msb_wasm_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
+                   unsigned flags) {
+  return msb_mkdir(sb, path, mode, flags);
+}
+
+/* Removes a path (see msb_remove). */
+int msb_wasm_remove(msb_sandbox *sb, const char *path, unsigned flags) {
+  return msb_remove(sb, path, flags);
+}
+
+/* Copies a path (see msb_copy). */
+int msb_wasm_copy(msb_sandbox *sb, const char *src, const char *dst,
+                  unsigned flags) {
+  return msb_copy(sb, src, dst, flags);
+}
+
+/* Moves a path (see msb_move). */
+int msb_wasm_move(msb_sandbox *sb, const char *src, const char *dst,
+                  unsigned flags) {
+  return msb_move(sb, src, dst, flags);
+}
+
+/* Creates a symbolic link. */
+int msb_wasm_symlink(msb_sandbox *sb, const char *target,
+                     const char *linkpath) {
+  return msb_symlink(sb, target, linkpath);
+}
+
+/* Reads a link target into a blob record (length without the NUL). */
+int msb_wasm_readlink(msb_sandbox *sb, const char *path, uint8_t *blob) {
+  char *target = NULL;
+  int rc = msb_readlink(sb, path, &target);
+  if (rc) {
+    abi_blob(blob, NULL, 0, 0);
+    return rc;
+  }
+  abi_blob(blob, target, strlen(target), 0);
+  return 0;
+}
+
+/* Sets permission bits. */
+int msb_wasm_chmod(msb_sandbox *sb, const char *path, uint32_t mode) {
+  return msb_chmod(sb, path, mode);
+}
+
+/* SHA-256 of a path, 32 bytes at out32. */
+int msb_wasm_hash(msb_sandbox *sb, const char *path, uint8_t *out32) {
+  return msb_hash(sb, path, out32);
+}
+
+/* Root hash, 32 bytes at out32. */
+int msb_wasm_root_hash(msb_sandbox *sb, uint8_t *out32) {
+  return msb_root_hash(sb, out32);
+}
+
+/* Runs a script; fills a result record (release it with
+ * msb_wasm_result_finish even after a failure: it is zeroed then). */
+int msb_wasm_exec(msb_sandbox *sb, const char *script, size_t len,
+                  const uint8_t *opts, uint8_t *res) {
+  msb_exec_opts o;
+  msb_result r;
+  int rc;
+  memset(&o, 0, sizeof o);
+  memset(&r, 0, sizeof r);
+  memset(res, 0, MSB_WASM_RES_SIZE);
+  if (opts) {
+    o.stdin_data =
+        (const uint8_t *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_STDIN);
+    o.stdin_len = abi_get32(opts, MSB_WASM_OPTS_STDIN_LEN);
+    o.cwd = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_CWD);
+    o.fresh_state = abi_get32(opts, MSB_WASM_OPTS_FRESH) != 0;
+    o.atomic = abi_get32(opts, MSB_WASM_OPTS_ATOMIC) != 0;
+    o.env = (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ENV);
+    o.env_count = abi_get32(opts, MSB_WASM_OPTS_ENV_COUNT);
+    o.secrets =
+        (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_SECRETS);
+    o.secret_count = abi_get32(opts, MSB_WASM_OPTS_SECRET_COUNT);
+  }
+  rc = msb_exec(sb, script, len, &o, &r);
+  if (rc) {
+    msb_result_finish(sb, &r);
+    return rc;
+  }
+  abi_put32(res, MSB_WASM_RES_EXIT, (uint32_t)r.exit_code);
+  abi_put32(res, MSB_WASM_RES_OUT, (uint32_t)(uintptr_t)r.out);
+  abi_put32(res, MSB_WASM_RES_OUT_LEN, (uint32_t)r.out_len);
+  abi_put32(res, MSB_WASM_RES_ERR, (uint32_t)(uintptr_t)r.err);
+  abi_put32(res, MSB_WASM_RES_ERR_LEN, (uint32_t)r.err_len);
+  abi_put32(res, MSB_WASM_RES_OUT_TRUNC, (uint32_t)(r.out_truncated != 0));
+  abi_put32(res, MSB_WASM_RES_ERR_TRUNC, (uint32_t)(r.err_truncated != 0));
+  abi_put32(res, MSB_WASM_RES_CWD, (uint32_t)(uintptr_t)r.cwd);
+  abi_put32(res, MSB_WASM_RES_LIMIT, (uint32_t)(uintptr_t)r.limit);
+  abi_put32(res, MSB_WASM_RES_ROLLED_BACK, (uint32_t)(r.rolled_back != 0));
+  abi_put64(res, MSB_WASM_RES_OUT_TOTAL, r.out_total);
+  abi_put64(res, MSB_WASM_RES_ERR_TOTAL, r.err_total);
+  abi_put64(res, MSB_WASM_RES_REVISION, msb_revision(sb));
+  return 0;
+}
+
+/* Frees the buffers a result record names and zeroes them. */
+void msb_wasm_result_finish(msb_sandbox *sb, uint8_t *res) {
+  msb_result r;
+  memset(&r, 0, sizeof r);
+  r.out = (uint8_t *)(uintptr_t)abi_get32(res, MSB_WASM_RES_OUT);
+  r.err = (uint8_t *)(uintptr_t)abi_get32(res, MSB_WASM_RES_ERR);
+  r.cwd = (char *)(uintptr_t)abi_get32(res, MSB_WASM_RES_CWD);
+  msb_result_finish(sb, &r);
+  abi_put32(res, MSB_WASM_RES_OUT, 0);
+  abi_put32(res, MSB_WASM_RES_ERR, 0);
+  abi_put32(res, MSB_WASM_RES_CWD, 0);
+}
+
+/* 0 complete, MSB_EINCOMPLETE, or MSB_ESYNTAX. */
+int msb_wasm_parse_check(msb_sandbox *sb, const char *script, size_t len) {
+  return msb_parse_check(sb, script, len);
+}
+
+/* Takes a checkpoint; its id goes to *id. */
+int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id) {
+  return msb_checkpoint(sb, id);
+}
+
+/* Returns to a checkpoint. */
+int msb_wasm_rollback(msb_sandbox *sb, uint32_t id) {
+  return msb_rollback(sb, id);
+}
+
+/* Releases a checkpoint. */
+int msb_wasm_release(msb_sandbox *sb, uint32_t id) {
+  return msb_release(sb, id);
+}
+
+/* Serialises the state as tar.gz into a blob record. */
+int msb_wasm_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
+  uint8_t *data = NULL;
+  size_t len = 0;
+  int rc = msb_snapshot(sb, level, &data, &len);
+  abi_blob(blob, rc ? NULL : data, rc ? 0 : len, 0);
+  return rc;
+}
+
+/* Replaces the state with an archive. */
+int msb_wasm_restore(msb_sandbox *sb, const uint8_t *data, size_t len) {
+  return msb_restore(sb, data, len);
+}
+
+/* Forks inside this instance; the new handle goes to *out. */
+int msb_wasm_fork(msb_sandbox *sb, msb_sandbox **out) {
+  return msb_fork(sb, out);
+}
+
+/* Sets the policy from its text form. */
+int msb_wasm_set_policy(msb_sandbox *sb, const char *text, size_t len) {
+  return msb_set_policy(sb, text, len);
+}
+
+/* Drains pending events (JSON lines) into a blob record. */
+int msb_wasm_events_take(msb_sandbox *sb, uint8_t *blob) {
+  char *json = NULL;
+  size_t len = 0;
+  int rc = msb_events_take(sb, &json, &len);
+  abi_blob(blob, rc ? NULL : json, rc ? 0 : len, 0);
+  return rc;
+}
