@@ -51,7 +51,8 @@ static int seed_run(int flat, double *best_early, double *best_late,
     if (flat)
       snprintf(path, sizeof path, "flat/file%06d.txt",
                flat == 2 ? (i * 7919) % SEED_FILES : i);
-    if (flat == 3) snprintf(path, sizeof path, "flat/file%d.txt", i);
+    if (flat == 3)
+      snprintf(path, sizeof path, "flat/file%d.txt", i);
     else
       snprintf(path, sizeof path, "t/d%02d/e%02d/file%06d.txt", i % 10,
                (i / 10) % 10, i);
@@ -59,8 +60,8 @@ static int seed_run(int flat, double *best_early, double *best_late,
     if (flat == 4) {
       msb_result res;
       char script[160];
-      int sn = snprintf(script, sizeof script, "echo %d > flat/file%d.txt",
-                        i, i);
+      int sn =
+          snprintf(script, sizeof script, "echo %d > flat/file%d.txt", i, i);
       if (i == 0) msb_mkdir(sb, "flat", 0, 0);
       if (msb_exec(sb, script, (size_t)sn, NULL, &res) || res.exit_code) {
         fprintf(stderr, "seed: %s: %s %.*s\n", script, msb_errmsg(sb),
@@ -98,10 +99,11 @@ int main(void) {
     double early = 0, late = 0, total = 0, hash = 0;
     for (r = 0; r < SEED_RUNS; r++)
       if (seed_run(flat, &early, &late, &total, &hash)) return 1;
-    printf("%-11s %d files: %.1f ms; per file at 1k %.2f us, at 10k %.2f "
-           "us, ratio %.2f; root hash %.1f ms (best of %d)\n",
-           names[flat], SEED_FILES, total * 1e3,
-           early * 1e6, late * 1e6, late / early, hash * 1e3, SEED_RUNS);
+    printf(
+        "%-11s %d files: %.1f ms; per file at 1k %.2f us, at 10k %.2f "
+        "us, ratio %.2f; root hash %.1f ms (best of %d)\n",
+        names[flat], SEED_FILES, total * 1e3, early * 1e6, late * 1e6,
+        late / early, hash * 1e3, SEED_RUNS);
   }
   return 0;
 }

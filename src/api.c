@@ -72,8 +72,7 @@ static const char *api_limits_check(const msb_limits *l) {
   if (l->max_file_bytes > l->max_total_bytes)
     return "max_file_bytes must not exceed max_total_bytes";
   if (l->max_nodes < 3) return "max_nodes must be at least 3";
-  if (l->max_segment_bytes < 9)
-    return "max_segment_bytes must be at least 9";
+  if (l->max_segment_bytes < 9) return "max_segment_bytes must be at least 9";
   if (l->max_path_bytes < 10) return "max_path_bytes must be at least 10";
   if (!l->max_depth) return "max_depth must be positive";
   if (!l->max_steps) return "max_steps must be positive";
@@ -114,9 +113,7 @@ static int api_oom(msb_sandbox *sb) {
                   (unsigned long long)sb->lim.max_memory_bytes);
 }
 
-static unsigned long long api_ull(uint64_t x) {
-  return (unsigned long long)x;
-}
+static unsigned long long api_ull(uint64_t x) { return (unsigned long long)x; }
 
 /* The parent directory of a normalised absolute path, in place in b
  * (which holds a copy). */
@@ -133,8 +130,7 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
   buf b;
   size_t i;
   switch (rc) {
-  case MSB_ENOMEM:
-    return api_oom(sb);
+  case MSB_ENOMEM: return api_oom(sb);
   case MSB_ENOENT:
     if (creating) {
       buf_init(&b, &sb->m);
@@ -165,17 +161,14 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
     }
     buf_finish(&b);
     return api_fail(sb, rc, "%s is not a directory", disp);
-  case MSB_EEXIST:
-    return api_fail(sb, rc, "%s already exists", disp);
-  case MSB_EISDIR:
-    return api_fail(sb, rc, "%s is a directory", disp);
-  case MSB_ENOTEMPTY:
-    return api_fail(sb, rc, "%s is not empty", disp);
+  case MSB_EEXIST: return api_fail(sb, rc, "%s already exists", disp);
+  case MSB_EISDIR: return api_fail(sb, rc, "%s is a directory", disp);
+  case MSB_ENOTEMPTY: return api_fail(sb, rc, "%s is not empty", disp);
   case MSB_ELOOP:
     return api_fail(sb, rc, "%s: too many levels of symbolic links", disp);
   case MSB_ESTALE:
-    return api_fail(sb, rc,
-                    "%s content hash does not match the expected hash", disp);
+    return api_fail(sb, rc, "%s content hash does not match the expected hash",
+                    disp);
   case MSB_EPERM:
     if (!strcmp(disp, "/workspace"))
       return api_fail(sb, rc, "the workspace root cannot be modified");
@@ -202,10 +195,8 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
                       (unsigned long)sb->lim.max_depth);
     return api_fail(sb, rc, "%s: file name too long", disp);
   }
-  case MSB_EINVAL:
-    return api_fail(sb, rc, "%s: invalid argument", disp);
-  default:
-    return api_fail(sb, rc, "%s: %s", disp, msb_strerror(rc));
+  case MSB_EINVAL: return api_fail(sb, rc, "%s: invalid argument", disp);
+  default: return api_fail(sb, rc, "%s: %s", disp, msb_strerror(rc));
   }
 }
 
@@ -256,9 +247,9 @@ static int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
   return 0;
 }
 
-#define API_CHECK(sb)                                 \
-  do {                                                \
-    if (!(sb)) return MSB_EMISUSE;                    \
+#define API_CHECK(sb)              \
+  do {                             \
+    if (!(sb)) return MSB_EMISUSE; \
   } while (0)
 
 /* ---- lifecycle ------------------------------------------------------ */
@@ -277,8 +268,8 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
   else
     msb_limits_init(&lim, MSB_PROFILE_NORMAL);
   if (api_limits_check(&lim)) return MSB_EINVAL;
-  cap = lim.max_memory_bytes > SIZE_MAX ? SIZE_MAX
-                                        : (size_t)lim.max_memory_bytes;
+  cap =
+      lim.max_memory_bytes > SIZE_MAX ? SIZE_MAX : (size_t)lim.max_memory_bytes;
   mem_init(&m, cap);
   sb = mem_zalloc(&m, sizeof *sb);
   if (!sb) return MSB_ENOMEM;
@@ -349,15 +340,12 @@ int msb_set_clock(msb_sandbox *sb, int64_t clock_ns) {
 int64_t msb_clock(const msb_sandbox *sb) { return sb ? sb->clock : 0; }
 
 /* Bytes in use by the sandbox's allocator. */
-uint64_t msb_memory_used(const msb_sandbox *sb) {
-  return sb ? sb->m.used : 0;
-}
+uint64_t msb_memory_used(const msb_sandbox *sb) { return sb ? sb->m.used : 0; }
 
 /* ---- filesystem ----------------------------------------------------- */
 
 /* Reads a whole file into a caller-freed copy. */
-int msb_read(msb_sandbox *sb, const char *path, uint8_t **data,
-             size_t *len) {
+int msb_read(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len) {
   api_path p;
   const uint8_t *d;
   size_t n;
@@ -399,8 +387,8 @@ static int api_write(msb_sandbox *sb, const char *path, const void *data,
   uint64_t old = 0, size;
   int rc, exists;
   if ((rc = api_path_init(sb, &p, path))) goto out;
-  exists = vfs_stat(sb->fs, buf_str(&p.abs), 1, &st) == 0 &&
-           st.kind == VFS_FILE;
+  exists =
+      vfs_stat(sb->fs, buf_str(&p.abs), 1, &st) == 0 && st.kind == VFS_FILE;
   if (exists) old = st.size;
   size = (vflags & VFS_APPEND) ? old + len : len;
   rc = vfs_write(sb->fs, buf_str(&p.abs), data, len, vflags, mode, expect);
@@ -432,18 +420,14 @@ int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
     return api_fail(sb, MSB_EINVAL, "mode 0%o is not a permission mode",
                     (unsigned)mode);
   switch (cond) {
-  case MSB_WRITE_ANY:
-    break;
-  case MSB_WRITE_MUST_NOT_EXIST:
-    vf |= VFS_EXCL;
-    break;
+  case MSB_WRITE_ANY: break;
+  case MSB_WRITE_MUST_NOT_EXIST: vf |= VFS_EXCL; break;
   case MSB_WRITE_HASH_EQUALS:
     if (!expect_hash)
       return api_fail(sb, MSB_EINVAL, "expect_hash is required");
     vf |= VFS_HASH_EQ;
     break;
-  default:
-    return api_fail(sb, MSB_EINVAL, "unknown write condition %d", cond);
+  default: return api_fail(sb, MSB_EINVAL, "unknown write condition %d", cond);
   }
   if (flags & MSB_PARENTS) vf |= VFS_PARENTS;
   if (!mode) {
@@ -454,17 +438,17 @@ int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
 }
 
 /* Appends to a file, creating it if absent. */
-int msb_append(msb_sandbox *sb, const char *path, const void *data,
-               size_t len, unsigned flags) {
+int msb_append(msb_sandbox *sb, const char *path, const void *data, size_t len,
+               unsigned flags) {
   API_CHECK(sb);
   if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
   if (flags & ~MSB_PARENTS)
     return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for append",
                     flags & ~MSB_PARENTS);
-  return api_write(sb, path, data, len,
-                   VFS_APPEND | VFS_KEEP_MODE |
-                       ((flags & MSB_PARENTS) ? VFS_PARENTS : 0),
-                   0644, NULL);
+  return api_write(
+      sb, path, data, len,
+      VFS_APPEND | VFS_KEEP_MODE | ((flags & MSB_PARENTS) ? VFS_PARENTS : 0),
+      0644, NULL);
 }
 
 /* Stats a path. */
@@ -575,9 +559,9 @@ int msb_remove(msb_sandbox *sb, const char *path, unsigned flags) {
                     flags & ~(MSB_RECURSIVE | MSB_MISSING_OK));
   if ((rc = api_path_init(sb, &p, path))) goto out;
   disp = buf_str(&p.disp);
-  rc = vfs_remove(sb->fs, buf_str(&p.abs),
-                  VFS_RM_DIR | ((flags & MSB_RECURSIVE) ? VFS_RM_RECURSIVE
-                                                        : 0));
+  rc =
+      vfs_remove(sb->fs, buf_str(&p.abs),
+                 VFS_RM_DIR | ((flags & MSB_RECURSIVE) ? VFS_RM_RECURSIVE : 0));
   if (rc == MSB_ENOENT && (flags & MSB_MISSING_OK) &&
       vfs_stat(sb->fs, buf_str(&p.abs), 0, NULL) == MSB_ENOENT)
     rc = 0;
@@ -596,8 +580,8 @@ out:
 
 /* Shared checks of copy and move: neither end may be "/" or /workspace,
  * they must differ and must not contain one another. */
-static int api_two(msb_sandbox *sb, api_path *s, api_path *d,
-                   const char *src, const char *dst) {
+static int api_two(msb_sandbox *sb, api_path *s, api_path *d, const char *src,
+                   const char *dst) {
   buf rs, rd;
   int rc;
   buf_init(&d->abs, &sb->m); /* finished by the caller whatever happens */
@@ -615,8 +599,8 @@ static int api_two(msb_sandbox *sb, api_path *s, api_path *d,
              !strcmp(buf_str(&rs), "/workspace") ||
              !strcmp(buf_str(&rd), "/workspace") ||
              !strcmp(buf_str(&rs), "/tmp") || !strcmp(buf_str(&rd), "/tmp")) {
-    rc = api_fail(sb, MSB_EPERM,
-                  "the workspace root cannot be copied or moved");
+    rc =
+        api_fail(sb, MSB_EPERM, "the workspace root cannot be copied or moved");
   } else if (!strcmp(buf_str(&rs), buf_str(&rd))) {
     rc = api_fail(sb, MSB_EINVAL, "source and destination must differ");
   } else if ((rs.len < rd.len && !memcmp(rs.p, rd.p, rs.len) &&

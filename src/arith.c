@@ -23,11 +23,42 @@
 #define ARITH_MAX_PARENS 256
 
 enum {
-  AT_EOF = 0, AT_NUM, AT_STR, AT_EQ, AT_OPASSIGN, AT_EQEQ, AT_NEQ, AT_LT,
-  AT_GT, AT_LEQ, AT_GEQ, AT_LSH, AT_RSH, AT_LAND, AT_LOR, AT_BAND, AT_BOR,
-  AT_BXOR, AT_NOT, AT_BNOT, AT_PLUS, AT_MINUS, AT_MUL, AT_DIV, AT_MOD,
-  AT_POWER, AT_QUES, AT_COL, AT_COMMA, AT_LPAR, AT_RPAR, AT_PREINC,
-  AT_PREDEC, AT_POSTINC, AT_POSTDEC, AT_COND
+  AT_EOF = 0,
+  AT_NUM,
+  AT_STR,
+  AT_EQ,
+  AT_OPASSIGN,
+  AT_EQEQ,
+  AT_NEQ,
+  AT_LT,
+  AT_GT,
+  AT_LEQ,
+  AT_GEQ,
+  AT_LSH,
+  AT_RSH,
+  AT_LAND,
+  AT_LOR,
+  AT_BAND,
+  AT_BOR,
+  AT_BXOR,
+  AT_NOT,
+  AT_BNOT,
+  AT_PLUS,
+  AT_MINUS,
+  AT_MUL,
+  AT_DIV,
+  AT_MOD,
+  AT_POWER,
+  AT_QUES,
+  AT_COL,
+  AT_COMMA,
+  AT_LPAR,
+  AT_RPAR,
+  AT_PREINC,
+  AT_PREDEC,
+  AT_POSTINC,
+  AT_POSTDEC,
+  AT_COND
 };
 
 typedef struct arith_st {
@@ -77,6 +108,15 @@ static int arith_error(arith_st *s, const char *msg) {
   buf_put(s->errmsg, s->e + s->lasttp, tl);
   buf_puts(s->errmsg, "\")");
   return s->errmsg->err ? s->errmsg->err : MSB_EINVAL;
+}
+
+/* Enters one level of recursion (parentheses, unary chains, right-
+ * associative operators); bounded so hostile input cannot exhaust the C
+ * stack. Callers leave with s->parens--. */
+static int arith_enter(arith_st *s) {
+  if (++s->parens > ARITH_MAX_PARENS)
+    return arith_error(s, "expression recursion level exceeded");
+  return 0;
 }
 
 static int arith_charge(arith_st *s) {
@@ -262,8 +302,8 @@ static int arith_readtok(arith_st *s) {
   if (arith_digit(c)) {
     const char *msg;
     size_t save = s->shown;
-    while (cp < s->len && (arith_alnum(s->e[cp]) || s->e[cp] == '#' ||
-                           s->e[cp] == '@'))
+    while (cp < s->len &&
+           (arith_alnum(s->e[cp]) || s->e[cp] == '#' || s->e[cp] == '@'))
       cp++;
     s->tp = cp;
     msg = arith_strlong(s->e + start, cp - start, &s->tokval);
@@ -373,7 +413,7 @@ static int64_t arith_binop(int op, int64_t a, int64_t b) {
   case AT_LSH: return (int64_t)(x << n);
   case AT_RSH:
     /* arithmetic shift without relying on implementation-defined >> */
-    return a < 0 ? (int64_t) ~(~x >> n) : (int64_t)(x >> n);
+    return a < 0 ? (int64_t)~(~x >> n) : (int64_t)(x >> n);
   case AT_BAND: return (int64_t)(x & y);
   case AT_BOR: return (int64_t)(x | y);
   case AT_BXOR: return (int64_t)(x ^ y);
@@ -414,8 +454,7 @@ static int arith_exp0(arith_st *s, int64_t *v) {
     return arith_readtok(s);
   }
   if (s->curtok == AT_LPAR) {
-    if (++s->parens > ARITH_MAX_PARENS)
-      return arith_error(s, "expression recursion level exceeded");
+    if ((rc = arith_enter(s))) return rc;
     if ((rc = arith_readtok(s))) return rc;
     if ((rc = arith_expcomma(s, v))) return rc;
     if (s->curtok != AT_RPAR) return arith_error(s, "missing `)'");
@@ -447,11 +486,13 @@ static int arith_expunary(arith_st *s, int64_t *v) {
   int rc, tok = s->curtok;
   if (tok == AT_NOT || tok == AT_BNOT || tok == AT_MINUS || tok == AT_PLUS) {
     if ((rc = arith_readtok(s))) return rc;
+    if ((rc = arith_enter(s))) return rc;
     if ((rc = arith_expunary(s, v))) return rc;
+    s->parens--;
     if (tok == AT_NOT)
       *v = !*v;
     else if (tok == AT_BNOT)
-      *v = (int64_t) ~(uint64_t)*v;
+      *v = (int64_t)~(uint64_t)*v;
     else if (tok == AT_MINUS)
       *v = (int64_t)(0 - (uint64_t)*v);
     s->lasttok = AT_NUM;
@@ -466,7 +507,9 @@ static int arith_exppower(arith_st *s, int64_t *v) {
   if ((rc = arith_expunary(s, v))) return rc;
   if (s->curtok != AT_POWER) return 0;
   if ((rc = arith_readtok(s))) return rc;
+  if ((rc = arith_enter(s))) return rc;
   if ((rc = arith_exppower(s, &v2))) return rc; /* right-associative */
+  s->parens--;
   s->lasttok = AT_NUM;
   if (v2 == 0) {
     *v = 1;
@@ -610,7 +653,9 @@ static int arith_expcond(arith_st *s, int64_t *v) {
   s->noeval += skip;
   rc = arith_readtok(s);
   if (!rc && s->curtok == AT_EOF) rc = arith_error(s, "expression expected");
+  if (!rc) rc = arith_enter(s);
   if (!rc) rc = arith_expcond(s, &v2);
+  if (!rc) s->parens--;
   s->noeval -= skip;
   if (rc) return rc;
   *v = c ? v1 : v2;
@@ -638,7 +683,9 @@ static int arith_expassign(arith_st *s, int64_t *v) {
   sublen = s->sublen;
   has_sub = s->has_sub;
   if ((rc = arith_readtok(s))) return rc;
+  if ((rc = arith_enter(s))) return rc;
   if ((rc = arith_expassign(s, &rv))) return rc;
+  s->parens--;
   if (special) {
     if ((op == AT_DIV || op == AT_MOD) && rv == 0) {
       if (!s->noeval) return arith_error(s, "division by 0");
@@ -700,8 +747,8 @@ static int arith_sub(const arith_env *env, const char *expr, size_t len,
   return rc;
 }
 
-int arith_eval(const arith_env *env, const char *expr, size_t len,
-               int64_t *out, buf *errmsg, uint64_t *work) {
+int arith_eval(const arith_env *env, const char *expr, size_t len, int64_t *out,
+               buf *errmsg, uint64_t *work) {
   int parens = 0, rc;
   int64_t v = 0;
   rc = arith_sub(env, expr, len, &v, errmsg, work, 1, &parens);

@@ -74,8 +74,8 @@ typedef struct arith_env {
  * is charged one unit per token and evaluation stops with MSB_ELIMIT when
  * it would go below zero (the caller reports the limit). Errors never
  * assign partial results beyond what bash also assigns before the error. */
-int arith_eval(const arith_env *env, const char *expr, size_t len,
-               int64_t *out, buf *errmsg, uint64_t *work);
+int arith_eval(const arith_env *env, const char *expr, size_t len, int64_t *out,
+               buf *errmsg, uint64_t *work);
 
 /* Parses an integer constant as bash does for arithmetic and `declare -i`
  * style checks (decimal, 0x hex, 0 octal, base#digits, optional leading

@@ -135,9 +135,12 @@ typedef enum ast_pe_op {
   AST_PE_NAMES,   /* ${!prefix*} ${!prefix@}: name = prefix, subscript =
                      '*' or '@' says which */
   AST_PE_KEYS,    /* ${!a[@]} ${!a[*]}: array keys; subscript '@'/'*' */
-  AST_PE_BAD      /* unparsable ${...}: bash reports "TEXT: bad
+  AST_PE_BAD,     /* unparsable ${...}: bash reports "TEXT: bad
                      substitution" when it is expanded, not at parse time;
-                     only `text` is set */
+                     only `text` is set (name is "") */
+  AST_PE_TOGGLE1, /* ${x~p}  toggle the case of the first character
+                     (undocumented bash operator); w1 = pattern or NULL */
+  AST_PE_TOGGLE   /* ${x~~p} toggle the case of every character */
 } ast_pe_op;
 
 #define AST_PE_COLON 1u    /* the `:` variant of - = ? + */
@@ -180,6 +183,10 @@ struct ast_word {
    * `local x=$y` can skip word splitting like bash. `parts` still holds the
    * whole word (except for `a=(...)`, where parts is the name only). */
   ast_assign *assign;
+  /* The word's source text as written (quotes included, backslash-newline
+   * kept), for messages and for printing function definitions. */
+  const char *raw;
+  size_t raw_len;
 };
 
 /* ---- Simple command pieces ------------------------------------------- */
@@ -203,6 +210,8 @@ struct ast_assign {
   ast_word *value;    /* scalar value; parts NULL for an empty value */
   ast_elem *elems;
   int line;
+  const char *raw;    /* source text of the whole assignment word */
+  size_t raw_len;
 };
 
 typedef enum ast_redir_op {
@@ -234,6 +243,9 @@ struct ast_redir {
   int heredoc_quoted; /* delimiter had quotes: body is one SQ part (or no
                          parts when empty), no expansion */
   int strip_tabs;     /* <<- (already applied to the body) */
+  const char *body_raw; /* body text after tab stripping, before any
+                           expansion (for printing function bodies) */
+  size_t body_raw_len;
   int line;
 };
 /* An unquoted here-document body is a word whose parts are LIT (text, with
@@ -264,12 +276,20 @@ typedef enum ast_kind {
   AST_ARITH       /* (( ... )): u.arith */
 } ast_kind;
 
+/* Every command list the parser produces (parse_next's result, the bodies
+ * of if/while/until/for/select/case items/{ }/( ), $( ) and <( )) is an
+ * AST_LIST node, even with one item; the items themselves are never
+ * AST_LIST. A function body is the compound command itself (usually an
+ * AST_GROUP). */
+
 /* Node flags. */
 #define AST_F_BG 1u       /* list item terminated by `&` */
-#define AST_F_PIPE_ERR 2u /* pipeline stage followed by `|&`: its stderr
+#define AST_F_PIPE_ERR \
+  2u /* pipeline stage followed by `|&`: its stderr
                              goes into the pipe too */
 #define AST_F_NEGATE 4u   /* pipeline preceded by `!` */
-#define AST_F_TIME 8u     /* pipeline preceded by `time` (AST_F_TIME_P for
+#define AST_F_TIME \
+  8u     /* pipeline preceded by `time` (AST_F_TIME_P for
                              `time -p`) */
 #define AST_F_TIME_P 16u
 #define AST_F_FUNC_KW 32u /* function written with the `function` keyword */
@@ -308,6 +328,7 @@ struct ast_cond {
   ast_cond *left, *right;
   ast_word *w1, *w2;
   int line;
+  int paren;           /* written inside ( ) (printing only) */
 };
 
 struct ast_node {
@@ -326,7 +347,9 @@ struct ast_node {
                                (assignment- or redirection-only command) */
     } cmd;
     struct {
-      ast_node *stages;     /* linked by next; >= 1 */
+      ast_node *stages;     /* linked by next; NULL only for a bare `!` or
+                               `time` with no command (bash accepts both:
+                               `!` alone has status 1, `time` alone 0) */
     } pipe;
     struct {
       ast_node *left, *right;
@@ -359,12 +382,12 @@ struct ast_node {
     } casec;
     struct {
       const char *name;
-      ast_node *body;       /* any compound command, with its redirs */
+      ast_node *body; /* any compound command, with its redirs */
     } func;
-    ast_cond *cond;         /* AST_COND */
+    ast_cond *cond; /* AST_COND */
     struct {
-      ast_word *expr;       /* as AST_P_ARITH's expr */
-      const char *text;     /* raw text */
+      ast_word *expr; /* as AST_P_ARITH's expr */
+      const char *text; /* raw text */
     } arith;
   } u;
 };
@@ -392,5 +415,10 @@ struct buf;
 int ast_print(struct buf *b, const ast_node *n);
 /* Renders one word the same way. */
 int ast_print_word(struct buf *b, const ast_word *w);
+/* Appends a function definition (AST_FUNC's name and body) laid out as
+ * bash's `declare -f NAME` and `type NAME` print it, without the final
+ * newline. Returns 0, MSB_ENOMEM, or MSB_ENOTSUP when the body holds
+ * something it cannot reproduce exactly (then refuse loudly). */
+int ast_print_function(struct buf *b, const char *name, const ast_node *body);
 
 #endif

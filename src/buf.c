@@ -54,9 +54,7 @@ int buf_putc(buf *b, int c) {
   return buf_put(b, &ch, 1);
 }
 
-int buf_puts(buf *b, const char *s) {
-  return buf_put(b, s, strlen(s));
-}
+int buf_puts(buf *b, const char *s) { return buf_put(b, s, strlen(s)); }
 
 int buf_vprintf(buf *b, const char *fmt, va_list ap) {
   va_list ap2;
@@ -80,9 +78,7 @@ int buf_printf(buf *b, const char *fmt, ...) {
   return r;
 }
 
-const char *buf_str(const buf *b) {
-  return b->p ? b->p : "";
-}
+const char *buf_str(const buf *b) { return b->p ? b->p : ""; }
 
 char *buf_steal(buf *b, size_t *len) {
   char *p = b->p;

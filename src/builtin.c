@@ -185,9 +185,14 @@ static int bi_eval(shell *sh, int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
   if (i >= argc) return 0;
   if ((rc = bi_join(sh, argc, argv, i, &s))) return rc;
-  sh->xlevel++;
-  rc = interp_string(sh, s, strlen(s), sh->line);
-  sh->xlevel--;
+  {
+    const char *opp = sh->parse_prefix;
+    sh->xlevel++;
+    sh->parse_prefix = "eval: ";
+    rc = interp_string(sh, s, strlen(s), sh->line);
+    sh->parse_prefix = opp;
+    sh->xlevel--;
+  }
   mem_free(sh->m, s);
   return rc;
 }
@@ -1692,6 +1697,11 @@ static int bi_trap(shell *sh, int argc, char **argv) {
       expand_quote(&b, sh->trap_err, 1);
       buf_puts(&b, " ERR\n");
     }
+    if (sh->trap_return) {
+      buf_puts(&b, "trap -- ");
+      expand_quote(&b, sh->trap_return, 1);
+      buf_puts(&b, " RETURN\n");
+    }
     return bi_out(sh, &b);
   }
   if (!strcmp(argv[i], "-l")) {
@@ -1714,7 +1724,10 @@ static int bi_trap(shell *sh, int argc, char **argv) {
         slot = &sh->trap_exit;
       else if (!strcmp(sig, "ERR"))
         slot = &sh->trap_err;
-      else if (!strcmp(sig, "RETURN") || !strcmp(sig, "DEBUG")) {
+      else if (!strcmp(sig, "RETURN")) {
+        slot = &sh->trap_return;
+        sh->trap_return_level = sh->funcs_active;
+      } else if (!strcmp(sig, "DEBUG")) {
         interp_errf(sh, "trap: %s: not supported in memsandbox", sig);
         status = 1;
         continue;
@@ -2185,7 +2198,7 @@ static int bi_bash(shell *sh, int argc, char **argv) {
           return MSB_ENOMEM;
         }
         rc = interp_run_script(sh, nav[0], copy, strlen(copy), argc - i, nav,
-                               opts);
+                               opts | SH_O_CSTRING);
         mem_free(sh->m, copy);
       }
       mem_free(sh->m, nav);
@@ -2198,7 +2211,8 @@ static int bi_bash(shell *sh, int argc, char **argv) {
       one[0] = argv[0];
       one[1] = NULL;
       (void)av;
-      rc = interp_run_script(sh, argv[0], copy, strlen(copy), 1, one, opts);
+      rc = interp_run_script(sh, argv[0], copy, strlen(copy), 1, one,
+                             opts | SH_O_CSTRING);
       mem_free(sh->m, copy);
       return rc;
     }

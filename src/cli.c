@@ -27,8 +27,8 @@
  * exit). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
-#include <stddef.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,9 @@ static int cli_put(cli_buf *b, const void *s, size_t n) {
   return 0;
 }
 
-static int cli_puts(cli_buf *b, const char *s) { return cli_put(b, s, strlen(s)); }
+static int cli_puts(cli_buf *b, const char *s) {
+  return cli_put(b, s, strlen(s));
+}
 
 /* Reads a whole host stream. */
 static int cli_read_all(FILE *f, cli_buf *b) {
@@ -328,11 +330,11 @@ static void cli_print(const msb_result *r, int json) {
   printf(",\"cwd\":");
   cli_json_str(stdout, (const uint8_t *)(r->cwd ? r->cwd : ""),
                r->cwd ? strlen(r->cwd) : 0);
-  printf(",\"stdout_truncated\":%s,\"stderr_truncated\":%s,"
-         "\"stdout_total\":%llu,\"stderr_total\":%llu,\"limit\":",
-         r->out_truncated ? "true" : "false",
-         r->err_truncated ? "true" : "false",
-         (unsigned long long)r->out_total, (unsigned long long)r->err_total);
+  printf(
+      ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,"
+      "\"stdout_total\":%llu,\"stderr_total\":%llu,\"limit\":",
+      r->out_truncated ? "true" : "false", r->err_truncated ? "true" : "false",
+      (unsigned long long)r->out_total, (unsigned long long)r->err_total);
   if (r->limit)
     cli_json_str(stdout, (const uint8_t *)r->limit, strlen(r->limit));
   else
@@ -413,8 +415,7 @@ static int cli_repl(msb_sandbox *sb, int json) {
       break;
     }
     if (cli_put(&script, line, (size_t)n)) break;
-    if (msb_parse_check(sb, script.p, script.len) == MSB_EINCOMPLETE)
-      continue;
+    if (msb_parse_check(sb, script.p, script.len) == MSB_EINCOMPLETE) continue;
     {
       msb_exec_opts o;
       msb_result r;
@@ -483,7 +484,7 @@ int main(int argc, char **argv) {
     if (!strncmp(a, "--", 2) && a[2]) {
       const char *eq = strchr(a, '=');
       size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-      static const char *const known[] = {"--seed", "--profile", "--limits",
+      static const char *const known[] = {"--seed",  "--profile",  "--limits",
                                           "--clock", "--rng-seed", 0};
       int k, hit = -1;
       for (k = 0; known[k]; k++)
@@ -534,7 +535,8 @@ int main(int argc, char **argv) {
     break;
   }
 
-  if (msb_limits_init(&lim, profile) || (limits && cli_set_limits(&lim, limits)))
+  if (msb_limits_init(&lim, profile) ||
+      (limits && cli_set_limits(&lim, limits)))
     return 2;
   memset(&cfg, 0, sizeof cfg);
   cfg.limits = &lim;

@@ -275,6 +275,7 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     else if (k <= sh->npos) *rc = xval_str(sh, v, sh->pos[k - 1]);
     return 1;
   }
+  if (!name[0]) return 0;
   if (!name[1]) {
     switch (name[0]) {
     case '#': expand_fmt_i64(nb, sh->npos); break;
@@ -307,8 +308,8 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
   } else if (!strcmp(name, "BASH_SUBSHELL")) {
     expand_fmt_i64(nb, sh->subshell);
   } else if (!strcmp(name, "FUNCNAME")) {
-    if (!sh->funcname) return 1;
-    *rc = xval_str(sh, v, sh->funcname);
+    if (!sh->nfstack) return 1;
+    *rc = xval_str(sh, v, sh->fstack[sh->nfstack - 1]);
     return 1;
   } else if (!strcmp(name, "SHELLOPTS")) {
     buf b;
@@ -332,7 +333,8 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
 
 static int expand_unbound(shell *sh, const char *name) {
   interp_errf(sh, "%s: unbound variable", name);
-  sh->status = 127;
+  /* bash exits 127 from the main shell, 1 from a subshell */
+  sh->status = sh->subshell ? 1 : 127;
   sh->flow = SH_FLOW_EXIT;
   return 1;
 }
@@ -384,9 +386,24 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     expand_fmt_i64(nb, sh->pstat[ix]);
     return xval_str(sh, out, nb);
   }
-  if (sub && !strcmp(name, "FUNCNAME") && sh->funcname) {
-    if (sub != 'i') out->list = 1, out->star = sub == '*';
-    return xval_str(sh, out, sh->funcname);
+  if (sub && !strcmp(name, "FUNCNAME") && sh->nfstack &&
+      !var_lookup(sh->vars, name)) {
+    int64_t ix = 0;
+    if (sub != 'i') {
+      out->list = 1;
+      out->star = sub == '*';
+      out->set = 1;
+      for (i = sh->nfstack; i-- > 0;)
+        if ((rc = xval_str(sh, out, sh->fstack[i]))) return rc;
+      return 0;
+    }
+    if (idx_text)
+      rc = expand_arith_text(sh, idx_text, strlen(idx_text), &ix, NULL);
+    else
+      rc = expand_index(sh, index, &ix);
+    if (rc) return rc;
+    if (ix < 0 || ix >= sh->nfstack) return 0;
+    return xval_str(sh, out, sh->fstack[sh->nfstack - 1 - ix]);
   }
   v = var_get(sh->vars, name, NULL);
   if (!v || (v->attr & VAR_NOVALUE)) {
@@ -394,10 +411,14 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
       out->list = 1;
       out->star = sub == '*';
     }
-    if (sub == 'i' && index && !idx_text) {
+    if (sub == 'i' && (index || idx_text) && !(v && (v->attr & VAR_ASSOC))) {
       int64_t ix;
-      rc = expand_index(sh, index, &ix);
+      if (idx_text)
+        rc = expand_arith_text(sh, idx_text, strlen(idx_text), &ix, NULL);
+      else
+        rc = expand_index(sh, index, &ix);
       if (rc) return rc;
+      if (ix < 0) interp_errf(sh, "%s: bad array subscript", name);
     }
     return 0;
   }
@@ -771,7 +792,10 @@ static int expand_case(shell *sh, int op, const char *pat, const char *s,
   if (!r) return MSB_ENOMEM;
   for (i = 0; i < n; i++) {
     int c = (uint8_t)r[i], nc = c;
-    if (op == AST_PE_UPPER || op == AST_PE_UPPER1) {
+    if (op == AST_PE_TOGGLE || op == AST_PE_TOGGLE1) {
+      if (c >= 'a' && c <= 'z') nc = c - 32;
+      else if (c >= 'A' && c <= 'Z') nc = c + 32;
+    } else if (op == AST_PE_UPPER || op == AST_PE_UPPER1) {
       if (c >= 'a' && c <= 'z') nc = c - 32;
     } else if (c >= 'A' && c <= 'Z')
       nc = c + 32;
@@ -784,7 +808,8 @@ static int expand_case(shell *sh, int op, const char *pat, const char *s,
       if (!m) nc = c;
     }
     r[i] = (char)nc;
-    if ((op == AST_PE_UPPER1 || op == AST_PE_LOWER1)) break;
+    if (op == AST_PE_UPPER1 || op == AST_PE_LOWER1 || op == AST_PE_TOGGLE1)
+      break;
   }
   *res = r;
   return 0;
@@ -966,7 +991,11 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
     case AST_PE_UPPER:
     case AST_PE_UPPER1:
     case AST_PE_LOWER:
-    case AST_PE_LOWER1: rc = expand_case(sh, o->op, o->pat, v->v[i], &r); break;
+    case AST_PE_LOWER1:
+    case AST_PE_TOGGLE:
+    case AST_PE_TOGGLE1:
+      rc = expand_case(sh, o->op, o->pat, v->v[i], &r);
+      break;
     case AST_PE_TRANSFORM:
       rc = expand_transform(sh, o->xform, o->name, v->v[i], v->list, &r);
       break;
@@ -1114,7 +1143,8 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
   char *iname = NULL, *itext = NULL;
   ast_word *index = pe->index;
   memset(&v, 0, sizeof v);
-  if (pe->op == AST_PE_NAMES) rc = expand_names(sh, pe, &v);
+  if (pe->op == AST_PE_BAD) rc = 0;
+  else if (pe->op == AST_PE_NAMES) rc = expand_names(sh, pe, &v);
   else if (pe->op == AST_PE_KEYS) rc = expand_keys(sh, pe, &v);
   else {
     if (pe->flags & AST_PE_INDIRECT) {
@@ -1174,6 +1204,13 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     }
   }
   switch (pe->op) {
+  case AST_PE_BAD:
+    interp_errf(sh, "%.*s: bad substitution", (int)pe->text_len,
+                pe->text ? pe->text : "");
+    sh->status = 1;
+    sh->flow = SH_FLOW_EXIT;
+    rc = 1;
+    break;
   case AST_PE_PLAIN:
   case AST_PE_NAMES:
   case AST_PE_KEYS:
@@ -1257,7 +1294,7 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
         interp_errf(sh, "%s: %s", name,
                     colon ? "parameter null or not set" : "parameter not set");
       mem_free(sh->m, msg);
-      sh->status = 127;
+      sh->status = sh->subshell ? 1 : 127;
       sh->flow = SH_FLOW_EXIT;
       rc = 1;
     } else
@@ -1281,7 +1318,8 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
       if (rc) break;
     } else if (pe->op != AST_PE_TRANSFORM && pe->op != AST_PE_UPPER &&
                pe->op != AST_PE_UPPER1 && pe->op != AST_PE_LOWER &&
-               pe->op != AST_PE_LOWER1) {
+               pe->op != AST_PE_LOWER1 && pe->op != AST_PE_TOGGLE &&
+               pe->op != AST_PE_TOGGLE1) {
       o.pat = mem_strdup(sh->m, "");
     }
     if (pe->w2) rc = expand_pattern(sh, pe->w2, &o.rep);
@@ -1336,6 +1374,8 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
         buf_put(&out, data, len);
     }
     mem_free(sh->m, w);
+  } else if (p->flags & AST_PF_DEFERRED) {
+    rc = interp_capture_text(sh, p->text ? p->text : "", p->len, &out);
   } else {
     rc = interp_capture(sh, p->cmd, &out);
   }
@@ -1346,6 +1386,12 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   if (out.err) {
     buf_finish(&out);
     return MSB_ENOMEM;
+  }
+  if (rc == 256) {
+    /* the substitution did not parse: the command does not run */
+    buf_finish(&out);
+    sh->status = 1;
+    return 1;
   }
   sh->cmdsub_ran = 1;
   sh->last_cmdsub_status = rc;
@@ -1394,6 +1440,7 @@ static int expand_ar_get(void *ctx, const arith_ref *r, const char **val,
   memcpy(nm, r->name, r->nlen);
   nm[r->nlen] = 0;
   buf_clear(&a->scratch);
+  memset(&xv, 0, sizeof xv);
   if (r->kind == ARITH_PLAIN && expand_special(sh, nm, &xv, &rc)) {
     if (rc) return rc;
     if (xv.n) buf_puts(&a->scratch, xv.v[0]);

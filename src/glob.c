@@ -14,6 +14,11 @@
  * the C stack depth is bounded by the number of star and group nodes
  * (capped). Every step is charged to the caller's budget.
  *
+ * glob_match_ends answers "which prefixes (or suffixes) match" for
+ * ${x#p} and friends in one pass: a state-set simulation over the node
+ * list (read backwards for suffixes), O(string x pattern) for all lengths
+ * together.
+ *
  * Expansion walks the pattern one `/`-separated segment at a time over the
  * vfs, keeping the spelling of the pattern's literal parts, and sorts the
  * final list bytewise as bash does in the C locale. */
@@ -60,13 +65,9 @@ typedef struct glob_m {
   size_t mcap, mcount;
 } glob_m;
 
-static int glob_lower(int c) {
-  return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
+static int glob_lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-static int glob_upper(int c) {
-  return c >= 'a' && c <= 'z' ? c - 32 : c;
-}
+static int glob_upper(int c) { return c >= 'a' && c <= 'z' ? c - 32 : c; }
 
 static int glob_charge(uint64_t *budget, uint64_t n) {
   if (!budget) return 0;
@@ -219,7 +220,8 @@ static int glob_compile_seq(mem *m, glob_pat *g, const char *p, size_t i,
         uint8_t tmp[32];
         if ((rc = glob_add(m, g, GN_EXT, c))) return rc;
         g->has_ext = 1;
-        g->rec_nodes++;
+        /* bounds the compile recursion as well as the matcher's */
+        if (++g->rec_nodes > GLOB_MAX_REC_NODES) return MSB_ELIMIT;
         /* split alternatives at top-level '|' */
         for (j = a; j <= close; j++) {
           if (j < close && p[j] == '\\') {
@@ -351,13 +353,12 @@ static int glob_simple(glob_m *x) {
 static int glob_seq(glob_m *x, size_t i, size_t p, size_t e);
 
 /* Memo lookup: 0/1 known result, -1 unknown (slot in *slot). */
-static int glob_memo_get(glob_m *x, int kind, size_t node, size_t p,
-                         size_t e, size_t *slot) {
+static int glob_memo_get(glob_m *x, int kind, size_t node, size_t p, size_t e,
+                         size_t *slot) {
   size_t h, mask;
   if (!x->memo) return -1;
   mask = x->mcap - 1;
-  h = ((node * 2654435761u) ^ (p * 40503u) ^ (e * 97u) ^ (size_t)kind) &
-      mask;
+  h = ((node * 2654435761u) ^ (p * 40503u) ^ (e * 97u) ^ (size_t)kind) & mask;
   for (;;) {
     glob_memo_ent *m = &x->memo[h];
     if (m->node == 0) {
@@ -370,8 +371,8 @@ static int glob_memo_get(glob_m *x, int kind, size_t node, size_t p,
   }
 }
 
-static int glob_memo_put(glob_m *x, int kind, size_t node, size_t p,
-                         size_t e, int val) {
+static int glob_memo_put(glob_m *x, int kind, size_t node, size_t p, size_t e,
+                         int val) {
   size_t slot = 0, i;
   if (!x->memo || (x->mcount + 1) * 2 > x->mcap) {
     size_t nc = x->mcap ? x->mcap * 2 : 256;
@@ -452,8 +453,7 @@ static int glob_group_ends(glob_m *x, size_t g, size_t p, size_t e,
     }
     rc = glob_alts(x, g, p, q);
     if (rc < 0) return rc;
-    if (op == '!')
-      rc = !rc && !slash && !glob_leading(x, p);
+    if (op == '!') rc = !rc && !slash && !glob_leading(x, p);
     ends[q - p] = (uint8_t)rc;
   }
   return 0;
@@ -468,8 +468,7 @@ static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
     if ((rc = glob_charge(x->budget, 1))) return rc;
     switch (n[i].type) {
     case GN_END:
-    case GN_ALT:
-      return p == e;
+    case GN_ALT: return p == e;
     case GN_LIT:
     case GN_ANY:
     case GN_SET:
@@ -477,8 +476,7 @@ static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
       i++;
       p++;
       continue;
-    default:
-      break;
+    default: break;
     }
     break;
   }
@@ -512,17 +510,123 @@ static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
   return r;
 }
 
+/* Matches str against a compiled pattern; the memo is freed after. */
+static int glob_run(mem *m, const glob_pat *g, const char *str, size_t slen,
+                    unsigned flags, uint64_t *budget) {
+  glob_m x;
+  int rc;
+  memset(&x, 0, sizeof x);
+  x.m = m;
+  x.pat = g;
+  x.s = (const uint8_t *)str;
+  x.slen = slen;
+  x.flags = flags;
+  x.budget = budget;
+  if (!g->has_ext)
+    rc = glob_simple(&x);
+  else if (g->rec_nodes > GLOB_MAX_REC_NODES || slen > UINT32_MAX - 1)
+    rc = MSB_ELIMIT;
+  else
+    rc = glob_seq(&x, 0, 0, slen);
+  mem_free(m, x.memo);
+  return rc;
+}
+
 int glob_match(mem *m, const char *pat, size_t plen, const char *str,
                size_t slen, unsigned flags, uint64_t *budget) {
   glob_pat g;
-  glob_m x;
   int rc;
   memset(&g, 0, sizeof g);
   rc = glob_compile_seq(m, &g, pat, 0, plen, flags, GN_END);
-  if (rc) {
-    glob_pat_free(m, &g);
-    return rc;
+  if (!rc) rc = glob_run(m, &g, str, slen, flags, budget);
+  glob_pat_free(m, &g);
+  return rc;
+}
+
+/* Epsilon closure over a group-free node list (logical order, see
+ * glob_nfa): a star may match nothing; kill: stars are dead here because a
+ * leading '.' follows that only a literal may match. */
+static void glob_eps(const glob_node *n, uint8_t *st, size_t e, int fwd,
+                     int kill) {
+  size_t j;
+  for (j = 0; j < e; j++)
+    if (st[j] && (fwd ? &n[j] : &n[e - 1 - j])->type == GN_STAR) {
+      if (kill)
+        st[j] = 0;
+      else
+        st[j + 1] = 1;
+    }
+}
+
+/* Closes st at string position pos and records whether the end is
+ * reached: a prefix ending at pos has no leading '.' after it, so the end
+ * test uses the closure without the leading rule. */
+static void glob_settle(glob_m *x, uint8_t *st, uint8_t *tmp, size_t e, int fwd,
+                        size_t pos, uint8_t *found) {
+  if (fwd && glob_leading(x, pos)) {
+    memcpy(tmp, st, e + 1);
+    glob_eps(x->pat->n, tmp, e, fwd, 0);
+    *found = tmp[e];
+    glob_eps(x->pat->n, st, e, fwd, 1);
+  } else {
+    glob_eps(x->pat->n, st, e, fwd, 0);
+    *found = st[e];
   }
+}
+
+/* All matching prefix lengths (fwd) or suffix lengths (!fwd, the node
+ * list read backwards) of a group-free pattern in one pass: a state-set
+ * simulation, O(string x pattern) in all. found[k] covers k bytes. */
+static int glob_nfa(glob_m *x, int fwd, uint8_t *found) {
+  const glob_node *n = x->pat->n;
+  size_t e = 0, k, j;
+  uint8_t *blk, *cur, *nxt, *tmp, *sw;
+  int rc = 0, alive;
+  while (n[e].type != GN_END) e++;
+  blk = mem_zalloc(x->m, 3 * (e + 1));
+  if (!blk) return MSB_ENOMEM;
+  cur = blk;
+  nxt = blk + e + 1;
+  tmp = blk + 2 * (e + 1);
+  memset(found, 0, x->slen + 1);
+  cur[0] = 1;
+  glob_settle(x, cur, tmp, e, fwd, 0, &found[0]);
+  for (k = 0; k < x->slen; k++) {
+    size_t pos = fwd ? k : x->slen - 1 - k;
+    if ((rc = glob_charge(x->budget, e + 1))) break;
+    memset(nxt, 0, e + 1);
+    alive = 0;
+    for (j = 0; j < e; j++) {
+      const glob_node *nd = fwd ? &n[j] : &n[e - 1 - j];
+      if (!cur[j]) continue;
+      if (nd->type == GN_STAR) {
+        if (!(x->s[pos] == '/' && (x->flags & GLOB_PATHNAME)))
+          nxt[j] = alive = 1;
+      } else if (glob_one(x, nd, pos)) {
+        nxt[j + 1] = alive = 1;
+      }
+    }
+    if (!alive) break;
+    glob_settle(x, nxt, tmp, e, fwd, k + 1, &found[k + 1]);
+    sw = cur;
+    cur = nxt;
+    nxt = sw;
+  }
+  mem_free(x->m, blk);
+  return rc;
+}
+
+int glob_match_ends(mem *m, const char *pat, size_t plen, const char *str,
+                    size_t slen, unsigned flags, int suffix, uint64_t *budget,
+                    uint8_t *ends) {
+  glob_pat g;
+  glob_m x;
+  uint8_t *found = 0;
+  size_t k;
+  int rc;
+  memset(&g, 0, sizeof g);
+  memset(ends, 0, slen + 1);
+  rc = glob_compile_seq(m, &g, pat, 0, plen, flags, GN_END);
   memset(&x, 0, sizeof x);
   x.m = m;
   x.pat = &g;
@@ -530,12 +634,30 @@ int glob_match(mem *m, const char *pat, size_t plen, const char *str,
   x.slen = slen;
   x.flags = flags;
   x.budget = budget;
-  if (!g.has_ext)
-    rc = glob_simple(&x);
-  else if (g.rec_nodes > GLOB_MAX_REC_NODES || slen > UINT32_MAX - 1)
+  if (!rc && !g.has_ext && !(suffix && (flags & GLOB_PERIOD))) {
+    found = mem_alloc(m, slen + 1);
+    rc = found ? glob_nfa(&x, !suffix, found) : MSB_ENOMEM;
+    for (k = 0; !rc && k <= slen; k++) ends[suffix ? slen - k : k] = found[k];
+  } else if (!rc && g.has_ext &&
+             (g.rec_nodes > GLOB_MAX_REC_NODES || slen > UINT32_MAX - 1)) {
     rc = MSB_ELIMIT;
-  else
-    rc = glob_seq(&x, 0, 0, slen);
+  } else if (!rc) {
+    /* groups: one memo serves every range */
+    for (k = 0; k <= slen; k++) {
+      if (g.has_ext) {
+        rc = suffix ? glob_seq(&x, 0, k, slen) : glob_seq(&x, 0, 0, k);
+      } else {
+        x.s = (const uint8_t *)str + (suffix ? k : 0);
+        x.slen = suffix ? slen - k : k;
+        rc = glob_simple(&x);
+      }
+      if (rc < 0) break;
+      ends[k] = (uint8_t)rc;
+      rc = 0;
+    }
+  }
+  if (rc) memset(ends, 0, slen + 1);
+  mem_free(m, found);
   mem_free(m, x.memo);
   glob_pat_free(m, &g);
   return rc;
@@ -639,27 +761,34 @@ static int glob_join(buf *b, const char *pre, const char *name, size_t nlen) {
 
 /* Adds matching entries of directory `pre` (a displayed prefix ending in
  * '/' or empty) to out. dirs_only keeps directories (following links). */
-static int glob_scan(glob_x *g, const char *pre, const char *seg,
-                     size_t seglen, glob_list *out) {
+static int glob_scan(glob_x *g, const char *pre, const char *seg, size_t seglen,
+                     glob_list *out) {
   vfs_dir d;
   const char *name;
   size_t nlen;
   buf tmp;
   unsigned mf = g->flags & (GLOB_EXTGLOB | GLOB_NOCASE);
+  glob_pat pat;
   int rc;
   if (!(g->flags & GLOB_DOTGLOB)) mf |= GLOB_PERIOD;
   if (glob_abs(g, pre)) return g->path.err;
   if (vfs_opendir(g->v, buf_str(&g->path), &d)) return 0;
+  /* compiled once for the whole directory */
+  memset(&pat, 0, sizeof pat);
+  rc = glob_compile_seq(g->m, &pat, seg, 0, seglen, mf, GN_END);
+  if (rc) {
+    glob_pat_free(g->m, &pat);
+    vfs_closedir(&d);
+    return rc;
+  }
   buf_init(&tmp, g->m);
-  rc = 0;
   while (vfs_readdir(&d, &name, &nlen, 0) == 1) {
     if ((rc = glob_charge(g->budget, 1))) break;
     if ((nlen == 1 && name[0] == '.') ||
         (nlen == 2 && name[0] == '.' && name[1] == '.'))
       continue;
-    /* with dotglob a hidden name still needs... nothing; without it the
-     * PERIOD flag makes wildcards refuse the leading dot */
-    rc = glob_match(g->m, seg, seglen, name, nlen, mf, g->budget);
+    /* without dotglob, GLOB_PERIOD makes wildcards refuse a leading dot */
+    rc = glob_run(g->m, &pat, name, nlen, mf, g->budget);
     if (rc < 0) break;
     if (rc == 0) continue;
     if ((rc = glob_join(&tmp, pre, name, nlen))) break;
@@ -667,6 +796,7 @@ static int glob_scan(glob_x *g, const char *pre, const char *seg,
   }
   vfs_closedir(&d);
   buf_finish(&tmp);
+  glob_pat_free(g->m, &pat);
   return rc < 0 ? rc : 0;
 }
 
@@ -749,8 +879,8 @@ static int glob_sort(mem *m, char **v, size_t n) {
 /* Expands one segment over every candidate in cur into next. Candidates
  * are displayed prefixes ending in '/' (or empty for the cwd). last says
  * whether this is the final segment. */
-static int glob_step(glob_x *g, glob_list *cur, const char *seg,
-                     size_t seglen, int last, int trailing,
+static int glob_step(glob_x *g, glob_list *cur, const char *seg, size_t seglen,
+                     int last, int trailing, int strip_zero, int dbl,
                      glob_list *next) {
   size_t i;
   int rc = 0;
@@ -764,11 +894,18 @@ static int glob_step(glob_x *g, glob_list *cur, const char *seg,
       if (last) {
         /* "**" at the end: the directory itself (as "pre") when it is a
          * named prefix, and everything below */
-        if (*pre) rc = glob_list_add(next, pre, strlen(pre));
+        /* bash shows "d" for a magic d + one slash, else the prefix */
+        size_t pl = strlen(pre);
+        if (pl && strip_zero) pl--;
+        if (pl) rc = glob_list_add(next, pre, pl);
         if (!rc) rc = glob_walk(g, pre, 1, 0, next);
       } else {
-        rc = glob_list_add(next, pre, strlen(pre));
-        if (!rc) rc = glob_walk(g, pre, 0, trailing, next);
+        /* "**" + "//" acts as a directory pattern of its own in bash: no
+         * empty match at the top, symlinked directories listed */
+        if (*pre || !dbl) rc = glob_list_add(next, pre, strlen(pre));
+        /* bash lists symlinked directories below a named prefix (and for
+         * a final "**" + "/"), never descending through them */
+        if (!rc) rc = glob_walk(g, pre, 0, trailing || dbl || *pre, next);
       }
     } else if (!glob_has_magic(seg, seglen, g->flags)) {
       buf_clear(&tmp);
@@ -790,7 +927,8 @@ int glob_expand(vfs *v, mem *m, const char *cwd, const char *pattern,
   glob_x g;
   glob_list cur, next;
   size_t i = 0, j, k;
-  int rc = 0, trailing = 0;
+  int rc = 0, trailing = 0, lit = 1;
+  size_t run = 0;
   *out = 0;
   *count = 0;
   memset(&g, 0, sizeof g);
@@ -819,8 +957,17 @@ int glob_expand(vfs *v, mem *m, const char *cwd, const char *pattern,
     if (last && k > j) trailing = 1;
     gs = (flags & GLOB_GLOBSTAR) && j - i == 2 && pattern[i] == '*' &&
          pattern[i + 1] == '*';
-    rc = glob_step(&g, &cur, pattern + i, j - i, last && !trailing,
-                   trailing, &next);
+    if (gs && k + 2 <= plen && pattern[k] == '*' && pattern[k + 1] == '*' &&
+        (k + 2 == plen || pattern[k + 2] == '/')) {
+      i = k; /* "**" + "/" + "**" is one "**", as in bash */
+      continue;
+    }
+    rc = glob_step(&g, &cur, pattern + i, j - i, last && !trailing, trailing,
+                   !lit && run == 1, k - j >= 2, &next);
+    /* bash keeps the slashes of a literal leading part as written; after a
+     * wildcard segment a run of slashes becomes one */
+    if (gs || glob_has_magic(pattern + i, j - i, flags)) lit = 0;
+    run = k - j;
     if (rc) break;
     glob_list_free(&cur);
     cur = next;
@@ -841,7 +988,10 @@ int glob_expand(vfs *v, mem *m, const char *cwd, const char *pattern,
         }
         buf_clear(&tmp);
         buf_puts(&tmp, cur.v[n]);
-        buf_put(&tmp, pattern + j + (gs ? 1 : 0), k - j - (gs ? 1 : 0));
+        if (lit)
+          buf_put(&tmp, pattern + j + (gs ? 1 : 0), k - j - (gs ? 1 : 0));
+        else if (!gs)
+          buf_putc(&tmp, '/');
         nv = tmp.err ? 0 : mem_strndup(m, tmp.p, tmp.len);
         if (!nv) {
           rc = MSB_ENOMEM;

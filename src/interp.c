@@ -382,6 +382,7 @@ static void interp_free_state(shell *sh) {
   mem_free(sh->m, sh->arg0);
   mem_free(sh->m, sh->trap_exit);
   mem_free(sh->m, sh->trap_err);
+  mem_free(sh->m, sh->trap_return);
   mem_free(sh->m, sh->cwd);
   for (k = 0; k < sh->ndirs; k++) mem_free(sh->m, sh->dirstack[k]);
   mem_free(sh->m, sh->dirstack);
@@ -389,6 +390,7 @@ static void interp_free_state(shell *sh) {
   mem_free(sh->m, sh->pstat);
   mem_free(sh->m, sh->decl_argv);
   mem_free(sh->m, sh->decl_asg);
+  mem_free(sh->m, sh->fstack);
 }
 
 /* Frees a session. NULL accepted. */
@@ -425,7 +427,15 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   c->decl_argv = NULL;
   c->decl_asg = NULL;
   c->ndecl = 0;
-  c->arg0 = c->trap_exit = c->trap_err = c->cwd = NULL;
+  c->fstack = NULL;
+  c->nfstack = c->fstackcap = 0;
+  if (sh->nfstack) {
+    c->fstack = mem_alloc(sh->m, (size_t)sh->nfstack * sizeof *c->fstack);
+    if (!c->fstack) goto fail;
+    memcpy(c->fstack, sh->fstack, (size_t)sh->nfstack * sizeof *c->fstack);
+    c->nfstack = c->fstackcap = sh->nfstack;
+  }
+  c->arg0 = c->trap_exit = c->trap_err = c->cwd = c->trap_return = NULL;
   for (k = 0; k < SH_NFD; k++) c->fd[k] = NULL;
   if (share_run)
     for (k = 0; k < SH_NFD; k++) c->fd[k] = interp_stream_ref(sh->fd[k]);
@@ -438,6 +448,9 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   if (sh->trap_exit && !(c->trap_exit = interp_dupn(c, sh->trap_exit)))
     goto fail;
   if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err)))
+    goto fail;
+  if (sh->trap_return &&
+      !(c->trap_return = interp_dupn(c, sh->trap_return)))
     goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
   for (i = 0; i < sh->funcn; i++)
@@ -914,7 +927,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
   buf_init(&tout, sh->m);
   buf_init(&terr, sh->m);
   out = (s1 && s1->kind == SH_S_BUF) ? s1->ob : &tout;
-  if (s2 == s1) err = out;
+  if (d->flags & CMD_BUILTIN) err = &terr; /* prefixed below, like bash */
+  else if (s2 == s1) err = out;
   else err = (s2 && s2->kind == SH_S_BUF) ? s2->ob : &terr;
   c.m = sh->m;
   c.a = &a;
@@ -940,8 +954,29 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
   if (out == &sh->run->out || err == &sh->run->err ||
       out == &sh->run->err || err == &sh->run->out)
     interp_trim_output(sh);
+  if (!s1 && tout.len && (d->flags & CMD_BUILTIN)) {
+    /* stdout closed (>&-): bash's builtins report a write error */
+    buf_printf(&terr, "%s: write error: Bad file descriptor\n", argv[0]);
+    buf_clear(&tout);
+    if (rc == 0) rc = 1;
+  }
   r2 = interp_deliver(sh, 1, &tout);
-  if (!r2) r2 = interp_deliver(sh, 2, &terr);
+  if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
+    /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
+    buf pre;
+    size_t i = 0;
+    buf_init(&pre, sh->m);
+    while (i < terr.len) {
+      const char *nl = memchr(terr.p + i, '\n', terr.len - i);
+      size_t e = nl ? (size_t)(nl - terr.p) + 1 : terr.len;
+      buf_printf(&pre, "%s: line %d: ", interp_name(sh), sh->line);
+      buf_put(&pre, terr.p + i, e - i);
+      i = e;
+    }
+    r2 = interp_deliver(sh, 2, &pre);
+    buf_finish(&pre);
+  } else if (!r2)
+    r2 = interp_deliver(sh, 2, &terr);
   buf_finish(&tout);
   buf_finish(&terr);
   if (rc < 0) {
@@ -987,12 +1022,38 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     sh->npos = onpos;
     return MSB_ENOMEM;
   }
+  if (sh->nfstack == sh->fstackcap) {
+    int nc = sh->fstackcap ? sh->fstackcap * 2 : 16;
+    const char **ns = mem_realloc(sh->m, sh->fstack, (size_t)nc * sizeof *ns);
+    if (!ns) {
+      interp_free_pos(sh);
+      sh->pos = opos;
+      sh->npos = onpos;
+      return MSB_ENOMEM;
+    }
+    sh->fstack = ns;
+    sh->fstackcap = nc;
+  }
+  sh->fstack[sh->nfstack++] = f->name;
   if (t) ast_tree_retain(t);
   sh->funcname = f->name;
   var_push_scope(sh->vars);
   sh->funcs_active++;
   sh->depth++;
   rc = interp_node(sh, body);
+  if (rc >= 0 && sh->trap_return &&
+      sh->trap_return_level == sh->funcs_active) {
+    int st = sh->flow == SH_FLOW_RETURN ? sh->status : rc, ofl = sh->flow;
+    int r2;
+    sh->flow = SH_FLOW_NONE;
+    sh->status = st;
+    r2 = interp_run_trap(sh, sh->trap_return);
+    if (r2 < 0) rc = r2;
+    else if (sh->flow == SH_FLOW_NONE) {
+      sh->flow = ofl;
+      sh->status = st;
+    }
+  }
   sh->depth--;
   sh->funcs_active--;
   var_pop_scope(sh->vars);
@@ -1001,6 +1062,7 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     if (rc >= 0) rc = sh->status;
   }
   sh->funcname = ofn;
+  sh->nfstack--;
   interp_free_pos(sh);
   sh->pos = opos;
   sh->npos = onpos;
@@ -1144,21 +1206,123 @@ static int interp_xtrace(shell *sh, char **av, int ac, char **as, int nas) {
 
 /* ---- assignments ---------------------------------------------------- */
 
+typedef struct interp_aval {
+  char *key;   /* assoc key, or NULL */
+  int64_t idx; /* explicit index (has_idx) */
+  int has_idx, append;
+  char *val;
+} interp_aval;
+
+static void interp_avals_free(shell *sh, interp_aval *v, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    mem_free(sh->m, v[i].key);
+    mem_free(sh->m, v[i].val);
+  }
+  mem_free(sh->m, v);
+}
+
+static int interp_aval_push(shell *sh, interp_aval **v, size_t *n,
+                            size_t *cap, interp_aval x) {
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 8;
+    interp_aval *nv = mem_realloc(sh->m, *v, nc * sizeof *nv);
+    if (!nv) {
+      mem_free(sh->m, x.key);
+      mem_free(sh->m, x.val);
+      return MSB_ENOMEM;
+    }
+    *v = nv;
+    *cap = nc;
+  }
+  (*v)[(*n)++] = x;
+  return 0;
+}
+
+static int interp_int_value(shell *sh, var *v, char **val) {
+  int64_t iv;
+  char nb[24];
+  int rc;
+  if (!(v->attr & VAR_INTEGER)) return 0;
+  rc = expand_arith_text(sh, *val, strlen(*val), &iv, NULL);
+  if (rc) return rc;
+  expand_fmt_i64(nb, iv);
+  mem_free(sh->m, *val);
+  *val = mem_strdup(sh->m, nb);
+  return *val ? 0 : MSB_ENOMEM;
+}
+
+/* name=(...): every element is expanded before the array changes, so
+ * a=("${a[@]:1}") sees the old values. */
 static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
   var *v;
   ast_elem *e;
   int64_t next = 0;
-  int rc;
-  int assoc;
+  int rc = 0, assoc;
+  interp_aval *vals = NULL;
+  size_t nv = 0, cap = 0, i;
   v = var_get(sh->vars, a->name, NULL);
   if (v && (v->attr & VAR_READONLY)) {
     interp_errf(sh, "%s: readonly variable", a->name);
     return 1;
   }
+  assoc = v && (v->attr & VAR_ASSOC);
+  for (e = a->elems; e && !rc; e = e->next) {
+    interp_aval x;
+    memset(&x, 0, sizeof x);
+    x.append = e->append;
+    if (e->index) {
+      if (assoc) rc = expand_string(sh, e->index, &x.key);
+      else {
+        rc = expand_arith(sh, e->index, &x.idx, NULL);
+        x.has_idx = 1;
+      }
+      if (!rc) rc = expand_string(sh, e->value, &x.val);
+      if (!rc) rc = interp_aval_push(sh, &vals, &nv, &cap, x);
+      else {
+        mem_free(sh->m, x.key);
+        mem_free(sh->m, x.val);
+      }
+    } else {
+      char **av;
+      int ac, k;
+      ast_word one = *e->value;
+      one.next = NULL;
+      if (assoc) {
+        rc = expand_string(sh, e->value, &x.val);
+        if (rc) break;
+        interp_errf(sh, "%s: %s: must use subscript when assigning "
+                    "associative array", a->name, x.val);
+        mem_free(sh->m, x.val);
+        continue;
+      }
+      rc = expand_words(sh, &one, &av, &ac);
+      if (rc) break;
+      for (k = 0; k < ac && !rc; k++) {
+        interp_aval y;
+        memset(&y, 0, sizeof y);
+        y.val = av[k];
+        av[k] = NULL;
+        rc = interp_aval_push(sh, &vals, &nv, &cap, y);
+      }
+      expand_free(sh, av, ac);
+    }
+    if (!rc && sh->lim->max_array_items &&
+        (uint64_t)nv > sh->lim->max_array_items) {
+      if (!sh->run->limit) sh->run->limit = "max_array_items";
+      rc = MSB_ELIMIT;
+    }
+  }
+  if (rc) {
+    interp_avals_free(sh, vals, nv);
+    return rc;
+  }
   v = (fl & VS_GLOBAL) ? var_bind(sh->vars, a->name, VS_GLOBAL)
                        : var_bind(sh->vars, a->name, 0);
-  if (!v) return MSB_ENOMEM;
-  assoc = (v->attr & VAR_ASSOC) != 0;
+  if (!v) {
+    interp_avals_free(sh, vals, nv);
+    return MSB_ENOMEM;
+  }
   if (!a->append) var_make_array(sh->vars, v, assoc);
   else if (!(v->attr & (VAR_ARRAY | VAR_ASSOC))) {
     char *old = v->val ? mem_strdup(sh->m, v->val) : NULL;
@@ -1169,86 +1333,32 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
     }
   }
   if (!assoc) next = var_index_end(v);
-  for (e = a->elems; e; e = e->next) {
-    if (e->index) {
-      char *k = NULL, *val = NULL;
-      if (assoc) {
-        rc = expand_string(sh, e->index, &k);
-      } else {
-        int64_t ix;
-        rc = expand_arith(sh, e->index, &ix, NULL);
-        if (!rc && ix < 0) ix += var_index_end(v);
-        if (!rc && ix < 0) {
-          interp_errf(sh, "%s[%lld]: bad array subscript", a->name,
-                      (long long)(ix - var_index_end(v)));
-          rc = 1;
-        }
-        next = ix;
-      }
-      if (rc) return rc;
-      rc = expand_string(sh, e->value, &val);
-      if (rc) {
-        mem_free(sh->m, k);
-        return rc;
-      }
-      if (v->attr & VAR_INTEGER) {
-        int64_t iv;
-        rc = expand_arith_text(sh, val, strlen(val), &iv, NULL);
-        if (!rc) {
-          char nb[24];
-          mem_free(sh->m, val);
-          expand_fmt_i64(nb, iv);
-          val = mem_strdup(sh->m, nb);
-        }
-      }
-      rc = assoc ? var_set_key(sh->vars, v->name, k, val ? val : "",
-                               e->append ? VS_APPEND : 0)
-                 : var_set_index(sh->vars, v->name, next++, val ? val : "",
-                                 e->append ? VS_APPEND : 0);
-      mem_free(sh->m, k);
-      mem_free(sh->m, val);
-      if (rc < 0) return rc;
-    } else {
-      char **av;
-      int ac, i;
-      if (assoc) {
-        char *val = NULL;
-        rc = expand_string(sh, e->value, &val);
-        if (rc) return rc;
-        interp_errf(sh, "%s: %s: must use subscript when assigning "
-                    "associative array", a->name, val);
-        mem_free(sh->m, val);
+  for (i = 0; i < nv && !rc; i++) {
+    interp_aval *x = &vals[i];
+    rc = interp_int_value(sh, v, &x->val);
+    if (rc) break;
+    if (assoc) {
+      rc = var_set_key(sh->vars, v->name, x->key ? x->key : "", x->val,
+                       x->append ? VS_APPEND : 0);
+      continue;
+    }
+    if (x->has_idx) {
+      int64_t ix = x->idx;
+      if (ix < 0) ix += var_index_end(v);
+      if (ix < 0) {
+        interp_errf(sh, "%s[%lld]: bad array subscript", a->name,
+                    (long long)x->idx);
         continue;
       }
-      {
-        ast_word one = *e->value;
-        one.next = NULL;
-        rc = expand_words(sh, &one, &av, &ac);
-      }
-      if (rc) return rc;
-      for (i = 0; i < ac && !rc; i++) {
-        if (v->attr & VAR_INTEGER) {
-          int64_t iv;
-          char nb[24];
-          if (!expand_arith_text(sh, av[i], strlen(av[i]), &iv, NULL)) {
-            expand_fmt_i64(nb, iv);
-            rc = var_set_index(sh->vars, v->name, next++, nb, 0);
-            continue;
-          }
-        }
-        rc = var_set_index(sh->vars, v->name, next++, av[i], 0);
-      }
-      expand_free(sh, av, ac);
-      if (rc < 0) return rc;
+      next = ix;
     }
-    if ((uint64_t)v->n > sh->lim->max_array_items && sh->lim->max_array_items)
-    {
-      sh->run->limit = "max_array_items";
-      return MSB_ELIMIT;
-    }
+    rc = var_set_index(sh->vars, v->name, next++, x->val,
+                       x->append ? VS_APPEND : 0);
   }
-  if (sh->opts & SH_O_ALLEXPORT) v->attr |= VAR_EXPORT;
-  return 0;
+  interp_avals_free(sh, vals, nv);
+  if (rc > 0) rc = 1;
+  if (!rc && (sh->opts & SH_O_ALLEXPORT)) v->attr |= VAR_EXPORT;
+  return rc;
 }
 
 /* Performs one assignment word. fl: VS_GLOBAL etc. */
@@ -1495,8 +1605,10 @@ static int interp_simple(shell *sh, ast_node *n) {
     status = sh->cmdsub_ran ? sh->last_cmdsub_status : 0;
     if (n->redirs) {
       rc = interp_redirs(sh, n->redirs, &sv);
-      if (rc < 0) return rc;
-      if (rc) return 1;
+      if (rc) {
+        expand_free(sh, av, ac);
+        return rc < 0 ? rc : 1;
+      }
       interp_restore_fds(sh, &sv);
     }
     expand_free(sh, av, ac);
@@ -1654,6 +1766,33 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
     mem_free(c->m, t);
     if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
   }
+  sh->next_pid = c->next_pid;
+  sh->rng = c->rng;
+  shell_destroy(c);
+  return rc;
+}
+
+/* Deferred command substitution: parse and run text in a subshell. */
+int interp_capture_text(shell *sh, const char *text, size_t len, buf *out) {
+  shell *c;
+  sh_stream *s;
+  int rc;
+  c = interp_clone(sh);
+  if (!c) return MSB_ENOMEM;
+  s = interp_stream_new(c, SH_S_BUF);
+  if (!s) {
+    shell_destroy(c);
+    return MSB_ENOMEM;
+  }
+  s->ob = out;
+  interp_fd_set(c, 1, s);
+  c->xlevel++;
+  if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
+  c->parse_prefix = "command substitution: ";
+  c->syntax_error = 0;
+  rc = interp_string(c, text, len, 1);
+  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
   shell_destroy(c);
@@ -2390,14 +2529,10 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
         buf_init(&b, sh->m);
         buf_init(&pre, sh->m);
         buf_printf(&pre, "%s: ", interp_name(sh));
-        if (sh->script_mode)
-          ;
-        else if (first_line == 1 && sh->depth <= 1 && !sh->funcs_active)
-          buf_printf(&pre, "-c: ");
-        else
-          buf_printf(&pre, "eval: ");
+        if (sh->parse_prefix) buf_puts(&pre, sh->parse_prefix);
         parse_error_format(&b, e, buf_str(&pre));
         if (!b.err) interp_write(sh, 2, b.p, b.len);
+        sh->syntax_error = 1;
         buf_finish(&b);
         buf_finish(&pre);
       }
@@ -2409,7 +2544,12 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
       rc = status;
       break;
     }
-    rc = interp_node(sh, node);
+    {
+      const char *opp = sh->parse_prefix;
+      sh->parse_prefix = NULL;
+      rc = interp_node(sh, node);
+      sh->parse_prefix = opp;
+    }
     if (rc < 0) break;
     status = rc;
     sh->status = rc;
@@ -2453,24 +2593,48 @@ int interp_run_script(shell *sh, const char *path, const char *src,
   }
   c = interp_clone(sh);
   if (!c) return MSB_ENOMEM;
-  /* a new process: only exported variables survive; no functions */
-  if (var_list(c->vars, c->m, &list, &n)) {
-    shell_destroy(c);
-    return MSB_ENOMEM;
-  }
-  for (i = 0; i < n; i++) {
-    var *v = list[i];
-    if (!(v->attr & VAR_EXPORT) && strcmp(v->name, "IFS") &&
-        strcmp(v->name, "PS4") && strcmp(v->name, "OPTIND") &&
-        strcmp(v->name, "BASH_VERSION") && strcmp(v->name, "UID") &&
-        strcmp(v->name, "EUID") && strcmp(v->name, "PPID") &&
-        strcmp(v->name, "BASH")) {
-      v->attr &= ~VAR_READONLY;
-      var_unset(c->vars, v->name);
+  /* a new process: only the environment survives; no functions */
+  {
+    char **env = var_environ(c->vars);
+    var_store *nv = var_create(c->m);
+    (void)list;
+    (void)n;
+    (void)i;
+    if (!env || !nv) {
+      var_destroy(nv);
+      shell_destroy(c);
+      return MSB_ENOMEM;
+    }
+    {
+      var_store *old = c->vars;
+      size_t k;
+      c->vars = nv;
+      if (interp_init_vars(c)) {
+        c->vars = old;
+        var_destroy(nv);
+        shell_destroy(c);
+        return MSB_ENOMEM;
+      }
+      for (k = 0; env[k]; k++) {
+        const char *eq = strchr(env[k], '=');
+        char *name = eq ? mem_strndup(c->m, env[k], (size_t)(eq - env[k]))
+                        : NULL;
+        var *v;
+        if (!name) continue;
+        v = var_lookup(nv, name);
+        if (!v || !(v->attr & VAR_READONLY)) {
+          var_set(nv, name, eq + 1, 0);
+          v = var_lookup(nv, name);
+          if (v) v->attr |= VAR_EXPORT;
+        }
+        mem_free(c->m, name);
+      }
+      var_changed(nv);
+      var_destroy(old);
     }
   }
-  mem_free(c->m, list);
-  while (var_level(c->vars) > 0) var_pop_scope(c->vars);
+  c->nfstack = 0;
+  c->funcname = NULL;
   interp_funcs_free(c);
   c->funcs_active = 0;
   c->loops = 0;
@@ -2481,6 +2645,9 @@ int interp_run_script(shell *sh, const char *path, const char *src,
   mem_free(c->m, c->arg0);
   c->arg0 = mem_strdup(c->m, path);
   c->script_mode = 1;
+  c->parse_prefix = (setopts & SH_O_CSTRING) ? "-c: " : NULL;
+  setopts &= ~SH_O_CSTRING;
+  c->opts &= ~SH_O_CSTRING;
   {
     char nb[16];
     const char *lv = var_value(c->vars, "SHLVL");
@@ -2563,6 +2730,57 @@ static void interp_unbind_env(shell *sh, interp_envsave *save, size_t n) {
 
 static void interp_procsub_cleanup(shell *sh);
 
+/* Exit status bash -c gives a syntax error: 2 for most, but bash keeps
+ * the last status for [[ ]] errors and for end-of-input inside quotes (2
+ * when that was 0), and reports 1 for errors inside an array assignment. */
+static int interp_syntax_status(shell *sh, const parse_error *e,
+                                const char *src, size_t len) {
+  const char *ls = src, *le;
+  int line = 1;
+  size_t off = 0, k;
+  while (line < e->line && off < len) {
+    while (off < len && src[off] != '\n') off++;
+    if (off >= len) break;
+    off++;
+    line++;
+  }
+  ls = src + off;
+  k = off;
+  while (k < len && src[k] != '\n') k++;
+  le = src + k;
+  if (e->code == MSB_ENOMEM) return 2;
+  if (strstr(e->msg, "conditional") || strstr(e->msg, "expected `)'")) {
+    const char *q = le;
+    while (q < src + len && (*q == '\n' || *q == ' ' || *q == '\t')) q++;
+    if ((strstr(e->msg, "`newline'") || strstr(e->msg, "`EOF'")) &&
+        q >= src + len)
+      return 2;
+    return sh->status;
+  }
+  {
+    /* name=( in command position */
+    const char *p = ls;
+    for (;;) {
+      const char *q;
+      while (p < le && (*p == ' ' || *p == '\t' || *p == ';' || *p == '&' ||
+                        *p == '|'))
+        p++;
+      q = p;
+      while (q < le && (*q == '_' || (*q >= 'a' && *q <= 'z') ||
+                        (*q >= 'A' && *q <= 'Z') ||
+                        (q > p && *q >= '0' && *q <= '9')))
+        q++;
+      if (q > p && q + 1 < le && q[0] == '=' && q[1] == '(') return 1;
+      while (q < le && *q != ';' && *q != '&' && *q != '|') q++;
+      if (q >= le) break;
+      p = q;
+    }
+  }
+  if (!strncmp(e->msg, "unexpected EOF while looking for matching", 41))
+    return sh->status ? sh->status : 2;
+  return 2;
+}
+
 static int interp_exec_main(shell *sh, const char *script, size_t len) {
   int rc = 0, status = 0;
   parser *p = parse_create(sh->m, script, len, 1,
@@ -2581,7 +2799,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
       parse_error_format(&b, e, "bash: -c: ");
       if (!b.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
-      rc = status = 2;
+      rc = status = interp_syntax_status(sh, e, script, len);
       break;
     }
     if (!node) {

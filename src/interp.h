@@ -47,6 +47,7 @@ typedef struct sh_stream {
 #define SH_O_NOEXEC 0x100u
 #define SH_O_BRACE 0x200u  /* braceexpand, on by default */
 #define SH_O_HASHALL 0x400u
+#define SH_O_CSTRING 0x10000u /* interp_run_script: text came from -c */
 
 /* shopt options. */
 #define SH_SO_EXTGLOB 0x1u
@@ -122,8 +123,14 @@ struct shell {
   int last_cmdsub_status;
   int cmdsub_ran;
   const char *funcname; /* innermost function ($FUNCNAME) */
+  const char **fstack;  /* function names, outermost first (FUNCNAME) */
+  int nfstack, fstackcap;
+  const char *parse_prefix; /* syntax error prefix: "-c: ", "eval: " */
   char **dirstack;
   int ndirs;
+  int syntax_error;     /* interp_string hit a parse error */
+  char *trap_return;    /* RETURN trap */
+  int trap_return_level;
   int xlevel;           /* set -x nesting (eval, command substitution) */
   int getopts_sub;      /* getopts position inside a clustered arg */
   char **decl_argv;     /* declaration builtins: argv entries whose */
@@ -141,6 +148,8 @@ struct shell {
 /* Runs a node; returns the exit status (0-255) or a negative MSB_E* code
  * that stops the whole run (limits, out of memory). */
 int interp_node(shell *sh, ast_node *n);
+/* Runs deferred command-substitution text in a captured subshell. */
+int interp_capture_text(shell *sh, const char *text, size_t len, buf *out);
 /* Runs a script text (eval, source, bash -c) in sh. name: for messages. */
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
@@ -153,6 +162,14 @@ int interp_errf(shell *sh, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* As interp_errf without the "line N: " part. */
+int interp_errf_noline(shell *sh, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Appends the set -x prefix (PS4 with its first byte repeated). */
+int interp_ps4(shell *sh, buf *b);
 /* Remaining input on fd (borrowed), without consuming it. */
 int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n);
 /* Consumes n bytes of input on fd. */

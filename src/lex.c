@@ -151,8 +151,8 @@ int lex_enter(lex_state *st) {
 
 const char *lex_tok_text(lex_state *st, const lex_token *tok) {
   static const char *const names[] = {
-      "end of file", "",   "newline", ";",  "&",   "|",   "|&", "&&",
-      "||",          ";;", ";&",      ";;&", "(",  ")"};
+      "end of file", "",   "newline", ";",  "&",   "|", "|&",
+      "&&",          "||", ";;",      ";&", ";;&", "(", ")"};
   static const char *const redirs[] = {"<",  ">",  ">>",  ">|",  "<>", "<&",
                                        ">&", "&>", "&>>", "<<<", "<<"};
   const ast_part *p;
@@ -191,8 +191,7 @@ int lex_error_token(lex_state *st, const lex_token *tok) {
 /* ---- Characters -------------------------------------------------------- */
 
 static int lex_ch(const lex_state *st, size_t off) {
-  return st->pos + off < st->len ? (unsigned char)st->src[st->pos + off]
-                                 : -1;
+  return st->pos + off < st->len ? (unsigned char)st->src[st->pos + off] : -1;
 }
 
 static void lex_adv(lex_state *st, size_t n) {
@@ -370,15 +369,25 @@ static int lex_ansi(lex_state *st, lex_wb *w) {
     switch (c) {
     case 'a': v = 7; break;
     case 'b': v = 8; break;
-    case 'e': case 'E': v = 27; break;
+    case 'e':
+    case 'E': v = 27; break;
     case 'f': v = 12; break;
     case 'n': v = 10; break;
     case 'r': v = 13; break;
     case 't': v = 9; break;
     case 'v': v = 11; break;
-    case '\\': case '\'': case '"': case '?': v = (unsigned long)c; break;
-    case '0': case '1': case '2': case '3':
-    case '4': case '5': case '6': case '7':
+    case '\\':
+    case '\'':
+    case '"':
+    case '?': v = (unsigned long)c; break;
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
       v = (unsigned long)(c - '0');
       for (i = 0; i < 2 && (d = lex_ch(st, 0)) >= '0' && d <= '7'; i++) {
         v = v * 8 + (unsigned long)(d - '0');
@@ -396,9 +405,11 @@ static int lex_ansi(lex_state *st, lex_wb *w) {
         continue;
       }
       break;
-    case 'u': case 'U':
-      for (i = 0; i < (c == 'u' ? 4 : 8) &&
-                  (d = lex_hexval(lex_ch(st, 0))) >= 0; i++) {
+    case 'u':
+    case 'U':
+      for (i = 0;
+           i < (c == 'u' ? 4 : 8) && (d = lex_hexval(lex_ch(st, 0))) >= 0;
+           i++) {
         v = v * 16 + (unsigned long)d;
         lex_adv(st, 1);
       }
@@ -596,9 +607,7 @@ static int lex_is_arith(const lex_state *st, size_t i) {
 }
 
 /* Is "((" at the current position an arithmetic command? */
-int lex_dparen_is_arith(lex_state *st) {
-  return lex_is_arith(st, st->pos + 2);
-}
+int lex_dparen_is_arith(lex_state *st) { return lex_is_arith(st, st->pos + 2); }
 
 /* $(( ... )) or (( ... )) body: st->pos is just past "((" . Parses the
  * expression into *expr and consumes the closing "))". raw receives the
@@ -634,10 +643,14 @@ int lex_arith_for(lex_state *st, ast_word **w3) {
   size_t start = st->pos;
   for (i = 0; i < 3; i++) {
     ast_word *wd = arena_zalloc(st->a, sizeof *wd);
+    size_t wstart = st->pos;
     if (!wd) return lex_nomem(st);
     wd->line = st->line;
     r = lex_parts(st, LEX_X_ARITH, i < 2 ? LEX_O_STOP_SEMI : 0, &wd->parts);
     if (r) return r;
+    wd->raw = arena_strndup(st->a, st->src + wstart, st->pos - wstart);
+    wd->raw_len = st->pos - wstart;
+    if (!wd->raw) return lex_nomem(st);
     w3[i] = wd->parts ? wd : NULL;
     if (i < 2) {
       if (lex_ch(st, 0) != ';') {
@@ -673,6 +686,13 @@ int lex_arith_cmd(lex_state *st, ast_word **expr, const char **raw) {
   return lex_arith_body(st, line, expr, raw);
 }
 
+/* bash -c exits 127 after a syntax error inside $( ) or <( ). */
+static int lex_sub_status(lex_state *st, int r) {
+  if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_2)
+    st->err.status_rule = PARSE_STATUS_127;
+  return r;
+}
+
 /* $( ... ) at the `$`. */
 static int lex_cmdsub(lex_state *st, lex_wb *w) {
   size_t start;
@@ -685,7 +705,7 @@ static int lex_cmdsub(lex_state *st, lex_wb *w) {
   if (r) return r;
   r = parse_cmdsub_body(st, &p->cmd);
   st->depth--;
-  if (r) return r;
+  if (r) return lex_sub_status(st, r);
   /* The body ends just before the `)` the parser consumed. */
   p->text = arena_strndup(st->a, st->src + start, st->pos - 1 - start);
   if (!p->text) return lex_nomem(st);
@@ -705,7 +725,7 @@ static int lex_procsub(lex_state *st, lex_wb *w) {
   if (r) return r;
   r = parse_cmdsub_body(st, &p->cmd);
   st->depth--;
-  if (r) return r;
+  if (r) return lex_sub_status(st, r);
   return lex_wb_add(w, p);
 }
 
@@ -750,8 +770,8 @@ static size_t lex_param_name(lex_state *st, int braced) {
     while (lex_is_digit(lex_ch(st, n))) n++;
     return n;
   }
-  if (c == '@' || c == '*' || c == '#' || c == '?' || c == '-' ||
-      c == '$' || c == '!')
+  if (c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' ||
+      c == '!')
     return 1;
   return 0;
 }
@@ -774,8 +794,7 @@ static int lex_subscript(lex_state *st, ast_param *pm) {
   int line = st->line, r;
   ast_word *wd;
   lex_adv(st, 1);
-  if ((lex_ch(st, 0) == '@' || lex_ch(st, 0) == '*') &&
-      lex_ch(st, 1) == ']') {
+  if ((lex_ch(st, 0) == '@' || lex_ch(st, 0) == '*') && lex_ch(st, 1) == ']') {
     pm->subscript = lex_ch(st, 0);
     lex_adv(st, 2);
     return 0;
@@ -822,14 +841,13 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
   c = lex_ch(st, 0);
   if (c == '#' && lex_ch(st, 1) != '}' &&
       (lex_is_name(lex_ch(st, 1)) || lex_ch(st, 1) == '@' ||
-       lex_ch(st, 1) == '*' || lex_ch(st, 1) == '#' ||
-       lex_ch(st, 1) == '?' || lex_ch(st, 1) == '$' ||
-       lex_ch(st, 1) == '!' ||
+       lex_ch(st, 1) == '*' || lex_ch(st, 1) == '#' || lex_ch(st, 1) == '?' ||
+       lex_ch(st, 1) == '$' || lex_ch(st, 1) == '!' ||
        (lex_ch(st, 1) == '-' && lex_ch(st, 2) == '}'))) {
     pm->op = AST_PE_LENGTH;
     lex_adv(st, 1);
-  } else if (c == '!' && lex_ch(st, 1) != '}' &&
-             lex_param_name(st, 1) && lex_ch(st, 1) >= 0 &&
+  } else if (c == '!' && lex_ch(st, 1) != '}' && lex_param_name(st, 1) &&
+             lex_ch(st, 1) >= 0 &&
              (lex_is_name(lex_ch(st, 1)) || lex_ch(st, 1) == '@' ||
               lex_ch(st, 1) == '*' || lex_ch(st, 1) == '#' ||
               lex_ch(st, 1) == '?' || lex_ch(st, 1) == '$' ||
@@ -890,9 +908,10 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
                                     : AST_PE_SUB;
     break;
   case ':': pm->op = AST_PE_SLICE; break;
-  case '^': pm->op = lex_ch(st, 1) == '^' ? AST_PE_UPPER : AST_PE_UPPER1;
-    break;
-  case ',': pm->op = lex_ch(st, 1) == ',' ? AST_PE_LOWER : AST_PE_LOWER1;
+  case '^': pm->op = lex_ch(st, 1) == '^' ? AST_PE_UPPER : AST_PE_UPPER1; break;
+  case ',': pm->op = lex_ch(st, 1) == ',' ? AST_PE_LOWER : AST_PE_LOWER1; break;
+  case '~':
+    pm->op = lex_ch(st, 1) == '~' ? AST_PE_TOGGLE : AST_PE_TOGGLE1;
     break;
   case '@':
     pm->op = AST_PE_TRANSFORM;
@@ -901,20 +920,27 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
     if (lex_ch(st, 2) != '}') goto bad;
     lex_adv(st, 3);
     goto done;
-  default:
-    goto bad;
+  default: goto bad;
   }
   switch (pm->op) {
-  case AST_PE_DEFAULT: case AST_PE_ASSIGN: case AST_PE_ERROR: case AST_PE_ALT:
+  case AST_PE_DEFAULT:
+  case AST_PE_ASSIGN:
+  case AST_PE_ERROR:
+  case AST_PE_ALT:
     lex_adv(st, 1);
     r = lex_param_word(st, wopts | (in_dq ? LEX_O_SQLIT : 0), &pm->w1);
     break;
-  case AST_PE_TRIM_LP: case AST_PE_TRIM_LS: case AST_PE_UPPER:
+  case AST_PE_TRIM_LP:
+  case AST_PE_TRIM_LS:
+  case AST_PE_UPPER:
   case AST_PE_LOWER:
+  case AST_PE_TOGGLE:
     lex_adv(st, 2);
     r = lex_param_word(st, wopts, &pm->w1);
     break;
-  case AST_PE_SUB_ALL: case AST_PE_SUB_PRE: case AST_PE_SUB_SUF:
+  case AST_PE_SUB_ALL:
+  case AST_PE_SUB_PRE:
+  case AST_PE_SUB_SUF:
   case AST_PE_SUB:
     lex_adv(st, pm->op == AST_PE_SUB ? 1 : 2);
     r = lex_param_word(st, wopts | LEX_O_STOP_SLASH, &pm->w1);
@@ -939,6 +965,7 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
   if (r) return r;
   if ((pm->op == AST_PE_UPPER1 || pm->op == AST_PE_UPPER ||
        pm->op == AST_PE_LOWER1 || pm->op == AST_PE_LOWER ||
+       pm->op == AST_PE_TOGGLE1 || pm->op == AST_PE_TOGGLE ||
        pm->op == AST_PE_ERROR) &&
       pm->w1 && !pm->w1->parts)
     pm->w1 = NULL;
@@ -1090,8 +1117,8 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       if (depth > 0 && c == '(') depth++;
       break;
     case LEX_X_REGEX:
-      if (depth == 0 && (lex_is_blank(c) || c == '\n' || c == ';' ||
-                         c == '&' || c == '<' || c == '>'))
+      if (depth == 0 && (lex_is_blank(c) || c == '\n' || c == ';' || c == '&' ||
+                         c == '<' || c == '>'))
         goto out;
       if (c == '(') depth++;
       if (c == ')') {
@@ -1126,8 +1153,7 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       }
       if (c == '[') depth++;
       break;
-    default:
-      break;
+    default: break;
     }
     /* Quoting and expansions. */
     if (c == '\\') {
@@ -1319,7 +1345,9 @@ static int lex_heredoc_body(lex_state *st, ast_redir *r) {
     st->hd_eof = 1;
   }
   r->body = arena_zalloc(st->a, sizeof *r->body);
-  if (!r->body) {
+  r->body_raw = arena_strndup(st->a, b.p ? b.p : "", b.len);
+  r->body_raw_len = b.len;
+  if (!r->body || !r->body_raw) {
     buf_finish(&b);
     return lex_nomem(st);
   }
@@ -1494,6 +1522,9 @@ static int lex_array(lex_state *st, ast_assign *as) {
       lex_adv(st, 1);
       r = lex_parts(st, LEX_X_SUBSCR, 0, &ix->parts);
       if (r) return r;
+      ix->raw = arena_strndup(st->a, st->src + save + 1, st->pos - save - 1);
+      ix->raw_len = st->pos - save - 1;
+      if (!ix->raw) return lex_nomem(st);
       if (lex_ch(st, 0) == ']' &&
           (lex_ch(st, 1) == '=' ||
            (lex_ch(st, 1) == '+' && lex_ch(st, 2) == '='))) {
@@ -1505,8 +1536,14 @@ static int lex_array(lex_state *st, ast_assign *as) {
         st->line = sline;
       }
     }
-    r = lex_parts(st, LEX_X_WORD, LEX_O_ASSIGN, &e->value->parts);
-    if (r) return r;
+    {
+      size_t vstart = st->pos;
+      r = lex_parts(st, LEX_X_WORD, LEX_O_ASSIGN, &e->value->parts);
+      if (r) return r;
+      e->value->raw = arena_strndup(st->a, st->src + vstart, st->pos - vstart);
+      e->value->raw_len = st->pos - vstart;
+      if (!e->value->raw) return lex_nomem(st);
+    }
     if (tail)
       tail->next = e;
     else
@@ -1589,6 +1626,12 @@ static int lex_assignment(lex_state *st, lex_token *tok) {
   wd->assign = as;
   tok->raw = st->src + save;
   tok->raw_len = st->pos - save;
+  wd->raw = as->raw = arena_strndup(st->a, tok->raw, tok->raw_len);
+  wd->raw_len = as->raw_len = tok->raw_len;
+  if (!wd->raw) {
+    lex_nomem(st);
+    return -1;
+  }
   tok->plain = 0;
   return 1;
 no:
@@ -1626,6 +1669,9 @@ static int lex_word(lex_state *st, unsigned mode, lex_token *tok) {
   tok->raw = st->src + start;
   tok->raw_len = st->pos - start;
   tok->plain = wd->parts && !wd->parts->next && wd->parts->kind == AST_P_LIT;
+  wd->raw = arena_strndup(st->a, tok->raw, tok->raw_len);
+  wd->raw_len = tok->raw_len;
+  if (!wd->raw) return lex_nomem(st);
   return 0;
 }
 
@@ -1652,8 +1698,7 @@ int lex_next(lex_state *st, unsigned mode, lex_token *tok) {
     return 0;
   }
   if (mode & LEX_M_REGEX) {
-    if (c == '\n' || c == ';' || c == '&' || c == '|' || c == ')')
-      goto ops;
+    if (c == '\n' || c == ';' || c == '&' || c == '|' || c == ')') goto ops;
     return lex_word(st, mode, tok);
   }
   if (c == '\n') {
@@ -1775,8 +1820,7 @@ ops:
   case '>':
     if (d == '(') return lex_word(st, mode, tok);
     goto redir;
-  default:
-    return lex_word(st, mode, tok);
+  default: return lex_word(st, mode, tok);
   }
 redir:
   tok->t = LEX_T_REDIR;

@@ -105,8 +105,7 @@ int lex_read_heredocs(lex_state *st);
 int lex_error_token(lex_state *st, const lex_token *tok);
 /* Records an error with a fixed message at a line; has_text selects the
  * second message line. Returns code. */
-int lex_error(lex_state *st, int code, int line, int has_text,
-              const char *msg);
+int lex_error(lex_state *st, int code, int line, int has_text, const char *msg);
 /* "unexpected EOF while looking for matching `W'" (W = what[0]) at a
  * line; incomplete input. */
 int lex_error_match(lex_state *st, int line, const char *what);

@@ -80,9 +80,7 @@ char *mem_strndup(mem *m, const char *s, size_t n) {
   return p;
 }
 
-char *mem_strdup(mem *m, const char *s) {
-  return mem_strndup(m, s, strlen(s));
-}
+char *mem_strdup(mem *m, const char *s) { return mem_strndup(m, s, strlen(s)); }
 
 /* Arena blocks: a linked list; requests larger than the default block size
  * get a block of their own. */

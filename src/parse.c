@@ -63,19 +63,20 @@ static int parse_is_word(const lex_token *tok, const char *w) {
 
 /* Words that end a compound list. */
 static int parse_is_closer(const lex_token *tok) {
-  static const char *const words[] = {"then", "else", "elif", "fi",  "do",
+  static const char *const words[] = {"then", "else", "elif", "fi", "do",
                                       "done", "esac", "}",    NULL};
   int i;
   switch (tok->t) {
-  case LEX_T_EOF: case LEX_T_RPAREN: case LEX_T_DSEMI: case LEX_T_SEMIAMP:
-  case LEX_T_DSEMIAMP:
-    return 1;
+  case LEX_T_EOF:
+  case LEX_T_RPAREN:
+  case LEX_T_DSEMI:
+  case LEX_T_SEMIAMP:
+  case LEX_T_DSEMIAMP: return 1;
   case LEX_T_WORD:
     for (i = 0; words[i]; i++)
       if (parse_is_word(tok, words[i])) return 1;
     return 0;
-  default:
-    return 0;
+  default: return 0;
   }
 }
 
@@ -166,7 +167,7 @@ static int parse_trailing_redirs(lex_state *st, ast_node *n) {
 /* ---- Simple commands ----------------------------------------------------- */
 
 static int parse_is_decl(const ast_word *w) {
-  static const char *const names[] = {"declare", "typeset", "local",
+  static const char *const names[] = {"declare", "typeset",  "local",
                                       "export",  "readonly", NULL};
   int i;
   if (!w->parts || w->parts->next || w->parts->kind != AST_P_LIT) return 0;
@@ -205,8 +206,7 @@ static int parse_simple(lex_state *st, ast_node **out) {
       continue;
     }
     if (t->t == LEX_T_LPAREN && nwords == 1 && !n->u.cmd.assigns &&
-        !n->redirs && n->u.cmd.words->parts &&
-        !n->u.cmd.words->parts->next &&
+        !n->redirs && n->u.cmd.words->parts && !n->u.cmd.words->parts->next &&
         n->u.cmd.words->parts->kind == AST_P_LIT) {
       /* name ( ) compound-command */
       parse_consume(st);
@@ -235,8 +235,7 @@ static int parse_simple(lex_state *st, ast_node **out) {
     parse_consume(st);
     mode = (nwords >= 1 && parse_is_decl(n->u.cmd.words)) ? LEX_M_ASSIGN : 0;
   }
-  if (!nwords && !n->u.cmd.assigns && !n->redirs)
-    return lex_error_token(st, t);
+  if (!nwords && !n->u.cmd.assigns && !n->redirs) return lex_error_token(st, t);
   *out = n;
   return 0;
 }
@@ -482,10 +481,9 @@ static int parse_cond_is_unary(const lex_token *t) {
 }
 
 static int parse_cond_is_binary(const lex_token *t) {
-  static const char *const ops[] = {"==",  "=",   "!=",  "=~",  "<",
-                                    ">",   "-eq", "-ne", "-lt", "-le",
-                                    "-gt", "-ge", "-nt", "-ot", "-ef",
-                                    NULL};
+  static const char *const ops[] = {"==",  "=",   "!=",  "=~",  "<",   ">",
+                                    "-eq", "-ne", "-lt", "-le", "-gt", "-ge",
+                                    "-nt", "-ot", "-ef", NULL};
   int i;
   if (t->t != LEX_T_WORD || !t->plain) return 0;
   for (i = 0; ops[i]; i++)
@@ -534,6 +532,7 @@ static int parse_cond_primary(lex_state *st, ast_cond **out) {
       return parse_cond_error_tok(st, "unexpected token `", t,
                                   "', expected `)'");
     (void)line;
+    (*out)->paren = 1;
     parse_consume(st);
     return 0;
   }
@@ -680,9 +679,8 @@ static int parse_cond(lex_state *st, int line, ast_node **out) {
 /* ---- Commands ------------------------------------------------------------ */
 
 static int parse_is_compound_start(lex_state *st, const lex_token *t) {
-  static const char *const words[] = {"{",     "if",   "while", "until",
-                                      "for",   "case", "[[",    "select",
-                                      "function", NULL};
+  static const char *const words[] = {"{",    "if", "while",  "until",    "for",
+                                      "case", "[[", "select", "function", NULL};
   int i;
   (void)st;
   if (t->t == LEX_T_LPAREN) return 1;
@@ -813,9 +811,9 @@ static int parse_command(lex_state *st, ast_node **out) {
     return r;
   }
   if (t->t == LEX_T_WORD && t->plain && !t->assign) {
-    static const char *const bad[] = {"then", "else", "elif", "fi", "do",
-                                      "done", "esac", "}",    "in", "]]",
-                                      NULL};
+    static const char *const bad[] = {"then", "else", "elif", "fi",
+                                      "do",   "done", "esac", "}",
+                                      "in",   "]]",   NULL};
     int i;
     for (i = 0; bad[i]; i++)
       if (parse_is_word(t, bad[i])) return lex_error_token(st, t);
@@ -856,8 +854,7 @@ static int parse_pipeline(lex_state *st, ast_node **out) {
     break;
   }
   if (flags && (t->t == LEX_T_NEWLINE || t->t == LEX_T_SEMI ||
-                t->t == LEX_T_EOF || t->t == LEX_T_AMP ||
-                parse_is_closer(t))) {
+                t->t == LEX_T_EOF || t->t == LEX_T_AMP || parse_is_closer(t))) {
     /* `time` or `!` alone: an empty pipeline (bash accepts it). */
     n = parse_node(st, AST_PIPELINE, line);
     if (!n) return MSB_ENOMEM;
@@ -1020,7 +1017,12 @@ int parse_cmdsub_body(lex_state *st, ast_node **out) {
   r = parse_list(st, out);
   if (!r) r = parse_peek(st, 0, &t);
   if (r) return r;
-  if (t->t == LEX_T_EOF) return lex_error_match(st, lex_eof_line(st), ")");
+  if (t->t == LEX_T_EOF) {
+    /* bash exits 2 here, whatever $? was. */
+    r = lex_error_match(st, lex_eof_line(st), ")");
+    if (st->err.code == MSB_EINCOMPLETE) st->err.status_rule = PARSE_STATUS_2;
+    return r;
+  }
   if (t->t != LEX_T_RPAREN) return lex_error_token(st, t);
   parse_consume(st);
   st->have_peek = save_peek;
@@ -1203,8 +1205,7 @@ int parse_check(mem *m, const char *src, size_t len, unsigned flags) {
 int parse_error_format(buf *b, const parse_error *err, const char *prefix) {
   if (err->code == MSB_ENOTSUP || err->code == MSB_ELIMIT ||
       err->code == MSB_ENOMEM) {
-    buf_printf(b, "%s%s\n", err->code == MSB_ENOTSUP ? "" : prefix,
-               err->msg);
+    buf_printf(b, "%s%s\n", err->code == MSB_ENOTSUP ? "" : prefix, err->msg);
     return b->err;
   }
   if (!err->msg[0]) return b->err;

@@ -33,6 +33,7 @@
 #define PARSE_STATUS_2 0
 #define PARSE_STATUS_KEEP 1
 #define PARSE_STATUS_NZ 2
+#define PARSE_STATUS_127 3
 
 typedef struct parse_error {
   /* MSB_ESYNTAX, MSB_EINCOMPLETE, MSB_ELIMIT (nesting), MSB_ENOMEM. */
@@ -53,7 +54,8 @@ typedef struct parse_error {
    *   PARSE_STATUS_2     2 (ordinary syntax errors, unexpected end of file)
    *   PARSE_STATUS_KEEP  $? unchanged ([[ ]] expression errors)
    *   PARSE_STATUS_NZ    $? if it is non-zero, else 2 (end of input inside
-   *                      a quote, ${, $((, backquote) */
+   *                      a quote, ${, $((, backquote)
+   *   PARSE_STATUS_127   127 (a syntax error inside $( ) or <( )) */
   int status_rule;
   /* For MSB_EINCOMPLETE, the message bash -c would print instead; msg holds
    * it already, this only records what was missing, e.g. "here-document",

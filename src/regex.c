@@ -5,13 +5,14 @@
  * compiler turns it into a Thompson-style program (rx_inst) of byte sets,
  * splits, jumps, capture saves, assertions and back-references. Counted
  * repetitions are expanded, with the program size bounded so a hostile
- * pattern fails with "Regular expression too big". Where a repeated body
- * can match the empty string, registers record where each iteration began
- * (and a snapshot of the body's groups): an empty iteration ends the loop,
- * and when the body is a group that had matched before, its groups are
- * restored, which is how glibc reports "the last iteration" (this also
- * guarantees progress for the backtracker). The matchers live in
- * regex_exec.c. */
+ * pattern fails with "Regular expression too big". Submatches follow glibc:
+ * repetitions are expanded in glibc's shape (x{2,} is x, x, x*) and each
+ * group close carries glibc's "optional subexpression" mark, so the
+ * matcher can replay glibc's update_regs (an empty iteration of an
+ * optional group that matched before is undone). A loop whose body can
+ * match empty records where each iteration began; an empty iteration ends
+ * the loop, which also guarantees progress for the backtracker. The
+ * matchers live in regex_exec.c. */
 #include <string.h>
 
 #include "memsandbox.h"
@@ -44,7 +45,7 @@ typedef struct rx_node {
 #define RX_NONE 0xffffffffu
 #define RX_MAX_DEPTH 200
 #define RX_MAX_INSTS (1u << 17)
-#define RX_MAX_SLOTWORK (1u << 21)
+#define RX_MAX_SLOTWORK (1u << 20)
 #define RX_DUP_MAX 32767
 
 /* Parser tokens. */
@@ -190,9 +191,7 @@ static int rx_set_class(uint8_t *set, const char *name, size_t n) {
     case 8: in = c >= 32 && c < 127; break;
     case 9: in = c > 32 && c < 127; break;
     case 10: in = c < 32 || c == 127; break;
-    default:
-      in = di || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-      break;
+    default: in = di || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); break;
     }
     if (in) rx_set_add(set, c);
   }
@@ -284,20 +283,55 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
       return;
     }
     switch (c2) {
-    case '(': if (!ere) t->type = RXT_OPEN; break;
-    case ')': if (!ere) t->type = RXT_CLOSE; break;
-    case '|': if (!ere) t->type = RXT_ALT; break;
-    case '{': if (!ere) t->type = RXT_OPEN_DUP; break;
-    case '}': if (!ere) t->type = RXT_CLOSE_DUP; break;
-    case '+': if (!ere) t->type = RXT_PLUS; break;
-    case '?': if (!ere) t->type = RXT_QMARK; break;
-    case 'w': case 'W': case 's': case 'S': t->type = RXT_CLASS; break;
-    case 'b': t->type = RXT_ANCHOR; t->c = RXA_WORDB; break;
-    case 'B': t->type = RXT_ANCHOR; t->c = RXA_NWORDB; break;
-    case '<': t->type = RXT_ANCHOR; t->c = RXA_WBEG; break;
-    case '>': t->type = RXT_ANCHOR; t->c = RXA_WEND; break;
-    case '`': t->type = RXT_ANCHOR; t->c = RXA_BUFBEG; break;
-    case '\'': t->type = RXT_ANCHOR; t->c = RXA_BUFEND; break;
+    case '(':
+      if (!ere) t->type = RXT_OPEN;
+      break;
+    case ')':
+      if (!ere) t->type = RXT_CLOSE;
+      break;
+    case '|':
+      if (!ere) t->type = RXT_ALT;
+      break;
+    case '{':
+      if (!ere) t->type = RXT_OPEN_DUP;
+      break;
+    case '}':
+      if (!ere) t->type = RXT_CLOSE_DUP;
+      break;
+    case '+':
+      if (!ere) t->type = RXT_PLUS;
+      break;
+    case '?':
+      if (!ere) t->type = RXT_QMARK;
+      break;
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S': t->type = RXT_CLASS; break;
+    case 'b':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_WORDB;
+      break;
+    case 'B':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_NWORDB;
+      break;
+    case '<':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_WBEG;
+      break;
+    case '>':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_WEND;
+      break;
+    case '`':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_BUFBEG;
+      break;
+    case '\'':
+      t->type = RXT_ANCHOR;
+      t->c = RXA_BUFEND;
+      break;
     default:
       if (c2 >= '1' && c2 <= '9') {
         t->type = RXT_BREF;
@@ -311,10 +345,18 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
   case '.': t->type = RXT_ANY; break;
   case '[': t->type = RXT_BRACKET; break;
   case '*': t->type = RXT_STAR; break;
-  case '+': if (ere) t->type = RXT_PLUS; break;
-  case '?': if (ere) t->type = RXT_QMARK; break;
-  case '{': if (ere) t->type = RXT_OPEN_DUP; break;
-  case '}': if (ere) t->type = RXT_CLOSE_DUP; break;
+  case '+':
+    if (ere) t->type = RXT_PLUS;
+    break;
+  case '?':
+    if (ere) t->type = RXT_QMARK;
+    break;
+  case '{':
+    if (ere) t->type = RXT_OPEN_DUP;
+    break;
+  case '}':
+    if (ere) t->type = RXT_CLOSE_DUP;
+    break;
   case '(':
     if (ere) {
       t->type = RXT_OPEN;
@@ -324,8 +366,12 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
       }
     }
     break;
-  case ')': if (ere) t->type = RXT_CLOSE; break;
-  case '|': if (ere) t->type = RXT_ALT; break;
+  case ')':
+    if (ere) t->type = RXT_CLOSE;
+    break;
+  case '|':
+    if (ere) t->type = RXT_ALT;
+    break;
   case '^':
     if (ere || p->caret_ok) {
       t->type = RXT_ANCHOR;
@@ -337,8 +383,7 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
       t->type = RXT_ANCHOR;
       t->c = RXA_EOL;
     } else if (rx_at(p, p->pos + 1) == '\\' &&
-               (rx_at(p, p->pos + 2) == ')' ||
-                rx_at(p, p->pos + 2) == '|')) {
+               (rx_at(p, p->pos + 2) == ')' || rx_at(p, p->pos + 2) == '|')) {
       t->type = RXT_ANCHOR;
       t->c = RXA_EOL;
     }
@@ -384,11 +429,12 @@ static int rx_bracket_elem(rx_parser *p, uint8_t *set, int *c,
     if (rx_bracket_symbol(p, c2, &name, &n)) return p->err;
     if (c2 == ':') {
       uint8_t tmp[32];
-      int k;
+      int k, neg = p->syn == RX_PERL && n > 0 && name[0] == '^';
       memset(tmp, 0, sizeof tmp);
-      if (rx_set_class(tmp, (const char *)name, n))
-        return rx_fail(p, "Invalid character class name");
-      for (k = 0; k < 32; k++) set[k] |= tmp[k];
+      if (rx_set_class(tmp, (const char *)name + neg, n - (size_t)neg))
+        return rx_fail(p, p->syn == RX_PERL ? "unknown POSIX class name"
+                                            : "Invalid character class name");
+      for (k = 0; k < 32; k++) set[k] |= (uint8_t)(neg ? ~tmp[k] : tmp[k]);
       return 1;
     }
     if (n != 1) return rx_fail(p, "Invalid collation character");
@@ -459,9 +505,8 @@ static uint32_t rx_bracket(rx_parser *p) {
       r = rx_bracket_elem(p, set, &hi, 1);
       if (p->err) return RX_NONE;
       if (r != 0 || hi < c) {
-        rx_fail(p, p->syn == RX_PERL
-                       ? "range out of order in character class"
-                       : "Invalid range end");
+        rx_fail(p, p->syn == RX_PERL ? "range out of order in character class"
+                                     : "Invalid range end");
         return RX_NONE;
       }
       for (k = c; k <= hi; k++) rx_set_add(set, k);
@@ -490,17 +535,22 @@ static int rx_perl_escape(rx_parser *p, int in_bracket) {
   int c = rx_at(p, p->pos + 1), v, d;
   p->pos += 2;
   switch (c) {
-  case -1:
-    p->pos--;
-    return rx_fail(p, "\\ at end of pattern");
+  case -1: p->pos--; return rx_fail(p, "\\ at end of pattern");
   case 'n': return '\n';
   case 't': return '\t';
   case 'r': return '\r';
   case 'f': return '\f';
   case 'e': return 27;
   case 'a': return 7;
-  case 'v': if (in_bracket) return 11; return -'v';
-  case 'd': case 'D': case 'w': case 'W': case 's': case 'S': return -c;
+  case 'v':
+    if (in_bracket) return 11;
+    return -'v';
+  case 'd':
+  case 'D':
+  case 'w':
+  case 'W':
+  case 's':
+  case 'S': return -c;
   case 'x':
     v = 0;
     if (rx_at(p, p->pos) == '{') {
@@ -512,8 +562,9 @@ static int rx_perl_escape(rx_parser *p, int in_bracket) {
       if (rx_at(p, i) != '}' || i == p->pos + 1)
         return rx_fail(p, "\\x{ is not followed by hex digits and }");
       if (v > 255)
-        return rx_fail(p, "character code point value in \\x{} is too "
-                          "large");
+        return rx_fail(p,
+                       "character code point value in \\x{} is too "
+                       "large");
       p->pos = i + 1;
       return v;
     }
@@ -597,8 +648,7 @@ static int rx_interval(rx_parser *p, size_t open_pos, int *min, int *max) {
     return rx_fail(p, "Invalid content of \\{\\}");
   }
   if ((hi < 0 ? lo : hi) > RX_DUP_MAX) {
-    if (p->syn == RX_PERL)
-      return rx_fail(p, "number too big in {} quantifier");
+    if (p->syn == RX_PERL) return rx_fail(p, "number too big in {} quantifier");
     return rx_fail(p, "Regular expression too big");
   }
   *min = (int)lo;
@@ -704,8 +754,8 @@ static void rx_perl_group(rx_parser *p, uint32_t *out, int depth) {
   *out = RX_NONE;
   p->pos += 2;
   if (c == '=' || c == '!' ||
-      (c == '<' && (rx_at(p, p->pos + 1) == '=' ||
-                    rx_at(p, p->pos + 1) == '!'))) {
+      (c == '<' &&
+       (rx_at(p, p->pos + 1) == '=' || rx_at(p, p->pos + 1) == '!'))) {
     uint32_t kind = c == '<' ? 2u : 0u;
     long flen = 0;
     if (c == '<') c = rx_at(p, ++p->pos);
@@ -787,8 +837,10 @@ static void rx_perl_group(rx_parser *p, uint32_t *out, int depth) {
         rx_fail(p, "missing closing parenthesis");
         return;
       } else {
-        rx_fail(p, "unsupported option in (?...) group (only i and s are "
-                   "supported)");
+        rx_fail(p, c > 0 && strchr("mxnUJ", c)
+                       ? "unsupported option in (?...) group (only i and s "
+                         "are supported)"
+                       : "unrecognized character after (? or (?-");
         return;
       }
       p->pos++;
@@ -805,7 +857,13 @@ static void rx_perl_group(rx_parser *p, uint32_t *out, int depth) {
   p->icase = icase;
   p->dotall = dotall;
   if (!capture) {
-    *out = body == RX_NONE ? rx_node_new(p, RXN_EMPTY) : body;
+    if (body != RX_NONE && p->nodes[body].type != RXN_REP) {
+      *out = body;
+      return;
+    }
+    /* A one-kid concatenation, so "(?:a+)+" is not read as possessive. */
+    *out = rx_node_new(p, body == RX_NONE ? RXN_EMPTY : RXN_CAT);
+    if (!p->err && body != RX_NONE) p->nodes[*out].kid = body;
     return;
   }
   *out = rx_node_new(p, RXN_GROUP);
@@ -825,14 +883,11 @@ static uint32_t rx_parse_atom(rx_parser *p, int depth, int *anchor) {
   switch (t.type) {
   case RXT_END:
     if (t.c == -2)
-      rx_fail(p, p->syn == RX_PERL ? "\\ at end of pattern"
-                                   : "Trailing backslash");
+      rx_fail(
+          p, p->syn == RX_PERL ? "\\ at end of pattern" : "Trailing backslash");
     return RX_NONE;
-  case RXT_ANY:
-    p->pos++;
-    return rx_node_class(p, 0);
-  case RXT_BRACKET:
-    return rx_bracket(p);
+  case RXT_ANY: p->pos++; return rx_node_class(p, 0);
+  case RXT_BRACKET: return rx_bracket(p);
   case RXT_OPEN:
     if (depth + 1 > RX_MAX_DEPTH) {
       rx_fail(p, "Regular expression too big");
@@ -888,9 +943,7 @@ static uint32_t rx_parse_atom(rx_parser *p, int depth, int *anchor) {
     n = rx_node_new(p, RXN_BREF);
     if (!p->err) p->nodes[n].arg = (uint32_t)t.c;
     return n;
-  case RXT_CLASS:
-    p->pos += t.len;
-    return rx_node_class(p, t.c);
+  case RXT_CLASS: p->pos += t.len; return rx_node_class(p, t.c);
   case RXT_CHAR:
     if (t.c == -3) { /* Perl escape */
       int c = rx_at(p, p->pos + 1), e;
@@ -922,9 +975,9 @@ static uint32_t rx_parse_atom(rx_parser *p, int depth, int *anchor) {
         *anchor = 1;
         return rx_node_new(p, RXN_KEEP);
       }
-      if (c == 'Q' || c == 'E' || c == 'G' || c == 'p' ||
-          c == 'P' || c == 'X' || c == 'R' || c == 'h' || c == 'H' ||
-          c == 'N' || c == 'C' || c == 'g' || c == 'k') {
+      if (c == 'Q' || c == 'E' || c == 'G' || c == 'p' || c == 'P' ||
+          c == 'X' || c == 'R' || c == 'h' || c == 'H' || c == 'N' ||
+          c == 'C' || c == 'g' || c == 'k') {
         p->pos++;
         rx_fail(p, "this \\ escape is not supported");
         return RX_NONE;
@@ -1076,9 +1129,13 @@ typedef struct rx_comp {
   uint32_t nslots;
   int need_loopregs;
   uint8_t *nullc; /* per AST node: 0 unknown, 1 not nullable, 2 nullable */
-  uint32_t *ngc;  /* per AST node: 1 + groups to snapshot, 0 unknown */
+  uint32_t *ngc; /* per AST node: 1 + groups inside, 0 unknown */
+  uint32_t prevbase;
+  int has_opt; /* some group close has the optional mark */
+  int clear; /* inside a copy glibc duplicated: no optional marks */
+  int mark; /* the next node, if a group, is an optional subexp */
   uint16_t *setcnt; /* per set: 1 + members, 0 unknown */
-  uint8_t *setone;  /* per set: its member when it has exactly one */
+  uint8_t *setone; /* per set: its member when it has exactly one */
 } rx_comp;
 
 static uint32_t rx_emit(rx_comp *c, int op, uint32_t x, uint32_t y) {
@@ -1154,47 +1211,39 @@ static uint32_t rx_count_groups(const rx_parser *p, uint32_t n, int depth) {
   return cnt;
 }
 
-/* The registers of repetition node n, whose body can match empty,
- * allocated on first use; *ng and *glo describe the groups to snapshot
- * (none unless the body is itself a group). */
-static uint32_t rx_loop_regs(rx_comp *c, uint32_t n, uint32_t *ng,
-                             uint32_t *glo) {
-  const rx_node *nd = &c->p->nodes[n];
-  const rx_node *kid = &c->p->nodes[nd->kid];
-  *ng = 0;
-  *glo = 0;
-  if (kid->type == RXN_GROUP) {
-    if (!c->ngc[n]) c->ngc[n] = 1 + rx_count_groups(c->p, nd->kid, 0);
-    *ng = c->ngc[n] - 1;
-    *glo = kid->arg;
-  }
-  if (!c->loopreg[n]) {
-    c->loopreg[n] = 1 + c->nslots;
-    c->nslots += 1 + 2 * *ng;
-  }
+/* The register of repetition node n, whose body can match empty: where
+ * the current iteration began. Allocated on first use. */
+static uint32_t rx_loop_reg(rx_comp *c, uint32_t n) {
+  if (!c->loopreg[n]) c->loopreg[n] = 1 + c->nslots++;
   return c->loopreg[n] - 1;
 }
 
-/* Emits the LSET starting one iteration of node n; returns its index. */
-static uint32_t rx_comp_lset(rx_comp *c, uint32_t n) {
-  uint32_t ng, glo, reg = rx_loop_regs(c, n, &ng, &glo), k;
-  k = rx_emit(c, RXI_LSET, reg, glo);
-  if (!c->p->err) c->prog[k].z = ng;
-  return k;
+/* Compiles a repetition's body the way glibc's copy of it behaves: clear
+ * when glibc duplicated the tree (which drops the "optional subexpression"
+ * marks inside), mark when the copy is optional and the body a group. */
+static void rx_comp_body(rx_comp *c, uint32_t kid, int depth, int clear,
+                         int mark) {
+  int save = c->clear;
+  c->clear = clear;
+  c->mark = mark && !save;
+  rx_comp_node(c, kid, depth + 1);
+  c->clear = save;
+  c->mark = 0;
 }
 
 /* A loop: the body repeated min_one ? 1.. : 0.. times. Only x* loops
- * with a body that can match empty carry registers (x+ is used only when
- * the body cannot). */
-static void rx_comp_loop(rx_comp *c, uint32_t n, int min_one, int depth) {
+ * with a body that can match empty carry a register (x+ is used only when
+ * the body cannot match empty and has no groups). */
+static void rx_comp_loop(rx_comp *c, uint32_t n, int min_one, int clear,
+                         int depth) {
   const rx_node *nd = &c->p->nodes[n];
-  uint32_t kid = nd->kid, split, body, chk = 0, lset = 0;
+  uint32_t kid = nd->kid, split, body, chk = 0;
   int lazy = nd->lazy, regs = 0;
   if (!min_one && c->need_loopregs && rx_comp_nullable(c, kid)) regs = 1;
   if (!min_one) split = rx_emit(c, RXI_SPLIT, 0, 0);
   body = c->n;
-  if (regs) lset = rx_comp_lset(c, n);
-  rx_comp_node(c, kid, depth + 1);
+  if (regs) rx_emit(c, RXI_LSET, rx_loop_reg(c, n), 0);
+  rx_comp_body(c, kid, depth, clear, !min_one);
   if (regs) chk = rx_emit(c, RXI_LCHK, 0, 0);
   if (!min_one && !regs) rx_emit(c, RXI_JMP, split, 0);
   if (min_one) split = rx_emit(c, RXI_SPLIT, 0, 0);
@@ -1202,16 +1251,17 @@ static void rx_comp_loop(rx_comp *c, uint32_t n, int min_one, int depth) {
   c->prog[split].x = lazy ? c->n : body;
   c->prog[split].y = lazy ? body : c->n;
   if (regs) {
-    c->prog[chk].x = c->n;  /* exit */
+    c->prog[chk].x = c->n; /* exit */
     c->prog[chk].y = split; /* loop head */
     c->prog[chk].z = c->loopreg[n] - 1;
-    c->prog[chk].w = lset;
   }
 }
 
 static void rx_comp_node(rx_comp *c, uint32_t n, int depth) {
   const rx_node *nd;
   uint32_t k, i, nk;
+  int mark = c->mark;
+  c->mark = 0; /* it applies to this node only */
   if (n == RX_NONE || c->p->err) return;
   if (depth > RX_MAX_DEPTH * 2 + 8) {
     rx_fail(c->p, "Regular expression too big");
@@ -1276,46 +1326,47 @@ static void rx_comp_node(rx_comp *c, uint32_t n, int depth) {
   case RXN_GROUP:
     rx_emit(c, RXI_SAVE, 2 * nd->arg, 0);
     rx_comp_node(c, nd->kid, depth + 1);
-    rx_emit(c, RXI_SAVE, 2 * nd->arg + 1, 0);
+    k = rx_emit(c, RXI_SAVE, 2 * nd->arg + 1, 0);
+    if (!c->p->err) c->prog[k].c = (uint8_t)mark;
     return;
   case RXN_ASSERT: rx_emit(c, RXI_ASSERT, nd->arg, 0); return;
   case RXN_BREF: rx_emit(c, RXI_BREF, nd->arg, 0); return;
   case RXN_KEEP: rx_emit(c, RXI_SAVE, 0, 0); return;
   case RXN_LOOK:
-    /* The body is compiled after the main program (rx_comp_looks). */
+    /* The body is compiled after the main program (rx_compile). */
     k = rx_emit(c, RXI_LOOK, n, nd->arg);
     if (!c->p->err) c->prog[k].z = (uint32_t)nd->min;
     return;
   case RXN_REP: {
     int min = nd->min, max = nd->max, lazy = nd->lazy;
     uint32_t kid = nd->kid, splits = RX_NONE;
+    int clear = c->clear;
     if (max < 0) {
-      /* x{m,} is m-1 copies and x+ (a loop entered at the body); when the
-       * body can match empty, glibc's m copies and x* instead, so an empty
-       * mandatory iteration does not end the loop. */
-      int plus = min > 0 && !(c->need_loopregs && rx_comp_nullable(c, kid));
-      for (i = 0; (int)i < min - plus; i++) rx_comp_node(c, kid, depth + 1);
-      rx_comp_loop(c, n, plus, depth);
+      /* x{m,} is m-1 copies and x+ (a loop entered at the body) when the
+       * body cannot match empty and has no groups; otherwise glibc's shape,
+       * m copies and x*, which decides what the groups report. */
+      int plus = min > 0 && !rx_comp_nullable(c, kid);
+      if (plus) {
+        if (!c->ngc[kid]) c->ngc[kid] = 1 + rx_count_groups(c->p, kid, 0);
+        plus = c->ngc[kid] == 1;
+      }
+      for (i = 0; (int)i < min - plus; i++)
+        rx_comp_body(c, kid, depth, i > 0 || clear, 0);
+      rx_comp_loop(c, n, plus, min > 0 || clear, depth);
       return;
     }
-    for (i = 0; (int)i < min; i++) rx_comp_node(c, kid, depth + 1);
-    /* Optional copies, nested: x(x(x)?)? */
+    for (i = 0; (int)i < min; i++)
+      rx_comp_body(c, kid, depth, i > 0 || clear, 0);
+    /* Optional copies, nested: x(x(x)?)?; glibc marks only the first. */
     for (i = (uint32_t)min; (int)i < max; i++) {
-      uint32_t split = rx_emit(c, RXI_SPLIT, 0, splits), lset = 0, ki;
-      /* Only a group body has something to undo after an empty copy. */
-      int ne = c->need_loopregs && c->p->nodes[kid].type == RXN_GROUP &&
-               rx_comp_nullable(c, kid);
+      uint32_t split = rx_emit(c, RXI_SPLIT, 0, splits);
       if (c->p->err) return;
       c->prog[split].c = (uint8_t)lazy;
       splits = split;
-      if (ne) lset = rx_comp_lset(c, n);
-      rx_comp_node(c, kid, depth + 1);
-      if (ne) {
-        ki = rx_emit(c, RXI_LNE, 0, 0);
-        if (c->p->err) return;
-        c->prog[ki].z = c->loopreg[n] - 1;
-        c->prog[ki].w = lset;
-      }
+      if ((int)i == min)
+        rx_comp_body(c, kid, depth, min > 0 || clear, 1);
+      else
+        rx_comp_body(c, kid, depth, 1, 0);
       if (c->p->err) return;
     }
     while (splits != RX_NONE) {
@@ -1346,8 +1397,10 @@ static void rx_find_literal(rx *r, const rx_parser *p, uint32_t root) {
   const rx_node *nd;
   uint8_t tmp[256];
   if (root == RX_NONE) return;
-  if (p->nodes[root].type == RXN_CAT) first = p->nodes[root].kid;
-  else if (p->nodes[root].type != RXN_SET) return;
+  if (p->nodes[root].type == RXN_CAT)
+    first = p->nodes[root].kid;
+  else if (p->nodes[root].type != RXN_SET)
+    return;
   for (k = first; k != RX_NONE; k = p->nodes[k].next, idx++) {
     int cnt = 0, b, last = 0;
     nd = &p->nodes[k];
@@ -1395,10 +1448,12 @@ static void rx_find_literal(rx *r, const rx_parser *p, uint32_t root) {
 
 /* Byte classes: bytes that every instruction (and the word / newline tests
  * of assertions) treats alike share a class, shrinking DFA tables. */
-static void rx_byte_classes(rx *r) {
-  uint8_t bound[257];
+static int rx_byte_classes(rx *r, size_t nsets) {
+  uint8_t bound[257], *done;
   uint32_t i;
   int b, cls = 0;
+  done = mem_zalloc(r->m, nsets + 1);
+  if (!done) return MSB_ENOMEM;
   memset(bound, 0, sizeof bound);
   /* A boundary before byte b means b starts a new class. */
   bound[0] = 1;
@@ -1407,12 +1462,14 @@ static void rx_byte_classes(rx *r) {
     if (in->op == RXI_BYTE) {
       bound[in->c] = 1;
       bound[in->c + 1] = 1;
-    } else if (in->op == RXI_SET) {
+    } else if (in->op == RXI_SET && !done[in->x]) {
       const uint8_t *set = r->sets[in->x];
+      done[in->x] = 1; /* copies of a repetition share their sets */
       for (b = 1; b < 256; b++)
         if (rx_set_has(set, b) != rx_set_has(set, b - 1)) bound[b] = 1;
     }
   }
+  mem_free(r->m, done);
   for (b = 1; b < 256; b++)
     if (rx_isword(b) != rx_isword(b - 1)) bound[b] = 1;
   bound['\n'] = bound['\n' + 1] = 1;
@@ -1421,6 +1478,7 @@ static void rx_byte_classes(rx *r) {
     r->bclass[b] = (uint8_t)cls;
   }
   r->nclass = (uint32_t)cls + 1;
+  return 0;
 }
 
 /* The set of bytes a match can start with; empty_ok when the pattern can
@@ -1447,9 +1505,11 @@ static int rx_first_bytes(rx *r) {
       for (i = 0; i < 32; i++) r->first[i] |= r->sets[r->prog[pc].x][i];
       break;
     case RXI_ANY: memset(r->first, 0xff, 32); break;
-    case RXI_MATCH: case RXI_BREF: ok = 0; break;
+    case RXI_MATCH:
+    case RXI_BREF: ok = 0; break;
     case RXI_JMP: stack[sp++] = r->prog[pc].x; break;
-    case RXI_SPLIT: case RXI_LCHK:
+    case RXI_SPLIT:
+    case RXI_LCHK:
       stack[sp++] = r->prog[pc].x;
       stack[sp++] = r->prog[pc].y;
       break;
@@ -1522,6 +1582,11 @@ int rx_compile(mem *m, const char *pat, size_t len, unsigned flags, rx **out,
   if (p.err) goto fail;
   for (i = 0; i < c.n; i++)
     if (c.prog[i].op <= RXI_MATCH) ncons++;
+  /* glibc's prev_idx_match: the groups at the last non-empty close. */
+  c.prevbase = c.nslots;
+  for (i = 0; i < c.n; i++)
+    if (c.prog[i].op == RXI_SAVE && c.prog[i].c) c.has_opt = 1;
+  if (c.has_opt) c.nslots += 2 * (p.ngroups + 1);
   if ((uint64_t)ncons * c.nslots > RX_MAX_SLOTWORK) {
     rx_fail(&p, "Regular expression too big");
     goto fail;
@@ -1541,14 +1606,16 @@ int rx_compile(mem *m, const char *pat, size_t len, unsigned flags, rx **out,
   p.sets = NULL;
   r->nsub = p.ngroups;
   r->nslots = c.nslots;
+  r->prevbase = c.prevbase;
+  r->has_opt = c.has_opt;
   r->has_bref = p.has_bref;
   r->has_look = p.has_look;
   for (i = 0; i < r->ninst; i++)
     if (r->prog[i].op == RXI_ASSERT && r->prog[i].x == RXA_PEND)
       r->has_pend = 1;
   rx_find_literal(r, &p, root);
-  rx_byte_classes(r);
-  rc = rx_first_bytes(r);
+  rc = rx_byte_classes(r, p.nsets);
+  if (!rc) rc = rx_first_bytes(r);
   if (rc) {
     p.err = rc;
     goto fail;

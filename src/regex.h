@@ -9,10 +9,14 @@
  * glibc (among the paths that produce that overall match, the one that
  * prefers earlier alternatives and more loop iterations; a repeated group
  * reports its last iteration). Perl mode is leftmost-first with lazy
- * quantifiers. Matching is linear in the subject for every pattern without
- * back-references; patterns with back-references backtrack, bounded by the
- * caller's budget. A hostile pattern is refused at compile time ("Regular
- * expression too big") rather than allowed to exhaust memory.
+ * quantifiers, \d \w \s \b \A \z \Z \K \xHH, (?:...), named groups,
+ * (?i) (?s) and lookaround (lookbehind of fixed length); possessive and
+ * atomic groups, \p, \Q, \G and other (?...) options are refused at
+ * compile time with a message. Matching is linear in the subject for every
+ * pattern without back-references or lookaround; those backtrack. All work
+ * is charged to the caller's budget, so nothing can hang. A hostile pattern
+ * is refused at compile time ("Regular expression too big") rather than
+ * allowed to exhaust memory.
  *
  * A compiled rx is long-lived data: it is allocated from the mem given to
  * rx_compile (never an arena) and freed with rx_free. rx_exec updates a
@@ -29,27 +33,30 @@
 
 typedef struct rx rx;
 
-/* Compile flags. Exactly one of the syntax values, or-ed with options. */
-#define RX_BRE 0u     /* POSIX basic syntax with GNU extensions (grep, sed) */
-#define RX_ERE 1u     /* POSIX extended syntax with GNU extensions (-E) */
-#define RX_PERL 2u    /* Perl-style syntax (grep -P) */
-#define RX_SYNTAX 3u  /* mask selecting the syntax value */
-#define RX_ICASE 4u   /* ASCII case-insensitive (C locale) */
-#define RX_NEWLINE 8u /* like REG_NEWLINE: '.' and [^...] never match '\n';
-                         ^ and $ also match after / before a '\n' */
-#define RX_NOSUB 16u  /* groups are never reported (m[1..] stay -1); m[0]
-                         still gets the overall match when nm >= 1. The
-                         fastest test is nm == 0: a DFA answers it */
+/* Compile flags: exactly one of the syntax values, or-ed with options. */
+#define RX_BRE 0u    /* POSIX basic syntax with GNU extensions (grep, sed) */
+#define RX_ERE 1u    /* POSIX extended syntax with GNU extensions (-E) */
+#define RX_PERL 2u   /* Perl-style syntax (grep -P) */
+#define RX_SYNTAX 3u /* mask selecting the syntax value */
+#define RX_ICASE 4u  /* ASCII case-insensitive (C locale) */
+/* Like REG_NEWLINE: '.' and [^...] never match '\n'; ^ and $ also match
+ * after / before a '\n'. */
+#define RX_NEWLINE 8u
+/* Groups are never reported (m[1..] stay -1); m[0] still gets the overall
+ * match when nm >= 1. The fastest test is nm == 0: a DFA answers it. */
+#define RX_NOSUB 16u
 /* Dialects of BRE/ERE. Without either, the syntax is regcomp's
  * (RE_SYNTAX_POSIX_BASIC / _EXTENDED), as bash [[ =~ ]] and find use it:
  * "*a" in ERE is "Invalid preceding regular expression", an unmatched ")"
- * in ERE is an ordinary character. */
-#define RX_GREP 32u   /* grep's syntax (RE_SYNTAX_GREP / _EGREP): in ERE a
-                         leading * + ? or {..} is ignored, a '{' that does
-                         not start a valid interval is literal, ')' alone is
-                         literal; in BRE a leading \{ is a literal '{' */
-#define RX_SED 64u    /* sed's syntax: as regcomp, except that an unmatched
-                         ')' in ERE is "Unmatched ) or \)" */
+ * in ERE is an ordinary character.
+ * RX_GREP: grep's syntax (RE_SYNTAX_GREP / _EGREP): in ERE a leading
+ * * + ? or {..} is ignored, a '{' that does not start a valid interval is
+ * literal, ')' alone is literal; in BRE a leading \{ is a literal '{' and
+ * "a**" is accepted.
+ * RX_SED: sed's syntax: as regcomp, except that an unmatched ')' in ERE is
+ * "Unmatched ) or \)". */
+#define RX_GREP 32u
+#define RX_SED 64u
 
 /* Compiles pat[0..len) (may contain NUL bytes). On success returns 0 and
  * stores a new rx in *out (free with rx_free). On a syntax error returns
@@ -75,10 +82,12 @@ typedef struct rx_match {
 } rx_match;
 
 /* Exec flags. */
-#define RX_NOTBOL 1u /* s[0] is not at the beginning of a line: ^ does not
-                        match there (\` still does) */
-#define RX_NOTEOL 2u /* s[len] is not at the end of a line: $ does not match
-                        there (\' still does) */
+/* s[0] is not at the beginning of a line: ^ does not match there (\`
+ * still does). */
+#define RX_NOTBOL 1u
+/* s[len] is not at the end of a line: $ does not match there (\' still
+ * does). */
+#define RX_NOTEOL 2u
 
 /* Searches s[start..len) for the leftmost match. Bytes before start are
  * context only: they decide ^ (which matches at start only when start is 0,
@@ -89,8 +98,8 @@ typedef struct rx_match {
  * (budget is decremented by the work done, roughly one unit per NFA state
  * visited; NULL means unlimited; the result is then unknown), MSB_ENOMEM
  * when memory runs out. r is not const because of the DFA cache. */
-int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start,
-            unsigned eflags, rx_match *m, size_t nm, uint64_t *budget);
+int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
+            rx_match *m, size_t nm, uint64_t *budget);
 
 /* Frees a compiled regex; NULL is accepted. */
 void rx_free(rx *r);

@@ -1,7 +1,8 @@
 /* regex_exec.c - the matchers of the regex engine (see regex.h).
  *
  * Four strategies, chosen per call:
- *   - a prefilter: a literal every match contains, looked up with memmem;
+ *   - a prefilter: a literal every match contains, looked up with memchr
+ *     on its rarest byte;
  *   - a lazily built DFA (cached states, bounded cache that is flushed when
  *     full, giving up after repeated flushes) answers "is there a match" for
  *     RX_NOSUB and rejects non-matching subjects before the NFA runs;
@@ -12,7 +13,9 @@
  *     match end, which is how glibc assigns submatches;
  *   - patterns with back-references run a backtracker with an explicit
  *     stack (no recursion), exhaustive for leftmost-longest, bounded by the
- *     caller's budget.
+ *     caller's budget; Perl lookaround sub-programs run on it too.
+ * All work (NFA states visited, DFA closures, backtracking steps) is
+ * charged to the caller's budget, so no pattern can hang a sandbox.
  * Assertion context (^, \b, \<) looks at the byte before the position, so
  * bytes before `start` count as context. */
 #include <stdlib.h>
@@ -159,45 +162,45 @@ static int rx_push(rx *r, rx_stk *k, size_t *sp, uint32_t pc, long val) {
   return 0;
 }
 
-/* Starts a loop iteration: records the position and snapshots the body's
- * groups. */
-static int rx_lset(rx *r, rx_stk *k0, const rx_inst *in, long *cur,
-                   size_t pos, size_t *sp) {
-  uint32_t k, n = 2 * in->z;
-  if (rx_push(r, k0, sp, RX_RESTORE | in->x, cur[in->x])) return MSB_ENOMEM;
-  cur[in->x] = (long)pos;
-  for (k = 0; k < n; k++) {
-    if (rx_push(r, k0, sp, RX_RESTORE | (in->x + 1 + k), cur[in->x + 1 + k]))
-      return MSB_ENOMEM;
-    cur[in->x + 1 + k] = cur[2 * in->y + k];
-  }
+/* Sets slot i to v, remembering the old value on the stack. */
+static int rx_set(rx *r, rx_stk *k0, size_t *sp, long *cur, uint32_t i,
+                  long v) {
+  if (cur[i] == v) return 0;
+  if (rx_push(r, k0, sp, RX_RESTORE | i, cur[i])) return MSB_ENOMEM;
+  cur[i] = v;
   return 0;
 }
 
-/* After an empty iteration of a group body: glibc restores the groups when
- * the group had matched before (an "optional subexpression"). */
-static int rx_undo(rx *r, rx_stk *k0, const rx_inst *lset, long *cur,
+/* A capture save, following glibc's update_regs: an open clears the end;
+ * a non-empty close also records every group as "the last good state";
+ * an empty close of an optional subexpression that matched before brings
+ * that state back (undoing the empty iteration and the groups inside). */
+static int rx_save(rx *r, rx_stk *k0, const rx_inst *in, long *cur, size_t pos,
                    size_t *sp) {
-  uint32_t k, n = 2 * lset->z;
-  if (!n || cur[lset->x + 1] < 0) return 0;
-  for (k = 0; k < n; k++) {
-    if (rx_push(r, k0, sp, RX_RESTORE | (2 * lset->y + k), cur[2 * lset->y + k]))
+  uint32_t x = in->x, k, pb = r->prevbase, ng = 2 * (r->nsub + 1);
+  if (x < 2) return rx_set(r, k0, sp, cur, x, (long)pos);
+  if (!(x & 1)) {
+    if (rx_set(r, k0, sp, cur, x, (long)pos) ||
+        rx_set(r, k0, sp, cur, x + 1, -1))
       return MSB_ENOMEM;
-    cur[2 * lset->y + k] = cur[lset->x + 1 + k];
+    return 0;
   }
-  return 0;
+  if (cur[x - 1] < (long)pos) {
+    if (rx_set(r, k0, sp, cur, x, (long)pos)) return MSB_ENOMEM;
+    if (!r->has_opt) return 0; /* nobody reads the last good state */
+    for (k = 2; k < ng; k++)
+      if (rx_set(r, k0, sp, cur, pb + k, cur[k])) return MSB_ENOMEM;
+    return 0;
+  }
+  if (in->c && cur[pb + x - 1] != -1) {
+    for (k = 2; k < ng; k++)
+      if (rx_set(r, k0, sp, cur, k, cur[pb + k])) return MSB_ENOMEM;
+    return 0;
+  }
+  return rx_set(r, k0, sp, cur, x, (long)pos);
 }
 
-/* End of a loop iteration: 1 to go back to the loop head, 0 to exit (after
- * an empty iteration), or an error. */
-static int rx_lchk(rx *r, rx_stk *k0, const rx_inst *in, long *cur,
-                   size_t pos, size_t *sp) {
-  if (cur[in->z] != (long)pos) return 1;
-  return rx_undo(r, k0, &r->prog[in->w], cur, sp);
-}
-
-static int rx_look(rx_run *u, const rx_inst *in, size_t pos,
-                   const long *outer);
+static int rx_look(rx_run *u, const rx_inst *in, size_t pos, const long *outer);
 
 /* Adds the closure of pc at pos, with the slots in vm->cur, to list li
  * (n entries so far). Returns the new count, or a negative error. */
@@ -234,7 +237,9 @@ static long rx_addthread(rx_run *u, int li, uint32_t n, uint32_t pc0,
           goto next;
         }
         /* fall through */
-      case RXI_BYTE: case RXI_SET: case RXI_ANY:
+      case RXI_BYTE:
+      case RXI_SET:
+      case RXI_ANY:
         vm->pcs[li][n] = pc;
         memcpy(vm->slots[li] + (size_t)n * u->ns, cur, u->ns * sizeof(long));
         n++;
@@ -245,11 +250,7 @@ static long rx_addthread(rx_run *u, int li, uint32_t n, uint32_t pc0,
         pc = in->x;
         continue;
       case RXI_SAVE:
-        if (full) {
-          if (rx_push(r, &vm->stk, &sp, RX_RESTORE | in->x, cur[in->x]))
-            return MSB_ENOMEM;
-          cur[in->x] = (long)pos;
-        }
+        if (full && rx_save(r, &vm->stk, in, cur, pos, &sp)) return MSB_ENOMEM;
         pc++;
         continue;
       case RXI_ASSERT:
@@ -257,22 +258,12 @@ static long rx_addthread(rx_run *u, int li, uint32_t n, uint32_t pc0,
         pc++;
         continue;
       case RXI_LSET:
-        if (full && rx_lset(r, &vm->stk, in, cur, pos, &sp)) return MSB_ENOMEM;
-        pc++;
-        continue;
-      case RXI_LCHK:
-        if (!full) {
-          pc = in->y;
-          continue;
-        }
-        if ((rc = rx_lchk(r, &vm->stk, in, cur, pos, &sp)) < 0) return rc;
-        pc = rc ? in->y : in->x;
-        continue;
-      case RXI_LNE:
-        if (full && cur[in->z] == (long)pos &&
-            rx_undo(r, &vm->stk, &r->prog[in->w], cur, &sp))
+        if (full && rx_set(r, &vm->stk, &sp, cur, in->x, (long)pos))
           return MSB_ENOMEM;
         pc++;
+        continue;
+      case RXI_LCHK: /* an empty iteration leaves the loop */
+        pc = full && cur[in->z] == (long)pos ? in->x : in->y;
         continue;
       case RXI_LOOK:
         if ((rc = rx_look(u, in, pos, cur)) < 0) return rc;
@@ -419,7 +410,9 @@ static int rx_bt_run(rx_run *u, rx_stk *stk, long *cur, long *best,
       if (*u->left == 0) return MSB_ELIMIT;
       (*u->left)--;
       switch (in->op) {
-      case RXI_BYTE: case RXI_SET: case RXI_ANY:
+      case RXI_BYTE:
+      case RXI_SET:
+      case RXI_ANY:
         if (pos >= u->len || !rx_in(r, in, u->s[pos])) goto fail;
         pos++;
         pc++;
@@ -441,24 +434,15 @@ static int rx_bt_run(rx_run *u, rx_stk *stk, long *cur, long *best,
         pc = in->x;
         continue;
       case RXI_SAVE:
-        if ((rc = rx_push(r, stk, &sp, RX_RESTORE | in->x, cur[in->x])))
-          return rc;
-        cur[in->x] = (long)pos;
+        if ((rc = rx_save(r, stk, in, cur, pos, &sp))) return rc;
         pc++;
         continue;
       case RXI_LSET:
-        if ((rc = rx_lset(r, stk, in, cur, pos, &sp))) return rc;
+        if ((rc = rx_set(r, stk, &sp, cur, in->x, (long)pos))) return rc;
         pc++;
         continue;
-      case RXI_LCHK:
-        if ((rc = rx_lchk(r, stk, in, cur, pos, &sp)) < 0) return rc;
-        pc = rc ? in->y : in->x;
-        continue;
-      case RXI_LNE:
-        if (cur[in->z] == (long)pos &&
-            (rc = rx_undo(r, stk, &r->prog[in->w], cur, &sp)))
-          return rc;
-        pc++;
+      case RXI_LCHK: /* an empty iteration leaves the loop */
+        pc = cur[in->z] == (long)pos ? in->x : in->y;
         continue;
       case RXI_LOOK:
         if ((rc = rx_look(u, in, pos, cur)) < 0) return rc;
@@ -522,8 +506,7 @@ static int rx_look(rx_run *u, const rx_inst *in, size_t pos,
     mem_free(r->m, cur);
     return MSB_ENOMEM;
   }
-  for (k = 0; k < r->nslots; k++)
-    cur[k] = u->ns == r->nslots ? outer[k] : -1;
+  for (k = 0; k < r->nslots; k++) cur[k] = u->ns == r->nslots ? outer[k] : -1;
   rc = rx_bt_run(u, &stk, cur, NULL, in->x, behind ? pos - in->z : pos,
                  behind ? (long)pos : -1, 0);
   mem_free(r->m, stk.f);
@@ -618,12 +601,11 @@ static int rx_dfa_get(rx *r) {
   d->kern = mem_alloc(r->m, ((size_t)r->ninst + 2) * sizeof(uint32_t));
   d->kcap = 256;
   d->kpool = mem_alloc(r->m, d->kcap * sizeof(uint32_t));
-  if (!d->st || !d->trans || !d->htab || !d->mark || !d->stack ||
-      !d->cons || !d->kern || !d->kpool) {
+  if (!d->st || !d->trans || !d->htab || !d->mark || !d->stack || !d->cons ||
+      !d->kern || !d->kpool) {
     d->broken = 1;
     return -1;
   }
-  for (i = 0; i < 256; i++) d->rep[255 - i] = 0;
   for (i = 256; i-- > 0;) d->rep[r->bclass[i]] = (uint8_t)i;
   for (i = 0; i < 8; i++) d->start[i] = -1;
   return 0;
@@ -669,9 +651,9 @@ static int32_t rx_dfa_state(rx *r, uint32_t n, uint32_t flags) {
     rx_dstate *ns = mem_realloc(r->m, d->st, (size_t)nc * sizeof *ns);
     int32_t *nt;
     if (ns) d->st = ns;
-    nt = ns ? mem_realloc(r->m, d->trans,
-                          (size_t)nc * d->nsym * sizeof(int32_t))
-            : NULL;
+    nt =
+        ns ? mem_realloc(r->m, d->trans, (size_t)nc * d->nsym * sizeof(int32_t))
+           : NULL;
     if (!nt) {
       d->broken = 1;
       return -1;
@@ -699,14 +681,14 @@ static int32_t rx_dfa_state(rx *r, uint32_t n, uint32_t flags) {
   d->kn += n;
   ds->hnext = d->htab[b];
   d->htab[b] = d->nst + 1;
-  memset(d->trans + (size_t)d->nst * d->nsym, 0xff,
-         d->nsym * sizeof(int32_t));
+  memset(d->trans + (size_t)d->nst * d->nsym, 0xff, d->nsym * sizeof(int32_t));
   return (int32_t)d->nst++;
 }
 
-/* Computes the transition of state si on symbol sym. Returns the encoded
- * transition, -2 after a flush, -1 when the DFA gives up. */
-static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym) {
+/* Computes the transition of state si on symbol sym, charging the closure
+ * work to *left. Returns the encoded transition, -1 when the DFA gives up,
+ * -3 when the budget ran out. */
+static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, uint64_t *left) {
   rx_dfa *d = r->dfa;
   rx_dstate *ds = &d->st[si];
   uint32_t flags = ds->flags, sp = 0, nc = 0, nk = 0, i, pc;
@@ -720,6 +702,7 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym) {
     d->gen = 1;
   }
   for (i = ksz; i-- > 0;) d->stack[sp++] = d->kpool[kst + i];
+  if (rx_charge(left, ksz + 1)) return -3;
   while (sp) {
     pc = d->stack[--sp];
     for (;;) {
@@ -727,6 +710,8 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym) {
       int ok = 1;
       if (d->mark[pc] == d->gen) break;
       d->mark[pc] = d->gen;
+      if (*left == 0) return -3;
+      (*left)--;
       if (in->op < RXI_MATCH) {
         d->cons[nc++] = pc;
         break;
@@ -747,9 +732,7 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym) {
       if (in->op == RXI_ASSERT) {
         switch (in->x) {
         case RXA_BOL: ok = (flags & RX_F_BOL) != 0; break;
-        case RXA_EOL:
-          ok = (sym == r->nclass) || (nl && c == '\n');
-          break;
+        case RXA_EOL: ok = (sym == r->nclass) || (nl && c == '\n'); break;
         case RXA_BUFBEG: ok = (flags & RX_F_BEG) != 0; break;
         case RXA_BUFEND: ok = end; break;
         case RXA_WORDB: ok = pw != nw; break;
@@ -771,8 +754,8 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym) {
     if (rx_in(r, &r->prog[d->cons[i]], c)) d->kern[nk++] = d->cons[i] + 1;
   d->kern[nk++] = 0; /* a new search starts at the next position */
   {
-    uint32_t nf = (rx_isw(c) ? RX_F_WORD : 0) |
-                  (nl && c == '\n' ? RX_F_BOL : 0);
+    uint32_t nf =
+        (rx_isw(c) ? RX_F_WORD : 0) | (nl && c == '\n' ? RX_F_BOL : 0);
     int32_t ns = rx_dfa_state(r, nk, nf);
     if (ns == -2) {
       /* The cache was flushed (si is gone): add the target afresh and
@@ -824,29 +807,30 @@ static int rx_dfa_search(rx *r, const uint8_t *s, size_t len, size_t start,
     if (pos >= len) break;
     t = d->trans[(size_t)st * d->nsym + r->bclass[s[pos]]];
     if (t < 0) {
-      t = rx_dfa_step(r, (uint32_t)st, r->bclass[s[pos]]);
+      t = rx_dfa_step(r, (uint32_t)st, r->bclass[s[pos]], left);
+      if (t == -3) return MSB_ELIMIT;
       if (t < 0) return -1;
     }
     if (t & 1) return 1;
     st = t >> 1;
     pos++;
     /* Back in the bare start state: skip bytes that cannot start one. */
-    if (r->first_ok && d->st[st].klen == 1 &&
-        d->kpool[d->st[st].kstart] == 0)
+    if (r->first_ok && d->st[st].klen == 1 && d->kpool[d->st[st].kstart] == 0)
       st = -1;
   }
   {
     uint32_t sym = r->nclass + ((ef & RX_NOTEOL) ? 1u : 0u);
     t = d->trans[(size_t)st * d->nsym + sym];
-    if (t < 0) t = rx_dfa_step(r, (uint32_t)st, sym);
+    if (t < 0) t = rx_dfa_step(r, (uint32_t)st, sym, left);
+    if (t == -3) return MSB_ELIMIT;
   }
   return t == 1;
 }
 
 /* ---- Entry points ------------------------------------------------------ */
 
-int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start,
-            unsigned eflags, rx_match *m, size_t nm, uint64_t *budget) {
+int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
+            rx_match *m, size_t nm, uint64_t *budget) {
   uint64_t unlimited = UINT64_MAX, *left = budget ? budget : &unlimited;
   rx_match mm;
   rx_run u;
@@ -857,8 +841,8 @@ int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start,
   if (start > len) return 0;
   want_pos = nm > 0;
   want_groups = want_pos && nm > 1 && r->nsub > 0 && !(r->flags & RX_NOSUB);
-  if (r->litlen && (len - start < r->litlen ||
-                    !rx_has_lit(r, s + start, len - start)))
+  if (r->litlen &&
+      (len - start < r->litlen || !rx_has_lit(r, s + start, len - start)))
     return 0;
   rc = rx_dfa_search(r, s, len, start, eflags, left);
   if (rc == 0 || rc < -1) return rc;

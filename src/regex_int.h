@@ -15,17 +15,13 @@ enum {
   RXI_MATCH,
   RXI_JMP,    /* x: target */
   RXI_SPLIT,  /* x: preferred target, y: the other */
-  RXI_SAVE,   /* x: slot */
+  RXI_SAVE,   /* x: slot; c: 1 on the close of an "optional
+                 subexpression" (glibc's opt_subexp) */
   RXI_ASSERT, /* x: RXA_* */
   RXI_BREF,   /* x: group */
-  RXI_LSET,   /* x: loop registers, y: first group of the body, z: groups
-                 to snapshot (0 unless the body is a group): x := position,
-                 x+1.. := the body's group slots */
-  RXI_LCHK,   /* x: exit, y: loop head, z: registers, w: the LSET. An
-                 empty iteration of x* leaves the loop, undoing the body's
-                 groups when it had matched before, as glibc does */
-  RXI_LNE,    /* z: registers, w: the LSET: after an optional copy of
-                 x{m,n} that matched empty, the same undo */
+  RXI_LSET,   /* x: loop register := position (an iteration starts) */
+  RXI_LCHK,   /* x: exit, y: loop head, z: loop register. An empty
+                 iteration of x* leaves the loop */
   RXI_LOOK    /* Perl lookaround: x: sub-program (ends in MATCH), y: 0 (?=,
                  1 (?!, 2 (?<=, 3 (?<!; z: lookbehind length */
 };
@@ -60,7 +56,10 @@ struct rx {
   uint32_t ninst;
   uint8_t (*sets)[32];
   uint32_t nsub;
-  uint32_t nslots; /* 2 * (nsub + 1) captures, then loop registers */
+  uint32_t nslots;   /* 2 * (nsub + 1) captures, loop registers, then
+                        glibc's prev_idx_match copy of the captures */
+  uint32_t prevbase; /* where that copy starts */
+  int has_opt;       /* some close is an optional subexpression's */
   int has_bref;
   int has_pend;
   int has_look; /* lookaround: no DFA */

@@ -39,8 +39,7 @@ static void sha256_block(uint32_t h[8], const uint8_t *p) {
   a = h[0], b = h[1], c = h[2], d = h[3];
   e = h[4], f = h[5], g = h[6], hh = h[7];
   for (i = 0; i < 64; i++) {
-    t1 = hh +
-         (sha256_rotr(e, 6) ^ sha256_rotr(e, 11) ^ sha256_rotr(e, 25)) +
+    t1 = hh + (sha256_rotr(e, 6) ^ sha256_rotr(e, 11) ^ sha256_rotr(e, 25)) +
          ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
     t2 = (sha256_rotr(a, 2) ^ sha256_rotr(a, 13) ^ sha256_rotr(a, 22)) +
          ((a & b) ^ (a & c) ^ (b & c));

@@ -64,7 +64,9 @@ void vfs_name_unref(vfs *v, vname *nm) {
 /* A blob holding a followed by b (either may be empty). */
 vblob *vfs_blob_new(vfs *v, const void *a, size_t alen, const void *b,
                     size_t blen) {
-  vblob *bl = mem_zalloc(v->m, sizeof *bl);
+  vblob *bl;
+  if (alen > SIZE_MAX - blen) return NULL;
+  bl = mem_zalloc(v->m, sizeof *bl);
   if (!bl) return NULL;
   bl->ref = 1;
   if (alen + blen) {
@@ -248,8 +250,7 @@ int vfs_ins_prep(vfs *v, vnode *d, const char *s, size_t len) {
       return MSB_ENOMEM;
     return 0;
   }
-  if (!v->spare &&
-      !(v->spare = mem_alloc(v->m, VFS_CHUNK_SIZE(VFS_CHUNK))))
+  if (!v->spare && !(v->spare = mem_alloc(v->m, VFS_CHUNK_SIZE(VFS_CHUNK))))
     return MSB_ENOMEM;
   return 0;
 }
@@ -422,8 +423,8 @@ void vfs_changed(vfs *v) {
 
 /* ---- creation and simple accessors ------------------------------------ */
 
-static const vfs_limits vfs_default_limits = {
-    256u << 20, 64u << 20, 100000, 4096, 255, 256};
+static const vfs_limits vfs_default_limits = {256u << 20, 64u << 20, 100000,
+                                              4096,       255,       256};
 
 /* Creates a filesystem holding "/", "/workspace" and "/tmp". */
 vfs *vfs_create(mem *m, const vfs_limits *lim, int64_t clock_ns) {
@@ -557,8 +558,8 @@ void vfs_walk_finish(vfs_walk *w) {
   w->lv = w->inl;
 }
 
-static int vfs_walk_push(vfs_walk *w, vnode *d, const char *name,
-                         size_t nlen, size_t idx) {
+static int vfs_walk_push(vfs_walk *w, vnode *d, const char *name, size_t nlen,
+                         size_t idx) {
   if (w->n == w->cap) {
     size_t cap = w->cap * 2;
     vfs_lvl *lv;
@@ -991,8 +992,8 @@ vfs *vfs_clone(vfs *v, mem *m) {
     k = vfs_at(s, f->i)->n;
     {
       int fresh = k->fwd == NULL;
-      vname *nm = vfs_name_new(dv, vfs_at(s, f->i)->nm->s,
-                               vfs_at(s, f->i)->nm->len);
+      vname *nm =
+          vfs_name_new(dv, vfs_at(s, f->i)->nm->s, vfs_at(s, f->i)->nm->len);
       vnode *kc = nm ? vfs_clone_one(dv, k) : NULL;
       if (!kc || vfs_append(dv, c, nm, kc)) {
         vfs_name_unref(dv, nm);

@@ -285,8 +285,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     leaf = vfs_node_new(v, VFS_FILE, mode);
     if (!leaf) goto out;
     leaf->b = vfs_blob_new(v, data, len, NULL, 0);
-    if (leaf->b)
-      rc = vfs_create_at(v, &w, leaf, (flags & VFS_PARENTS) != 0);
+    if (leaf->b) rc = vfs_create_at(v, &w, leaf, (flags & VFS_PARENTS) != 0);
     vfs_unref(v, leaf);
     goto out;
   }
@@ -303,6 +302,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   rc = MSB_EFBIG;
   if (nl < old && (flags & VFS_APPEND)) goto out;
   if (nl > v->lim.max_file_bytes) goto out;
+  rc = MSB_ENOMEM; /* a 32-bit target cannot hold it whatever the quota */
+  if (nl > SIZE_MAX) goto out;
   if ((rc = vfs_quota(v, 0, 0, nl, old))) goto out;
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
   n = w.node;
@@ -321,9 +322,9 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     bl->len = (size_t)nl;
     bl->hash_ok = 0;
   } else {
-    bl = (flags & VFS_APPEND) ? vfs_blob_new(v, n->b->data, n->b->len, data,
-                                             len)
-                              : vfs_blob_new(v, data, len, NULL, 0);
+    bl = (flags & VFS_APPEND)
+             ? vfs_blob_new(v, n->b->data, n->b->len, data, len)
+             : vfs_blob_new(v, data, len, NULL, 0);
     if (!bl) goto out;
     vfs_blob_unref(v, n->b);
     n->b = bl;
@@ -402,8 +403,7 @@ int vfs_remove(vfs *v, const char *path, unsigned flags) {
   n = w.node;
   if (n->kind == VFS_DIR) {
     rc = MSB_EISDIR;
-    if ((flags & VFS_RM_NODIR) ||
-        !(flags & (VFS_RM_DIR | VFS_RM_RECURSIVE)))
+    if ((flags & VFS_RM_NODIR) || !(flags & (VFS_RM_DIR | VFS_RM_RECURSIVE)))
       goto out;
     rc = MSB_ENOTEMPTY;
     if (n->n && !(flags & VFS_RM_RECURSIVE)) goto out;

@@ -384,6 +384,25 @@ int msb_wasm_fork(msb_sandbox *sb, msb_sandbox **out) {
   return msb_fork(sb, out);
 }
 
+/* Until the core implements policies and events, these weak fallbacks keep
+ * the module linkable and make both calls fail loudly (MSB_ENOTSUP) instead
+ * of breaking the build; the library's definitions replace them. */
+__attribute__((weak)) int msb_set_policy(msb_sandbox *sb, const char *text,
+                                         size_t len) {
+  (void)sb;
+  (void)text;
+  (void)len;
+  return MSB_ENOTSUP;
+}
+
+__attribute__((weak)) int msb_events_take(msb_sandbox *sb, char **json,
+                                          size_t *len) {
+  (void)sb;
+  *json = NULL;
+  *len = 0;
+  return MSB_ENOTSUP;
+}
+
 /* Sets the policy from its text form. */
 int msb_wasm_set_policy(msb_sandbox *sb, const char *text, size_t len) {
   return msb_set_policy(sb, text, len);

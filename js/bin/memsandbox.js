@@ -10,92 +10,114 @@
 // the last command's, like bash.
 import { readFileSync, writeFileSync, readdirSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { Sandbox, MemSandboxError } from '../node.js';
+import { Sandbox, constants } from '../node.js';
 
-const USAGE = `Usage: memsandbox [OPTION]... [-c SCRIPT | FILE]
-Run bash-compatible commands in an in-memory sandbox. With no SCRIPT or
-FILE, read commands interactively (or from standard input when it is not a
-terminal).
+const USAGE = `Usage: memsandbox [OPTIONS] -c SCRIPT [ARG0 [ARGS...]]
+       memsandbox [OPTIONS] FILE [ARGS...]
+       memsandbox [OPTIONS]            (interactive on a terminal, else the
+                                        script is read from stdin)
+Run bash-compatible scripts in an in-memory sandbox.
 
-  -c SCRIPT          run SCRIPT and exit
-      --seed DIR     copy host directory DIR into /workspace first
-      --load FILE    start from a snapshot (.tar.gz) or any tar archive
-      --save FILE    write a snapshot of the final state to FILE
-      --json         print each result as one JSON object instead of output
-      --profile NAME limits profile: normal (default) or strict
-      --limits SPEC  limits as JSON or name=value[,name=value]...
-      --wasm FILE    use this WebAssembly module
-  -h, --help         display this help and exit
-      --version      output version information and exit
+  -c SCRIPT          run SCRIPT
+  --seed DIR         copy host directory DIR into /workspace first
+  --profile P        limits profile: normal (default) or strict
+  --limits K=V,...   set limits by field name, e.g. max_steps=1000
+  --clock NS         sandbox clock, ns since the epoch (default: now)
+  --rng-seed N       random seed (default 0)
+  --json             print the result as one JSON object
+  --load FILE        start from a snapshot (.tar.gz) or any tar archive
+  --save FILE        write a snapshot of the final state to FILE
+  --wasm FILE        use this WebAssembly module
+  --help             show this help
+  --version          show the version
 `;
 
-function die(msg, code = 2) {
+// The sandbox itself failed (not a script status); build/msb uses the same.
+const CLI_FAIL = 125;
+
+function die(msg, code = 2, hint = false) {
   process.stderr.write(`memsandbox: ${msg}\n`);
-  if (code === 2) process.stderr.write("Try 'memsandbox --help' for more information.\n");
+  if (hint) process.stderr.write("Try 'memsandbox --help' for more information.\n");
   process.exit(code);
 }
 
 function parseLimits(spec) {
-  if (spec.trim().startsWith('{')) {
-    try {
-      return JSON.parse(spec);
-    } catch (e) {
-      die(`invalid --limits JSON: ${e.message}`);
-    }
-  }
   const out = {};
-  for (const item of spec.split(',')) {
-    const m = /^\s*([A-Za-z_]+)\s*=\s*(\d+)\s*$/.exec(item);
-    if (!m) die(`invalid --limits item '${item}' (expected name=value)`);
-    out[m[1]] = Number(m[2]);
+  for (const tok of spec.split(',').filter(Boolean)) {
+    const eq = tok.indexOf('=');
+    if (eq < 0) die(`--limits: expected NAME=VALUE, got '${tok}'`);
+    const name = tok.slice(0, eq), value = tok.slice(eq + 1);
+    const field = constants.limitFields.find((f) => f.name === name);
+    if (!field) die(`--limits: unknown limit '${name}'`);
+    const max = field.bits === 32 ? 2 ** 32 - 1 : Number.MAX_SAFE_INTEGER;
+    if (!/^\d+$/.test(value) || Number(value) > max) {
+      die(`--limits: bad value for ${name}: '${value}'`);
+    }
+    out[name] = Number(value);
   }
   return out;
 }
 
+// Same interface as build/msb (src/cli.c), plus --load, --save, --wasm.
 function parseArgs(argv) {
-  const o = { profile: 'normal', json: false, script: null, file: null };
-  const takes = new Set(['--seed', '--load', '--save', '--profile', '--limits', '--wasm']);
+  const o = { profile: 'normal', json: false, script: null, file: null, args: [],
+    clock: undefined, rngSeed: 0n };
+  const known = new Set(['--seed', '--profile', '--limits', '--clock', '--rng-seed',
+    '--load', '--save', '--wasm']);
   for (let i = 0; i < argv.length; i++) {
-    let a = argv[i];
-    let value;
-    if (a.startsWith('--') && a.includes('=')) {
-      value = a.slice(a.indexOf('=') + 1);
-      a = a.slice(0, a.indexOf('='));
-    }
-    const need = () => {
-      if (value !== undefined) return value;
-      if (i + 1 >= argv.length) die(`option '${a}' requires an argument`);
-      return argv[++i];
-    };
-    if (takes.has(a)) {
-      const v = need();
-      if (a === '--limits') o.limits = parseLimits(v);
-      else o[a.slice(2)] = v;
-    } else if (a === '-c') {
-      if (i + 1 >= argv.length) die("option requires an argument -- 'c'");
-      o.script = argv[++i];
-      if (i + 1 < argv.length) die('arguments after -c SCRIPT are not supported');
-    } else if (a === '--json') {
-      o.json = true;
-    } else if (a === '-h' || a === '--help') {
+    const a = argv[i];
+    if (a === '--help') {
       process.stdout.write(USAGE);
       process.exit(0);
-    } else if (a === '--version') {
-      process.stdout.write('memsandbox 0.1.0\n');
-      process.exit(0);
-    } else if (a === '--') {
-      if (i + 1 < argv.length) o.file = argv[++i];
-      if (i + 1 < argv.length) die('script arguments are not supported');
-    } else if (a.startsWith('--')) {
-      die(`unrecognized option '${a}'`);
-    } else if (a.startsWith('-') && a !== '-') {
-      die(`invalid option -- '${a.slice(1, 2)}'`);
-    } else {
-      o.file = a;
-      if (i + 1 < argv.length) die('script arguments are not supported');
     }
+    if (a === '--version') {
+      process.stdout.write(`memsandbox (MemSandbox) ${constants.version}\n`);
+      process.exit(0);
+    }
+    if (a === '--json') {
+      o.json = true;
+      continue;
+    }
+    if (a === '-c') {
+      if (i + 1 >= argv.length) die('-c: option requires an argument');
+      o.script = argv[++i];
+      o.args = argv.slice(i + 2); // the first word after SCRIPT is $0
+      break;
+    }
+    if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a : a.slice(0, eq);
+      if (!known.has(name)) die(`unrecognized option '${a}'`, 2, true);
+      let val;
+      if (eq >= 0) val = a.slice(eq + 1);
+      else if (i + 1 < argv.length) val = argv[++i];
+      else die(`option '${a}' requires an argument`);
+      if (name === '--profile') {
+        if (val !== 'normal' && val !== 'strict') die('--profile: expected normal or strict');
+        o.profile = val;
+      } else if (name === '--limits') {
+        o.limits = parseLimits(val);
+      } else if (name === '--clock') {
+        if (!/^-?\d+$/.test(val)) die(`--clock: bad number '${val}'`);
+        o.clock = BigInt(val);
+      } else if (name === '--rng-seed') {
+        if (!/^\d+$/.test(val) || BigInt(val) >= 2n ** 64n) die(`--rng-seed: bad number '${val}'`);
+        o.rngSeed = BigInt(val);
+      } else {
+        o[name.slice(2)] = val;
+      }
+      continue;
+    }
+    if (a[0] === '-' && a.length > 1) die(`invalid option -- '${a.slice(1)}'`, 2, true);
+    o.file = a;
+    o.args = argv.slice(i + 1);
+    break;
   }
   return o;
+}
+
+function shellWord(s) {
+  return "'" + s.replace(/'/g, "'\\''") + "'";
 }
 
 async function seedFrom(sb, hostDir, inside = '/workspace') {
@@ -114,18 +136,24 @@ async function seedFrom(sb, hostDir, inside = '/workspace') {
   }
 }
 
+const dec = new TextDecoder();
+
+// --json prints build/msb's record, key for key.
 function report(r, json) {
   if (json) {
-    process.stdout.write(JSON.stringify({ ...r, stdout: Buffer.from(r.stdout).toString(),
-      stderr: Buffer.from(r.stderr).toString() }) + '\n');
+    process.stdout.write(JSON.stringify({
+      exit_code: r.exitCode, stdout: dec.decode(r.stdout), stderr: dec.decode(r.stderr),
+      cwd: r.cwd ?? '', stdout_truncated: r.stdoutTruncated,
+      stderr_truncated: r.stderrTruncated, stdout_total: r.stdoutBytes,
+      stderr_total: r.stderrBytes, limit: r.limit }) + '\n');
     return;
   }
   if (r.stdout.length) process.stdout.write(r.stdout);
   if (r.stderr.length) process.stderr.write(r.stderr);
 }
 
-async function run(sb, script, json) {
-  const r = await sb.execute(script, { encoding: 'bytes' });
+async function run(sb, script, json, stdin = undefined) {
+  const r = await sb.execute(script, { encoding: 'bytes', stdin });
   report(r, json);
   return r;
 }
@@ -210,38 +238,49 @@ async function main() {
     try {
       wasm = readFileSync(opts.wasm);
     } catch (e) {
-      die(`${opts.wasm}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, 1);
+      die(`${opts.wasm}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, CLI_FAIL);
     }
   }
   let sb;
   try {
-    sb = await Sandbox.create({ profile: opts.profile, limits: opts.limits, wasm });
+    sb = await Sandbox.create({ profile: opts.profile, limits: opts.limits, wasm,
+      clock: opts.clock ?? 'system', seed: opts.rngSeed });
     if (opts.load) await sb.restore(readFileSync(opts.load));
     if (opts.seed) await seedFrom(sb, opts.seed);
   } catch (e) {
-    die(e instanceof MemSandboxError || e.code ? e.message : String(e), 1);
+    die(`cannot open a sandbox: ${e.message}`, CLI_FAIL);
   }
   let status = 0;
   try {
-    if (opts.script !== null) {
-      status = (await run(sb, opts.script, opts.json)).exitCode;
-    } else if (opts.file !== null) {
-      let text;
-      try {
-        text = opts.file === '-' ? await readStdin() : readFileSync(opts.file);
-      } catch (e) {
-        die(`${opts.file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, 127);
-      }
-      status = (await run(sb, text, opts.json)).exitCode;
-    } else if (process.stdin.isTTY) {
+    if (opts.script === null && opts.file === null && process.stdin.isTTY) {
       status = await repl(sb, opts);
     } else {
-      status = (await run(sb, await readStdin(), opts.json)).exitCode;
+      // Positional parameters: msb_exec has no argv, so `set -- ARGS; `
+      // goes on the script's first line (line numbers stay right).
+      let prefix = '';
+      if (opts.args.length) prefix = `set -- ${opts.args.map(shellWord).join(' ')}; `;
+      let body;
+      let stdin;
+      if (opts.script !== null) {
+        body = Buffer.from(opts.script);
+        if (!process.stdin.isTTY) stdin = await readStdin();
+      } else if (opts.file !== null) {
+        try {
+          body = readFileSync(opts.file);
+        } catch (e) {
+          die(`${opts.file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, 127);
+        }
+        if (!process.stdin.isTTY) stdin = await readStdin();
+      } else {
+        body = await readStdin();
+      }
+      const script = Buffer.concat([Buffer.from(prefix), body]);
+      status = (await run(sb, script, opts.json, stdin)).exitCode;
     }
     if (opts.save) writeFileSync(opts.save, await sb.snapshot());
   } catch (e) {
     process.stderr.write(`memsandbox: ${e.message}\n`);
-    status = status || 1;
+    status = CLI_FAIL;
   }
   await sb.close();
   process.exitCode = status;

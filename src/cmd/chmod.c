@@ -57,7 +57,8 @@ static int chmod_one(cmd_ctx *c, chmod_state *s, const char *name,
   struct vfs_stat st;
   uint32_t nm;
   char ob[10], nb[10];
-  int rc = vfs_stat(c->fs, abs, follow, &st);
+  int rc = cmd_slash_check(c, name, abs);
+  if (rc == 0) rc = vfs_stat(c->fs, abs, follow, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     if (!s->quiet)

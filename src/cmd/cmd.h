@@ -89,13 +89,16 @@ typedef struct cmd_opt {
 #define CMD_OPT_END 0     /* no more options; operands are in g.ops */
 #define CMD_OPT_ERR (-1)  /* usage error printed; return g.status */
 #define CMD_OPT_EXIT (-2) /* --help/--version printed; return 0 */
-#define CMD_OPT_NUM (-3)  /* "-5" style operand with CMD_OPTF_NUMERIC; the
-                             digits (without '-') are in g.arg */
+#define CMD_OPT_NUM (-3)  /* with CMD_OPTF_NUMERIC, a word "-" DIGIT...:
+                             the rest of the word ("5", "5c") is in g.arg
+                             for the command to parse. It is negative, so
+                             loop with `(k = cmd_opt_next(&g)) > 0 ||
+                             k == CMD_OPT_NUM`. */
 
 /* Parser flags. */
 #define CMD_OPTF_NOPERMUTE 1u /* the first operand ends the options */
-#define CMD_OPTF_NUMERIC 2u   /* -NUM (and -NUMx clusters' digits) yields
-                                 CMD_OPT_NUM instead of an invalid option */
+#define CMD_OPTF_NUMERIC 2u   /* a word starting "-DIGIT" yields
+                                 CMD_OPT_NUM (head -5, tail -3c) */
 #define CMD_OPTF_NOHELP 4u    /* no implicit --help/--version */
 
 typedef struct cmd_getopt {
@@ -106,7 +109,8 @@ typedef struct cmd_getopt {
   int status;         /* exit status for usage errors; default 1 */
   const char *arg;    /* argument of the option just returned, or NULL */
   int opt;            /* short char (or 0) of the option just returned */
-  const char *optname; /* as written, e.g. "-n" or "--lines" (for messages) */
+  const char *optname; /* long name (no dashes) of the option just
+                          returned, or NULL when it has none */
   char **ops;         /* operands in order (arena), valid after CMD_OPT_END */
   int nops;
   /* private */
@@ -166,8 +170,13 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...)
 int cmd_tick(cmd_ctx *c, uint64_t n);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
- * normalised lexically (arena; NULL on out of memory). */
+ * normalised lexically (arena; NULL on out of memory). An empty operand
+ * gives "", which every vfs call rejects with MSB_ENOENT, as Linux does. */
 const char *cmd_path(cmd_ctx *c, const char *operand);
+/* MSB_ENOTDIR when operand ends in '/' but abs is not a directory (after
+ * links), as the kernel reports for "file/"; else 0. cmd_path drops the
+ * slash, so commands call this on operands before using abs. */
+int cmd_slash_check(cmd_ctx *c, const char *operand, const char *abs);
 /* Last component / directory part as basename(1) / dirname(1) print them
  * (arena). */
 const char *cmd_base_name(cmd_ctx *c, const char *s);

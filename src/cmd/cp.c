@@ -265,10 +265,28 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
       rc = MSB_ENOMEM;
       break;
     }
-    if (e->st.kind == VFS_DIR) {
+    if (e->err == MSB_ELOOP) {
+      cmd_err(c, "cannot copy cyclic symbolic link %s",
+              cmd_quote(c, e->path));
+      rc = 1;
+    } else if (e->st.kind == VFS_DIR) {
       if (vfs_stat(c->fs, tabs, 1, &st) < 0) {
-        rc = cp_dir(s, e->path, e->abs, to, tabs);
-        cmd_walk_prune(w);
+        /* A new subdirectory: with -L make it and keep walking (links
+         * inside must be resolved); otherwise copy it whole in O(1). */
+        if (s->deref == CP_DEREF_ALWAYS) {
+          rc = vfs_mkdir(c->fs, tabs, e->st.mode & 07777, 0);
+          if (rc == 0) rc = cp_verbose(s, e->path, to);
+        } else {
+          unsigned fl = VFS_CP_NOFOLLOW | (s->preserve ? VFS_CP_KEEP_META : 0);
+          rc = vfs_copy(c->fs, e->abs, tabs, fl);
+          if (rc == 0) rc = cp_list(s, e->path, to);
+          cmd_walk_prune(w);
+        }
+        if (rc < 0 && rc != MSB_ENOMEM && rc != MSB_ELIMIT) {
+          cmd_err(c, "cannot create directory %s: %s", cmd_quote(c, to),
+                  cmd_strerror(rc));
+          rc = 1;
+        }
       } else if (st.kind != VFS_DIR) {
         cmd_err(c, "cannot overwrite non-directory %s with directory %s",
                 cmd_quote(c, to), cmd_quote(c, e->path));
@@ -298,7 +316,8 @@ static int cp_one(cp_state *s, const char *src, const char *dst) {
   follow = s->deref == CP_DEREF_ALWAYS || s->deref == CP_DEREF_CMDLINE ||
            (s->deref == CP_DEREF_UNSET && !s->rec) ||
            (sl && src[sl - 1] == '/');
-  rc = vfs_stat(c->fs, sabs, follow, &st);
+  rc = cmd_slash_check(c, src, sabs);
+  if (rc == 0) rc = vfs_stat(c->fs, sabs, follow, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     cmd_err(c, "cannot stat %s: %s", cmd_quote(c, src), cmd_strerror(rc));

@@ -293,6 +293,13 @@ int cmd_date(cmd_ctx *c) {
         if (!fmt) {
           cmd_err(c, "invalid argument %s for '%s'", cmd_quote(c, g.arg),
                   k == 'I' ? "--iso-8601" : "--rfc-3339");
+          buf_puts(c->err,
+                   k == 'I' ? "Valid arguments are:\n  - 'hours'\n"
+                              "  - 'minutes'\n  - 'date'\n  - 'seconds'\n"
+                              "  - 'ns'\n"
+                            : "Valid arguments are:\n  - 'date'\n"
+                              "  - 'seconds'\n  - 'ns'\n");
+          buf_puts(c->err, "Try 'date --help' for more information.\n");
           return 1;
         }
         break;

@@ -129,7 +129,8 @@ static int du_one(du_state *s, const char *op, uint64_t *total) {
   const char *abs = cmd_path(c, op);
   struct vfs_stat st;
   if (!abs) return MSB_ENOMEM;
-  rc = vfs_stat(c->fs, abs, s->follow, &st);
+  rc = cmd_slash_check(c, op, abs);
+  if (rc == 0) rc = vfs_stat(c->fs, abs, s->follow, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     cmd_err(c, "cannot access %s: %s", cmd_quote(c, op), cmd_strerror(rc));
@@ -207,7 +208,7 @@ int cmd_du(cmd_ctx *c) {
   static char *dot[] = {(char *)".", 0};
   cmd_getopt g;
   du_state s;
-  int k, i, nops, rc, status = 0, total_line = 0, summarize = 0;
+  int k, i, nops, rc = 0, status = 0, total_line = 0, summarize = 0;
   char **ops;
   uint64_t total = 0;
   memset(&s, 0, sizeof s);

@@ -36,8 +36,7 @@ static void echo_unicode(buf *o, uint32_t v) {
  * \u without digits are reported on it as printf %b does (echo is
  * silent). Returns 1 when "\c" was met (the caller stops all output),
  * else 0; o->err on memory failure. */
-int echo_escape(buf *o, const char *s, size_t n, int bare_octal,
-                cmd_ctx *warn);
+int echo_escape(buf *o, const char *s, size_t n, int bare_octal, cmd_ctx *warn);
 
 int echo_escape(buf *o, const char *s, size_t n, int bare_octal,
                 cmd_ctx *warn) {

@@ -80,7 +80,8 @@ static int file_text_kind(const uint8_t *d, size_t n) {
 
 /* Minimal JSON validator (iterative; nesting kept in a byte stack). */
 static int file_json(cmd_ctx *c, const uint8_t *d, size_t n) {
-  char *stk = arena_alloc(c->a, n + 1);
+  size_t cap = n + 1 < 1024 ? n + 1 : 1024; /* nesting limit */
+  char *stk = arena_alloc(c->a, cap);
   size_t i = 0, sp = 0;
   int want = 1; /* expecting a value */
   if (!stk) return 0;
@@ -94,6 +95,7 @@ static int file_json(cmd_ctx *c, const uint8_t *d, size_t n) {
     }
     if (want) {
       if (ch == '{' || ch == '[') {
+        if (sp + 1 >= cap) return 0;
         stk[sp++] = (char)ch;
         i++;
         while (i < n && strchr(" \t\r\n", d[i])) i++;
@@ -290,6 +292,7 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
     *mime = "application/octet-stream";
     return;
   }
+  if (n > 1048576) n = 1048576; /* file reads at most 1 MiB by default */
   tk = file_text_kind(d, n);
   if (!tk) {
     buf_puts(o, n == 1 ? "very short file (no magic)" : "data");
@@ -425,7 +428,8 @@ int cmd_file(cmd_ctx *c) {
       return MSB_ENOMEM;
     }
     buf_clear(&desc);
-    rc = vfs_stat(c->fs, abs, follow, &st);
+    rc = cmd_slash_check(c, op, abs);
+    if (rc == 0) rc = vfs_stat(c->fs, abs, follow, &st);
     if (rc < 0) {
       buf_printf(&desc, "cannot open `%s' (%s)", op, cmd_strerror(rc));
       mt = 0;

@@ -655,7 +655,7 @@ static find_node *find_parse_orx(find_state *s) {
 }
 
 static find_node *find_parse_or(find_state *s) {
-  find_node *l, *r;
+  find_node *l, *r, *last = 0;
   if (s->pos < s->nargs && !strcmp(s->args[s->pos], ")")) return 0;
   l = find_parse_orx(s);
   if (!l) return 0;
@@ -668,7 +668,14 @@ static find_node *find_parse_or(find_state *s) {
                      "',' with nothing after it.%s", "");
       return 0;
     }
-    if (!(l = find_bin(s, FN_COMMA, l, r))) return 0; /* rare: left-deep */
+    if (!last) {
+      if (!(l = last = find_bin(s, FN_COMMA, l, r))) return 0;
+    } else {
+      find_node *x = find_bin(s, FN_COMMA, last->r, r);
+      if (!x) return 0;
+      last->r = x;
+      last = x;
+    }
   }
   return l;
 }
@@ -1121,30 +1128,35 @@ static int find_exec(find_state *s, find_node *n, cmd_walk_ent *e) {
   return rc == 0;
 }
 
+/* The last component of path; allocates only when path ends in '/'. */
+static const char *find_base(cmd_ctx *c, const char *path) {
+  size_t n = strlen(path);
+  const char *sl;
+  if (n > 1 && path[n - 1] == '/') return cmd_base_name(c, path);
+  sl = strrchr(path, '/');
+  return sl && sl[1] ? sl + 1 : path;
+}
+
 /* Evaluates the tree for one entry without C recursion deeper than the
  * expression nesting (bounded by the argument count). */
 static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
   cmd_ctx *c = s->c;
   const struct vfs_stat *st = &e->st;
   int r;
-  while (n->kind == FN_AND || n->kind == FN_OR) {
+  while (n->kind == FN_AND || n->kind == FN_OR || n->kind == FN_COMMA) {
     r = find_eval(s, n->l, e);
     if (r < 0 || s->quit) return r;
-    if ((n->kind == FN_AND) != (r == 1)) return r;
+    if (n->kind != FN_COMMA && (n->kind == FN_AND) != (r == 1)) return r;
     n = n->r;
   }
   switch (n->kind) {
-  case FN_COMMA:
-    r = find_eval(s, n->l, e);
-    if (r < 0 || s->quit) return r;
-    return find_eval(s, n->r, e);
   case FN_NOT:
     r = find_eval(s, n->l, e);
     return r < 0 ? r : !r;
   case FN_TRUE: return 1;
   case FN_FALSE: return 0;
   case FN_NAME: {
-    const char *b = cmd_base_name(c, e->path);
+    const char *b = find_base(c, e->path);
     if (!b) return MSB_ENOMEM;
     r = glob_match(c->m, n->arg, strlen(n->arg), b, strlen(b),
                    GLOB_PERIOD * 0 | (n->icase ? GLOB_NOCASE : 0), 0);
@@ -1272,7 +1284,8 @@ static int find_start(find_state *s, const char *start) {
   struct vfs_stat st;
   const char *abs = cmd_path(c, start);
   if (!abs) return MSB_ENOMEM;
-  rc = vfs_stat(c->fs, abs, 0, &st);
+  rc = cmd_slash_check(c, start, abs);
+  if (rc == 0) rc = vfs_stat(c->fs, abs, 0, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     cmd_err(c, "%s: %s", cmd_quote(c, start), cmd_strerror(rc));

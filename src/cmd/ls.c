@@ -133,6 +133,8 @@ typedef struct ls_ent {
 
 typedef struct ls_state {
   cmd_ctx *c;
+  uint64_t *seen; /* -R: inodes of directories already listed */
+  size_t nseen, cseen;
   int all, almost, dir, classify, slash, human, si, inode, numeric, noown,
       nogrp, deref, deref_cmd, reverse, rec, size, sort, format, fulltime,
       groupdirs, kib;
@@ -249,6 +251,7 @@ static int ls_columns(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
   if (!n) return 0;
   max_cols = width / 3;
   if (!max_cols || max_cols > n) max_cols = n;
+  if (max_cols > 1000) max_cols = 1000; /* bounds the O(cols^2) table */
   arr = arena_zalloc(s->c->a, max_cols * (max_cols + 1) / 2 * sizeof *arr);
   len = arena_zalloc(s->c->a, max_cols * sizeof *len);
   valid = arena_zalloc(s->c->a, max_cols * sizeof *valid);
@@ -561,6 +564,27 @@ static int ls_dir(ls_state *s, const char *name, const char *abs,
   return 0;
 }
 
+/* -R: 1 if the directory at abs was not listed before (and records it),
+ * 0 if it was (a symlink loop under -L), or MSB_ENOMEM. Linear scan: only
+ * directories are recorded. */
+static int ls_first_visit(ls_state *s, const char *abs) {
+  struct vfs_stat st;
+  size_t i;
+  if (vfs_stat(s->c->fs, abs, 1, &st) < 0) return 1;
+  for (i = 0; i < s->nseen; i++)
+    if (s->seen[i] == st.ino) return 0;
+  if (s->nseen == s->cseen) {
+    size_t nc = s->cseen ? s->cseen * 2 : 64;
+    uint64_t *nv = arena_alloc(s->c->a, nc * sizeof *nv);
+    if (!nv) return MSB_ENOMEM;
+    if (s->nseen) memcpy(nv, s->seen, s->nseen * sizeof *nv);
+    s->seen = nv;
+    s->cseen = nc;
+  }
+  s->seen[s->nseen++] = st.ino;
+  return 1;
+}
+
 /* Lists a directory and, with -R, its subdirectories depth-first using an
  * explicit stack (no C recursion). */
 static int ls_tree(ls_state *s, const char *name, int header) {
@@ -576,6 +600,16 @@ static int ls_tree(ls_state *s, const char *name, int header) {
     const char *abs = cmd_path(c, nm);
     size_t ns, i;
     if (!abs) return MSB_ENOMEM;
+    if (s->rec && s->deref) {
+      rc = ls_first_visit(s, abs);
+      if (rc < 0) return rc;
+      if (rc == 0) {
+        cmd_err(c, "%s: not listing already-listed directory",
+                cmd_quotef(c, nm));
+        s->status = 2;
+        continue;
+      }
+    }
     rc = ls_dir(s, nm, abs, header, &subs, &ns);
     if (rc < 0) return rc;
     header = 1;
@@ -698,7 +732,8 @@ int cmd_ls(cmd_ctx *c) {
                  (ol && ops[i][ol - 1] == '/');
     ls_ent e;
     if (!abs) return MSB_ENOMEM;
-    rc = ls_make(&s, &e, ops[i], abs, follow);
+    rc = cmd_slash_check(c, ops[i], abs);
+    if (rc == 0) rc = ls_make(&s, &e, ops[i], abs, follow);
     if (rc == MSB_ENOMEM) return rc;
     if (rc < 0) {
       cmd_err(c, "cannot access %s: %s", cmd_quote(c, ops[i]),

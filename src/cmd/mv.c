@@ -64,7 +64,8 @@ static int mv_one(mv_state *s, const char *src, const char *dst) {
   int rc, exists;
   size_t sl;
   if (!sabs || !dabs) return MSB_ENOMEM;
-  rc = vfs_stat(c->fs, sabs, 0, &st);
+  rc = cmd_slash_check(c, src, sabs);
+  if (rc == 0) rc = vfs_stat(c->fs, sabs, 0, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     cmd_err(c, "cannot stat %s: %s", cmd_quote(c, src), cmd_strerror(rc));

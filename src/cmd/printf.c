@@ -18,8 +18,10 @@
  * with status 1. Format escapes: \a \b \e \E \f \n \r \t \v \\ \" \' \?
  * \NNN \xHH \uHHHH \UHHHHHHHH ("\c" is literal in the format, as in bash).
  *
- * -v VAR renders into memory and assigns through the shell (c->run of
- * `eval VAR=$'...'`); VAR must be a name or name[index] with a plain index.
+ * -v VAR: the interpreter's printf builtin normally takes -v itself and
+ * runs this command into a buffer. Reached here anyway, -v renders into
+ * memory and assigns through the shell (c->run of `eval VAR=$'...'`); VAR
+ * must be a name or name[index] with a plain index.
  * The ' flag is dropped (no grouping in the C locale). Floats use long
  * double natively; wasm builds use double (wasi-libc's printf has no long
  * double unless linked with -lc-printscan-long-double), which only shows
@@ -43,8 +45,7 @@ typedef long double printf_flt;
 #endif
 
 /* echo.c's decoder for echo -e, shared with %b. */
-int echo_escape(buf *o, const char *s, size_t n, int bare_octal,
-                cmd_ctx *warn);
+int echo_escape(buf *o, const char *s, size_t n, int bare_octal, cmd_ctx *warn);
 
 static const char printf_usage_line[] =
     "printf: usage: printf [-v var] format [arguments]\n";
@@ -224,8 +225,7 @@ static printf_flt printf_float(printf_st *p) {
 }
 
 /* Pads s[0..n) to width (negative or left: left-justified) with spaces. */
-static void printf_pad(buf *o, const char *s, size_t n, long width,
-                       int left) {
+static void printf_pad(buf *o, const char *s, size_t n, long width, int left) {
   size_t w;
   if (width < 0) {
     left = 1;
@@ -284,8 +284,8 @@ static size_t printf_fmt_escape(printf_st *p, const char *s, size_t n) {
   case 'U': {
     uint32_t u = 0;
     size_t max = c == 'u' ? 5 : 9;
-    for (k = 1; k < max && k < n && (d = printf_hexval((unsigned char)s[k])) >= 0;
-         k++)
+    for (k = 1;
+         k < max && k < n && (d = printf_hexval((unsigned char)s[k])) >= 0; k++)
       u = u * 16 + (uint32_t)d;
     if (k == 1) {
       cmd_err(p->c, "missing unicode digit for \\%c", c);
@@ -365,7 +365,7 @@ static void printf_quote(buf *o, const char *s, size_t n) {
 
 /* ---- %(fmt)T ------------------------------------------------------------ */
 
-static const char *const printf_days[] = {"Sunday",   "Monday", "Tuesday",
+static const char *const printf_days[] = {"Sunday",    "Monday",   "Tuesday",
                                           "Wednesday", "Thursday", "Friday",
                                           "Saturday"};
 static const char *const printf_months[] = {
@@ -516,7 +516,9 @@ static void printf_time(buf *o, const char *f, size_t n, int64_t secs) {
     case 'W':
       printf_tnum(o, (tm.yday + 7 - (tm.wday + 6) % 7) / 7, TW(2), '0', flag);
       break;
-    case 'y': printf_tnum(o, (tm.year % 100 + 100) % 100, TW(2), '0', flag); break;
+    case 'y':
+      printf_tnum(o, (tm.year % 100 + 100) % 100, TW(2), '0', flag);
+      break;
     case 'Y': printf_tnum(o, tm.year, TW(1), '0', flag); break;
     case 'z': printf_tstr(o, "+0000", TW(0), flag); break;
     case 'Z': printf_tstr(o, "UTC", TW(0), flag); break;
@@ -531,8 +533,8 @@ static void printf_time(buf *o, const char *f, size_t n, int64_t secs) {
 
 /* Appends a numeric conversion through the C library's printf. spec is
  * the C format with '*' for width and precision. */
-static int printf_c_num(printf_st *p, const char *spec, int w, int pr,
-                        int kind, int64_t iv, uint64_t uv, printf_flt fv) {
+static int printf_c_num(printf_st *p, const char *spec, int w, int pr, int kind,
+                        int64_t iv, uint64_t uv, printf_flt fv) {
   int need;
   char *tmp;
   switch (kind) {
@@ -628,11 +630,15 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
   c = (unsigned char)f[i];
   *ip = i + 1;
   if (paren && c != 'T') {
-    cmd_err(p->c, "`%c': invalid time format specification", c);
-    p->status = 1;
-    p->stop = 1;
+    /* bash warns, prints the spec up to '(' and rescans from there */
+    cmd_err(p->c, "warning: `%c': invalid time format specification", c);
+    buf_put(p->o, f + start, tb + 1 - start);
+    *ip = tb + 1;
     return 0;
   }
+  if (width > (int)PRINTF_MAX_FIELD || width < -(int)PRINTF_MAX_FIELD ||
+      prec > (int)PRINTF_MAX_FIELD)
+    return MSB_ELIMIT; /* a field this wide is a runaway, not output */
   if (prec < 0 && have_p) prec = -1; /* negative '*' precision: none */
   if (!have_w) width = 0;
   switch (c) {
@@ -688,8 +694,8 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
     } else if (c == 'q') {
       printf_quote(&tmp, a, len);
     } else {
-      printf_quote(&tmp, a, prec >= 0 && (size_t)prec < len ? (size_t)prec
-                                                            : len);
+      printf_quote(&tmp, a,
+                   prec >= 0 && (size_t)prec < len ? (size_t)prec : len);
       prec = -1;
     }
     rc = tmp.err;
@@ -706,12 +712,8 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
     buf tmp;
     size_t out;
     if (!paren) break;
-    if (p->ai < p->nargs && p->args[p->ai][0])
-      t = printf_int(p);
-    else {
-      if (p->ai < p->nargs) p->ai++;
-      t = -1;
-    }
+    /* a missing argument means now; "" reads as 0, as in bash */
+    t = p->ai < p->nargs ? printf_int(p) : -1;
     if (t == -1 || t == -2)
       t = p->c->clock_ns ? cmd_ns_to_s(*p->c->clock_ns) : 0;
     buf_init(&tmp, p->c->m);

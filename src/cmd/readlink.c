@@ -81,6 +81,14 @@ int cmd_readlink(cmd_ctx *c) {
     int rc;
     if (!abs) return MSB_ENOMEM;
     buf_init(&b, c->m);
+    if (mode >= 0 && mode < 2 && cmd_slash_check(c, g.ops[i], abs)) {
+      buf_finish(&b);
+      if (verbose)
+        cmd_err(c, "%s: %s", cmd_quotef(c, g.ops[i]),
+                cmd_strerror(MSB_ENOTDIR));
+      status = 1;
+      continue;
+    }
     if (mode >= 0)
       rc = vfs_realpath(c->fs, abs, mode, &b);
     else

@@ -53,6 +53,7 @@ static int realpath_resolve(cmd_ctx *c, const char *p, int mode, int strip,
                             buf *b) {
   const char *abs = cmd_path(c, p);
   if (!abs) return MSB_ENOMEM;
+  if (mode < 2 && cmd_slash_check(c, p, abs)) return MSB_ENOTDIR;
   if (strip) {
     struct vfs_stat st;
     if (mode == 0 && vfs_stat(c->fs, abs, 0, &st) < 0) return MSB_ENOENT;

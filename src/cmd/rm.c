@@ -131,7 +131,8 @@ static int rm_one(cmd_ctx *c, rm_state *s, const char *op) {
     cmd_err(c, "use --no-preserve-root to override this failsafe");
     return 1;
   }
-  rc = vfs_stat(c->fs, abs, 0, &st);
+  rc = cmd_slash_check(c, op, abs);
+  if (rc == 0) rc = vfs_stat(c->fs, abs, 0, &st);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     if (s->force && rc == MSB_ENOENT) return 0;

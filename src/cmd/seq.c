@@ -194,7 +194,7 @@ int cmd_seq(cmd_ctx *c) {
   if (fmt && equal) {
     cmd_err(c, "format string may not be specified when printing equal "
                "width strings");
-    cmd_err(c, "Try 'seq --help' for more information.");
+    buf_puts(c->err, "Try 'seq --help' for more information.\n");
     return 1;
   }
   if (fmt && seq_check_format(&g, fmt)) return 1;

@@ -291,7 +291,8 @@ int cmd_stat(cmd_ctx *c) {
     struct vfs_stat st;
     int rc;
     if (!abs) return MSB_ENOMEM;
-    rc = vfs_stat(c->fs, abs, follow, &st);
+    rc = cmd_slash_check(c, g.ops[i], abs);
+    if (rc == 0) rc = vfs_stat(c->fs, abs, follow, &st);
     if (rc < 0) {
       if (rc == MSB_ENOMEM) return rc;
       cmd_err(c, "cannot statx %s: %s", cmd_quote(c, g.ops[i]),

@@ -29,8 +29,12 @@ typedef struct test_st {
   char **argv;
   int argc;
   int pos;
-  int err; /* a syntax error was printed (or out of memory) */
+  int depth; /* parenthesis nesting, bounded for the C stack */
+  int err;   /* a syntax error was printed (or out of memory) */
 } test_st;
+
+/* Deepest ( ... ) nesting accepted; bash has no limit but its own stack. */
+#define TEST_MAX_DEPTH 512
 
 /* All diagnostics go through here ("test: ..." / "[: ..."). */
 static int test_syntax(test_st *t, const char *msg, const char *arg) {
@@ -222,8 +226,8 @@ static int test_unary_at(test_st *t) {
 }
 
 static int test_binary_at(test_st *t) {
-  int v = test_binary(t, t->argv[t->pos], t->argv[t->pos + 1],
-                      t->argv[t->pos + 2]);
+  int v =
+      test_binary(t, t->argv[t->pos], t->argv[t->pos + 1], t->argv[t->pos + 2]);
   t->pos += 3;
   return v;
 }
@@ -245,7 +249,10 @@ static int test_term(test_st *t) {
   if (test_is(t->argv[t->pos], "(")) {
     test_advance(t, 1);
     if (t->err) return 0;
+    if (++t->depth > TEST_MAX_DEPTH)
+      return test_syntax(t, "expression nested too deeply", 0);
     v = test_expr(t);
+    t->depth--;
     if (t->err) return 0;
     if (t->pos >= t->argc) return test_syntax(t, "`)' expected", 0);
     if (!test_is(t->argv[t->pos], ")")) {

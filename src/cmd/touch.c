@@ -141,6 +141,12 @@ int cmd_touch(cmd_ctx *c) {
     if (!strcmp(op, "-")) continue; /* touches stdout: nothing to do */
     abs = cmd_path(c, op);
     if (!abs) return MSB_ENOMEM;
+    if (cmd_slash_check(c, op, abs)) {
+      cmd_err(c, "setting times of %s: %s", cmd_quote(c, op),
+              cmd_strerror(MSB_ENOTDIR));
+      status = 1;
+      continue;
+    }
     rc = vfs_stat(c->fs, abs, !nofollow, &st);
     if (rc == MSB_ENOENT && !nocreate) {
       rc = vfs_write(c->fs, abs, "", 0, 0, 0666 & ~CMD_UMASK, 0);

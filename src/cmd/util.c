@@ -165,11 +165,21 @@ int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 const char *cmd_path(cmd_ctx *c, const char *operand) {
   buf b;
   char *r = 0;
+  if (!*operand) return ""; /* every vfs call fails it with MSB_ENOENT */
   buf_init(&b, c->m);
   if (vfs_abspath(c->cwd ? c->cwd : "/", operand, &b) == 0 && !b.err)
     r = arena_strndup(c->a, buf_str(&b), b.len);
   buf_finish(&b);
   return r;
+}
+
+int cmd_slash_check(cmd_ctx *c, const char *operand, const char *abs) {
+  size_t n = strlen(operand);
+  struct vfs_stat st;
+  if (n < 2 || operand[n - 1] != '/') return 0;
+  if (vfs_stat(c->fs, abs, 1, &st) == 0 && st.kind != VFS_DIR)
+    return MSB_ENOTDIR;
+  return 0;
 }
 
 const char *cmd_base_name(cmd_ctx *c, const char *s) {
@@ -200,6 +210,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   }
   p = cmd_path(c, operand);
   if (!p) return MSB_ENOMEM;
+  if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
   return vfs_read(c->fs, p, data, len);
 }
 
@@ -228,7 +239,7 @@ int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len,
   return 1;
 }
 
-/* ---- Numbers -------------------------------------------------------------- */
+/* ---- Numbers ------------------------------------------------------- */
 
 int cmd_parse_int(const char *s, int64_t *out) {
   int neg = 0;
@@ -414,7 +425,7 @@ void cmd_human(uint64_t n, int si, char out[24]) {
   snprintf(out, 24, "%llu%c", (unsigned long long)q, u);
 }
 
-/* ---- Time ------------------------------------------------------------------ */
+/* ---- Time ---------------------------------------------------------- */
 
 int64_t cmd_ns_to_s(int64_t ns) {
   int64_t s = ns / 1000000000;
@@ -669,7 +680,7 @@ int cmd_parse_date(const char *s, int64_t now_ns, int64_t *out_ns) {
   return 0;
 }
 
-/* ---- Tree walker ------------------------------------------------------------- */
+/* ---- Tree walker --------------------------------------------------- */
 
 typedef struct util_frame {
   vfs_dir d;

@@ -2,8 +2,9 @@
  * end (lexer, parser, AST printer).
  *
  * Each input is parsed twice: once command by command with parse_next (the
- * way the interpreter runs scripts) and once whole with parse_string, with
- * the tree printed. Both must agree on success or failure, every error must
+ * way the interpreter runs scripts, each command also printed the way
+ * `declare -f` does) and once whole with parse_string, with the tree
+ * printed. Both must agree on success or failure, every error must
  * carry a known code and a message, and freeing must return every byte.
  * The sanitizers catch memory errors and undefined behaviour; the nesting
  * limit keeps hostile nesting off the C stack. Built by `make fuzz`. */
@@ -47,7 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check(p != NULL);
   do {
     r1 = parse_next(p, &n);
-    if (!r1 && n) ast_print(&b, n);
+    if (!r1 && n) {
+      int rf;
+      ast_print(&b, n);
+      /* Any command can be a function body for the bash-style printer. */
+      rf = ast_print_function(&b, "f", n);
+      fuzz_check(rf == 0 || rf == MSB_ENOMEM || rf == MSB_ENOTSUP);
+    }
   } while (!r1 && n);
   if (r1) {
     const parse_error *pe = parse_get_error(p);
@@ -55,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     parse_error_format(&b, pe, "bash: -c: ");
   }
   parse_destroy(p);
-  r2 = parse_string(&m, (const char *)data, size, 1, fuzz_flags(data, size),
-                    &t, &n, &e);
+  r2 = parse_string(&m, (const char *)data, size, 1, fuzz_flags(data, size), &t,
+                    &n, &e);
   fuzz_check(r1 == r2);
   if (!r2) {
     ast_print(&b, n);

@@ -36,13 +36,25 @@ test('cli-1.2 a script on stdin and in a file', () => {
   }
 });
 
-test('cli-1.3 --json prints the result record', () => {
-  const r = run(['--json', '-c', 'printf hi']);
-  const j = JSON.parse(r.stdout);
-  assert.equal(j.stdout, 'hi');
-  assert.equal(j.exitCode, 0);
-  assert.equal(j.cwd, '/workspace');
-  assert.equal(typeof j.durationMs, 'number');
+test('cli-1.3 --json prints build/msb\'s result record', () => {
+  const r = run(['--json', '-c', 'printf hi; echo oops >&2']);
+  assert.deepEqual(JSON.parse(r.stdout), { exit_code: 0, stdout: 'hi', stderr: 'oops\n',
+    cwd: '/workspace', stdout_truncated: false, stderr_truncated: false, stdout_total: 2,
+    stderr_total: 5, limit: null });
+});
+
+test('cli-1.7 arguments after -c SCRIPT (ARG0 first) and FILE are $1...; stdin flows in', () => {
+  let r = run(['-c', 'echo "$#:$1:$2"', 'zero', 'a b', "c'd"]);
+  assert.equal(r.stdout, "2:a b:c'd\n");
+  r = run(['-c', 'tr a-z A-Z'], 'shout\n');
+  assert.equal(r.stdout, 'SHOUT\n');
+  const script = 'echo $RANDOM; touch f; stat -c %Y f';
+  r = run(['--rng-seed', '5', '--clock', '86400000000000', '-c', script]);
+  const again = run(['--rng-seed', '5', '--clock', '86400000000000', '-c', script]);
+  const other = run(['--rng-seed', '6', '--clock', '86400000000000', '-c', script]);
+  assert.equal(r.stdout, again.stdout, 'same seed, same output');
+  assert.notEqual(r.stdout, other.stdout, 'another seed, another $RANDOM');
+  assert.match(r.stdout, /^\d+\n86400\n$/, 'the sandbox clock is --clock');
 });
 
 test('cli-1.4 --seed copies a host directory into /workspace', () => {
@@ -66,10 +78,13 @@ test('cli-1.5 bad options are usage errors naming the option', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /invalid option -- 'z'/);
   r = run(['--profile', 'lax', '-c', 'true']);
-  assert.equal(r.status, 1);
-  assert.match(r.stderr, /unknown profile "lax"/);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'memsandbox: --profile: expected normal or strict\n');
   r = run(['--limits', 'max_steps=oops', '-c', 'true']);
   assert.equal(r.status, 2);
+  assert.equal(r.stderr, "memsandbox: --limits: bad value for max_steps: 'oops'\n");
+  r = run(['--limits', 'nope=1', '-c', 'true']);
+  assert.equal(r.stderr, "memsandbox: --limits: unknown limit 'nope'\n");
   assert.equal(run(['--help']).status, 0);
 });
 

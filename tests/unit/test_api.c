@@ -82,10 +82,10 @@ TEST("api-1.1") { /* limit profiles */
   CHECK(l.max_memory_bytes == 67108864ull && l.max_total_bytes == 16777216 &&
         l.max_file_bytes == 4194304 && l.max_nodes == 10000 &&
         l.max_path_bytes == 4096 && l.max_segment_bytes == 255 &&
-        l.max_depth == 64 && l.max_steps == 100000 &&
-        l.max_call_depth == 100 && l.max_script_bytes == 32768 &&
-        l.max_output_bytes == 262144 && l.max_string_bytes == 1048576 &&
-        l.max_array_items == 10000 && l.max_glob_work == 100000);
+        l.max_depth == 64 && l.max_steps == 100000 && l.max_call_depth == 100 &&
+        l.max_script_bytes == 32768 && l.max_output_bytes == 262144 &&
+        l.max_string_bytes == 1048576 && l.max_array_items == 10000 &&
+        l.max_glob_work == 100000);
   CHECK(msb_limits_init(&l, 7) == MSB_EINVAL);
   CHECK(msb_limits_init(NULL, 0) == MSB_EINVAL);
 }
@@ -171,8 +171,9 @@ TEST("api-2.1") { /* read/write round trip, relative paths, messages */
   CHECK(msb_read(sb, "missing.txt", &d, &n) == MSB_ENOENT);
   CHECK_STR(msb_errmsg(sb), "/workspace/missing.txt does not exist");
   CHECK(ta_put(sb, "no/dir/f", "x") == MSB_ENOENT);
-  CHECK_STR(msb_errmsg(sb), "parent directory /workspace/no/dir does not "
-                            "exist");
+  CHECK_STR(msb_errmsg(sb),
+            "parent directory /workspace/no/dir does not "
+            "exist");
   CHECK(ta_put(sb, "a.txt/f", "x") == MSB_ENOTDIR);
   CHECK_STR(msb_errmsg(sb), "/workspace/a.txt is not a directory");
   CHECK(ta_put(sb, "/workspace", "x") == MSB_EISDIR);
@@ -182,8 +183,7 @@ TEST("api-2.1") { /* read/write round trip, relative paths, messages */
   CHECK(msb_read(sb, "", &d, &n) == MSB_EINVAL);
   CHECK_STR(msb_errmsg(sb), "path must not be empty");
   CHECK(msb_read(sb, NULL, &d, &n) == MSB_EINVAL);
-  CHECK(msb_write(sb, "b", "abc", 3, MSB_WRITE_ANY, NULL, 0, MSB_PARENTS) ==
-        0);
+  CHECK(msb_write(sb, "b", "abc", 3, MSB_WRITE_ANY, NULL, 0, MSB_PARENTS) == 0);
   CHECK(msb_write(sb, "p/q/r", "abc", 3, MSB_WRITE_ANY, NULL, 0600,
                   MSB_PARENTS) == 0);
   CHECK(msb_write(sb, "b", "abc", 3, 9, NULL, 0, 0) == MSB_EINVAL);
@@ -203,8 +203,7 @@ TEST("api-2.2") { /* preconditions, append, modes */
   uint8_t h[32];
   msb_stat st;
   REQUIRE(sb);
-  CHECK(msb_write(sb, "a", "1", 1, MSB_WRITE_MUST_NOT_EXIST, NULL, 0, 0) ==
-        0);
+  CHECK(msb_write(sb, "a", "1", 1, MSB_WRITE_MUST_NOT_EXIST, NULL, 0, 0) == 0);
   CHECK(msb_write(sb, "a", "1", 1, MSB_WRITE_MUST_NOT_EXIST, NULL, 0, 0) ==
         MSB_EEXIST);
   CHECK_STR(msb_errmsg(sb), "/workspace/a already exists");
@@ -231,9 +230,8 @@ TEST("api-2.2") { /* preconditions, append, modes */
   CHECK(msb_stat_path(sb, "a", 0, &st) == 0 && st.mode == 0640);
   CHECK(msb_chmod(sb, "a", 070000) == MSB_EINVAL);
   CHECK(msb_chmod(sb, "nope", 0600) == MSB_ENOENT);
-  CHECK(msb_stat_path(sb, "/workspace", 0, &st) == 0 &&
-        st.kind == MSB_DIR && st.nodes == 5 && st.bytes == 5 &&
-        st.size == 0);
+  CHECK(msb_stat_path(sb, "/workspace", 0, &st) == 0 && st.kind == MSB_DIR &&
+        st.nodes == 5 && st.bytes == 5 && st.size == 0);
   CHECK(msb_stat_path(sb, "a", 99, &st) == MSB_EINVAL);
   CHECK(api_close(sb) == 0);
 }
@@ -259,11 +257,9 @@ TEST("api-2.3") { /* quotas with the reference wording */
   CHECK_STR(msb_errmsg(sb), "file contains 101 bytes; limit is 100 bytes");
   CHECK(msb_write(sb, "b", big, 100, 0, NULL, 0, 0) == 0);
   CHECK(msb_write(sb, "c", big, 51, 0, NULL, 0, 0) == MSB_ENOSPC);
-  CHECK_STR(msb_errmsg(sb),
-            "workspace contains 251 bytes; limit is 250 bytes");
+  CHECK_STR(msb_errmsg(sb), "workspace contains 251 bytes; limit is 250 bytes");
   CHECK(msb_copy(sb, "a", "c", 0) == MSB_ENOSPC);
-  CHECK_STR(msb_errmsg(sb),
-            "workspace contains 300 bytes; limit is 250 bytes");
+  CHECK_STR(msb_errmsg(sb), "workspace contains 300 bytes; limit is 250 bytes");
   for (i = 0; i < 10; i++) {
     char p[16];
     snprintf(p, sizeof p, "e%d", i);
@@ -508,8 +504,8 @@ TEST("api-2.6") { /* clock, links, NOFOLLOW */
   CHECK(msb_stat_path(sb, "f", 0, &st) == 0 && st.mtime_ns == 777000);
   CHECK(msb_set_clock(sb, 888000) == 0);
   CHECK(msb_symlink(sb, "f", "l") == 0);
-  CHECK(msb_stat_path(sb, "l", MSB_NOFOLLOW, &st) == 0 &&
-        st.kind == MSB_LINK && st.size == 1 && st.mtime_ns == 888000);
+  CHECK(msb_stat_path(sb, "l", MSB_NOFOLLOW, &st) == 0 && st.kind == MSB_LINK &&
+        st.size == 1 && st.mtime_ns == 888000);
   CHECK(msb_stat_path(sb, "l", 0, &st) == 0 && st.kind == MSB_FILE &&
         st.size == 4 && st.mtime_ns == 777000);
   CHECK(msb_hash(sb, "l", h) == 0);
@@ -518,8 +514,7 @@ TEST("api-2.6") { /* clock, links, NOFOLLOW */
   CHECK(msb_symlink(sb, "l2", "l1") == 0);
   CHECK(msb_symlink(sb, "l1", "l2") == 0);
   CHECK(msb_stat_path(sb, "l1", 0, &st) == MSB_ELOOP);
-  CHECK_STR(msb_errmsg(sb),
-            "/workspace/l1: too many levels of symbolic links");
+  CHECK_STR(msb_errmsg(sb), "/workspace/l1: too many levels of symbolic links");
   CHECK(api_close(sb) == 0);
 }
 

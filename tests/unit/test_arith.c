@@ -38,7 +38,7 @@ static arith_t_var *arith_t_find(arith_t_env *e, const arith_ref *r) {
   int i;
   int64_t idx = r->kind == ARITH_INDEX ? r->index
                 : r->kind == ARITH_KEY ? -2
-                : -1;
+                                       : -1;
   for (i = 0; i < e->n; i++) {
     arith_t_var *v = &e->v[i];
     if (strlen(v->name) != r->nlen || memcmp(v->name, r->name, r->nlen))
@@ -67,8 +67,7 @@ static int arith_t_get(void *ctx, const arith_ref *r, const char **val,
   return 0;
 }
 
-static int arith_t_set(void *ctx, const arith_ref *r, int64_t x,
-                       buf *errmsg) {
+static int arith_t_set(void *ctx, const arith_ref *r, int64_t x, buf *errmsg) {
   arith_t_env *e = ctx;
   arith_t_var *v = arith_t_find(e, r);
   char name[16];
@@ -105,8 +104,10 @@ typedef struct arith_t_row {
 } arith_t_row;
 
 static const arith_t_row arith_t_rows[] = {
-    {"1 + ", 0, "1 + : syntax error: operand expected (error token is \"+ \")", ""},
-    {"x=x", 0, "x: expression recursion level exceeded (error token is \"x\")", ""},
+    {"1 + ", 0, "1 + : syntax error: operand expected (error token is \"+ \")",
+     ""},
+    {"x=x", 0, "x: expression recursion level exceeded (error token is \"x\")",
+     ""},
     {"08", 0, "08: value too great for base (error token is \"08\")", ""},
     {"2**-1", 0, "2**-1: exponent less than 0 (error token is \"1\")", ""},
     {"1/0", 0, "1/0: division by 0 (error token is \"0\")", ""},
@@ -114,38 +115,54 @@ static const arith_t_row arith_t_rows[] = {
     {"-9223372036854775807-1 / -1", 1, "-9223372036854775806", "3"},
     {"(-9223372036854775807-1) % -1", 1, "0", "3"},
     {"(-9223372036854775807-1) / -1", 1, "-9223372036854775808", "3"},
-    {"1 +* 2", 0, "1 +* 2: syntax error: operand expected (error token is \"* 2\")", ""},
+    {"1 +* 2", 0,
+     "1 +* 2: syntax error: operand expected (error token is \"* 2\")", ""},
     {"3 4", 0, "3 4: syntax error in expression (error token is \"4\")", ""},
     {"++5", 1, "5", "3"},
-    {"5++", 0, "5++: syntax error: operand expected (error token is \"+\")", ""},
+    {"5++", 0, "5++: syntax error: operand expected (error token is \"+\")",
+     ""},
     {"a b", 0, "a b: syntax error in expression (error token is \"b\")", ""},
-    {"1 ? 2", 0, "1 ? 2: `:' expected for conditional expression (error token is \"2\")", ""},
-    {"1 ? 2 : ", 0, "1 ? 2 : : expression expected (error token is \": \")", ""},
+    {"1 ? 2", 0,
+     "1 ? 2: `:' expected for conditional expression (error token is \"2\")",
+     ""},
+    {"1 ? 2 : ", 0, "1 ? 2 : : expression expected (error token is \": \")",
+     ""},
     {"64#@_", 1, "4031", "3"},
     {"65#1", 0, "65#1: invalid arithmetic base (error token is \"65#1\")", ""},
     {"2#2", 0, "2#2: value too great for base (error token is \"2#2\")", ""},
     {"0x", 1, "0", "3"},
     {"0xg", 0, "0xg: value too great for base (error token is \"0xg\")", ""},
-    {"1=2", 0, "1=2: attempted assignment to non-variable (error token is \"=2\")", ""},
+    {"1=2", 0,
+     "1=2: attempted assignment to non-variable (error token is \"=2\")", ""},
     {"x[", 0, "x[: bad array subscript (error token is \"x[\")", ""},
     {"10#", 0, "10#: invalid integer constant (error token is \"10#\")", ""},
     {"#1", 0, "#1: syntax error: operand expected (error token is \"#1\")", ""},
     {"1#1", 0, "1#1: invalid arithmetic base (error token is \"1#1\")", ""},
     {"08 + 1", 0, "08: value too great for base (error token is \"08\")", ""},
-    {"'a'", 0, "'a': syntax error: operand expected (error token is \"'a'\")", ""},
-    {"1.5", 0, "1.5: syntax error: invalid arithmetic operator (error token is \".5\")", ""},
+    {"'a'", 0, "'a': syntax error: operand expected (error token is \"'a'\")",
+     ""},
+    {"1.5", 0,
+     "1.5: syntax error: invalid arithmetic operator (error token is \".5\")",
+     ""},
     {"@", 0, "@: syntax error: operand expected (error token is \"@\")", ""},
-    {"3 = 4", 0, "3 = 4: attempted assignment to non-variable (error token is \"= 4\")", ""},
-    {"1 + 08", 0, "1 + 08: value too great for base (error token is \"08\")", ""},
+    {"3 = 4", 0,
+     "3 = 4: attempted assignment to non-variable (error token is \"= 4\")",
+     ""},
+    {"1 + 08", 0, "1 + 08: value too great for base (error token is \"08\")",
+     ""},
     {"1+08+2", 0, "1+08: value too great for base (error token is \"08\")", ""},
     {" 08", 0, "08: value too great for base (error token is \"08\")", ""},
-    {"2#2 + 1", 0, "2#2: value too great for base (error token is \"2#2\")", ""},
-    {"1 + 2#2", 0, "1 + 2#2: value too great for base (error token is \"2#2\")", ""},
+    {"2#2 + 1", 0, "2#2: value too great for base (error token is \"2#2\")",
+     ""},
+    {"1 + 2#2", 0, "1 + 2#2: value too great for base (error token is \"2#2\")",
+     ""},
     {"0xg+1", 0, "0xg: value too great for base (error token is \"0xg\")", ""},
     {"y", 0, "1+: syntax error: operand expected (error token is \"+\")", ""},
-    {"y + 3", 0, "1+: syntax error: operand expected (error token is \"+\")", ""},
+    {"y + 3", 0, "1+: syntax error: operand expected (error token is \"+\")",
+     ""},
     {"z=5,z+1", 1, "6", "5"},
-    {"1 ? 2 : 3 : 4", 0, "1 ? 2 : 3 : 4: syntax error in expression (error token is \": 4\")", ""},
+    {"1 ? 2 : 3 : 4", 0,
+     "1 ? 2 : 3 : 4: syntax error in expression (error token is \": 4\")", ""},
     {"2**63", 1, "-9223372036854775808", "3"},
     {"-2**63", 1, "-9223372036854775808", "3"},
     {"2**64", 1, "0", "3"},
@@ -161,13 +178,17 @@ static const arith_t_row arith_t_rows[] = {
     {"!5", 1, "0", "3"},
     {"5 > 3 > 1", 1, "0", "3"},
     {"1,2", 1, "2", "3"},
-    {"x+=1", 0, "x: expression recursion level exceeded (error token is \"x\")", ""},
+    {"x+=1", 0, "x: expression recursion level exceeded (error token is \"x\")",
+     ""},
     {"0 && 1/0", 1, "0", "3"},
     {"1 || 1/0", 1, "1", "3"},
     {"0 ? 1/0 : 2", 1, "2", "3"},
     {" ", 1, "0", "3"},
     {"1 ?: 2", 0, "1 ?: 2: expression expected (error token is \": 2\")", ""},
-    {"b=2; b", 0, "b=2; b: syntax error: invalid arithmetic operator (error token is \"; b\")", ""},
+    {"b=2; b", 0,
+     "b=2; b: syntax error: invalid arithmetic operator (error token is \"; "
+     "b\")",
+     ""},
     {"3 ** 2 ** 2", 1, "81", "3"},
     {"-3**2", 1, "9", "3"},
     {"--3", 1, "3", "3"},
@@ -177,12 +198,17 @@ static const arith_t_row arith_t_rows[] = {
     {" 1/0 ", 0, "1/0 : division by 0 (error token is \"0 \")", ""},
     {"1/0 + 5", 0, "1/0 + 5: division by 0 (error token is \"0 + 5\")", ""},
     {"x=3", 1, "3", "3"},
-    {"1+z=2", 0, "1+z=2: attempted assignment to non-variable (error token is \"=2\")", ""},
-    {"(z)=2", 0, "(z)=2: attempted assignment to non-variable (error token is \"=2\")", ""},
-    {"z+1=2", 0, "z+1=2: attempted assignment to non-variable (error token is \"=2\")", ""},
+    {"1+z=2", 0,
+     "1+z=2: attempted assignment to non-variable (error token is \"=2\")", ""},
+    {"(z)=2", 0,
+     "(z)=2: attempted assignment to non-variable (error token is \"=2\")", ""},
+    {"z+1=2", 0,
+     "z+1=2: attempted assignment to non-variable (error token is \"=2\")", ""},
     {"z++ + ++z", 1, "8", "5"},
-    {"z+=", 0, "z+=: syntax error: operand expected (error token is \"+=\")", ""},
-    {"5 +", 0, "5 +: syntax error: operand expected (error token is \"+\")", ""},
+    {"z+=", 0, "z+=: syntax error: operand expected (error token is \"+=\")",
+     ""},
+    {"5 +", 0, "5 +: syntax error: operand expected (error token is \"+\")",
+     ""},
     {"1 ? 2 : 3 ? 4 : 5", 1, "2", "3"},
     {"0 ? z=1 : 2", 1, "2", "3"},
     {"1 ? z=7 : 4", 1, "7", "7"},
@@ -194,7 +220,8 @@ static const arith_t_row arith_t_rows[] = {
     {"(-2) ** 3", 1, "-8", "3"},
     {"64#zZ", 1, "2301", "3"},
     {"36#zZ", 1, "1295", "3"},
-    {"37#zZ", 0, "37#zZ: value too great for base (error token is \"37#zZ\")", ""},
+    {"37#zZ", 0, "37#zZ: value too great for base (error token is \"37#zZ\")",
+     ""},
     {"2#", 0, "2#: invalid integer constant (error token is \"2#\")", ""},
     {"0b1", 0, "0b1: value too great for base (error token is \"0b1\")", ""},
     {"1e3", 0, "1e3: value too great for base (error token is \"1e3\")", ""},
@@ -203,7 +230,8 @@ static const arith_t_row arith_t_rows[] = {
     {"-0", 1, "0", "3"},
     {"z--", 1, "3", "2"},
     {"--z", 1, "2", "2"},
-    {"z**=2", 0, "z**=2: syntax error: operand expected (error token is \"=2\")", ""},
+    {"z**=2", 0,
+     "z**=2: syntax error: operand expected (error token is \"=2\")", ""},
     {"z<<=2", 1, "12", "12"},
     {"z>>=1", 1, "1", "1"},
     {"z/=0", 0, "z/=0: division by 0 (error token is \"0\")", ""},
@@ -217,18 +245,26 @@ static const arith_t_row arith_t_rows[] = {
     {"z|=4", 1, "7", "7"},
     {"z^=1", 1, "2", "2"},
     {"q=", 0, "q=: syntax error: operand expected (error token is \"=\")", ""},
-    {"0 && 2**-1", 0, "0 && 2**-1: exponent less than 0 (error token is \"1\")", ""},
+    {"0 && 2**-1", 0, "0 && 2**-1: exponent less than 0 (error token is \"1\")",
+     ""},
     {"0 && 1/0", 1, "0", "3"},
-    {"-z=3", 0, "-z=3: attempted assignment to non-variable (error token is \"=3\")", ""},
-    {"(1)@", 0, "(1)@: syntax error: operand expected (error token is \"@\")", ""},
-    {"1 @", 0, "1 @: syntax error: invalid arithmetic operator (error token is \"@\")", ""},
+    {"-z=3", 0,
+     "-z=3: attempted assignment to non-variable (error token is \"=3\")", ""},
+    {"(1)@", 0, "(1)@: syntax error: operand expected (error token is \"@\")",
+     ""},
+    {"1 @", 0,
+     "1 @: syntax error: invalid arithmetic operator (error token is \"@\")",
+     ""},
     {"--5", 1, "5", "3"},
-    {"++z++", 0, "++z++: ++: assignment requires lvalue (error token is \"++\")", ""},
-    {"z++ ++", 0, "z++ ++: syntax error: operand expected (error token is \"+\")", ""},
+    {"++z++", 0,
+     "++z++: ++: assignment requires lvalue (error token is \"++\")", ""},
+    {"z++ ++", 0,
+     "z++ ++: syntax error: operand expected (error token is \"+\")", ""},
     {"++ z", 1, "4", "4"},
     {"z ++", 1, "3", "4"},
     {"z=08", 0, "z=08: value too great for base (error token is \"08\")", ""},
-    {"0 && 08", 0, "0 && 08: value too great for base (error token is \"08\")", ""},
+    {"0 && 08", 0, "0 && 08: value too great for base (error token is \"08\")",
+     ""},
     {"9223372036854775807+1", 1, "-9223372036854775808", "3"},
     {"-9223372036854775808 % -1", 1, "0", "3"},
     {"z=(1,2)", 1, "2", "2"},
@@ -256,7 +292,9 @@ static const arith_t_row arith_t_rows[] = {
     {"a[5]", 1, "0", "3"},
     {"a[", 0, "a[: bad array subscript (error token is \"a[\")", ""},
     {"a[1", 0, "a[1: bad array subscript (error token is \"a[1\")", ""},
-    {"a[1]]", 0, "a[1]]: syntax error: invalid arithmetic operator (error token is \"]\")", ""},
+    {"a[1]]", 0,
+     "a[1]]: syntax error: invalid arithmetic operator (error token is \"]\")",
+     ""},
     {"h[k]", 1, "7", "3"},
     {"h[k]+1", 1, "8", "3"},
     {"z>2&&z<4", 1, "1", "3"},
@@ -285,7 +323,9 @@ static const arith_t_row arith_t_rows[] = {
     {"16#ff", 1, "255", "3"},
     {"8#17", 1, "15", "3"},
     {"z <<= 62", 1, "-4611686018427387904", "-4611686018427387904"},
-    {"1 <<= 2", 0, "1 <<= 2: attempted assignment to non-variable (error token is \"<<= 2\")", ""},
+    {"1 <<= 2", 0,
+     "1 <<= 2: attempted assignment to non-variable (error token is \"<<= 2\")",
+     ""},
     {"(z = 5) + z", 1, "10", "5"},
     {"z++, z++, z", 1, "5", "5"},
     {"zz=7, zz", 1, "7", "3"},
@@ -359,6 +399,27 @@ TEST("arith-2 work budget and deep nesting") {
   CHECK(arith_eval(&env, "((((7))))", 9, &v, &err, 0) == 0 && v == 7);
   CHECK(arith_eval(&env, "", 0, &v, &err, 0) == 0 && v == 0);
   buf_finish(&err);
+}
+
+TEST("arith-4 hostile nesting is an error, not a crash") {
+  static const char *const units[] = {"-",  "!",    "~", "2**",
+                                      "a=", "1?1:", "(", "++a+"};
+  static char e[200001];
+  mem m;
+  buf err;
+  arith_env env = {0, 0, 0, 0};
+  int64_t v;
+  size_t i, n, ul;
+  mem_init(&m, 0);
+  buf_init(&err, &m);
+  for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+    ul = strlen(units[i]);
+    for (n = 0; n + ul < 200000; n += ul) memcpy(e + n, units[i], ul);
+    e[n] = '1';
+    CHECK(arith_eval(&env, e, n + 1, &v, &err, 0) == MSB_EINVAL);
+  }
+  buf_finish(&err);
+  CHECK(m.blocks == 0);
 }
 
 TEST("arith-3 constants") {

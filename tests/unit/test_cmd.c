@@ -69,9 +69,10 @@ static int tc_parse(tc_env *e, unsigned flags, char *res, size_t cap) {
   return 0;
 }
 
-#define TC_ARGV(...) \
-  char *tc_argv[] = {__VA_ARGS__, 0}; \
-  int tc_argc = (int)(sizeof tc_argv / sizeof tc_argv[0]) - 1
+#define TC_ARGV(...)                                  \
+  const char *tc_cargv[] = {__VA_ARGS__, 0};          \
+  char **tc_argv = (char **)(void *)tc_cargv;         \
+  int tc_argc = (int)(sizeof tc_cargv / sizeof tc_cargv[0]) - 1
 
 TEST("cmd-1.1 table sorted bytewise, each entry has a purpose") {
   size_t n, i;
@@ -86,7 +87,11 @@ TEST("cmd-1.1 table sorted bytewise, each entry has a purpose") {
 }
 
 TEST("cmd-1.2 file commands are registered") {
-  static const char *names[] = {"basename", "cat", "dirname"};
+  static const char *names[] = {
+      "basename", "cat",   "chmod", "cp",       "df",    "dirname",
+      "du",       "file",  "find",  "ln",       "ls",    "mkdir",
+      "mktemp",   "mv",    "readlink", "realpath", "rm", "rmdir",
+      "stat",     "tee",   "touch", "tree"};
   size_t i;
   for (i = 0; i < sizeof names / sizeof names[0]; i++)
     CHECK(cmd_find(names[i]) != 0);
@@ -343,4 +348,104 @@ TEST("cmd-6.2 basename and dirname helpers") {
   CHECK_STR(cmd_dir_name(&e.c, "a/b//"), "a");
   CHECK_STR(cmd_dir_name(&e.c, "/"), "/");
   tc_done(&e);
+}
+
+/* A context with a real filesystem for walker tests. */
+static vfs *tc_fs(tc_env *e) {
+  vfs_limits lim = {1u << 20, 1u << 20, 1000, 4096, 255, 64};
+  vfs *v = vfs_create(&e->m, &lim, 0);
+  e->c.fs = v;
+  return v;
+}
+
+TEST("cmd-7.1 walker: pre/post order, sorted, depth, prune") {
+  tc_env e;
+  char *argv[] = {(char *)"x", 0};
+  cmd_walk *w;
+  cmd_walk_ent *ent;
+  buf log;
+  vfs *v;
+  tc_setup(&e, 1, argv);
+  v = tc_fs(&e);
+  REQUIRE(v);
+  vfs_mkdir(v, "/workspace/a", 0755, 0);
+  vfs_mkdir(v, "/workspace/a/c", 0755, 0);
+  vfs_mkdir(v, "/workspace/a/p", 0755, 0);
+  vfs_write(v, "/workspace/a/b", "x", 1, 0, 0644, 0);
+  vfs_write(v, "/workspace/a/p/q", "x", 1, 0, 0644, 0);
+  buf_init(&log, &e.m);
+  REQUIRE(cmd_walk_open(&e.c, "a", CMD_WALK_POST, &w) == 0);
+  while (cmd_walk_next(w, &ent) > 0) {
+    buf_printf(&log, "%s%s:%d ", ent->post ? "/" : "", ent->path,
+               ent->depth);
+    if (!ent->post && !strcmp(ent->name, "p")) cmd_walk_prune(w);
+  }
+  cmd_walk_close(w);
+  CHECK_STR(buf_str(&log),
+            "a:0 a/b:1 a/c:1 /a/c:1 a/p:1 /a/p:1 /a:0 ");
+  buf_finish(&log);
+  vfs_destroy(v);
+  tc_done(&e);
+}
+
+TEST("cmd-7.2 walker: deleting entries while walking is safe") {
+  tc_env e;
+  char *argv[] = {(char *)"x", 0};
+  cmd_walk *w;
+  cmd_walk_ent *ent;
+  int n = 0;
+  vfs *v;
+  struct vfs_stat st;
+  tc_setup(&e, 1, argv);
+  v = tc_fs(&e);
+  REQUIRE(v);
+  vfs_mkdir(v, "/workspace/d", 0755, 0);
+  vfs_mkdir(v, "/workspace/d/s", 0755, 0);
+  vfs_write(v, "/workspace/d/s/f", "x", 1, 0, 0644, 0);
+  vfs_write(v, "/workspace/d/g", "x", 1, 0, 0644, 0);
+  REQUIRE(cmd_walk_open(&e.c, "d", CMD_WALK_POST, &w) == 0);
+  while (cmd_walk_next(w, &ent) > 0) {
+    if (ent->st.kind == VFS_DIR && !ent->post) continue;
+    CHECK(vfs_remove(v, ent->abs, ent->st.kind == VFS_DIR ? VFS_RM_DIR
+                                                           : 0) == 0);
+    n++;
+  }
+  cmd_walk_close(w);
+  CHECK(n == 4);
+  CHECK(vfs_stat(v, "/workspace/d", 0, &st) == MSB_ENOENT);
+  vfs_destroy(v);
+  tc_done(&e);
+}
+
+TEST("cmd-7.3 walker: a missing root reports its error") {
+  tc_env e;
+  char *argv[] = {(char *)"x", 0};
+  cmd_walk *w;
+  cmd_walk_ent *ent;
+  vfs *v;
+  tc_setup(&e, 1, argv);
+  v = tc_fs(&e);
+  REQUIRE(v);
+  REQUIRE(cmd_walk_open(&e.c, "nope", 0, &w) == 0);
+  CHECK(cmd_walk_next(w, &ent) == 1 && ent->err == MSB_ENOENT);
+  CHECK(cmd_walk_next(w, &ent) == 0);
+  cmd_walk_close(w);
+  vfs_destroy(v);
+  tc_done(&e);
+}
+
+TEST("cmd-7.4 chmod-style modes") {
+  uint32_t m;
+  CHECK(cmd_parse_mode("755", 0, 0, 022, &m) == 0 && m == 0755);
+  CHECK(cmd_parse_mode("u+x", 0644, 0, 022, &m) == 0 && m == 0744);
+  CHECK(cmd_parse_mode("+x", 0644, 0, 022, &m) == 0 && m == 0755);
+  CHECK(cmd_parse_mode("-w", 0666, 0, 022, &m) == 0 && m == 0466);
+  CHECK(cmd_parse_mode("go-w,a+r", 0620, 0, 022, &m) == 0 && m == 0644);
+  CHECK(cmd_parse_mode("o=u", 0640, 0, 022, &m) == 0 && m == 0646);
+  CHECK(cmd_parse_mode("a+X", 0644, 1, 022, &m) == 0 && m == 0755);
+  CHECK(cmd_parse_mode("a+X", 0644, 0, 022, &m) == 0 && m == 0644);
+  CHECK(cmd_parse_mode("u+s,+t", 0755, 0, 022, &m) == 0 && m == 05755);
+  CHECK(cmd_parse_mode("zz", 0, 0, 022, &m) == CMD_NUM_INVALID);
+  CHECK(cmd_parse_mode("77777", 0, 0, 022, &m) == CMD_NUM_INVALID);
+  CHECK(cmd_parse_mode("u+q", 0, 0, 022, &m) == CMD_NUM_INVALID);
 }

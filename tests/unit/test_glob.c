@@ -183,8 +183,8 @@ TEST("glob-1 bash match table") {
   for (i = 0; i < sizeof glob_t_rows / sizeof glob_t_rows[0]; i++) {
     const glob_t_row *r = &glob_t_rows[i];
     unsigned fl = GLOB_EXTGLOB | (r->nocase ? GLOB_NOCASE : 0);
-    int got = glob_match(&m, r->pat, strlen(r->pat), r->str, strlen(r->str),
-                         fl, 0);
+    int got =
+        glob_match(&m, r->pat, strlen(r->pat), r->str, strlen(r->str), fl, 0);
     if (got != r->want)
       fprintf(stderr, "  [%s] vs [%s] nocase=%d: got %d\n", r->pat, r->str,
               r->nocase, got);
@@ -255,10 +255,9 @@ TEST("glob-4 magic and unescape") {
  * mkdir -p a a-b x/a/b .h/q; touch a/z a-b/x x/f .hid x/.hf; ln -s x lx). */
 static vfs *glob_t_tree(mem *m) {
   vfs *v = vfs_create(m, 0, 0);
-  static const char *const dirs[] = {"/workspace/a", "/workspace/a-b",
-                                     "/workspace/x", "/workspace/x/a",
-                                     "/workspace/x/a/b", "/workspace/.h",
-                                     "/workspace/.h/q"};
+  static const char *const dirs[] = {
+      "/workspace/a",     "/workspace/a-b", "/workspace/x",   "/workspace/x/a",
+      "/workspace/x/a/b", "/workspace/.h",  "/workspace/.h/q"};
   static const char *const files[] = {"/workspace/a/z", "/workspace/a-b/x",
                                       "/workspace/x/f", "/workspace/.hid",
                                       "/workspace/x/.hf"};
@@ -329,7 +328,14 @@ TEST("glob-5 expansion over the vfs, as bash prints it") {
       {"x/**/b", GLOB_GLOBSTAR, "x/a/b"},
       {"*", GLOB_GLOBSTAR | GLOB_DOTGLOB, ".h .hid a a-b lx x"},
       {"x/*", GLOB_GLOBSTAR | GLOB_DOTGLOB, "x/.hf x/a x/f"},
-      {"**", GLOB_GLOBSTAR | GLOB_DOTGLOB, ".h .h/q .hid a a-b a-b/x a/z lx x x/.hf x/a x/a/b x/f"},
+      {"[ax]*//*", 0, "a-b/x a/z x/a x/f"},
+      {"?//*/", 0, "x/a/"},
+      {"?/**", GLOB_GLOBSTAR, "a a/z x x/a x/a/b x/f"},
+      {"*/**/", GLOB_GLOBSTAR, "a-b/ a/ lx/ lx/a/ lx/a/b/ x/ x/a/ x/a/b/"},
+      {"./**/f", GLOB_GLOBSTAR, "./lx/f ./x/f"},
+      {"?//**", GLOB_GLOBSTAR, "a/ a/z x/ x/a x/a/b x/f"},
+      {"**", GLOB_GLOBSTAR | GLOB_DOTGLOB,
+       ".h .h/q .hid a a-b a-b/x a/z lx x x/.hf x/a x/a/b x/f"},
       {"A*", GLOB_NOCASE, "a a-b"},
       {"X/F", GLOB_NOCASE, ""},
       {"!(a)", GLOB_EXTGLOB, "a-b lx x"},
@@ -369,5 +375,62 @@ TEST("glob-6 expansion budget") {
         MSB_ELIMIT);
   CHECK(list == 0 && n == 0);
   vfs_destroy(v);
+  CHECK(m.blocks == 0);
+}
+
+TEST("glob-7 prefix and suffix matching agrees with whole matches") {
+  static const char *const pats[] = {
+      "*",     "a*",    "*b",       "a?b*",  "*.*", "[ab]*c",
+      "\\*x",  "*a*b*", "",         "a",     "?",   "*(a|b)c",
+      "+(ab)", "!(a*)", "@(a|ab)*", "*[!a]", "**b", "[[:alpha:]]*"};
+  static const char *const strs[] = {"",      "a",    "ab", "abc", "aabbc",
+                                     "x.y.z", "abab", "*x", "cab", "ba.c"};
+  mem m;
+  size_t i, j, k, n;
+  int suf;
+  uint8_t ends[16];
+  mem_init(&m, 0);
+  for (i = 0; i < sizeof pats / sizeof pats[0]; i++)
+    for (j = 0; j < sizeof strs / sizeof strs[0]; j++)
+      for (suf = 0; suf < 2; suf++) {
+        const char *p = pats[i], *s = strs[j];
+        n = strlen(s);
+        REQUIRE(glob_match_ends(&m, p, strlen(p), s, n, GLOB_EXTGLOB, suf, 0,
+                                ends) == 0);
+        for (k = 0; k <= n; k++) {
+          int want =
+              suf ? glob_match(&m, p, strlen(p), s + k, n - k, GLOB_EXTGLOB, 0)
+                  : glob_match(&m, p, strlen(p), s, k, GLOB_EXTGLOB, 0);
+          if (ends[k] != want)
+            fprintf(stderr, "  [%s] [%s] suffix=%d k=%zu\n", p, s, suf, k);
+          CHECK(ends[k] == want);
+        }
+      }
+  CHECK(m.blocks == 0);
+}
+
+TEST("glob-8 prefix matching is one pass") {
+  mem m;
+  static char s[200001];
+  static uint8_t ends[200002];
+  uint64_t budget = 20000000;
+  mem_init(&m, 0);
+  memset(s, 'a', 200000);
+  s[100000] = '/';
+  CHECK(glob_match_ends(&m, "*/", 2, s, 200000, 0, 0, &budget, ends) == 0);
+  CHECK(ends[100001] == 1 && ends[100000] == 0 && ends[200000] == 0);
+  CHECK(glob_match_ends(&m, "/*", 2, s, 200000, 0, 1, &budget, ends) == 0);
+  CHECK(ends[100000] == 1 && ends[100001] == 0 && ends[0] == 0);
+  CHECK(m.blocks == 0);
+}
+
+TEST("glob-9 deeply nested groups are refused, not recursed") {
+  static char p[30001];
+  mem m;
+  size_t i;
+  mem_init(&m, 0);
+  for (i = 0; i < 10000; i++) memcpy(p + 2 * i, "@(", 2);
+  memset(p + 20000, ')', 10000);
+  CHECK(glob_match(&m, p, 30000, "a", 1, GLOB_EXTGLOB, 0) == MSB_ELIMIT);
   CHECK(m.blocks == 0);
 }

@@ -44,256 +44,240 @@ static char *tp_render(mem *m, const char *src, size_t len) {
 }
 
 static const tp_case tp_cases[] = {
-  {"echo hi",
-   "(list (cmd echo hi))"},
-  {"echo a b   c",
-   "(list (cmd echo a b c))"},
-  {"echo 'a b' \"c d\" e\\ f",
-   "(list (cmd echo 'a b' \"c d\" e\\ f))"},
-  {"echo \"a\\\"b\\$c\\`d\\\\e\\nf\"",
-   "(list (cmd echo \"a\"b$c`d\\e\\nf\"))"},
-  {"echo $'a\\tb\\x41\\101\\cA\\e\\u00e9\\0zz' $'\\U0001F600\\q'",
-   "(list (cmd echo $'a\\x09bAA\\x01\\x1b\\u00E9' $'\\U0001F600\\q'))"},
-  {"echo $\"loc\"",
-   "(list (cmd echo $\"loc\"))"},
-  {"a=1 b= c+=x d[1]=y e[$i+1]=z f=(1 2 [k]=v [j]+=w) cmd arg",
-   "(list (cmd (= a 1) (= b ) (+= c x) (= d[1] y) (= e[$i+1] z) (= f (1 2 [k]=v [j]+=w)) cmd arg))"},
-  {"a=1",
-   "(list (cmd (= a 1)))"},
-  {"x=~/a:~b/c echo ~ ~/x ~user/y a~ \"~\" \\~ y=~ z:~",
-   "(list (cmd (= x ~~/a:~b~/c) echo ~~ ~~/x ~user~/y a~ \"~\" \\~ y=~~ z:~))"},
-  {"echo $x ${x} $1 ${10} $10 $@ $* $# $? $- $$ $! $0 $_",
-   "(list (cmd echo $x ${x} $1 ${10} $10 $@ $* $# $? $- $$ $! $0 $_))"},
-  {"echo ${#x} ${#a[@]} ${#} ${!x} ${!pre*} ${!pre@} ${!arr[@]} ${!arr[*]}",
-   "(list (cmd echo ${#x} ${#a[@]} ${#} ${!x} ${!pre*} ${!pre@} ${!arr[@]} ${!arr[*]}))"},
-  {"echo ${x-a} ${x:-a} ${x=a} ${x:=a} ${x?a} ${x:?a} ${x+a} ${x:+a} ${x:?}",
-   "(list (cmd echo ${x-<a>} ${x:-<a>} ${x=<a>} ${x:=<a>} ${x?<a>} ${x:?<a>} ${x+<a>} ${x:+<a>} ${x:?}))"},
-  {"echo ${x#a*} ${x##a*} ${x%b} ${x%%b} ${x/a/b} ${x//a/b} ${x/#a/b} ${x/%a/b} ${x/a}",
-   "(list (cmd echo ${x#<a*>} ${x##<a*>} ${x%<b>} ${x%%<b>} ${x/<a>/<b>} ${x//<a>/<b>} ${x/#<a>/<b>} ${x/%<a>/<b>} ${x/<a>}))"},
-  {"echo ${x:1} ${x:1:2} ${x: -1} ${x:(-2):1} ${x:a?1:2}",
-   "(list (cmd echo ${x:<1>} ${x:<1>:<2>} ${x:< -1>} ${x:<(-2)>:<1>} ${x:<a?1:2>}))"},
-  {"echo ${x^} ${x^^} ${x,} ${x,,} ${x^^[ab]} ${x@Q} ${x@U}",
-   "(list (cmd echo ${x^} ${x^^} ${x,} ${x,,} ${x^^<[ab]>} ${x@Q} ${x@U}))"},
-  {"echo ${a[1]} ${a[@]} ${a[*]} ${a[i+1]} ${a[\"k\"]} ${a[$k]}",
-   "(list (cmd echo ${a[1]} ${a[@]} ${a[*]} ${a[i+1]} ${a[\"k\"]} ${a[$k]}))"},
-  {"echo \"${x:-'q'}\" ${x:-'q'} \"${x#'a'}\" \"${x:-\"a b\"}\" ",
-   "(list (cmd echo \"${x:-<'q'>}\" ${x:-<'q'>} \"${x#<'a'>}\" \"${x:-<\"a b\">}\"))"},
-  {"echo ${a b} ${x@}",
-   "(list (cmd echo BAD<${a b}> BAD<${x@}>))"},
-  {"echo $(echo a) `echo b` $(echo $(echo c)) \"$(echo \"d\")\"",
-   "(list (cmd echo $((list (cmd echo a))) `(list (cmd echo b))` $((list (cmd echo $((list (cmd echo c)))))) \"$((list (cmd echo \"d\")))\"))"},
-  {"echo `echo \\`echo x\\``",
-   "(list (cmd echo `(list (cmd echo `(list (cmd echo x))`))`))"},
-  {"echo $((1+2)) $(( (1+2)*3 )) $[4*5] $((\"1\"+$x))",
-   "(list (cmd echo $((1+2)) $(( (1+2)*3 )) $((4*5)) $((1+$x))))"},
-  {"echo $((echo a); (echo b))",
-   "(list (cmd echo $((list (sub (list (cmd echo a))) (sub (list (cmd echo b)))))))"},
-  {"echo <(ls) >(cat) a<(b)",
-   "(list (cmd echo <((list (cmd ls))) >((list (cmd cat))) a<((list (cmd b)))))"},
-  {"cmd >f <g >>h 2>&1 2>&- >&2 3<>i >|j &>k &>>l <<<m {fd}>n 10>o",
-   "(list (cmd cmd (> f) (< g) (>> h) (>& 2 1) (>& 2 -) (>& 2) (<> 3 i) (>| j) (&> k) (&>> l) (<<< m) (> {fd} n) (> 10 o)))"},
-  {"cat <<EOF\nhello $name $(date) `x` \\$y \\\\ \\z \"q\" 'r'\nEOF",
-   "(list (cmd cat (<< EOF [hello $name $((list (cmd date))) `(list (cmd x))` $y \\ \\z \"q\" 'r'\\x0a])))"},
-  {"cat <<'EOF'\n$x `y` \\z\nEOF",
-   "(list (cmd cat (<< EOF quoted ['$x `y` \\z\\x0a'])))"},
-  {"cat <<-EOF\n\ttabbed $x\n\t\tmore\n\tEOF",
-   "(list (cmd cat (<<- EOF [tabbed $x\\x0amore\\x0a])))"},
-  {"cat <<A <<\"B\"\na $x\nA\nb $x\nB\necho after",
-   "(list (cmd cat (<< A [a $x\\x0a]) (<< B quoted ['b $x\\x0a'])) (cmd echo after))"},
-  {"cat <<EOF | tr a b\nx\nEOF",
-   "(list (pipe (cmd cat (<< EOF [x\\x0a])) (cmd tr a b)))"},
-  {"cat <<EOF\nunterminated",
-   "(list (cmd cat (<< EOF [unterminated])))"},
-  {"a | b | c",
-   "(list (pipe (cmd a) (cmd b) (cmd c)))"},
-  {"a |& b",
-   "(list (pipe (cmd a) |& (cmd b)))"},
-  {"! a | b",
-   "(list (pipe ! (cmd a) (cmd b)))"},
-  {"time a",
-   "(list (pipe time (cmd a)))"},
-  {"time -p a",
-   "(list (pipe time-p (cmd a)))"},
-  {"! ! a",
-   "(list (cmd a))"},
-  {"a && b || c && d",
-   "(list (and (or (and (cmd a) (cmd b)) (cmd c)) (cmd d)))"},
-  {"a; b & c",
-   "(list (cmd a) (bg (cmd b)) (cmd c))"},
-  {"a &",
-   "(list (bg (cmd a)))"},
-  {"a & b &",
-   "(list (bg (cmd a)) (bg (cmd b)))"},
-  {"(a; b) > f",
-   "(list (sub (list (cmd a) (cmd b)) (> f)))"},
-  {"{ a; b; } 2>&1",
-   "(list (group (list (cmd a) (cmd b)) (>& 2 1)))"},
-  {"if a; then b; fi",
-   "(list (if (list (cmd a)) (list (cmd b))))"},
-  {"if a; then b; elif c; then d; else e; fi",
-   "(list (if (list (cmd a)) (list (cmd b)) (if (list (cmd c)) (list (cmd d)) (list (cmd e)))))"},
-  {"while a; do b; done",
-   "(list (while (list (cmd a)) (list (cmd b))))"},
-  {"until a; do b; done",
-   "(list (until (list (cmd a)) (list (cmd b))))"},
-  {"for x in a b; do c; done",
-   "(list (for x (in a b) (list (cmd c))))"},
-  {"for x; do c; done",
-   "(list (for x (list (cmd c))))"},
-  {"for x do c; done",
-   "(list (for x (list (cmd c))))"},
-  {"for x\ndo c\ndone",
-   "(list (for x (list (cmd c))))"},
-  {"for x in; do c; done",
-   "(list (for x (in) (list (cmd c))))"},
-  {"for ((i=0; i<3; i++)); do echo $i; done",
-   "(list (afor [i=0] [ i<3] [ i++] (list (cmd echo $i))))"},
-  {"for ((;;)); do break; done",
-   "(list (afor [] [] [] (list (cmd break))))"},
-  {"for x in a; { b; }",
-   "(list (for x (in a) (list (cmd b))))"},
-  {"select x in a b; do c; done",
-   "(list (select x (in a b) (list (cmd c))))"},
-  {"case $x in a) b;; c|d) e;& f) ;;& *) g; esac",
-   "(list (case $x ( a -> (list (cmd b)) ;;) ( c d -> (list (cmd e)) ;&) ( f -> () ;;&) ( * -> (list (cmd g)) ;;)))"},
-  {"case x in (a) b;; esac",
-   "(list (case x ( a -> (list (cmd b)) ;;)))"},
-  {"case x in esac",
-   "(list (case x))"},
-  {"case x in a) esac",
-   "(list (case x ( a -> () ;;)))"},
-  {"case x\nin\na)\nb\n;;\nesac",
-   "(list (case x ( a -> (list (cmd b)) ;;)))"},
-  {"f() { a; }",
-   "(list (func f (group (list (cmd a)))))"},
-  {"f() ( a )",
-   "(list (func f (sub (list (cmd a)))))"},
-  {"function f { a; }",
-   "(list (func f (group (list (cmd a)))))"},
-  {"function f() { a; } > log",
-   "(list (func f (group (list (cmd a)) (> log))))"},
-  {"f() if a; then b; fi",
-   "(list (func f (if (list (cmd a)) (list (cmd b)))))"},
-  {"[[ -f a ]]",
-   "(list (cond (-f a)))"},
-  {"[[ a == b* && ! -z $c || ( d < e ) ]]",
-   "(list (cond (|| (&& (== a b*) (! (-z $c))) (< d e))))"},
-  {"[[ $a =~ ^(x|y)+[0-9]$ ]]",
-   "(list (cond (=~ $a ^(x|y)+[0-9]$)))"},
-  {"[[ $a =~ \"a.b\" ]]",
-   "(list (cond (=~ $a \"a.b\")))"},
-  {"[[ -n $a && -z \"\" ]]",
-   "(list (cond (&& (-n $a) (-z \"\"))))"},
-  {"[[ a -eq 1 ]]",
-   "(list (cond (-eq a 1)))"},
-  {"[[ a\n&& b ]]",
-   "ERR -15: bash: -c: line 1: unexpected token `newline', conditional binary operator expected"},
-  {"((x = 1 + 2))",
-   "(list (arith x = 1 + 2))"},
-  {"((x++)) && echo y",
-   "(list (and (arith x++) (cmd echo y)))"},
-  {"(( a[1] = $b ))",
-   "(list (arith  a[1] = $b ))"},
-  {"( (a) )",
-   "(list (sub (list (sub (list (cmd a))))))"},
-  {"((a) )",
-   "(list (sub (list (sub (list (cmd a))))))"},
-  {"local a=(1 2) b=$c d",
-   "(list (cmd local (decl (= a (1 2))) (decl (= b $c)) d))"},
-  {"declare -A m=([k]=v)",
-   "(list (cmd declare -A (decl (= m ([k]=v)))))"},
-  {"export X=1 Y",
-   "(list (cmd export (decl (= X 1)) Y))"},
-  {"echo a # comment",
-   "(list (cmd echo a))"},
-  {"# only comment",
-   "()"},
-  {"echo a\\\nb",
-   "(list (cmd echo ab))"},
-  {"echo 'a\nb'",
-   "(list (cmd echo 'a\\x0ab'))"},
-  {"x=$(case a in a) echo b;; esac)",
-   "(list (cmd (= x $((list (case a ( a -> (list (cmd echo b)) ;;)))))))"},
-  {"echo {a,b}{c,d} *.txt [ab]?",
-   "(list (cmd echo {a,b}{c,d} *.txt [ab]?))"},
-  {"echo a; echo b\necho c\n\n\necho d",
-   "(list (cmd echo a) (cmd echo b) (cmd echo c) (cmd echo d))"},
-  {"echo \"$\" $ a$ \"a$\"",
-   "(list (cmd echo \"$\" $ a$ \"a$\"))"},
-  {"echo $(\n# comment\necho a # c\n)",
-   "(list (cmd echo $((list (cmd echo a)))))"},
-  {"echo ${x:-$(echo \"}\")} ${x:-{a}}",
-   "(list (cmd echo ${x:-<$((list (cmd echo \"}\")))>} ${x:-<{a}>}))"},
-  {"echo \"`echo \\\"a\\\"`\"",
-   "(list (cmd echo \"`(list (cmd echo \"a\"))`\"))"},
-  {"a=1 >f",
-   "(list (cmd (= a 1) (> f)))"},
-  {">f",
-   "(list (cmd (> f)))"},
-  {"echo a\\",
-   "(list (cmd echo a\\))"},
-  {"echo ~+ ~- ~+/x",
-   "(list (cmd echo ~+~ ~-~ ~+~/x))"},
-  {"if true; then fi",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `fi'\nbash: -c: line 1: `if true; then fi'"},
-  {"if true; then\necho a",
-   "ERR -21: bash: -c: line 3: syntax error: unexpected end of file"},
-  {"echo \"abc",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching `\"'"},
-  {"echo a |",
-   "ERR -21: bash: -c: line 2: syntax error: unexpected end of file"},
-  {"( echo a",
-   "ERR -21: bash: -c: line 2: syntax error: unexpected end of file"},
-  {"echo $(echo a",
-   "ERR -21: bash: -c: line 2: unexpected EOF while looking for matching `)'"},
-  {"echo ${a",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching `}'"},
-  {"echo `echo a",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching ``'"},
-  {"[[ a",
-   "ERR -15: bash: -c: line 1: unexpected token `newline', conditional binary operator expected"},
-  {"echo 'abc",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching `''"},
-  {"for",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `newline'\nbash: -c: line 1: `for'"},
-  {"echo <",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `newline'\nbash: -c: line 1: `echo <'"},
-  {"echo a; }",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `}'\nbash: -c: line 1: `echo a; }'"},
-  {"a && || b",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `||'\nbash: -c: line 1: `a && || b'"},
-  {"a &;",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `;'\nbash: -c: line 1: `a &;'"},
-  {"{ }",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `}'\nbash: -c: line 1: `{ }'"},
-  {"echo x=(a)",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo x=(a)'"},
-  {"[[ a b ]]",
-   "ERR -15: bash: -c: line 1: conditional binary operator expected"},
-  {"[[ -f ]]",
-   "ERR -15: bash: -c: line 1: unexpected argument `]]' to conditional unary operator"},
-  {"[[ ]]",
-   "ERR -15: "},
-  {"f() { :; } x",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `x'\nbash: -c: line 1: `f() { :; } x'"},
-  {"echo a | ! b",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `!'\nbash: -c: line 1: `echo a | ! b'"},
-  {"coproc cat",
-   "ERR -22: memsandbox: coproc is not supported"},
-  {"]]",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `]]'\nbash: -c: line 1: `]]'"},
-  {"echo $(( 1 +",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching `)'"},
-  {"x=( a",
-   "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching `)'"},
-  {"for ((i=0; i<3)); do :; done",
-   "ERR -15: bash: -c: line 1: syntax error: arithmetic expression required\nbash: -c: line 1: syntax error: `((i=0; i<3))'"},
-  {"echo a\nfi",
-   "ERR -15: bash: -c: line 2: syntax error near unexpected token `fi'\nbash: -c: line 2: `fi'"},
-  {"case x in a echo;; esac",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `echo'\nbash: -c: line 1: `case x in a echo;; esac'"},
-  {"while :; do done",
-   "ERR -15: bash: -c: line 1: syntax error near unexpected token `done'\nbash: -c: line 1: `while :; do done'"},
+    {"echo hi", "(list (cmd echo hi))"},
+    {"echo a b   c", "(list (cmd echo a b c))"},
+    {"echo 'a b' \"c d\" e\\ f", "(list (cmd echo 'a b' \"c d\" e\\ f))"},
+    {"echo \"a\\\"b\\$c\\`d\\\\e\\nf\"",
+     "(list (cmd echo \"a\"b$c`d\\e\\nf\"))"},
+    {"echo $'a\\tb\\x41\\101\\cA\\e\\u00e9\\0zz' $'\\U0001F600\\q'",
+     "(list (cmd echo $'a\\x09bAA\\x01\\x1b\\u00E9' $'\\U0001F600\\q'))"},
+    {"echo $\"loc\"", "(list (cmd echo $\"loc\"))"},
+    {"a=1 b= c+=x d[1]=y e[$i+1]=z f=(1 2 [k]=v [j]+=w) cmd arg",
+     "(list (cmd (= a 1) (= b ) (+= c x) (= d[1] y) (= e[$i+1] z) (= f (1 2 "
+     "[k]=v [j]+=w)) cmd arg))"},
+    {"a=1", "(list (cmd (= a 1)))"},
+    {"x=~/a:~b/c echo ~ ~/x ~user/y a~ \"~\" \\~ y=~ z:~",
+     "(list (cmd (= x ~~/a:~b~/c) echo ~~ ~~/x ~user~/y a~ \"~\" \\~ y=~~ "
+     "z:~))"},
+    {"echo $x ${x} $1 ${10} $10 $@ $* $# $? $- $$ $! $0 $_",
+     "(list (cmd echo $x ${x} $1 ${10} $10 $@ $* $# $? $- $$ $! $0 $_))"},
+    {"echo ${#x} ${#a[@]} ${#} ${!x} ${!pre*} ${!pre@} ${!arr[@]} ${!arr[*]}",
+     "(list (cmd echo ${#x} ${#a[@]} ${#} ${!x} ${!pre*} ${!pre@} ${!arr[@]} "
+     "${!arr[*]}))"},
+    {"echo ${x-a} ${x:-a} ${x=a} ${x:=a} ${x?a} ${x:?a} ${x+a} ${x:+a} ${x:?}",
+     "(list (cmd echo ${x-<a>} ${x:-<a>} ${x=<a>} ${x:=<a>} ${x?<a>} ${x:?<a>} "
+     "${x+<a>} ${x:+<a>} ${x:?}))"},
+    {"echo ${x#a*} ${x##a*} ${x%b} ${x%%b} ${x/a/b} ${x//a/b} ${x/#a/b} "
+     "${x/%a/b} ${x/a}",
+     "(list (cmd echo ${x#<a*>} ${x##<a*>} ${x%<b>} ${x%%<b>} ${x/<a>/<b>} "
+     "${x//<a>/<b>} ${x/#<a>/<b>} ${x/%<a>/<b>} ${x/<a>}))"},
+    {"echo ${x:1} ${x:1:2} ${x: -1} ${x:(-2):1} ${x:a?1:2}",
+     "(list (cmd echo ${x:<1>} ${x:<1>:<2>} ${x:< -1>} ${x:<(-2)>:<1>} "
+     "${x:<a?1:2>}))"},
+    {"echo ${x^} ${x^^} ${x,} ${x,,} ${x^^[ab]} ${x@Q} ${x@U}",
+     "(list (cmd echo ${x^} ${x^^} ${x,} ${x,,} ${x^^<[ab]>} ${x@Q} ${x@U}))"},
+    {"echo ${a[1]} ${a[@]} ${a[*]} ${a[i+1]} ${a[\"k\"]} ${a[$k]}",
+     "(list (cmd echo ${a[1]} ${a[@]} ${a[*]} ${a[i+1]} ${a[\"k\"]} "
+     "${a[$k]}))"},
+    {"echo \"${x:-'q'}\" ${x:-'q'} \"${x#'a'}\" \"${x:-\"a b\"}\" ",
+     "(list (cmd echo \"${x:-<'q'>}\" ${x:-<'q'>} \"${x#<'a'>}\" \"${x:-<\"a "
+     "b\">}\"))"},
+    {"echo ${a b} ${x@}", "(list (cmd echo BAD<${a b}> BAD<${x@}>))"},
+    {"echo $(echo a) `echo b` $(echo $(echo c)) \"$(echo \"d\")\"",
+     "(list (cmd echo $((list (cmd echo a))) `(list (cmd echo b))` $((list "
+     "(cmd echo $((list (cmd echo c)))))) \"$((list (cmd echo \"d\")))\"))"},
+    {"echo `echo \\`echo x\\``",
+     "(list (cmd echo `(list (cmd echo `(list (cmd echo x))`))`))"},
+    {"echo $((1+2)) $(( (1+2)*3 )) $[4*5] $((\"1\"+$x))",
+     "(list (cmd echo $((1+2)) $(( (1+2)*3 )) $((4*5)) $((1+$x))))"},
+    {"echo $((echo a); (echo b))",
+     "(list (cmd echo $((list (sub (list (cmd echo a))) (sub (list (cmd echo "
+     "b)))))))"},
+    {"echo <(ls) >(cat) a<(b)",
+     "(list (cmd echo <((list (cmd ls))) >((list (cmd cat))) a<((list (cmd "
+     "b)))))"},
+    {"cmd >f <g >>h 2>&1 2>&- >&2 3<>i >|j &>k &>>l <<<m {fd}>n 10>o",
+     "(list (cmd cmd (> f) (< g) (>> h) (>& 2 1) (>& 2 -) (>& 2) (<> 3 i) (>| "
+     "j) (&> k) (&>> l) (<<< m) (> {fd} n) (> 10 o)))"},
+    {"cat <<EOF\nhello $name $(date) `x` \\$y \\\\ \\z \"q\" 'r'\nEOF",
+     "(list (cmd cat (<< EOF [hello $name $((list (cmd date))) `(list (cmd "
+     "x))` $y \\ \\z \"q\" 'r'\\x0a])))"},
+    {"cat <<'EOF'\n$x `y` \\z\nEOF",
+     "(list (cmd cat (<< EOF quoted ['$x `y` \\z\\x0a'])))"},
+    {"cat <<-EOF\n\ttabbed $x\n\t\tmore\n\tEOF",
+     "(list (cmd cat (<<- EOF [tabbed $x\\x0amore\\x0a])))"},
+    {"cat <<A <<\"B\"\na $x\nA\nb $x\nB\necho after",
+     "(list (cmd cat (<< A [a $x\\x0a]) (<< B quoted ['b $x\\x0a'])) (cmd echo "
+     "after))"},
+    {"cat <<EOF | tr a b\nx\nEOF",
+     "(list (pipe (cmd cat (<< EOF [x\\x0a])) (cmd tr a b)))"},
+    {"cat <<EOF\nunterminated", "(list (cmd cat (<< EOF [unterminated])))"},
+    {"a | b | c", "(list (pipe (cmd a) (cmd b) (cmd c)))"},
+    {"a |& b", "(list (pipe (cmd a) |& (cmd b)))"},
+    {"! a | b", "(list (pipe ! (cmd a) (cmd b)))"},
+    {"time a", "(list (pipe time (cmd a)))"},
+    {"time -p a", "(list (pipe time-p (cmd a)))"},
+    {"! ! a", "(list (cmd a))"},
+    {"a && b || c && d",
+     "(list (and (or (and (cmd a) (cmd b)) (cmd c)) (cmd d)))"},
+    {"a; b & c", "(list (cmd a) (bg (cmd b)) (cmd c))"},
+    {"a &", "(list (bg (cmd a)))"},
+    {"a & b &", "(list (bg (cmd a)) (bg (cmd b)))"},
+    {"(a; b) > f", "(list (sub (list (cmd a) (cmd b)) (> f)))"},
+    {"{ a; b; } 2>&1", "(list (group (list (cmd a) (cmd b)) (>& 2 1)))"},
+    {"if a; then b; fi", "(list (if (list (cmd a)) (list (cmd b))))"},
+    {"if a; then b; elif c; then d; else e; fi",
+     "(list (if (list (cmd a)) (list (cmd b)) (if (list (cmd c)) (list (cmd "
+     "d)) (list (cmd e)))))"},
+    {"while a; do b; done", "(list (while (list (cmd a)) (list (cmd b))))"},
+    {"until a; do b; done", "(list (until (list (cmd a)) (list (cmd b))))"},
+    {"for x in a b; do c; done", "(list (for x (in a b) (list (cmd c))))"},
+    {"for x; do c; done", "(list (for x (list (cmd c))))"},
+    {"for x do c; done", "(list (for x (list (cmd c))))"},
+    {"for x\ndo c\ndone", "(list (for x (list (cmd c))))"},
+    {"for x in; do c; done", "(list (for x (in) (list (cmd c))))"},
+    {"for ((i=0; i<3; i++)); do echo $i; done",
+     "(list (afor [i=0] [ i<3] [ i++] (list (cmd echo $i))))"},
+    {"for ((;;)); do break; done", "(list (afor [] [] [] (list (cmd break))))"},
+    {"for x in a; { b; }", "(list (for x (in a) (list (cmd b))))"},
+    {"select x in a b; do c; done",
+     "(list (select x (in a b) (list (cmd c))))"},
+    {"case $x in a) b;; c|d) e;& f) ;;& *) g; esac",
+     "(list (case $x ( a -> (list (cmd b)) ;;) ( c d -> (list (cmd e)) ;&) ( f "
+     "-> () ;;&) ( * -> (list (cmd g)) ;;)))"},
+    {"case x in (a) b;; esac", "(list (case x ( a -> (list (cmd b)) ;;)))"},
+    {"case x in esac", "(list (case x))"},
+    {"case x in a) esac", "(list (case x ( a -> () ;;)))"},
+    {"case x\nin\na)\nb\n;;\nesac",
+     "(list (case x ( a -> (list (cmd b)) ;;)))"},
+    {"f() { a; }", "(list (func f (group (list (cmd a)))))"},
+    {"f() ( a )", "(list (func f (sub (list (cmd a)))))"},
+    {"function f { a; }", "(list (func f (group (list (cmd a)))))"},
+    {"function f() { a; } > log",
+     "(list (func f (group (list (cmd a)) (> log))))"},
+    {"f() if a; then b; fi",
+     "(list (func f (if (list (cmd a)) (list (cmd b)))))"},
+    {"[[ -f a ]]", "(list (cond (-f a)))"},
+    {"[[ a == b* && ! -z $c || ( d < e ) ]]",
+     "(list (cond (|| (&& (== a b*) (! (-z $c))) (< d e))))"},
+    {"[[ $a =~ ^(x|y)+[0-9]$ ]]", "(list (cond (=~ $a ^(x|y)+[0-9]$)))"},
+    {"[[ $a =~ \"a.b\" ]]", "(list (cond (=~ $a \"a.b\")))"},
+    {"[[ -n $a && -z \"\" ]]", "(list (cond (&& (-n $a) (-z \"\"))))"},
+    {"[[ a -eq 1 ]]", "(list (cond (-eq a 1)))"},
+    {"[[ a\n&& b ]]",
+     "ERR -15: bash: -c: line 1: unexpected token `newline', conditional "
+     "binary operator expected"},
+    {"((x = 1 + 2))", "(list (arith x = 1 + 2))"},
+    {"((x++)) && echo y", "(list (and (arith x++) (cmd echo y)))"},
+    {"(( a[1] = $b ))", "(list (arith  a[1] = $b ))"},
+    {"( (a) )", "(list (sub (list (sub (list (cmd a))))))"},
+    {"((a) )", "(list (sub (list (sub (list (cmd a))))))"},
+    {"local a=(1 2) b=$c d",
+     "(list (cmd local (decl (= a (1 2))) (decl (= b $c)) d))"},
+    {"declare -A m=([k]=v)", "(list (cmd declare -A (decl (= m ([k]=v)))))"},
+    {"export X=1 Y", "(list (cmd export (decl (= X 1)) Y))"},
+    {"echo a # comment", "(list (cmd echo a))"},
+    {"# only comment", "()"},
+    {"echo a\\\nb", "(list (cmd echo ab))"},
+    {"echo 'a\nb'", "(list (cmd echo 'a\\x0ab'))"},
+    {"x=$(case a in a) echo b;; esac)",
+     "(list (cmd (= x $((list (case a ( a -> (list (cmd echo b)) ;;)))))))"},
+    {"echo {a,b}{c,d} *.txt [ab]?", "(list (cmd echo {a,b}{c,d} *.txt [ab]?))"},
+    {"echo a; echo b\necho c\n\n\necho d",
+     "(list (cmd echo a) (cmd echo b) (cmd echo c) (cmd echo d))"},
+    {"echo \"$\" $ a$ \"a$\"", "(list (cmd echo \"$\" $ a$ \"a$\"))"},
+    {"echo $(\n# comment\necho a # c\n)",
+     "(list (cmd echo $((list (cmd echo a)))))"},
+    {"echo ${x:-$(echo \"}\")} ${x:-{a}}",
+     "(list (cmd echo ${x:-<$((list (cmd echo \"}\")))>} ${x:-<{a}>}))"},
+    {"echo \"`echo \\\"a\\\"`\"",
+     "(list (cmd echo \"`(list (cmd echo \"a\"))`\"))"},
+    {"a=1 >f", "(list (cmd (= a 1) (> f)))"},
+    {">f", "(list (cmd (> f)))"},
+    {"echo a\\", "(list (cmd echo a\\))"},
+    {"echo ~+ ~- ~+/x", "(list (cmd echo ~+~ ~-~ ~+~/x))"},
+    {"if true; then fi",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`fi'\nbash: -c: line 1: `if true; then fi'"},
+    {"if true; then\necho a",
+     "ERR -21: bash: -c: line 3: syntax error: unexpected end of file"},
+    {"echo \"abc",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "`\"'"},
+    {"echo a |",
+     "ERR -21: bash: -c: line 2: syntax error: unexpected end of file"},
+    {"( echo a",
+     "ERR -21: bash: -c: line 2: syntax error: unexpected end of file"},
+    {"echo $(echo a",
+     "ERR -21: bash: -c: line 2: unexpected EOF while looking for matching "
+     "`)'"},
+    {"echo ${a",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "`}'"},
+    {"echo `echo a",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "``'"},
+    {"[[ a",
+     "ERR -15: bash: -c: line 1: unexpected token `newline', conditional "
+     "binary operator expected"},
+    {"echo 'abc",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "`''"},
+    {"for",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`newline'\nbash: -c: line 1: `for'"},
+    {"echo <",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`newline'\nbash: -c: line 1: `echo <'"},
+    {"echo a; }",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `}'\nbash: "
+     "-c: line 1: `echo a; }'"},
+    {"a && || b",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`||'\nbash: -c: line 1: `a && || b'"},
+    {"a &;",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `;'\nbash: "
+     "-c: line 1: `a &;'"},
+    {"{ }",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `}'\nbash: "
+     "-c: line 1: `{ }'"},
+    {"echo x=(a)",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `('\nbash: "
+     "-c: line 1: `echo x=(a)'"},
+    {"[[ a b ]]",
+     "ERR -15: bash: -c: line 1: conditional binary operator expected"},
+    {"[[ -f ]]",
+     "ERR -15: bash: -c: line 1: unexpected argument `]]' to conditional unary "
+     "operator"},
+    {"[[ ]]", "ERR -15: "},
+    {"f() { :; } x",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `x'\nbash: "
+     "-c: line 1: `f() { :; } x'"},
+    {"echo a | ! b",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token `!'\nbash: "
+     "-c: line 1: `echo a | ! b'"},
+    {"coproc cat", "ERR -22: memsandbox: coproc is not supported"},
+    {"]]",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`]]'\nbash: -c: line 1: `]]'"},
+    {"echo $(( 1 +",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "`)'"},
+    {"x=( a",
+     "ERR -21: bash: -c: line 1: unexpected EOF while looking for matching "
+     "`)'"},
+    {"for ((i=0; i<3)); do :; done",
+     "ERR -15: bash: -c: line 1: syntax error: arithmetic expression "
+     "required\nbash: -c: line 1: syntax error: `((i=0; i<3))'"},
+    {"echo a\nfi",
+     "ERR -15: bash: -c: line 2: syntax error near unexpected token "
+     "`fi'\nbash: -c: line 2: `fi'"},
+    {"case x in a echo;; esac",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`echo'\nbash: -c: line 1: `case x in a echo;; esac'"},
+    {"while :; do done",
+     "ERR -15: bash: -c: line 1: syntax error near unexpected token "
+     "`done'\nbash: -c: line 1: `while :; do done'"},
 };
 
 TEST("parse-1.1") {
@@ -364,7 +348,8 @@ TEST("parse-2.2") {
   ast_tree *t;
   ast_node *root, *n;
   mem_init(&m, 0);
-  root = tp_parse(&m, "a\n\nb; c\nif x\nthen\n  y\nfi\ncat <<E\n1\n2\nE\nz", &t);
+  root =
+      tp_parse(&m, "a\n\nb; c\nif x\nthen\n  y\nfi\ncat <<E\n1\n2\nE\nz", &t);
   REQUIRE(root);
   n = root->u.list.items;
   CHECK(n->line == 1);
@@ -401,12 +386,14 @@ TEST("parse-2.3") {
 TEST("parse-3.1") {
   /* Incomplete input for a REPL versus real syntax errors. */
   static const char *const incomplete[] = {
-      "echo \"a", "echo 'a", "if true; then", "while x; do", "echo a |",
-      "echo a &&", "( echo", "{ echo", "echo $(", "echo ${x", "echo `a",
-      "cat <<EOF\nabc", "f() {", "case x in", "for i in a", "echo $((1",
-      "echo a\\", "echo a \\\n", "[[ a ==", "x=(1", NULL};
-  static const char *const bad[] = {"fi", "echo a; }", "a && || b",
-                                    "if ; then :; fi", ")", NULL};
+      "echo \"a", "echo 'a",     "if true; then", "while x; do",
+      "echo a |", "echo a &&",   "( echo",        "{ echo",
+      "echo $(",  "echo ${x",    "echo `a",       "cat <<EOF\nabc",
+      "f() {",    "case x in",   "for i in a",    "echo $((1",
+      "echo a\\", "echo a \\\n", "[[ a ==",       "x=(1",
+      NULL};
+  static const char *const bad[] = {
+      "fi", "echo a; }", "a && || b", "if ; then :; fi", ")", NULL};
   mem m;
   int i;
   mem_init(&m, 0);
@@ -476,8 +463,7 @@ TEST("parse-3.4") {
   ast_tree *t;
   ast_node *root;
   mem_init(&m, 0);
-  CHECK(parse_string(&m, "[[ a b ]]", 9, 1, 0, &t, &root, &e) ==
-        MSB_ESYNTAX);
+  CHECK(parse_string(&m, "[[ a b ]]", 9, 1, 0, &t, &root, &e) == MSB_ESYNTAX);
   CHECK(e.status_rule == PARSE_STATUS_KEEP);
   CHECK(parse_string(&m, "echo \"x", 7, 1, 0, &t, &root, &e) ==
         MSB_EINCOMPLETE);
@@ -536,9 +522,10 @@ TEST("parse-4.2") {
   /* 10,000-deep nesting of every recursive construct ends in the nesting
    * error, not a stack overflow. */
   static const char *const openers[] = {
-      "( ",     "$(",       "{ ",     "\"$(",          "${x:-",
-      "if ",    "$(( $(",   "a=(${x:-", "f() { ", "case a in a) ",
-      "while ", "x | { ",  "! { ",   "<(",            "$(( $[ $(", NULL};
+      "( ",     "$(",     "{ ",       "\"$(",   "${x:-",
+      "if ",    "$(( $(", "a=(${x:-", "f() { ", "case a in a) ",
+      "while ", "x | { ", "! { ",     "<(",     "$(( $[ $(",
+      NULL};
   mem m;
   int i;
   mem_init(&m, 0);
@@ -547,11 +534,13 @@ TEST("parse-4.2") {
     char *got;
     REQUIRE(s);
     got = tp_render(&m, s, strlen(s));
-    if (!got || strcmp(got, "ERR -14: bash: -c: maximum nesting depth "
-                            "exceeded (1000)"))
+    if (!got || strcmp(got,
+                       "ERR -14: bash: -c: maximum nesting depth "
+                       "exceeded (1000)"))
       fprintf(stderr, "  opener %s\n", openers[i]);
-    CHECK_STR(got, "ERR -14: bash: -c: maximum nesting depth exceeded "
-                   "(1000)");
+    CHECK_STR(got,
+              "ERR -14: bash: -c: maximum nesting depth exceeded "
+              "(1000)");
     free(got);
     free(s);
   }
@@ -564,8 +553,9 @@ TEST("parse-4.2") {
     memcpy(t2, "[[ ", 3);
     memcpy(t2 + 3, s, strlen(s) + 1);
     got = tp_render(&m, t2, strlen(t2));
-    CHECK_STR(got, "ERR -14: bash: -c: maximum nesting depth exceeded "
-                   "(1000)");
+    CHECK_STR(got,
+              "ERR -14: bash: -c: maximum nesting depth exceeded "
+              "(1000)");
     free(got);
     free(t2);
     free(s);
@@ -691,5 +681,65 @@ TEST("parse-4.7") {
   ast_tree_release(t);
   CHECK(root->u.list.items->kind == AST_FUNC);
   ast_tree_release(t);
+  CHECK(m.blocks == 0);
+}
+
+TEST("parse-5.1") {
+  /* Function definitions print like bash's `declare -f` (checked against
+   * bash 5.2 on a corpus of 2,200 scripts). */
+  static const tp_case cases[] = {
+      {"f() { a; b; }", "f () \n{ \n    a;\n    b\n}"},
+      {"f() ( a; b )", "f () \n{ \n    ( a;\n    b )\n}"},
+      {"f() { if a; then :; elif b; then c; fi; }",
+       "f () \n{ \n    if a; then\n        :;\n    else\n        if b; then\n"
+       "            c;\n        fi;\n    fi\n}"},
+      {"f() { for i; do :; done; }",
+       "f () \n{ \n    for i in \"$@\";\n    do\n        :;\n    done\n}"},
+      {"f() { case x in a|b) ;; *) c;& esac; }",
+       "f () \n{ \n    case x in \n        a | b)\n\n        ;;\n        *)\n"
+       "            c\n        ;&\n    esac\n}"},
+      {"f() { a 2>e <&3 >&- 4<&- {fd}>x 1>o; } > log",
+       "f () \n{ \n    a 2> e 0<&3 1>&- 4>&- {fd}> x > o\n} > log"},
+      {"f() { cat <<E; b; c\nx $y\nE\n}",
+       "f () \n{ \n    cat <<E\nx $y\nE\n\n    b\n    c\n}"},
+      {"f() { x=$(for i in 1; do :; done); echo $'it\\'s' \\\n a; }",
+       "f () \n{ \n    x=$(for i in 1;\ndo\n    :;\ndone);\n"
+       "    echo 'it'\\''s' a\n}"},
+      {"f() { [[ ! -f a || ( b < c ) ]]; ((i++)); a=( 1  [k]=v ); }",
+       "f () \n{ \n    [[ ! -f a || ( b < c ) ]];\n    ((i++));\n"
+       "    a=(1 [k]=v)\n}"},
+      {"f() { a & b | c && d; }", "f () \n{ \n    a & b | c && d\n}"},
+  };
+  mem m;
+  size_t i;
+  mem_init(&m, 0);
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ast_tree *t;
+    ast_node *root = tp_parse(&m, cases[i].src, &t);
+    buf b;
+    REQUIRE(root && root->u.list.items->kind == AST_FUNC);
+    buf_init(&b, &m);
+    CHECK(ast_print_function(&b, root->u.list.items->u.func.name,
+                             root->u.list.items->u.func.body) == 0);
+    CHECK_STR(buf_str(&b), cases[i].want);
+    buf_finish(&b);
+    ast_tree_release(t);
+  }
+  CHECK(m.blocks == 0);
+}
+
+TEST("parse-3.6") {
+  /* bash -c's exit status after errors inside substitutions. */
+  mem m;
+  parse_error e;
+  ast_tree *t;
+  ast_node *root;
+  mem_init(&m, 0);
+  CHECK(parse_string(&m, "echo $(fi)", 10, 1, 0, &t, &root, &e) == MSB_ESYNTAX);
+  CHECK(e.status_rule == PARSE_STATUS_127);
+  CHECK(parse_string(&m, "echo $(a\nb", 10, 1, 0, &t, &root, &e) ==
+        MSB_EINCOMPLETE);
+  CHECK(e.status_rule == PARSE_STATUS_2);
+  CHECK(e.line == 3);
   CHECK(m.blocks == 0);
 }

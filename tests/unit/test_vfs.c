@@ -83,8 +83,8 @@ static void tv_snap(tv *t, tv_state *s) {
 static int tv_same(tv *t, const tv_state *a) {
   tv_state b;
   tv_snap(t, &b);
-  return !memcmp(a->h, b.h, 32) && a->bytes == b.bytes &&
-         a->nodes == b.nodes && a->rev == b.rev;
+  return !memcmp(a->h, b.h, 32) && a->bytes == b.bytes && a->nodes == b.nodes &&
+         a->rev == b.rev;
 }
 
 /* Hash of a path recomputed from scratch through the public read API
@@ -355,8 +355,8 @@ TEST("vfs-3.2") { /* resolution table: stat kinds and errors */
   for (i = 0; i < sizeof cases / sizeof *cases; i++) {
     int rc = vfs_stat(t.v, cases[i].path, cases[i].follow, &st);
     if (rc != cases[i].rc || (!rc && st.kind != cases[i].kind)) {
-      fprintf(stderr, "    case %s follow=%d: rc %d kind %d\n",
-              cases[i].path, cases[i].follow, rc, rc ? 0 : st.kind);
+      fprintf(stderr, "    case %s follow=%d: rc %d kind %d\n", cases[i].path,
+              cases[i].follow, rc, rc ? 0 : st.kind);
       CHECK(0);
     }
   }
@@ -404,20 +404,17 @@ TEST("vfs-4.1") { /* write, read, append, flags */
   CHECK_STR(tv_get(&t, "/workspace/a", s, sizeof s), "onetwo");
   CHECK(vfs_write(t.v, "/workspace/a", "x", 1, VFS_EXCL, 0644, NULL) ==
         MSB_EEXIST);
-  CHECK(vfs_write(t.v, "/workspace/n/a", "x", 1, 0, 0644, NULL) ==
-        MSB_ENOENT);
-  CHECK(vfs_write(t.v, "/workspace/n/m/a", "x", 1, VFS_PARENTS, 0600,
-                  NULL) == 0);
+  CHECK(vfs_write(t.v, "/workspace/n/a", "x", 1, 0, 0644, NULL) == MSB_ENOENT);
+  CHECK(vfs_write(t.v, "/workspace/n/m/a", "x", 1, VFS_PARENTS, 0600, NULL) ==
+        0);
   CHECK(vfs_stat(t.v, "/workspace/n/m", 1, &st) == 0 && st.kind == VFS_DIR &&
         st.mode == 0755);
   CHECK(vfs_stat(t.v, "/workspace/n/m/a", 1, &st) == 0 && st.mode == 0600 &&
         st.size == 1);
   CHECK(vfs_write(t.v, "/workspace", "x", 1, 0, 0644, NULL) == MSB_EISDIR);
   CHECK(vfs_write(t.v, "/", "x", 1, 0, 0644, NULL) == MSB_EISDIR);
-  CHECK(vfs_write(t.v, "/workspace/a/b", "x", 1, 0, 0644, NULL) ==
-        MSB_ENOTDIR);
-  CHECK(vfs_write(t.v, "/workspace/new/", "x", 1, 0, 0644, NULL) ==
-        MSB_EISDIR);
+  CHECK(vfs_write(t.v, "/workspace/a/b", "x", 1, 0, 0644, NULL) == MSB_ENOTDIR);
+  CHECK(vfs_write(t.v, "/workspace/new/", "x", 1, 0, 0644, NULL) == MSB_EISDIR);
   {
     const uint8_t *d;
     size_t n;
@@ -432,8 +429,7 @@ TEST("vfs-4.1") { /* write, read, append, flags */
         MSB_ENOENT);
   CHECK_STR(tv_get(&t, "/workspace/a", s, sizeof s), "3");
   /* modes: replaced unless KEEP_MODE */
-  CHECK(vfs_write(t.v, "/workspace/a", "5", 1, VFS_KEEP_MODE, 0700, NULL) ==
-        0);
+  CHECK(vfs_write(t.v, "/workspace/a", "5", 1, VFS_KEEP_MODE, 0700, NULL) == 0);
   CHECK(vfs_stat(t.v, "/workspace/a", 1, &st) == 0 && st.mode == 0644);
   CHECK(vfs_write(t.v, "/workspace/a", "5", 1, 0, 0700, NULL) == 0);
   CHECK(vfs_stat(t.v, "/workspace/a", 1, &st) == 0 && st.mode == 0700);
@@ -478,8 +474,7 @@ TEST("vfs-4.3") { /* mkdir */
   CHECK(vfs_mkdir(t.v, "/workspace/x/y", 0755, 0) == MSB_ENOENT);
   CHECK(tv_put(&t, "/workspace/f", "") == 0);
   CHECK(vfs_mkdir(t.v, "/workspace/f", 0755, VFS_MK_EXIST_OK) == MSB_EEXIST);
-  CHECK(vfs_mkdir(t.v, "/workspace/f/y", 0755, VFS_MK_PARENTS) ==
-        MSB_ENOTDIR);
+  CHECK(vfs_mkdir(t.v, "/workspace/f/y", 0755, VFS_MK_PARENTS) == MSB_ENOTDIR);
   tv_snap(&t, &s0);
   CHECK(vfs_mkdir(t.v, "/workspace/p/q/r", 0700, VFS_MK_PARENTS) == 0);
   CHECK(vfs_revision(t.v) == s0.rev + 1);
@@ -569,10 +564,9 @@ TEST("vfs-4.5") { /* rename */
   CHECK(vfs_rename(t.v, "/workspace/a", "/workspace/d", 0) == 0);
   CHECK_STR(tv_ls(&t, "/workspace", s, sizeof s), "d");
   /* a child over its ancestor: ENOTEMPTY unless OVERWRITE */
-  CHECK(vfs_rename(t.v, "/workspace/d/b", "/workspace/d", 0) ==
-        MSB_ENOTEMPTY);
-  CHECK(vfs_rename(t.v, "/workspace/d/b", "/workspace/d",
-                   VFS_CP_OVERWRITE) == 0);
+  CHECK(vfs_rename(t.v, "/workspace/d/b", "/workspace/d", 0) == MSB_ENOTEMPTY);
+  CHECK(vfs_rename(t.v, "/workspace/d/b", "/workspace/d", VFS_CP_OVERWRITE) ==
+        0);
   CHECK_STR(tv_get(&t, "/workspace/d/c/f", s, sizeof s), "gg");
   CHECK(vfs_total_nodes(t.v) == 6 && vfs_total_bytes(t.v) == 2);
   CHECK(tv_close(&t));
@@ -594,10 +588,8 @@ TEST("vfs-4.6") { /* copy */
   CHECK(vfs_stat(t.v, "/workspace/c/e/f", 1, &b) == 0);
   CHECK(a.ino != b.ino && b.mtime_ns == 5000 && a.mtime_ns == 1000);
   CHECK(vfs_stat(t.v, "/workspace/c/l", 0, &b) == 0 && b.kind == VFS_LINK);
-  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/k",
-                 VFS_CP_KEEP_META) == 0);
-  CHECK(vfs_stat(t.v, "/workspace/k/e/f", 1, &b) == 0 &&
-        b.mtime_ns == 1000);
+  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/k", VFS_CP_KEEP_META) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/k/e/f", 1, &b) == 0 && b.mtime_ns == 1000);
   /* writing to a copy leaves the source alone */
   CHECK(tv_put(&t, "/workspace/c/e/f", "changed") == 0);
   CHECK(tv_put(&t, "/workspace/k/e/f", "other") == 0);
@@ -610,31 +602,28 @@ TEST("vfs-4.6") { /* copy */
   CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/d/e/z", 0) == MSB_EINVAL);
   CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/d", VFS_CP_OVERWRITE) ==
         MSB_EINVAL);
-  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/c/e/f",
-                 VFS_CP_OVERWRITE) == MSB_ENOTDIR);
-  CHECK(vfs_copy(t.v, "/workspace/d/e/f", "/workspace/c",
-                 VFS_CP_OVERWRITE) == MSB_EISDIR);
+  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/c/e/f", VFS_CP_OVERWRITE) ==
+        MSB_ENOTDIR);
+  CHECK(vfs_copy(t.v, "/workspace/d/e/f", "/workspace/c", VFS_CP_OVERWRITE) ==
+        MSB_EISDIR);
   CHECK(vfs_copy(t.v, "/workspace/no", "/workspace/x", 0) == MSB_ENOENT);
   CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/x/y", 0) == MSB_ENOENT);
   CHECK(vfs_copy(t.v, "/workspace/d", "/workspace", VFS_CP_OVERWRITE) ==
         MSB_EPERM);
   /* overwrite, parents, follow and no-follow */
-  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/c", VFS_CP_OVERWRITE) ==
-        0);
+  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/c", VFS_CP_OVERWRITE) == 0);
   CHECK_STR(tv_get(&t, "/workspace/c/e/f", s, sizeof s), "xyz");
-  CHECK(vfs_copy(t.v, "/workspace/d/l", "/workspace/p/q/lf",
-                 VFS_CP_PARENTS) == 0);
-  CHECK(vfs_stat(t.v, "/workspace/p/q/lf", 0, &b) == 0 &&
-        b.kind == VFS_FILE);
-  CHECK(vfs_copy(t.v, "/workspace/d/l", "/workspace/p/q/ll",
-                 VFS_CP_NOFOLLOW) == 0);
-  CHECK(vfs_stat(t.v, "/workspace/p/q/ll", 0, &b) == 0 &&
-        b.kind == VFS_LINK);
+  CHECK(vfs_copy(t.v, "/workspace/d/l", "/workspace/p/q/lf", VFS_CP_PARENTS) ==
+        0);
+  CHECK(vfs_stat(t.v, "/workspace/p/q/lf", 0, &b) == 0 && b.kind == VFS_FILE);
+  CHECK(vfs_copy(t.v, "/workspace/d/l", "/workspace/p/q/ll", VFS_CP_NOFOLLOW) ==
+        0);
+  CHECK(vfs_stat(t.v, "/workspace/p/q/ll", 0, &b) == 0 && b.kind == VFS_LINK);
   /* copying onto a link to a file writes through it */
   CHECK(tv_put(&t, "/workspace/t", "T") == 0);
   CHECK(vfs_symlink(t.v, "t", "/workspace/lt") == 0);
-  CHECK(vfs_copy(t.v, "/workspace/d/e/f", "/workspace/lt",
-                 VFS_CP_OVERWRITE) == 0);
+  CHECK(vfs_copy(t.v, "/workspace/d/e/f", "/workspace/lt", VFS_CP_OVERWRITE) ==
+        0);
   CHECK_STR(tv_get(&t, "/workspace/t", s, sizeof s), "xyz");
   CHECK(vfs_stat(t.v, "/workspace/lt", 0, &b) == 0 && b.kind == VFS_LINK);
   CHECK(tv_close(&t));
@@ -680,11 +669,9 @@ TEST("vfs-5.1") { /* quotas: each one, nothing changed after failure */
   char name[64];
   int i;
   tv_open_lim(&t, &lim);
-  CHECK(vfs_write(t.v, "/workspace/a", "0123456789", 10, 0, 0644, NULL) ==
-        0);
+  CHECK(vfs_write(t.v, "/workspace/a", "0123456789", 10, 0, 0644, NULL) == 0);
   tv_snap(&t, &s0);
-  CHECK(vfs_write(t.v, "/workspace/big", name, 41, 0, 0644, NULL) ==
-        MSB_EFBIG);
+  CHECK(vfs_write(t.v, "/workspace/big", name, 41, 0, 0644, NULL) == MSB_EFBIG);
   CHECK(vfs_write(t.v, "/workspace/a", name, 31, VFS_APPEND, 0644, NULL) ==
         MSB_EFBIG);
   CHECK(vfs_write(t.v, "/workspace/abcdefghij", "", 0, 0, 0644, NULL) ==
@@ -698,8 +685,8 @@ TEST("vfs-5.1") { /* quotas: each one, nothing changed after failure */
                   VFS_PARENTS, 0644, NULL) == MSB_ENAMETOOLONG);
   for (i = 0; i < 3; i++) {
     snprintf(name, sizeof name, "/workspace/f%d", i);
-    CHECK(vfs_write(t.v, name, "0123456789012345678901234567890", 30, 0,
-                    0644, NULL) == 0);
+    CHECK(vfs_write(t.v, name, "0123456789012345678901234567890", 30, 0, 0644,
+                    NULL) == 0);
   }
   tv_snap(&t, &s0);
   CHECK(vfs_write(t.v, "/workspace/g", "0", 1, 0, 0644, NULL) == MSB_ENOSPC);
@@ -709,8 +696,7 @@ TEST("vfs-5.1") { /* quotas: each one, nothing changed after failure */
   CHECK(tv_same(&t, &s0));
   /* shrinking is always allowed; then the node quota */
   CHECK(vfs_write(t.v, "/workspace/f1", "", 0, 0, 0644, NULL) == 0);
-  CHECK(vfs_copy(t.v, "/workspace/f2", "/workspace/f1", VFS_CP_OVERWRITE) ==
-        0);
+  CHECK(vfs_copy(t.v, "/workspace/f2", "/workspace/f1", VFS_CP_OVERWRITE) == 0);
   CHECK(vfs_write(t.v, "/workspace/f1", "", 0, 0, 0644, NULL) == 0);
   for (i = 0; (uint64_t)i < 20 && vfs_total_nodes(t.v) < 12; i++) {
     snprintf(name, sizeof name, "/workspace/e%d", i);
@@ -831,13 +817,11 @@ TEST("vfs-6.4") { /* clone into another allocator keeps sharing */
   char big[4096];
   tv_open(&t);
   memset(big, 'q', sizeof big);
-  CHECK(vfs_write(t.v, "/workspace/big", big, sizeof big, 0, 0644, NULL) ==
-        0);
+  CHECK(vfs_write(t.v, "/workspace/big", big, sizeof big, 0, 0644, NULL) == 0);
   CHECK(vfs_mkdir(t.v, "/workspace/d/e", 0755, VFS_MK_PARENTS) == 0);
   CHECK(vfs_symlink(t.v, "../big", "/workspace/d/l") == 0);
   CHECK(vfs_copy(t.v, "/workspace/big", "/workspace/d/e/b2", 0) == 0);
-  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/d2", VFS_CP_KEEP_META) ==
-        0);
+  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/d2", VFS_CP_KEEP_META) == 0);
   mem_init(&m2, 0);
   c = vfs_clone(t.v, &m2);
   REQUIRE(c);
@@ -953,10 +937,11 @@ static int tv_op(tv *t, int op) {
   case 5: return vfs_remove(v, "/workspace/d", VFS_RM_RECURSIVE);
   case 6: return vfs_remove(v, "/workspace/l/f", 0);
   case 7: return vfs_copy(v, "/workspace/d", "/workspace/c", 0);
-  case 8: return vfs_copy(v, "/workspace/d", "/workspace/x/y/c",
-                          VFS_CP_PARENTS | VFS_CP_KEEP_META);
-  case 9: return vfs_copy(v, "/workspace/g", "/workspace/d/e/f",
-                          VFS_CP_OVERWRITE);
+  case 8:
+    return vfs_copy(v, "/workspace/d", "/workspace/x/y/c",
+                    VFS_CP_PARENTS | VFS_CP_KEEP_META);
+  case 9:
+    return vfs_copy(v, "/workspace/g", "/workspace/d/e/f", VFS_CP_OVERWRITE);
   case 10: return vfs_rename(v, "/workspace/d", "/workspace/empty/d", 0);
   case 11: return vfs_rename(v, "/workspace/g", "/workspace/l/f", 0);
   case 12:
@@ -1031,13 +1016,11 @@ TEST("vfs-8.1") { /* symlink edge cases */
   CHECK(vfs_symlink(t.v, "realdir", "/workspace/ld") == 0);
   CHECK(vfs_mkdir(t.v, "/workspace/ld/a/b", 0755, VFS_MK_PARENTS) == 0);
   CHECK(vfs_stat(t.v, "/workspace/realdir/a/b", 1, &st) == 0);
-  CHECK(vfs_mkdir(t.v, "/workspace/dang", 0755, VFS_MK_EXIST_OK) ==
-        MSB_EEXIST);
+  CHECK(vfs_mkdir(t.v, "/workspace/dang", 0755, VFS_MK_EXIST_OK) == MSB_EEXIST);
   /* rename moves the link itself */
   CHECK(vfs_rename(t.v, "/workspace/ld", "/workspace/ld2", 0) == 0);
   CHECK(vfs_stat(t.v, "/workspace/ld2", 0, &st) == 0 && st.kind == VFS_LINK);
-  CHECK(vfs_stat(t.v, "/workspace/realdir", 0, &st) == 0 &&
-        st.kind == VFS_DIR);
+  CHECK(vfs_stat(t.v, "/workspace/realdir", 0, &st) == 0 && st.kind == VFS_DIR);
   /* opendir and realpath through links; ".." at the root */
   CHECK_STR(tv_ls(&t, "/workspace/ld2/", s, sizeof s), "a");
   CHECK_STR(tv_ls(&t, "/../..", s, sizeof s), "tmp workspace");
@@ -1074,10 +1057,10 @@ TEST("vfs-8.3") { /* exact limits: at the limit passes, one past fails */
   vfs_limits lim = {10, 10, 100, 30, 16, 3};
   tv t;
   tv_open_lim(&t, &lim);
-  CHECK(vfs_write(t.v, "/workspace/abcdefghijklmnop", "0123456789", 10, 0,
-                  0644, NULL) == 0);
-  CHECK(vfs_write(t.v, "/workspace/abcdefghijklmnopq", "", 0, 0, 0644,
-                  NULL) == MSB_ENAMETOOLONG); /* segment of 17 */
+  CHECK(vfs_write(t.v, "/workspace/abcdefghijklmnop", "0123456789", 10, 0, 0644,
+                  NULL) == 0);
+  CHECK(vfs_write(t.v, "/workspace/abcdefghijklmnopq", "", 0, 0, 0644, NULL) ==
+        MSB_ENAMETOOLONG); /* segment of 17 */
   CHECK(vfs_mkdir(t.v, "/workspace/ab/c", 0755, VFS_MK_PARENTS) == 0);
   CHECK(vfs_mkdir(t.v, "/workspace/ab/c/d", 0755, 0) == MSB_ENAMETOOLONG);
   CHECK(vfs_mkdir(t.v, "/workspace/ab/cdefghijklmnopqr", 0755, 0) == 0);
@@ -1091,8 +1074,7 @@ TEST("vfs-8.3") { /* exact limits: at the limit passes, one past fails */
   vfs_set_limits(t.v, &lim);
   CHECK(vfs_write(t.v, "/workspace/abcdefghijklmnop", "0123", 4, 0, 0644,
                   NULL) == 0);
-  CHECK(vfs_write(t.v, "/workspace/x", "12", 2, 0, 0644, NULL) ==
-        MSB_ENOSPC);
+  CHECK(vfs_write(t.v, "/workspace/x", "12", 2, 0, 0644, NULL) == MSB_ENOSPC);
   CHECK(vfs_write(t.v, "/workspace/x", "1", 1, 0, 0644, NULL) == 0);
   CHECK(vfs_get_limits(t.v)->max_total_bytes == 5);
   CHECK(tv_close(&t));
@@ -1242,8 +1224,9 @@ static int tv_op_big(tv *t, int op) {
   case 5: return vfs_rename(v, "/workspace/other", "/workspace/big/f13", 0);
   case 6: return vfs_rename(v, "/workspace/big/f10", "/workspace/x", 0);
   case 7: return vfs_copy(v, "/workspace/big", "/workspace/c", 0);
-  case 8: return vfs_copy(v, "/workspace/other", "/workspace/big/f20",
-                          VFS_CP_OVERWRITE);
+  case 8:
+    return vfs_copy(v, "/workspace/other", "/workspace/big/f20",
+                    VFS_CP_OVERWRITE);
   case 9: return vfs_chmod(v, "/workspace/big/f20", 0600);
   case 10:
     return vfs_write(v, "/workspace/big/f20", "y", 1, VFS_APPEND, 0644, 0);
@@ -1287,4 +1270,96 @@ TEST("vfs-9.3") { /* fault injection on full chunks (splits) */
       CHECK(rc == 0);
     }
   }
+}
+
+/* Counts nodes and file bytes below path by walking it (links not
+ * followed), to check the cached totals. */
+static void tv_count(tv *t, const char *path, uint64_t *nodes,
+                     uint64_t *bytes) {
+  struct vfs_stat st;
+  vfs_dir d;
+  const char *nm;
+  size_t nl;
+  if (vfs_stat(t->v, path, 0, &st)) return;
+  (*nodes)++;
+  if (st.kind == VFS_FILE) *bytes += st.size;
+  if (st.kind != VFS_DIR || vfs_opendir(t->v, path, &d)) return;
+  while (vfs_readdir(&d, &nm, &nl, NULL)) {
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", strcmp(path, "/") ? path : "", nm);
+    tv_count(t, sub, nodes, bytes);
+  }
+  vfs_closedir(&d);
+}
+
+/* A random path over a small namespace, with ".", ".." and "//". */
+static void tv_rpath(uint64_t *seed, char *out, size_t cap) {
+  static const char *const parts[] = {"a", "b",  "c", "l", "m",
+                                      ".", "..", "a", "b", "c"};
+  size_t o;
+  int k = 1 + (int)(tv_rand(seed) % 4), i;
+  o = (size_t)snprintf(out, cap, "/workspace");
+  for (i = 0; i < k && o + 8 < cap; i++)
+    o += (size_t)snprintf(out + o, cap - o, "%s%s",
+                          tv_rand(seed) % 16 ? "/" : "//",
+                          parts[tv_rand(seed) % 10]);
+}
+
+TEST("vfs-9.4") { /* random operations keep every invariant */
+  tv t;
+  uint64_t seed = 7;
+  vnode *hold = NULL;
+  uint8_t holdh[32], h[32], h2[32];
+  int step;
+  tv_open(&t);
+  for (step = 0; step < 12000; step++) {
+    char p[128], q[128];
+    uint32_t op = tv_rand(&seed) % 12;
+    tv_rpath(&seed, p, sizeof p);
+    tv_rpath(&seed, q, sizeof q);
+    switch (op) {
+    case 0:
+    case 1:
+      vfs_write(t.v, p, q, strlen(q) % 9, tv_rand(&seed) % 4 ? 0 : VFS_APPEND,
+                0644, NULL);
+      break;
+    case 2:
+      vfs_mkdir(t.v, p, 0755, tv_rand(&seed) % 2 ? VFS_MK_PARENTS : 0);
+      break;
+    case 3: vfs_remove(t.v, p, VFS_RM_RECURSIVE); break;
+    case 4: vfs_remove(t.v, p, VFS_RM_DIR); break;
+    case 5:
+      vfs_rename(t.v, p, q, tv_rand(&seed) % 2 ? VFS_CP_OVERWRITE : 0);
+      break;
+    case 6: vfs_copy(t.v, p, q, tv_rand(&seed) % 3); break;
+    case 7: vfs_symlink(t.v, q + (tv_rand(&seed) % 2 ? 10 : 0), p); break;
+    case 8: vfs_chmod(t.v, p, tv_rand(&seed) % 0777); break;
+    case 9: vfs_write(t.v, p, "x", 1, VFS_PARENTS, 0644, NULL); break;
+    case 10:
+      vnode_unref(t.v, hold);
+      hold = vfs_root_get(t.v);
+      vfs_hash(t.v, "/", 0, holdh);
+      break;
+    case 11: vfs_rename(t.v, p, q, VFS_CP_PARENTS); break;
+    }
+    if (step % 25 == 0) {
+      uint64_t nodes = 0, bytes = 0;
+      tv_count(&t, "/", &nodes, &bytes);
+      CHECK(nodes == vfs_total_nodes(t.v) && bytes == vfs_total_bytes(t.v));
+      CHECK(vfs_hash(t.v, "/", 0, h) == 0);
+      tv_deep_hash(&t, "/", h2);
+      CHECK(!memcmp(h, h2, 32));
+      if (test_failed_now) {
+        fprintf(stderr, "    step %d op %u %s %s\n", step, (unsigned)op, p, q);
+        break;
+      }
+    }
+  }
+  if (hold) {
+    vfs_root_set(t.v, hold);
+    tv_deep_hash(&t, "/", h);
+    CHECK(!memcmp(h, holdh, 32));
+    vnode_unref(t.v, hold);
+  }
+  CHECK(tv_close(&t));
 }

@@ -1,0 +1,881 @@
+/* archive.c - tar reader/writer and gzip framing over zlib, bounded.
+ *
+ * The reader walks an in-memory tar 512 bytes at a time and refuses
+ * anything it cannot vouch for: a bad checksum, a non-octal number, a size
+ * past the end of the buffer, a device or FIFO, sparse files, an oversized
+ * pax header, and non-zero bytes after the end-of-archive blocks. pax 'x'
+ * and GNU 'L'/'K' records only override the next member; pax 'g' records
+ * are kept when their key starts with "MEMSANDBOX." (our snapshot state).
+ *
+ * The writer emits ustar headers (name split into prefix/name when
+ * possible) and falls back to a pax 'x' record for long names, long link
+ * targets and mtimes ustar cannot carry, so its output is readable by GNU
+ * tar, bsdtar and Python's tarfile. gzip uses zlib's raw deflate with our
+ * allocator; the gzip header and trailer are written here so they are
+ * byte-for-byte deterministic. */
+#include "archive.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "memsandbox.h"
+#include "zlib.h"
+
+#define ARC_BLOCK 512
+#define ARC_RECORD 10240
+#define ARC_CHUNK ((size_t)1 << 30) /* zlib counts in uInt */
+
+/* ---- zlib glue ------------------------------------------------------ */
+
+static voidpf arc_zalloc(voidpf opaque, uInt items, uInt size) {
+  if (size && items > (size_t)-1 / size) return Z_NULL;
+  return mem_alloc((mem *)opaque, (size_t)items * size);
+}
+
+static void arc_zfree(voidpf opaque, voidpf p) { mem_free((mem *)opaque, p); }
+
+static uint32_t arc_crc(uint32_t crc, const uint8_t *p, size_t n) {
+  uLong c = crc;
+  while (n) {
+    size_t k = n > ARC_CHUNK ? ARC_CHUNK : n;
+    c = crc32(c, p, (uInt)k);
+    p += k;
+    n -= k;
+  }
+  return (uint32_t)c;
+}
+
+static void arc_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t arc_rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+
+/* ---- gzip ----------------------------------------------------------- */
+
+/* Whether p starts with the gzip magic. */
+int arc_is_gzip(const uint8_t *p, size_t n) {
+  return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* Compresses in into one deterministic gzip member. */
+int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
+             uint32_t mtime, buf *out) {
+  z_stream z;
+  uint8_t h[10];
+  size_t left = n;
+  int rc = 0, zr;
+  if (level < 0 || level > 9) return MSB_EINVAL;
+  h[0] = 0x1f;
+  h[1] = 0x8b;
+  h[2] = 8;
+  h[3] = name ? 8 : 0;
+  arc_le32(h + 4, mtime);
+  h[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
+  h[9] = 3;
+  buf_put(out, h, sizeof h);
+  if (name) buf_put(out, name, strlen(name) + 1);
+  if (out->err) return out->err;
+  memset(&z, 0, sizeof z);
+  z.zalloc = arc_zalloc;
+  z.zfree = arc_zfree;
+  z.opaque = m;
+  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return MSB_ENOMEM;
+  z.next_in = (Bytef *)(uintptr_t)in;
+  for (;;) {
+    size_t room, k = left > ARC_CHUNK ? ARC_CHUNK : left;
+    size_t want = (size_t)deflateBound(&z, (uLong)k) + 64;
+    int flush = left == k ? Z_FINISH : Z_NO_FLUSH;
+    if (buf_reserve(out, want)) {
+      rc = out->err;
+      break;
+    }
+    room = out->cap - out->len - 1;
+    if (room > ARC_CHUNK) room = ARC_CHUNK;
+    z.avail_in = (uInt)k;
+    z.next_out = (Bytef *)out->p + out->len;
+    z.avail_out = (uInt)room;
+    zr = deflate(&z, flush);
+    out->len += room - z.avail_out;
+    out->p[out->len] = 0;
+    left -= k - z.avail_in;
+    if (zr == Z_STREAM_END) break;
+    if (zr != Z_OK && zr != Z_BUF_ERROR) {
+      rc = zr == Z_MEM_ERROR ? MSB_ENOMEM : MSB_EINVAL;
+      break;
+    }
+  }
+  deflateEnd(&z);
+  if (rc) return rc;
+  arc_le32(h, arc_crc(0, in, n));
+  arc_le32(h + 4, (uint32_t)n);
+  return buf_put(out, h, 8);
+}
+
+/* Skips a NUL-terminated header field; 0 when it runs off the end. */
+static int arc_gz_skipz(const uint8_t *in, size_t n, size_t *pos) {
+  const uint8_t *z = memchr(in + *pos, 0, n - *pos);
+  if (!z) return 0;
+  *pos = (size_t)(z - in) + 1;
+  return 1;
+}
+
+/* Parses one gzip member header at *pos. */
+static int arc_gz_header(const uint8_t *in, size_t n, size_t *pos,
+                         arc_gz_info *info, int first, const char **why) {
+  size_t p = *pos;
+  uint8_t flg;
+  if (n - p < 10) return *why = "unexpected end of file", MSB_ECORRUPT;
+  if (in[p + 2] != 8)
+    return *why = "unknown method -- not supported", MSB_ECORRUPT;
+  flg = in[p + 3];
+  if (flg & 0xe0)
+    return *why = "has unknown flags -- not supported", MSB_ECORRUPT;
+  if (first && info) info->mtime = arc_rd32(in + p + 4);
+  p += 10;
+  if (flg & 4) {
+    size_t xl;
+    if (n - p < 2) return *why = "unexpected end of file", MSB_ECORRUPT;
+    xl = (size_t)in[p] | (size_t)in[p + 1] << 8;
+    p += 2;
+    if (n - p < xl) return *why = "unexpected end of file", MSB_ECORRUPT;
+    p += xl;
+  }
+  if (flg & 8) {
+    if (first && info) info->name = (const char *)in + p;
+    if (!arc_gz_skipz(in, n, &p))
+      return *why = "unexpected end of file", MSB_ECORRUPT;
+  }
+  if ((flg & 16) && !arc_gz_skipz(in, n, &p))
+    return *why = "unexpected end of file", MSB_ECORRUPT;
+  if (flg & 2) {
+    if (n - p < 2) return *why = "unexpected end of file", MSB_ECORRUPT;
+    p += 2;
+  }
+  *pos = p;
+  return 0;
+}
+
+/* Checks the expansion bounds after some progress. */
+static int arc_gz_bounded(const arc_limits *lim, uint64_t in_used,
+                          uint64_t out_len, const char **why) {
+  if (!lim) return 0;
+  if (out_len > lim->max_out)
+    return *why = "expanded size exceeds the limit", MSB_ECORRUPT;
+  if (out_len > ((uint64_t)1 << 20) && lim->max_ratio &&
+      out_len / (in_used ? in_used : 1) > lim->max_ratio)
+    return *why = "compression ratio exceeds the limit", MSB_ECORRUPT;
+  return 0;
+}
+
+/* Inflates one member's deflate data from *pos; checks its trailer. */
+static int arc_gz_member(mem *m, const uint8_t *in, size_t n, size_t *pos,
+                         const arc_limits *lim, buf *out, arc_gz_info *info,
+                         const char **why) {
+  z_stream z;
+  size_t start = out->len;
+  int rc = 0, zr;
+  memset(&z, 0, sizeof z);
+  z.zalloc = arc_zalloc;
+  z.zfree = arc_zfree;
+  z.opaque = m;
+  if (inflateInit2(&z, -15) != Z_OK) return MSB_ENOMEM;
+  z.next_in = (Bytef *)(uintptr_t)(in + *pos);
+  for (;;) {
+    size_t room, left = n - (size_t)(z.next_in - in);
+    size_t grow = out->len - start;
+    grow = grow < 65536 ? 65536 : grow > ((size_t)1 << 24) ? (size_t)1 << 24
+                                                           : grow;
+    if (buf_reserve(out, grow)) {
+      rc = out->err;
+      break;
+    }
+    room = out->cap - out->len - 1;
+    if (room > ARC_CHUNK) room = ARC_CHUNK;
+    z.avail_in = (uInt)(left > ARC_CHUNK ? ARC_CHUNK : left);
+    z.next_out = (Bytef *)out->p + out->len;
+    z.avail_out = (uInt)room;
+    zr = inflate(&z, Z_NO_FLUSH);
+    out->len += room - z.avail_out;
+    out->p[out->len] = 0;
+    if (zr == Z_STREAM_END) break;
+    if (zr == Z_MEM_ERROR) {
+      rc = MSB_ENOMEM;
+      break;
+    }
+    if (zr == Z_DATA_ERROR || zr == Z_NEED_DICT || zr == Z_STREAM_ERROR) {
+      *why = "invalid compressed data--format violated";
+      rc = MSB_ECORRUPT;
+      break;
+    }
+    if (zr == Z_BUF_ERROR && z.avail_in == 0 &&
+        (size_t)(z.next_in - in) == n) {
+      *why = "unexpected end of file";
+      rc = MSB_ECORRUPT;
+      break;
+    }
+    rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in),
+                        (uint64_t)out->len, why);
+    if (rc) break;
+  }
+  if (!rc) rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in),
+                               (uint64_t)out->len, why);
+  *pos = (size_t)(z.next_in - in);
+  inflateEnd(&z);
+  if (rc) return rc;
+  if (n - *pos < 8) return *why = "unexpected end of file", MSB_ECORRUPT;
+  if (arc_rd32(in + *pos) != arc_crc(0, (const uint8_t *)out->p + start,
+                                     out->len - start))
+    return *why = "invalid compressed data--crc error", MSB_ECORRUPT;
+  if (arc_rd32(in + *pos + 4) != (uint32_t)(out->len - start))
+    return *why = "invalid compressed data--length error", MSB_ECORRUPT;
+  if (info) info->isize = arc_rd32(in + *pos + 4);
+  *pos += 8;
+  return 0;
+}
+
+/* Expands concatenated gzip members. */
+int arc_gunzip(mem *m, const uint8_t *in, size_t n, const arc_limits *lim,
+               buf *out, arc_gz_info *info, const char **why) {
+  size_t pos = 0;
+  int rc, first = 1;
+  if (info) memset(info, 0, sizeof *info);
+  if (!arc_is_gzip(in, n)) return *why = "not in gzip format", MSB_ECORRUPT;
+  if (lim && n > lim->max_in)
+    return *why = "compressed size exceeds the limit", MSB_ECORRUPT;
+  for (;;) {
+    size_t i;
+    rc = arc_gz_header(in, n, &pos, info, first, why);
+    if (!rc) rc = arc_gz_member(m, in, n, &pos, lim, out, info, why);
+    if (rc) return rc;
+    first = 0;
+    if (pos == n) return 0;
+    if (arc_is_gzip(in + pos, n - pos)) continue;
+    for (i = pos; i < n && in[i] == 0; i++) {
+    }
+    if (info) info->trailing = i == n ? 1 : 2;
+    return 0;
+  }
+}
+
+/* ---- tar: numbers and names ----------------------------------------- */
+
+/* Parses a numeric header field: octal digits with optional leading
+ * spaces, ended by space or NUL with only spaces/NULs after; or GNU's
+ * base-256 (top bit set; 0xff leads a negative number). */
+static int arc_num(const uint8_t *f, size_t w, int64_t *out, int *neg) {
+  size_t i = 0;
+  uint64_t v = 0;
+  *neg = 0;
+  if (f[0] & 0x80) {
+    int negative = f[0] == 0xff;
+    if (f[0] != 0x80 && !negative) return -1;
+    for (i = 1; i < w; i++) {
+      if (!negative && v >> 55) return -1;
+      v = v << 8 | f[i];
+    }
+    if (negative) {
+      *neg = 1;
+      *out = -1; /* only the sign matters to callers */
+      return 0;
+    }
+    if (v > (uint64_t)INT64_MAX) return -1;
+    *out = (int64_t)v;
+    return 0;
+  }
+  while (i < w && f[i] == ' ') i++;
+  for (; i < w && f[i] >= '0' && f[i] <= '7'; i++) {
+    if (v >> 60) return -1;
+    v = v * 8 + (uint64_t)(f[i] - '0');
+  }
+  for (; i < w; i++)
+    if (f[i] != ' ' && f[i] != 0) return -1;
+  *out = (int64_t)v;
+  return 0;
+}
+
+/* Copies a fixed-width, possibly unterminated string field. */
+static int arc_field(buf *b, const uint8_t *f, size_t w) {
+  const uint8_t *z = memchr(f, 0, w);
+  buf_clear(b);
+  buf_put(b, f, z ? (size_t)(z - f) : w);
+  return b->err;
+}
+
+static int arc_fail(arc_tar *t, const char *what) {
+  size_t n = strlen(what);
+  if (n >= sizeof t->why) n = sizeof t->why - 1;
+  memcpy(t->why, what, n);
+  t->why[n] = 0;
+  t->done = 1;
+  return MSB_ECORRUPT;
+}
+
+/* Normalises a member name (see archive.h). */
+int arc_path_clean(const char *in, buf *out, int *had_slash,
+                   const char **why) {
+  const char *p = in;
+  size_t base = out->len;
+  *had_slash = 0;
+  while (*p == '/') {
+    *had_slash = 1;
+    p++;
+  }
+  while (*p) {
+    const char *c = p;
+    size_t cl;
+    while (*p && *p != '/') p++;
+    cl = (size_t)(p - c);
+    while (*p == '/') p++;
+    if (cl == 0 || (cl == 1 && c[0] == '.')) continue;
+    if (cl == 2 && c[0] == '.' && c[1] == '.') {
+      buf_truncate(out, base);
+      *why = "contains '..'";
+      return MSB_EINVAL;
+    }
+    if (out->len > base) buf_putc(out, '/');
+    buf_put(out, c, cl);
+  }
+  if (out->err) return out->err;
+  if (out->len == base) {
+    *why = "empty member name";
+    return MSB_ENOENT;
+  }
+  return 0;
+}
+
+/* ---- tar reading ---------------------------------------------------- */
+
+/* Starts a reader over p. */
+void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
+                  const arc_limits *lim) {
+  memset(t, 0, sizeof *t);
+  t->m = m;
+  t->p = p;
+  t->len = len;
+  t->max_members = lim && lim->max_members ? lim->max_members : 1000000;
+  t->max_header = lim && lim->max_header ? lim->max_header : 1 << 20;
+  buf_init(&t->path, m);
+  buf_init(&t->link, m);
+  buf_init(&t->uname, m);
+  buf_init(&t->gname, m);
+  buf_init(&t->xpath, m);
+  buf_init(&t->xlink, m);
+  buf_init(&t->globals, m);
+}
+
+/* Frees the reader's buffers. */
+void arc_tar_finish(arc_tar *t) {
+  buf_finish(&t->path);
+  buf_finish(&t->link);
+  buf_finish(&t->uname);
+  buf_finish(&t->gname);
+  buf_finish(&t->xpath);
+  buf_finish(&t->xlink);
+  buf_finish(&t->globals);
+}
+
+/* Looks up a MEMSANDBOX.* global record. */
+const char *arc_tar_global(const arc_tar *t, const char *key) {
+  size_t i = 0;
+  const char *found = NULL;
+  while (i < t->globals.len) {
+    const char *k = t->globals.p + i, *v = k + strlen(k) + 1;
+    if (!strcmp(k, key)) found = v; /* the last one wins */
+    i = (size_t)(v - t->globals.p) + strlen(v) + 1;
+  }
+  return found;
+}
+
+/* Parses a pax decimal (optionally signed, with a fraction for times). */
+static int arc_pax_int(const char *s, size_t n, int frac, int64_t *out) {
+  size_t i = 0;
+  int neg = 0;
+  uint64_t v = 0, ns = 0, scale = 100000000;
+  if (n && s[0] == '-' && frac) {
+    neg = 1;
+    i++;
+  }
+  if (i == n) return -1;
+  for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+    if (v > ((uint64_t)INT64_MAX - 9) / 10) return -1;
+    v = v * 10 + (uint64_t)(s[i] - '0');
+  }
+  if (i < n && s[i] == '.' && frac) {
+    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+      ns += (uint64_t)(s[i] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  if (i != n) return -1;
+  if (frac) {
+    if (v > (uint64_t)INT64_MAX / 1000000000 - 1) return -1;
+    v = v * 1000000000 + ns;
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 0;
+}
+
+/* Applies the records of a pax header (global when g). */
+static int arc_pax_parse(arc_tar *t, const uint8_t *d, size_t n, int g) {
+  size_t i = 0;
+  while (i < n) {
+    size_t len = 0, j = i, k, eq;
+    const char *key, *val;
+    size_t klen, vlen;
+    while (j < n && d[j] >= '0' && d[j] <= '9' && j - i < 12)
+      len = len * 10 + (size_t)(d[j++] - '0');
+    if (j == i || j >= n || d[j] != ' ' || len < 5 || len > n - i)
+      return arc_fail(t, "malformed pax extended header");
+    k = j + 1;
+    if (d[i + len - 1] != '\n')
+      return arc_fail(t, "malformed pax extended header");
+    for (eq = k; eq < i + len - 1 && d[eq] != '='; eq++) {
+    }
+    if (eq >= i + len - 1 || eq == k)
+      return arc_fail(t, "malformed pax extended header");
+    key = (const char *)d + k;
+    klen = eq - k;
+    val = (const char *)d + eq + 1;
+    vlen = i + len - 1 - (eq + 1);
+    i += len;
+#define ARC_KEY(s) (klen == sizeof(s) - 1 && !memcmp(key, s, klen))
+    if (klen >= 11 && !memcmp(key, "GNU.sparse.", 11))
+      return arc_fail(t, "sparse files are not supported");
+    if (g) {
+      if (klen > 11 && !memcmp(key, "MEMSANDBOX.", 11)) {
+        if (memchr(val, 0, vlen) || memchr(key, 0, klen))
+          return arc_fail(t, "NUL byte in a pax record");
+        buf_put(&t->globals, key + 11, klen - 11);
+        buf_putc(&t->globals, 0);
+        buf_put(&t->globals, val, vlen);
+        buf_putc(&t->globals, 0);
+      } else if (ARC_KEY("path") || ARC_KEY("linkpath") || ARC_KEY("size")) {
+        return arc_fail(t, "unsupported global pax record");
+      }
+      continue;
+    }
+    if (ARC_KEY("path") || ARC_KEY("linkpath")) {
+      buf *b = ARC_KEY("path") ? &t->xpath : &t->xlink;
+      if (memchr(val, 0, vlen))
+        return arc_fail(t, "NUL byte in a pax path");
+      buf_clear(b);
+      buf_put(b, val, vlen);
+      if (ARC_KEY("path"))
+        t->has_xpath = 1;
+      else
+        t->has_xlink = 1;
+    } else if (ARC_KEY("size")) {
+      int64_t v;
+      if (arc_pax_int(val, vlen, 0, &v))
+        return arc_fail(t, "invalid pax size record");
+      t->xsize = (uint64_t)v;
+      t->has_xsize = 1;
+    } else if (ARC_KEY("mtime")) {
+      if (arc_pax_int(val, vlen, 1, &t->xmtime))
+        return arc_fail(t, "invalid pax mtime record");
+      t->has_xmtime = 1;
+    }
+#undef ARC_KEY
+  }
+  return t->globals.err ? t->globals.err : t->xpath.err ? t->xpath.err
+                                                        : t->xlink.err;
+}
+
+static int arc_zero_block(const uint8_t *p) {
+  size_t i;
+  for (i = 0; i < ARC_BLOCK; i++)
+    if (p[i]) return 0;
+  return 1;
+}
+
+/* Verifies the header checksum (unsigned sum, or signed as old tars). */
+static int arc_checksum_ok(const uint8_t *h) {
+  int64_t want;
+  int neg;
+  uint64_t us = 0;
+  int64_t ss = 0;
+  size_t i;
+  if (arc_num(h + 148, 8, &want, &neg) || neg) return 0;
+  for (i = 0; i < ARC_BLOCK; i++) {
+    uint8_t c = i >= 148 && i < 156 ? ' ' : h[i];
+    us += c;
+    ss += (int8_t)c;
+  }
+  return (uint64_t)want == us || want == ss;
+}
+
+/* Reads the next member. */
+int arc_tar_next(arc_tar *t, arc_entry *e) {
+  char msg[96];
+  int pending = 0; /* bit 1 'x', 2 'L', 4 'K' */
+  for (;;) {
+    const uint8_t *h;
+    int64_t size, v;
+    int neg, ustar, gnu;
+    uint8_t type;
+    size_t pad;
+    if (t->done) return 0;
+    if (t->trunc)
+      return arc_fail(t, "truncated archive: member data runs past the "
+                         "end");
+    if (t->pos == t->len) {
+      if (pending) return arc_fail(t, "truncated archive: member missing");
+      if (t->pos == 0) return arc_fail(t, "empty archive");
+      return arc_fail(t, "missing end-of-archive blocks");
+    }
+    if (t->len - t->pos < ARC_BLOCK)
+      return arc_fail(t, "truncated archive: partial header block");
+    h = t->p + t->pos;
+    if (arc_zero_block(h)) {
+      size_t i;
+      if (pending) return arc_fail(t, "truncated archive: member missing");
+      for (i = t->pos; i < t->len; i++)
+        if (t->p[i]) return arc_fail(t, "trailing garbage after the end "
+                                        "of the archive");
+      t->done = 1;
+      return 0;
+    }
+    if (!arc_checksum_ok(h)) {
+      snprintf(msg, sizeof msg, "header checksum mismatch at byte %llu",
+               (unsigned long long)t->pos);
+      return arc_fail(t, msg);
+    }
+    ustar = !memcmp(h + 257, "ustar\0", 6);
+    gnu = !memcmp(h + 257, "ustar  \0", 8);
+    if (!ustar && !gnu) {
+      size_t i;
+      for (i = 257; i < 265; i++)
+        if (h[i]) return arc_fail(t, "unknown tar header format");
+    }
+    if (arc_num(h + 124, 12, &size, &neg))
+      return arc_fail(t, "invalid octal number in the size field");
+    if (neg) return arc_fail(t, "negative member size");
+    type = h[156];
+    if (t->has_xsize && type != 'x' && type != 'g' && type != 'L' &&
+        type != 'K')
+      size = (int64_t)t->xsize;
+    if ((uint64_t)size > (uint64_t)(t->len - t->pos - ARC_BLOCK) ||
+        (size_t)(((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK) >
+            t->len - t->pos - ARC_BLOCK) {
+      int plain = type == 0 || type == '0' || type == '7';
+      if (!t->lenient || !plain)
+        return arc_fail(t, "truncated archive: member data runs past the "
+                           "end");
+      /* hand out what is there, then fail (tar -t lists it first) */
+      size = (int64_t)(t->len - t->pos - ARC_BLOCK);
+      t->trunc = 1;
+    }
+    pad = (size_t)(((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK);
+    if (pad > t->len - t->pos - ARC_BLOCK) pad = t->len - t->pos - ARC_BLOCK;
+    e->offset = t->pos;
+    t->pos += ARC_BLOCK;
+    if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+      const uint8_t *d = t->p + t->pos;
+      int bit = type == 'x' ? 1 : type == 'L' ? 2 : type == 'K' ? 4 : 0;
+      int rc;
+      if ((uint64_t)size > t->max_header)
+        return arc_fail(t, type == 'x' || type == 'g'
+                               ? "pax extended header too large"
+                               : "GNU long name too large");
+      if (pending & bit) return arc_fail(t, "stacked extended headers");
+      pending |= bit;
+      t->pos += pad;
+      if (type == 'x' || type == 'g') {
+        rc = arc_pax_parse(t, d, (size_t)size, type == 'g');
+      } else {
+        buf *b = type == 'L' ? &t->xpath : &t->xlink;
+        const uint8_t *z = memchr(d, 0, (size_t)size);
+        buf_clear(b);
+        buf_put(b, d, z ? (size_t)(z - d) : (size_t)size);
+        if (type == 'L')
+          t->has_xpath = 1;
+        else
+          t->has_xlink = 1;
+        rc = b->err;
+      }
+      if (rc) {
+        if (rc != MSB_ECORRUPT) t->done = 1;
+        return rc;
+      }
+      continue;
+    }
+    if (++t->members > t->max_members)
+      return arc_fail(t, "too many members");
+    /* the member itself */
+    if (arc_field(&t->path, h, 100)) return t->path.err;
+    if (ustar && h[345]) {
+      buf pre;
+      buf_init(&pre, t->m);
+      arc_field(&pre, h + 345, 155);
+      buf_putc(&pre, '/');
+      buf_put(&pre, t->path.p ? t->path.p : "", t->path.len);
+      if (pre.err) {
+        buf_finish(&pre);
+        return MSB_ENOMEM;
+      }
+      buf_clear(&t->path);
+      buf_put(&t->path, pre.p, pre.len);
+      buf_finish(&pre);
+    }
+    if (arc_field(&t->link, h + 157, 100)) return t->link.err;
+    if (t->has_xpath) {
+      buf_clear(&t->path);
+      buf_put(&t->path, buf_str(&t->xpath), t->xpath.len);
+    }
+    if (t->has_xlink) {
+      buf_clear(&t->link);
+      buf_put(&t->link, buf_str(&t->xlink), t->xlink.len);
+    }
+    arc_field(&t->uname, h + 265, 32);
+    arc_field(&t->gname, h + 297, 32);
+    if (t->path.err || t->link.err || t->uname.err || t->gname.err)
+      return MSB_ENOMEM;
+    memset(e, 0, sizeof *e);
+    e->offset = t->pos - ARC_BLOCK;
+    if (arc_num(h + 100, 8, &v, &neg) || neg)
+      return arc_fail(t, "invalid octal number in the mode field");
+    e->mode = (uint32_t)v & 07777;
+    if (arc_num(h + 108, 8, &v, &neg))
+      return arc_fail(t, "invalid octal number in the uid field");
+    e->uid = neg ? 0 : (uint64_t)v;
+    if (arc_num(h + 116, 8, &v, &neg))
+      return arc_fail(t, "invalid octal number in the gid field");
+    e->gid = neg ? 0 : (uint64_t)v;
+    if (arc_num(h + 136, 12, &v, &neg))
+      return arc_fail(t, "invalid octal number in the mtime field");
+    if (neg) v = 0;
+    e->mtime_ns = v > INT64_MAX / 1000000000 ? INT64_MAX / 1000000000 : v;
+    e->mtime_ns *= 1000000000;
+    if (t->has_xmtime) e->mtime_ns = t->xmtime;
+    t->has_xpath = t->has_xlink = t->has_xmtime = t->has_xsize = 0;
+    e->path = buf_str(&t->path);
+    e->link = buf_str(&t->link);
+    e->uname = buf_str(&t->uname);
+    e->gname = buf_str(&t->gname);
+    e->size = 0;
+    e->data = t->p + t->pos;
+    t->pos += pad;
+    switch (type) {
+    case 0:
+    case '0':
+    case '7':
+      e->type = ARC_FILE;
+      if (t->path.len && t->path.p[t->path.len - 1] == '/' && !ustar && !gnu)
+        e->type = ARC_DIR; /* old tars mark directories by the slash */
+      else
+        e->size = (uint64_t)size;
+      break;
+    case '1':
+      e->type = ARC_HARDLINK;
+      break;
+    case '2':
+      e->type = ARC_SYMLINK;
+      break;
+    case '5':
+      e->type = ARC_DIR;
+      break;
+    case '3':
+    case '4':
+      return arc_fail(t, "device nodes are not supported");
+    case '6':
+      return arc_fail(t, "FIFOs are not supported");
+    case 'S':
+      return arc_fail(t, "sparse files are not supported");
+    case 'V':
+      e->type = 0; /* volume label: skipped */
+      t->members--;
+      pending = 0;
+      continue;
+    default:
+      snprintf(msg, sizeof msg, "unsupported member type '%c'",
+               type >= 32 && type < 127 ? type : '?');
+      return arc_fail(t, msg);
+    }
+    if (!e->path[0]) return arc_fail(t, "empty member name");
+    if ((e->type == ARC_SYMLINK || e->type == ARC_HARDLINK) && !e->link[0])
+      return arc_fail(t, "link member without a target");
+    return 1;
+  }
+}
+
+/* ---- tar writing ---------------------------------------------------- */
+
+static void arc_octal(uint8_t *f, size_t w, uint64_t v) {
+  size_t i = w - 1;
+  f[i] = 0;
+  while (i--) {
+    f[i] = (uint8_t)('0' + (v & 7));
+    v >>= 3;
+  }
+}
+
+/* Appends one pax record "LEN key=value\n". */
+int arc_pax_record(buf *b, const char *key, const char *val, size_t vlen) {
+  size_t body = strlen(key) + vlen + 3, len = body + 1, d = 10;
+  /* the length counts its own digits */
+  while (len >= d) {
+    len++;
+    d *= 10;
+  }
+  buf_printf(b, "%lu %s=", (unsigned long)len, key);
+  buf_put(b, val, vlen);
+  return buf_putc(b, '\n');
+}
+
+static void arc_header(uint8_t *h, const char *name, size_t nlen,
+                       const char *prefix, size_t plen, uint32_t mode,
+                       uint32_t uid, uint32_t gid, uint64_t size,
+                       int64_t mtime, int type, const char *link,
+                       const char *uname, const char *gname) {
+  uint32_t sum = 0;
+  size_t i;
+  memset(h, 0, ARC_BLOCK);
+  memcpy(h, name, nlen);
+  arc_octal(h + 100, 8, mode & 07777);
+  arc_octal(h + 108, 8, uid);
+  arc_octal(h + 116, 8, gid);
+  arc_octal(h + 124, 12, size);
+  arc_octal(h + 136, 12, (uint64_t)mtime);
+  memset(h + 148, ' ', 8);
+  h[156] = (uint8_t)type;
+  if (link) memcpy(h + 157, link, strlen(link));
+  memcpy(h + 257, "ustar\0" "00", 8);
+  if (uname) memcpy(h + 265, uname, strlen(uname) < 32 ? strlen(uname) : 31);
+  if (gname) memcpy(h + 297, gname, strlen(gname) < 32 ? strlen(gname) : 31);
+  arc_octal(h + 329, 8, 0);
+  arc_octal(h + 337, 8, 0);
+  if (plen) memcpy(h + 345, prefix, plen);
+  for (i = 0; i < ARC_BLOCK; i++) sum += h[i];
+  arc_octal(h + 148, 7, sum);
+  h[155] = ' ';
+}
+
+static int arc_put_data(buf *out, const void *d, uint64_t n) {
+  static const uint8_t zero[ARC_BLOCK];
+  size_t r = (size_t)(n % ARC_BLOCK);
+  buf_put(out, d, (size_t)n);
+  if (r) buf_put(out, zero, ARC_BLOCK - r);
+  return out->err;
+}
+
+/* Appends a pax header of the given type holding rec. */
+static int arc_put_pax(buf *out, int type, const char *name, const char *rec,
+                       size_t len) {
+  uint8_t h[ARC_BLOCK];
+  arc_header(h, name, strlen(name), NULL, 0, 0644, 0, 0, len, 0, type, NULL,
+             NULL, NULL);
+  buf_put(out, h, ARC_BLOCK);
+  return arc_put_data(out, rec, len);
+}
+
+/* Appends a pax global header. */
+int arc_tar_put_global(buf *out, const char *rec, size_t len) {
+  return arc_put_pax(out, 'g', "pax_global_header", rec, len);
+}
+
+/* Appends one member. */
+int arc_tar_put(buf *out, const arc_wentry *e) {
+  buf x, nm;
+  uint8_t h[ARC_BLOCK];
+  const char *name, *prefix = NULL;
+  size_t nlen, plen = 0, llen = e->link ? strlen(e->link) : 0;
+  int64_t secs = e->mtime_ns / 1000000000, frac = e->mtime_ns % 1000000000;
+  uint64_t size = e->type == ARC_FILE ? e->size : 0;
+  int type = e->type == ARC_DIR ? '5' : e->type == ARC_SYMLINK ? '2' : '0';
+  if (out->err) return out->err;
+  buf_init(&x, out->m);
+  buf_init(&nm, out->m);
+  buf_puts(&nm, e->path);
+  if (e->type == ARC_DIR) buf_putc(&nm, '/');
+  if (nm.err) {
+    buf_finish(&nm);
+    return out->err = nm.err;
+  }
+  name = nm.p;
+  nlen = nm.len;
+  if (nlen > 100) {
+    /* ustar split: prefix (<= 155) "/" name (<= 100) */
+    size_t i;
+    for (i = 0; i < nlen; i++)
+      if (name[i] == '/' && nlen - i - 1 <= 100) break;
+    if (i > 0 && i <= 155 && i + 1 < nlen) {
+      prefix = name;
+      plen = i;
+      name += i + 1;
+      nlen -= i + 1;
+    } else {
+      arc_pax_record(&x, "path", nm.p, nm.len);
+      nlen = 100; /* truncated copy in the header, as GNU tar */
+    }
+  }
+  if (llen > 100) {
+    arc_pax_record(&x, "linkpath", e->link, llen);
+  }
+  if (frac < 0) {
+    frac += 1000000000;
+    secs--;
+  }
+  if (frac || secs < 0 || secs > 077777777777) {
+    char t[48];
+    int n;
+    if (frac)
+      n = snprintf(t, sizeof t, "%lld.%09lld", (long long)secs,
+                   (long long)frac);
+    else
+      n = snprintf(t, sizeof t, "%lld", (long long)secs);
+    while (frac && t[n - 1] == '0') n--;
+    arc_pax_record(&x, "mtime", t, (size_t)n);
+  }
+  if (size > 077777777777) {
+    char t[24];
+    int n = snprintf(t, sizeof t, "%llu", (unsigned long long)size);
+    arc_pax_record(&x, "size", t, (size_t)n);
+  }
+  if (x.err) {
+    buf_finish(&x);
+    buf_finish(&nm);
+    return out->err = x.err;
+  }
+  if (x.len) {
+    buf pn;
+    buf_init(&pn, out->m);
+    buf_puts(&pn, "PaxHeaders/");
+    buf_put(&pn, name, nlen > 80 ? 80 : nlen);
+    if (!pn.err) arc_put_pax(out, 'x', pn.p, x.p, x.len);
+    if (pn.err) out->err = pn.err;
+    buf_finish(&pn);
+  }
+  {
+    char lk[101];
+    memcpy(lk, e->link ? e->link : "", llen > 100 ? 100 : llen);
+    lk[llen > 100 ? 100 : llen] = 0;
+    arc_header(h, name, nlen, prefix, plen, e->mode, e->uid, e->gid,
+               size > 077777777777 ? 0 : size,
+               secs < 0 || secs > 077777777777 ? 0 : secs, type,
+               e->type == ARC_SYMLINK ? lk : NULL, e->uname, e->gname);
+  }
+  buf_finish(&x);
+  buf_put(out, h, ARC_BLOCK);
+  buf_finish(&nm);
+  if (e->type == ARC_FILE) arc_put_data(out, e->data, e->size);
+  return out->err;
+}
+
+/* Appends the end blocks and pads to the record size. */
+int arc_tar_end(buf *out) {
+  size_t total = out->len + 2 * ARC_BLOCK;
+  size_t pad = (ARC_RECORD - total % ARC_RECORD) % ARC_RECORD;
+  if (buf_reserve(out, 2 * ARC_BLOCK + pad)) return out->err;
+  memset(out->p + out->len, 0, 2 * ARC_BLOCK + pad);
+  out->len += 2 * ARC_BLOCK + pad;
+  out->p[out->len] = 0;
+  return 0;
+}

@@ -1,0 +1,144 @@
+/* archive.h - tar reading and writing, gzip compression, all bounded.
+ *
+ * Everything here works on whole byte buffers (the sandbox holds files in
+ * memory anyway): a tar reader that walks a buffer and validates every
+ * header before handing out an entry, a tar writer that appends POSIX pax /
+ * ustar records to a buf, and gzip framing around zlib's raw deflate with
+ * the sandbox allocator. Input is treated as hostile: sizes, ratios,
+ * member counts and header sizes are capped, and every rejection names its
+ * reason in a static string. */
+#ifndef MSB_ARCHIVE_H
+#define MSB_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "mem.h"
+
+/* ---- gzip ------------------------------------------------------------ */
+
+/* gzip's default level, as GNU gzip. */
+#define ARC_GZ_LEVEL 6
+
+/* Whether bytes start with the gzip magic. */
+int arc_is_gzip(const uint8_t *p, size_t n);
+
+/* Compresses in as one gzip member appended to out. The header is fixed
+ * (deterministic) apart from name (NULL = none) and mtime (0 = none); the
+ * OS byte is always 3 (Unix), as GNU gzip writes. level 1-9 (0 = store).
+ * Returns 0, MSB_ENOMEM or MSB_EINVAL. */
+int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
+             uint32_t mtime, buf *out);
+
+/* Decompression bounds. ratio applies once the output passes 1 MiB. */
+typedef struct arc_limits {
+  uint64_t max_in;      /* compressed bytes */
+  uint64_t max_out;     /* expanded bytes */
+  uint64_t max_ratio;   /* expanded / compressed */
+  uint64_t max_members; /* tar members */
+  uint64_t max_header;  /* one pax header or GNU long name */
+} arc_limits;
+
+/* What gunzip found around the compressed members. */
+typedef struct arc_gz_info {
+  int trailing;          /* 0 none, 1 only zero bytes, 2 other bytes */
+  const char *name;      /* first member's FNAME (borrowed from input, NUL-
+                            terminated) or NULL */
+  uint32_t mtime;        /* first member's MTIME */
+  uint32_t isize;        /* last member's ISIZE (size mod 2^32) */
+} arc_gz_info;
+
+/* Expands every concatenated gzip member of in and appends the bytes to
+ * out. Returns 0, MSB_ENOMEM, or MSB_ECORRUPT with *why set to GNU gzip's
+ * wording ("not in gzip format", "unexpected end of file",
+ * "invalid compressed data--crc error", ...) or a limit's name. Anything
+ * after the last member is reported in info->trailing (not an error here).
+ * info may be NULL. */
+int arc_gunzip(mem *m, const uint8_t *in, size_t n, const arc_limits *lim,
+               buf *out, arc_gz_info *info, const char **why);
+
+/* ---- tar reading ----------------------------------------------------- */
+
+enum { ARC_FILE = 1, ARC_DIR = 2, ARC_SYMLINK = 3, ARC_HARDLINK = 4 };
+
+typedef struct arc_entry {
+  int type;              /* ARC_* */
+  const char *path;      /* as stored (pax path / GNU long name applied) */
+  const char *link;      /* link target for links, else "" */
+  uint32_t mode;         /* permission bits (& 07777) */
+  int64_t mtime_ns;
+  uint64_t size;         /* file data bytes */
+  const uint8_t *data;   /* borrowed from the archive buffer */
+  uint64_t uid, gid;
+  const char *uname;     /* "" when absent */
+  const char *gname;
+  uint64_t offset;       /* byte offset of the member's header */
+} arc_entry;
+
+typedef struct arc_tar {
+  mem *m;
+  const uint8_t *p;
+  size_t len, pos;
+  uint64_t members, max_members, max_header;
+  buf path, link, uname, gname; /* current entry's strings */
+  buf xpath, xlink;             /* pending pax / GNU overrides */
+  int has_xpath, has_xlink;
+  int has_xsize, has_xmtime;
+  uint64_t xsize;
+  int64_t xmtime;
+  buf globals; /* MEMSANDBOX.* records from 'g' headers: key\0value\0 */
+  int done;
+  int lenient; /* set by callers: a member cut short is returned with the
+                  bytes present before the truncation error (tar -t/-x) */
+  int trunc;
+  char why[160]; /* reason of the last error */
+} arc_tar;
+
+/* Starts reading an uncompressed tar held in p (borrowed for the reader's
+ * lifetime). lim may be NULL (generous defaults). */
+void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
+                  const arc_limits *lim);
+/* Next member: 1 and *e (valid until the next call), 0 at a well-formed
+ * end, or MSB_ECORRUPT / MSB_ENOMEM with t->why describing the fault
+ * (checksum, truncation, trailing garbage, unsupported type, ...). */
+int arc_tar_next(arc_tar *t, arc_entry *e);
+/* Value of a MEMSANDBOX.* global record (key without the prefix), or NULL.
+ * Borrowed from the reader. */
+const char *arc_tar_global(const arc_tar *t, const char *key);
+void arc_tar_finish(arc_tar *t);
+
+/* Normalises a member name into out: strips leading "/" (sets
+ * *had_slash) and "./", drops "." components and repeated "/", and drops a
+ * trailing "/". Returns 0, MSB_ENOMEM, or MSB_EINVAL when a component is
+ * ".." (*why says so) or nothing is left ("." alone gives MSB_ENOENT). */
+int arc_path_clean(const char *in, buf *out, int *had_slash,
+                   const char **why);
+
+/* ---- tar writing ----------------------------------------------------- */
+
+typedef struct arc_wentry {
+  int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK */
+  const char *path;    /* without a trailing "/" (added for directories) */
+  const char *link;    /* symlink target */
+  uint32_t mode;
+  int64_t mtime_ns;
+  const uint8_t *data; /* file bytes */
+  uint64_t size;
+  uint32_t uid, gid;
+  const char *uname, *gname;
+} arc_wentry;
+
+/* Appends one member to out, with a pax 'x' header first when the name or
+ * link does not fit ustar or the mtime is negative or fractional. Errors
+ * are sticky in out->err; returns it. */
+int arc_tar_put(buf *out, const arc_wentry *e);
+/* Appends one pax record "LEN key=value\n" to b. */
+int arc_pax_record(buf *b, const char *key, const char *val, size_t vlen);
+/* Appends a pax global header ('g') holding the records in rec. */
+int arc_tar_put_global(buf *out, const char *rec, size_t len);
+/* Appends the two zero end blocks and pads to a 10240-byte record, as GNU
+ * tar does. */
+int arc_tar_end(buf *out);
+
+#endif

@@ -1,0 +1,515 @@
+/* snap.c - snapshot export (deterministic tar.gz) and restore.
+ *
+ * Export walks /tmp then /workspace depth-first with children in byte
+ * order (the order GNU tar --sort=name gives), so equal states give equal
+ * bytes: fixed owner, no host data, a fixed gzip header.
+ *
+ * Restore is all or nothing without a second tree: it keeps a reference to
+ * the current root (an O(1) checkpoint), empties the target directories
+ * and builds the archive's members in place, so the filesystem's own
+ * quotas and path checks apply. Any failure - a hostile member, a quota, a
+ * root hash that does not match the snapshot's record - puts the old root
+ * and revision back. Members are created with their parents checked
+ * symlink-free (realpath of the parent must be the parent itself), so a
+ * member can never be written through a link an earlier member planted. */
+#include "snap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsandbox.h"
+
+/* Bounds: the whole quota plus room for headers; ratio past 1 MiB. */
+void snap_limits(const vfs_limits *vl, arc_limits *al) {
+  uint64_t hdr = vl->max_nodes * 3 * 512 + ((uint64_t)1 << 20);
+  al->max_out = vl->max_total_bytes + hdr;
+  if (al->max_out > (uint64_t)((size_t)-1 / 2)) al->max_out = (size_t)-1 / 2;
+  al->max_in = al->max_out;
+  al->max_ratio = 200;
+  al->max_members = vl->max_nodes;
+  al->max_header = (uint64_t)vl->max_path_bytes * 2 + 4096;
+}
+
+/* ---- export --------------------------------------------------------- */
+
+typedef struct snap_frame {
+  vfs_dir d;
+  size_t plen;
+} snap_frame;
+
+static int snap_put_node(vfs *fs, buf *tar, const char *abs,
+                         const struct vfs_stat *st, buf *tmp) {
+  arc_wentry w;
+  int rc;
+  memset(&w, 0, sizeof w);
+  w.path = abs + 1;
+  w.mode = st->mode;
+  w.mtime_ns = st->mtime_ns;
+  w.uid = w.gid = 1000;
+  w.uname = w.gname = "user";
+  if (st->kind == VFS_DIR) {
+    w.type = ARC_DIR;
+  } else if (st->kind == VFS_LINK) {
+    buf_clear(tmp);
+    rc = vfs_readlink(fs, abs, tmp);
+    if (rc) return rc;
+    w.type = ARC_SYMLINK;
+    w.link = buf_str(tmp);
+  } else {
+    const uint8_t *d;
+    size_t n;
+    rc = vfs_read(fs, abs, &d, &n);
+    if (rc) return rc;
+    w.type = ARC_FILE;
+    w.data = d;
+    w.size = n;
+  }
+  return arc_tar_put(tar, &w);
+}
+
+static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp,
+                     size_t *cap, const buf *path) {
+  int rc;
+  if (*sp == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    snap_frame *ns = mem_realloc(m, *st, nc * sizeof *ns);
+    if (!ns) return MSB_ENOMEM;
+    *st = ns;
+    *cap = nc;
+  }
+  rc = vfs_opendir(fs, buf_str(path), &(*st)[*sp].d);
+  if (rc) return rc;
+  (*st)[(*sp)++].plen = path->len;
+  return 0;
+}
+
+/* Appends the subtree at top (a directory) depth-first. */
+static int snap_walk(vfs *fs, const char *top, buf *tar, mem *m) {
+  snap_frame *st = NULL;
+  size_t sp = 0, cap = 0;
+  buf path, tmp;
+  struct vfs_stat s;
+  int rc;
+  buf_init(&path, m);
+  buf_init(&tmp, m);
+  rc = vfs_stat(fs, top, 0, &s);
+  if (rc == MSB_ENOENT || (!rc && s.kind != VFS_DIR)) rc = -1;
+  if (!rc) rc = buf_puts(&path, top);
+  if (!rc) rc = snap_put_node(fs, tar, top, &s, &tmp);
+  if (!rc) rc = snap_push(fs, m, &st, &sp, &cap, &path);
+  while (!rc && sp) {
+    snap_frame *f = &st[sp - 1];
+    const char *name;
+    size_t nl;
+    if (!vfs_readdir(&f->d, &name, &nl, &s)) {
+      vfs_closedir(&f->d);
+      sp--;
+      continue;
+    }
+    buf_truncate(&path, f->plen);
+    buf_putc(&path, '/');
+    buf_put(&path, name, nl);
+    rc = path.err;
+    if (!rc) rc = snap_put_node(fs, tar, buf_str(&path), &s, &tmp);
+    if (!rc && s.kind == VFS_DIR)
+      rc = snap_push(fs, m, &st, &sp, &cap, &path);
+  }
+  while (sp) vfs_closedir(&st[--sp].d);
+  mem_free(m, st);
+  buf_finish(&path);
+  buf_finish(&tmp);
+  return rc == -1 ? 0 : rc;
+}
+
+static void snap_hex(const uint8_t *h, char *out) {
+  static const char dig[] = "0123456789abcdef";
+  int i;
+  for (i = 0; i < 32; i++) {
+    out[2 * i] = dig[h[i] >> 4];
+    out[2 * i + 1] = dig[h[i] & 15];
+  }
+  out[64] = 0;
+}
+
+/* Writes the snapshot tar, then gzips it. */
+int snap_export(vfs *fs, const char *cwd, int level, buf *out) {
+  buf tar, rec;
+  uint8_t h[32];
+  char hex[65], num[24];
+  mem *m = out->m;
+  int rc;
+  if (level < -1 || level > 9) return MSB_EINVAL;
+  if (level == -1) level = SNAP_LEVEL;
+  rc = vfs_hash(fs, "/workspace", 0, h);
+  if (rc) return rc;
+  snap_hex(h, hex);
+  buf_init(&tar, m);
+  buf_init(&rec, m);
+  snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
+  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
+  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
+  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
+  arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  rc = rec.err;
+  if (!rc) rc = arc_tar_put_global(&tar, rec.p, rec.len);
+  if (!rc) rc = snap_walk(fs, "/tmp", &tar, m);
+  if (!rc) rc = snap_walk(fs, "/workspace", &tar, m);
+  if (!rc) rc = arc_tar_end(&tar);
+  if (!rc)
+    rc = arc_gzip(m, (const uint8_t *)tar.p, tar.len, level, NULL, 0, out);
+  buf_finish(&tar);
+  buf_finish(&rec);
+  return rc;
+}
+
+/* ---- import --------------------------------------------------------- */
+
+typedef struct snap_rec {
+  size_t off; /* path offset in the names buffer */
+  int64_t mtime;
+  int kind;
+} snap_rec;
+
+typedef struct snap_in {
+  vfs *fs;
+  mem *m;
+  int ours;      /* a MEMSANDBOX snapshot */
+  int cleared;   /* targets emptied */
+  buf names;     /* NUL-separated absolute paths */
+  snap_rec *recs;
+  size_t nrec, caprec;
+  buf abs, tmp;
+  char *why;
+  size_t whylen;
+} snap_in;
+
+static int snap_why(snap_in *s, int rc, const char *fmt, const char *a,
+                    const char *b) {
+  snprintf(s->why, s->whylen, fmt, a, b ? b : "");
+  return rc;
+}
+
+/* Removes every entry of dir. */
+static int snap_clear(vfs *fs, const char *dir, mem *m) {
+  vfs_dir d;
+  const char *name;
+  size_t nl;
+  buf p;
+  int rc = vfs_opendir(fs, dir, &d);
+  if (rc == MSB_ENOENT) return vfs_mkdir(fs, dir, 0755, 0);
+  if (rc) return rc;
+  buf_init(&p, m);
+  while (!rc && vfs_readdir(&d, &name, &nl, NULL)) {
+    buf_clear(&p);
+    buf_puts(&p, dir);
+    buf_putc(&p, '/');
+    buf_put(&p, name, nl);
+    rc = p.err ? p.err
+               : vfs_remove(fs, buf_str(&p), VFS_RM_RECURSIVE | VFS_RM_DIR);
+  }
+  vfs_closedir(&d);
+  buf_finish(&p);
+  return rc;
+}
+
+static int snap_cmp(const void *a, const void *b) {
+  const char *const *x = a, *const *y = b;
+  return strcmp(*x, *y);
+}
+
+/* Maps a cleaned relative name to an absolute sandbox path in s->abs. */
+static int snap_map(snap_in *s, const char *raw, buf *out) {
+  const char *why = NULL;
+  int slash, rc;
+  buf_clear(&s->tmp);
+  rc = arc_path_clean(raw, &s->tmp, &slash, &why);
+  if (rc == MSB_ENOMEM) return rc;
+  if (rc == MSB_ENOENT) return 1; /* "." or "./": the root itself */
+  if (rc) return snap_why(s, MSB_ECORRUPT, "member '%s' %s", raw, why);
+  if (slash)
+    return snap_why(s, MSB_ECORRUPT, "member '%s' has an absolute path%s",
+                    raw, NULL);
+  buf_clear(out);
+  if (s->ours) {
+    const char *t = buf_str(&s->tmp);
+    if (strcmp(t, "workspace") && strncmp(t, "workspace/", 10) &&
+        strcmp(t, "tmp") && strncmp(t, "tmp/", 4))
+      return snap_why(s, MSB_ECORRUPT,
+                      "member '%s' is outside workspace/ and tmp/%s", raw,
+                      NULL);
+    buf_putc(out, '/');
+  } else {
+    buf_puts(out, "/workspace/");
+  }
+  buf_put(out, s->tmp.p, s->tmp.len);
+  return out->err;
+}
+
+static int snap_note(snap_in *s, const char *abs, int64_t mtime, int kind) {
+  if (s->nrec == s->caprec) {
+    size_t nc = s->caprec ? s->caprec * 2 : 64;
+    snap_rec *r = mem_realloc(s->m, s->recs, nc * sizeof *r);
+    if (!r) return MSB_ENOMEM;
+    s->recs = r;
+    s->caprec = nc;
+  }
+  s->recs[s->nrec].off = s->names.len;
+  s->recs[s->nrec].mtime = mtime;
+  s->recs[s->nrec++].kind = kind;
+  buf_puts(&s->names, abs);
+  buf_putc(&s->names, 0);
+  return s->names.err;
+}
+
+static const char *snap_errtext(int rc) {
+  return rc == MSB_ENOTDIR   ? "conflicts with an earlier non-directory "
+                               "member"
+         : rc == MSB_EEXIST  ? "conflicts with an earlier member"
+         : rc == MSB_EISDIR  ? "conflicts with an earlier directory member"
+         : rc == MSB_ENOENT  ? "has a missing parent"
+         : rc == MSB_ELOOP   ? "passes through a symbolic link"
+                             : msb_strerror(rc);
+}
+
+/* Creates one member. */
+static int snap_member(snap_in *s, const arc_entry *e) {
+  struct vfs_stat st;
+  const char *abs;
+  size_t cut;
+  int rc = snap_map(s, e->path, &s->abs), exists;
+  if (rc == 1) {
+    if (e->type == ARC_DIR) return 0;
+    return snap_why(s, MSB_ECORRUPT, "member '%s' has an empty name%s",
+                    e->path, NULL);
+  }
+  if (rc) return rc;
+  abs = buf_str(&s->abs);
+  /* the parent must resolve to itself: no symlink on the way */
+  cut = s->abs.len;
+  while (cut > 1 && abs[cut - 1] != '/') cut--;
+  if (cut > 1) {
+    buf par;
+    buf_init(&par, s->m);
+    buf_put(&par, abs, cut - 1);
+    buf_clear(&s->tmp);
+    rc = par.err ? par.err : vfs_realpath(s->fs, buf_str(&par), 2, &s->tmp);
+    if (!rc && strcmp(buf_str(&s->tmp), buf_str(&par)))
+      rc = MSB_ELOOP;
+    if (!rc) {
+      rc = vfs_stat(s->fs, buf_str(&par), 0, &st);
+      if (rc == MSB_ENOENT)
+        rc = vfs_mkdir(s->fs, buf_str(&par), 0755, VFS_MK_PARENTS);
+      else if (!rc && st.kind != VFS_DIR)
+        rc = MSB_ENOTDIR;
+    }
+    buf_finish(&par);
+    if (rc == MSB_ELOOP)
+      return snap_why(s, MSB_ECORRUPT,
+                      "member '%s' is placed under a symbolic link%s",
+                      e->path, NULL);
+    if (rc == MSB_ENOTDIR)
+      return snap_why(s, MSB_ECORRUPT, "member '%s' %s", e->path,
+                      snap_errtext(rc));
+    if (rc) return snap_why(s, rc, "member '%s': %s", e->path,
+                            snap_errtext(rc));
+  }
+  exists = vfs_stat(s->fs, abs, 0, &st) == 0;
+  if (exists && !(e->type == ARC_DIR && st.kind == VFS_DIR))
+    return snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", e->path,
+                    NULL);
+  switch (e->type) {
+  case ARC_DIR:
+    rc = exists ? vfs_chmod(s->fs, abs, e->mode)
+                : vfs_mkdir(s->fs, abs, e->mode, 0);
+    break;
+  case ARC_FILE:
+    if (e->size > (uint64_t)((size_t)-1))
+      return snap_why(s, MSB_EFBIG, "member '%s': %s", e->path,
+                      msb_strerror(MSB_EFBIG));
+    rc = vfs_write(s->fs, abs, e->data, (size_t)e->size, VFS_EXCL, e->mode,
+                   NULL);
+    break;
+  case ARC_SYMLINK:
+    rc = vfs_symlink(s->fs, e->link, abs);
+    break;
+  default: { /* hard link: a copy of an earlier regular file */
+    buf tgt;
+    buf_init(&tgt, s->m);
+    rc = snap_map(s, e->link, &tgt);
+    if (rc == 1)
+      rc = snap_why(s, MSB_ECORRUPT, "hard link '%s' to '%s' has no target",
+                    e->path, e->link);
+    if (!rc) {
+      if (vfs_stat(s->fs, buf_str(&tgt), 0, &st) || st.kind != VFS_FILE)
+        rc = snap_why(s, MSB_ECORRUPT,
+                      "hard link '%s' to '%s': no earlier regular file",
+                      e->path, e->link);
+      else
+        rc = vfs_copy(s->fs, buf_str(&tgt), abs, VFS_CP_NOFOLLOW);
+    }
+    buf_finish(&tgt);
+    if (rc == MSB_ECORRUPT || rc == MSB_ENOMEM) return rc;
+    break;
+  }
+  }
+  if (rc) return snap_why(s, rc, "member '%s': %s", e->path,
+                          snap_errtext(rc));
+  return snap_note(s, abs, e->mtime_ns, e->type);
+}
+
+/* Checks the snapshot's records once the tree is built. */
+static int snap_verify(snap_in *s, const arc_tar *t) {
+  const char *want = arc_tar_global(t, "root_hash");
+  uint8_t h[32];
+  char hex[65];
+  int rc;
+  if (!want) return 0;
+  rc = vfs_hash(s->fs, "/workspace", 0, h);
+  if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  snap_hex(h, hex);
+  if (strcmp(hex, want))
+    return snap_why(s, MSB_ECORRUPT,
+                    "root hash mismatch: the snapshot records %s%s", want,
+                    NULL);
+  return 0;
+}
+
+static int snap_build(snap_in *s, arc_tar *t) {
+  arc_entry e;
+  const char **v = NULL;
+  size_t i;
+  int rc;
+  while ((rc = arc_tar_next(t, &e)) == 1) {
+    if (!s->cleared) {
+      const char *fmt = arc_tar_global(t, "format");
+      if (fmt && strcmp(fmt, SNAP_FORMAT))
+        return snap_why(s, MSB_ECORRUPT,
+                        "unsupported snapshot format version '%s'%s", fmt,
+                        NULL);
+      s->ours = fmt != NULL;
+      rc = snap_clear(s->fs, "/workspace", s->m);
+      if (!rc && s->ours) rc = snap_clear(s->fs, "/tmp", s->m);
+      if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+      s->cleared = 1;
+    }
+    rc = snap_member(s, &e);
+    if (rc) return rc;
+  }
+  if (rc == MSB_ECORRUPT) return snap_why(s, rc, "%s%s", t->why, NULL);
+  if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  if (!s->cleared) {
+    rc = snap_clear(s->fs, "/workspace", s->m);
+    if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  }
+  /* duplicates (directories can repeat silently above) */
+  if (s->nrec > 1) {
+    v = mem_alloc(s->m, s->nrec * sizeof *v);
+    if (!v) return MSB_ENOMEM;
+    for (i = 0; i < s->nrec; i++) v[i] = s->names.p + s->recs[i].off;
+    qsort(v, s->nrec, sizeof *v, snap_cmp);
+    for (i = 1; i < s->nrec; i++)
+      if (!strcmp(v[i - 1], v[i])) {
+        rc = snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", v[i],
+                      NULL);
+        break;
+      }
+    mem_free(s->m, v);
+    if (rc) return rc;
+  }
+  /* mtimes last: creating children changed the directories' */
+  for (i = s->nrec; i-- > 0;) {
+    rc = vfs_utime(s->fs, s->names.p + s->recs[i].off, s->recs[i].mtime,
+                   1);
+    if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  }
+  return snap_verify(s, t);
+}
+
+/* Restores an archive (see snap.h). */
+int snap_import(vfs *fs, const uint8_t *data, size_t len,
+                const arc_limits *lim, buf *cwd_out, char *why,
+                size_t whylen) {
+  snap_in s;
+  arc_tar t;
+  buf raw;
+  vnode *old;
+  uint64_t rev = vfs_revision(fs);
+  mem *m = cwd_out->m;
+  int rc = 0;
+  why[0] = 0;
+  if (len > lim->max_in) {
+    snprintf(why, whylen, "archive size exceeds the limit");
+    return MSB_ECORRUPT;
+  }
+  if (len >= 3 && !memcmp(data, "BZh", 3)) {
+    snprintf(why, whylen, "bzip2 compression is not supported");
+    return MSB_ECORRUPT;
+  }
+  if (len >= 6 && !memcmp(data, "\xfd" "7zXZ\0", 6)) {
+    snprintf(why, whylen, "xz compression is not supported");
+    return MSB_ECORRUPT;
+  }
+  if (len >= 4 && !memcmp(data, "\x28\xb5\x2f\xfd", 4)) {
+    snprintf(why, whylen, "zstd compression is not supported");
+    return MSB_ECORRUPT;
+  }
+  buf_init(&raw, m);
+  if (arc_is_gzip(data, len)) {
+    arc_gz_info gi;
+    const char *w = NULL;
+    rc = arc_gunzip(m, data, len, lim, &raw, &gi, &w);
+    if (rc == MSB_ECORRUPT)
+      snprintf(why, whylen, "gzip: %s", w);
+    else if (!rc && gi.trailing)
+      rc = MSB_ECORRUPT,
+      snprintf(why, whylen, "trailing garbage after the gzip stream");
+    if (rc) {
+      if (!why[0]) snprintf(why, whylen, "%s", msb_strerror(rc));
+      buf_finish(&raw);
+      return rc;
+    }
+    data = (const uint8_t *)raw.p;
+    len = raw.len;
+  } else if (len > lim->max_out) {
+    snprintf(why, whylen, "archive size exceeds the limit");
+    return MSB_ECORRUPT;
+  }
+  memset(&s, 0, sizeof s);
+  s.fs = fs;
+  s.m = m;
+  s.why = why;
+  s.whylen = whylen;
+  buf_init(&s.names, m);
+  buf_init(&s.abs, m);
+  buf_init(&s.tmp, m);
+  arc_tar_init(&t, m, data ? data : (const uint8_t *)"", len, lim);
+  old = vfs_root_get(fs);
+  vfs_batch_begin(fs);
+  rc = snap_build(&s, &t);
+  vfs_batch_end(fs);
+  if (rc) {
+    if (!why[0]) snprintf(why, whylen, "%s", msb_strerror(rc));
+    vfs_root_set(fs, old);
+    vfs_set_revision(fs, rev);
+  } else {
+    const char *r = arc_tar_global(&t, "revision");
+    const char *c = arc_tar_global(&t, "cwd");
+    if (s.ours && r) {
+      uint64_t v = 0;
+      for (; *r >= '0' && *r <= '9'; r++) v = v * 10 + (uint64_t)(*r - '0');
+      vfs_set_revision(fs, v);
+    } else {
+      vfs_set_revision(fs, rev + 1);
+    }
+    if (s.ours && c) buf_puts(cwd_out, c);
+  }
+  vnode_unref(fs, old);
+  arc_tar_finish(&t);
+  buf_finish(&s.names);
+  buf_finish(&s.abs);
+  buf_finish(&s.tmp);
+  mem_free(m, s.recs);
+  buf_finish(&raw);
+  return rc;
+}

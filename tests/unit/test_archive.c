@@ -1,0 +1,409 @@
+/* test_archive.c - unit tests for src/archive.c: gzip round trips and
+ * GNU gzip's error wording, tar writer/reader round trips, GNU long names,
+ * pax records, and the reader's rejections. The hostile tar builders live
+ * in test_archive.h's helpers here and are shared with test_snap.c through
+ * ta_* functions declared below. */
+#include <stdint.h>
+#include <string.h>
+
+#include "../../src/archive.h"
+#include "memsandbox.h"
+#include "test.h"
+
+/* Appends a raw header with a correct checksum unless bad_sum. Exported to
+ * test_snap.c (declared there). */
+void tarc_hdr(buf *b, const char *name, int type, const char *size_field,
+              const char *link, int bad_sum);
+void tarc_data(buf *b, const void *d, size_t n);
+void tarc_end(buf *b);
+
+void tarc_hdr(buf *b, const char *name, int type, const char *size_field,
+              const char *link, int bad_sum) {
+  uint8_t h[512];
+  unsigned sum = 0;
+  size_t i;
+  memset(h, 0, sizeof h);
+  memcpy(h, name, strlen(name) > 100 ? 100 : strlen(name));
+  memcpy(h + 100, "0000644", 7);
+  memcpy(h + 108, "0001750", 7);
+  memcpy(h + 116, "0001750", 7);
+  memcpy(h + 124, size_field, strlen(size_field) > 12 ? 12
+                                                       : strlen(size_field));
+  memcpy(h + 136, "15000000000", 11);
+  memset(h + 148, ' ', 8);
+  h[156] = (uint8_t)type;
+  if (link) memcpy(h + 157, link, strlen(link));
+  memcpy(h + 257, "ustar\0" "00", 8);
+  memcpy(h + 265, "user", 4);
+  memcpy(h + 297, "user", 4);
+  for (i = 0; i < 512; i++) sum += h[i];
+  if (bad_sum) sum++;
+  snprintf((char *)h + 148, 8, "%06o", sum);
+  h[155] = ' ';
+  buf_put(b, h, 512);
+}
+
+void tarc_data(buf *b, const void *d, size_t n) {
+  static const uint8_t z[512];
+  buf_put(b, d, n);
+  if (n % 512) buf_put(b, z, 512 - n % 512);
+}
+
+void tarc_end(buf *b) {
+  static const uint8_t z[1024];
+  buf_put(b, z, sizeof z);
+}
+
+static int tarc_first_error(mem *m, const buf *b, char *why, size_t cap) {
+  arc_tar t;
+  arc_entry e;
+  int rc;
+  arc_tar_init(&t, m, (const uint8_t *)b->p, b->len, NULL);
+  while ((rc = arc_tar_next(&t, &e)) == 1) {
+  }
+  snprintf(why, cap, "%s", t.why);
+  arc_tar_finish(&t);
+  return rc;
+}
+
+TEST("arc-1.1") { /* gzip round trip, deterministic header */
+  mem m;
+  buf z, o;
+  const char *why = NULL;
+  arc_gz_info gi;
+  static const char text[] = "hello hello hello hello\n";
+  mem_init(&m, 0);
+  buf_init(&z, &m);
+  buf_init(&o, &m);
+  CHECK(arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 6, NULL, 0,
+                 &z) == 0);
+  REQUIRE(z.len > 18);
+  CHECK((uint8_t)z.p[0] == 0x1f && (uint8_t)z.p[1] == 0x8b);
+  CHECK(z.p[3] == 0 && z.p[4] == 0 && z.p[8] == 0 && z.p[9] == 3);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        0);
+  CHECK(o.len == sizeof text - 1 && !memcmp(o.p, text, o.len));
+  CHECK(gi.trailing == 0 && gi.isize == sizeof text - 1);
+  /* concatenated members expand to the concatenation */
+  buf_put(&z, z.p, z.len);
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        0);
+  CHECK(o.len == 2 * (sizeof text - 1));
+  buf_finish(&z);
+  buf_finish(&o);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("arc-1.2") { /* gzip errors use GNU gzip's wording */
+  mem m;
+  buf z, o;
+  const char *why = NULL;
+  arc_gz_info gi;
+  static const char text[] = "some text to compress, some text\n";
+  mem_init(&m, 0);
+  buf_init(&z, &m);
+  buf_init(&o, &m);
+  CHECK(arc_gunzip(&m, (const uint8_t *)"plain", 5, NULL, &o, &gi, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "not in gzip format");
+  arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 9, "a.txt", 7, &z);
+  CHECK(z.p[3] == 8 && z.p[8] == 2);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        0);
+  CHECK_STR(gi.name, "a.txt");
+  CHECK(gi.mtime == 7);
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len - 3, NULL, &o, &gi,
+                   &why) == MSB_ECORRUPT);
+  CHECK_STR(why, "unexpected end of file");
+  z.p[z.len - 8] ^= 1; /* crc */
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "invalid compressed data--crc error");
+  z.p[z.len - 8] ^= 1;
+  z.p[z.len - 4] ^= 1; /* isize */
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "invalid compressed data--length error");
+  z.p[z.len - 4] ^= 1;
+  buf_put(&z, "\0\0\0", 3);
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        0);
+  CHECK(gi.trailing == 1);
+  buf_put(&z, "xy", 2);
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+        0);
+  CHECK(gi.trailing == 2);
+  buf_finish(&z);
+  buf_finish(&o);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("arc-1.3") { /* expansion bounds stop a bomb early */
+  mem m;
+  buf z, o;
+  const char *why = NULL;
+  arc_limits lim = {1 << 20, (uint64_t)64 << 20, 200, 100, 4096};
+  uint8_t *zeros;
+  mem_init(&m, 0);
+  buf_init(&z, &m);
+  buf_init(&o, &m);
+  zeros = mem_zalloc(&m, (size_t)16 << 20);
+  REQUIRE(zeros);
+  arc_gzip(&m, zeros, (size_t)16 << 20, 9, NULL, 0, &z);
+  mem_free(&m, zeros);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "compression ratio exceeds the limit");
+  CHECK(o.len < ((size_t)4 << 20));
+  lim.max_ratio = 0;
+  lim.max_out = 1 << 20;
+  buf_clear(&o);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "expanded size exceeds the limit");
+  lim.max_in = 10;
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+        MSB_ECORRUPT);
+  CHECK_STR(why, "compressed size exceeds the limit");
+  buf_finish(&z);
+  buf_finish(&o);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("arc-2.1") { /* writer -> reader round trip, long names, pax mtime */
+  mem m;
+  buf b, longn, longl;
+  arc_wentry w;
+  arc_tar t;
+  arc_entry e;
+  int i;
+  mem_init(&m, 0);
+  buf_init(&b, &m);
+  buf_init(&longn, &m);
+  buf_init(&longl, &m);
+  for (i = 0; i < 30; i++) buf_puts(&longn, "dir0123456/");
+  buf_puts(&longn, "file.txt");
+  for (i = 0; i < 20; i++) buf_puts(&longl, "target0123");
+  memset(&w, 0, sizeof w);
+  w.uid = w.gid = 1000;
+  w.uname = w.gname = "user";
+  w.type = ARC_DIR;
+  w.path = "d";
+  w.mode = 0755;
+  w.mtime_ns = 1500000000000000000;
+  arc_tar_put(&b, &w);
+  w.type = ARC_FILE;
+  w.path = buf_str(&longn);
+  w.mode = 0600;
+  w.data = (const uint8_t *)"abc";
+  w.size = 3;
+  w.mtime_ns = 1500000000123456789;
+  arc_tar_put(&b, &w);
+  w.type = ARC_SYMLINK;
+  w.path = "d/l";
+  w.link = buf_str(&longl);
+  w.mtime_ns = -5000000000;
+  arc_tar_put(&b, &w);
+  /* a name that splits into ustar prefix + name */
+  w.type = ARC_FILE;
+  w.path = "p123456789/p123456789/p123456789/p123456789/p123456789/"
+           "p123456789/p123456789/p123456789/p123456789/p123456789/x";
+  w.size = 0;
+  w.mtime_ns = 0;
+  arc_tar_put(&b, &w);
+  arc_tar_end(&b);
+  REQUIRE(!b.err);
+  CHECK(b.len % 10240 == 0);
+  arc_tar_init(&t, &m, (const uint8_t *)b.p, b.len, NULL);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_DIR && !strcmp(e.path, "d/") && e.mode == 0755);
+  CHECK(e.mtime_ns == 1500000000000000000);
+  CHECK_STR(e.uname, "user");
+  CHECK(e.uid == 1000);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_FILE && !strcmp(e.path, buf_str(&longn)));
+  CHECK(e.size == 3 && !memcmp(e.data, "abc", 3) && e.mode == 0600);
+  CHECK(e.mtime_ns == 1500000000123456789);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_SYMLINK && !strcmp(e.link, buf_str(&longl)));
+  CHECK(e.mtime_ns == -5000000000);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_FILE && !strcmp(e.path, w.path));
+  CHECK(arc_tar_next(&t, &e) == 0);
+  arc_tar_finish(&t);
+  buf_finish(&b);
+  buf_finish(&longn);
+  buf_finish(&longl);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("arc-2.2") { /* GNU 'L' long names, v7 directories, hard links */
+  mem m;
+  buf b;
+  arc_tar t;
+  arc_entry e;
+  char ln[300];
+  char sz[16];
+  mem_init(&m, 0);
+  buf_init(&b, &m);
+  memset(ln, 'n', 250);
+  ln[250] = 0;
+  snprintf(sz, sizeof sz, "%011o", 251);
+  tarc_hdr(&b, "././@LongLink", 'L', sz, NULL, 0);
+  tarc_data(&b, ln, 251);
+  tarc_hdr(&b, "nnnn", '0', "00000000002", NULL, 0);
+  tarc_data(&b, "hi", 2);
+  tarc_hdr(&b, "h", '1', "00000000000", ln, 0);
+  tarc_end(&b);
+  arc_tar_init(&t, &m, (const uint8_t *)b.p, b.len, NULL);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_FILE && strlen(e.path) == 250 && e.size == 2);
+  CHECK(arc_tar_next(&t, &e) == 1);
+  CHECK(e.type == ARC_HARDLINK && !strncmp(e.link, ln, 100));
+  CHECK(arc_tar_next(&t, &e) == 0);
+  arc_tar_finish(&t);
+  buf_finish(&b);
+  CHECK(m.used == 0);
+}
+
+TEST("arc-2.3") { /* path cleaning */
+  mem m;
+  buf o;
+  int sl;
+  const char *why;
+  mem_init(&m, 0);
+  buf_init(&o, &m);
+  CHECK(arc_path_clean("./a//b/./c/", &o, &sl, &why) == 0);
+  CHECK_STR(buf_str(&o), "a/b/c");
+  CHECK(!sl);
+  buf_clear(&o);
+  CHECK(arc_path_clean("//etc/x", &o, &sl, &why) == 0 && sl);
+  CHECK_STR(buf_str(&o), "etc/x");
+  buf_clear(&o);
+  CHECK(arc_path_clean("a/../b", &o, &sl, &why) == MSB_EINVAL);
+  buf_clear(&o);
+  CHECK(arc_path_clean("./", &o, &sl, &why) == MSB_ENOENT);
+  buf_finish(&o);
+  CHECK(m.used == 0);
+}
+
+TEST("arc-3.1") { /* reader rejections name their reason */
+  static const struct {
+    const char *id;
+    const char *want;
+  } cases[] = {
+      {"checksum", "header checksum mismatch"},
+      {"octal", "invalid octal number in the size field"},
+      {"negative", "negative member size"},
+      {"device", "device nodes are not supported"},
+      {"fifo", "FIFOs are not supported"},
+      {"truncated", "truncated archive"},
+      {"trailing", "trailing garbage after the end of the archive"},
+      {"noend", "missing end-of-archive blocks"},
+      {"hugepax", "pax extended header too large"},
+      {"badpax", "malformed pax extended header"},
+      {"sparse", "sparse files are not supported"},
+      {"partial", "truncated archive: partial header block"},
+      {"type", "unsupported member type 'Z'"},
+  };
+  mem m;
+  size_t i;
+  mem_init(&m, 0);
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    buf b;
+    char why[200];
+    const char *id = cases[i].id;
+    buf_init(&b, &m);
+    if (!strcmp(id, "checksum")) {
+      tarc_hdr(&b, "a", '0', "00000000000", NULL, 1);
+    } else if (!strcmp(id, "octal")) {
+      tarc_hdr(&b, "a", '0', "0000000009x", NULL, 0);
+    } else if (!strcmp(id, "negative")) {
+      tarc_hdr(&b, "a", '0', "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+                             "\xff", NULL, 0);
+    } else if (!strcmp(id, "device")) {
+      tarc_hdr(&b, "a", '3', "00000000000", NULL, 0);
+    } else if (!strcmp(id, "fifo")) {
+      tarc_hdr(&b, "a", '6', "00000000000", NULL, 0);
+    } else if (!strcmp(id, "truncated")) {
+      tarc_hdr(&b, "a", '0', "00000001000", NULL, 0);
+      buf_put(&b, "xxxx", 4);
+    } else if (!strcmp(id, "trailing")) {
+      tarc_hdr(&b, "a", '0', "00000000000", NULL, 0);
+      tarc_end(&b);
+      buf_put(&b, "junk", 4);
+    } else if (!strcmp(id, "noend")) {
+      tarc_hdr(&b, "a", '0', "00000000000", NULL, 0);
+    } else if (!strcmp(id, "hugepax")) {
+      char sz[16];
+      snprintf(sz, sizeof sz, "%011o", 2 << 20);
+      tarc_hdr(&b, "x", 'x', sz, NULL, 0);
+      buf_reserve(&b, (size_t)2 << 20);
+      memset(b.p + b.len, 'a', (size_t)2 << 20);
+      b.len += (size_t)2 << 20;
+      tarc_end(&b);
+    } else if (!strcmp(id, "badpax")) {
+      tarc_hdr(&b, "x", 'x', "00000000012", NULL, 0);
+      tarc_data(&b, "99 path=a\n", 10);
+      tarc_hdr(&b, "a", '0', "00000000000", NULL, 0);
+      tarc_end(&b);
+    } else if (!strcmp(id, "sparse")) {
+      tarc_hdr(&b, "a", 'S', "00000000000", NULL, 0);
+      tarc_end(&b);
+    } else if (!strcmp(id, "partial")) {
+      tarc_hdr(&b, "a", '0', "00000000000", NULL, 0);
+      buf_put(&b, "abc", 3);
+    } else if (!strcmp(id, "type")) {
+      tarc_hdr(&b, "a", 'Z', "00000000000", NULL, 0);
+      tarc_end(&b);
+    }
+    REQUIRE(!b.err);
+    if (tarc_first_error(&m, &b, why, sizeof why) != MSB_ECORRUPT ||
+        strncmp(why, cases[i].want, strlen(cases[i].want))) {
+      fprintf(stderr, "    case %s: got [%s]\n", id, why);
+      CHECK(0);
+    }
+    buf_finish(&b);
+  }
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("arc-4.1") { /* out of memory at every allocation: clean errors */
+  mem m;
+  long k;
+  static const char text[] = "fault injection text fault injection\n";
+  for (k = 0; k < 40; k++) {
+    buf z, o, t;
+    arc_wentry w;
+    const char *why;
+    int rc;
+    mem_init(&m, 0);
+    m.fail_after = k;
+    buf_init(&z, &m);
+    buf_init(&o, &m);
+    buf_init(&t, &m);
+    memset(&w, 0, sizeof w);
+    w.type = ARC_FILE;
+    w.path = "a";
+    w.data = (const uint8_t *)text;
+    w.size = sizeof text - 1;
+    arc_tar_put(&t, &w);
+    arc_tar_end(&t);
+    rc = t.err ? t.err
+               : arc_gzip(&m, (const uint8_t *)t.p, t.len, 6, NULL, 0, &z);
+    if (!rc)
+      rc = arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, NULL, &why);
+    CHECK(rc == 0 || rc == MSB_ENOMEM);
+    if (!rc) CHECK(o.len == t.len && !memcmp(o.p, t.p, t.len));
+    buf_finish(&z);
+    buf_finish(&o);
+    buf_finish(&t);
+    CHECK(m.used == 0 && m.blocks == 0);
+  }
+}

@@ -1,0 +1,583 @@
+/* test_snap.c - snapshots, restore and checkpoints through the public API.
+ *
+ * Round trips must be byte-identical; every hostile archive must be
+ * rejected with its reason and leave the root hash and revision untouched;
+ * out-of-memory at every allocation must end cleanly. The GNU tar
+ * interoperability cases run the machine's tar through system() when it is
+ * installed (tests only; the library never touches the host). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../src/archive.h"
+#include "../../src/sandbox.h"
+#include "test.h"
+
+void tarc_hdr(buf *b, const char *name, int type, const char *size_field,
+              const char *link, int bad_sum);
+void tarc_data(buf *b, const void *d, size_t n);
+void tarc_end(buf *b);
+
+static msb_sandbox *ts_open(const msb_limits *lim) {
+  msb_sandbox *sb = NULL;
+  msb_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = lim;
+  cfg.clock_ns = (int64_t)1796000000 * 1000000000;
+  if (msb_open(&cfg, &sb)) return NULL;
+  return sb;
+}
+
+static int ts_put(msb_sandbox *sb, const char *path, const char *s) {
+  return msb_write(sb, path, s, strlen(s), MSB_WRITE_ANY, NULL, 0,
+                   MSB_PARENTS);
+}
+
+static int ts_run(msb_sandbox *sb, const char *script) {
+  msb_result r;
+  int rc = msb_exec(sb, script, strlen(script), NULL, &r);
+  if (rc) return rc;
+  rc = r.exit_code;
+  msb_result_finish(sb, &r);
+  return rc;
+}
+
+static void ts_fill(msb_sandbox *sb) {
+  ts_put(sb, "a.txt", "hello\n");
+  ts_put(sb, "src/main.c", "int main(void) { return 0; }\n");
+  ts_put(sb, "src/deep/x/y/z.txt", "deep\n");
+  msb_mkdir(sb, "empty", 0700, 0);
+  msb_symlink(sb, "src/main.c", "link");
+  msb_chmod(sb, "a.txt", 0755);
+  ts_put(sb, "/tmp/scratch", "tmp data\n");
+  msb_set_clock(sb, (int64_t)1796000000 * 1000000000 + 123456789);
+  ts_put(sb, "later", "");
+}
+
+/* Snapshot bytes of sb (caller frees). */
+static uint8_t *ts_snap(msb_sandbox *sb, size_t *len) {
+  uint8_t *d = NULL;
+  if (msb_snapshot(sb, -1, &d, len)) return NULL;
+  return d;
+}
+
+TEST("snap-1.1") { /* snapshot -> restore -> snapshot: identical bytes */
+  msb_sandbox *a = ts_open(NULL), *b = ts_open(NULL);
+  uint8_t *s1, *s2, ha[32], hb[32];
+  size_t n1, n2;
+  msb_stat st;
+  char *t = NULL;
+  REQUIRE(a && b);
+  ts_fill(a);
+  CHECK(ts_run(a, "cd src/deep") == 0);
+  s1 = ts_snap(a, &n1);
+  REQUIRE(s1);
+  /* gzip header: no name, mtime 0, OS Unix */
+  CHECK(s1[3] == 0 && s1[4] == 0 && s1[5] == 0 && s1[9] == 3);
+  CHECK(msb_restore(b, s1, n1) == 0);
+  s2 = ts_snap(b, &n2);
+  REQUIRE(s2);
+  CHECK(n1 == n2 && !memcmp(s1, s2, n1));
+  CHECK(msb_root_hash(a, ha) == 0 && msb_root_hash(b, hb) == 0);
+  CHECK(!memcmp(ha, hb, 32));
+  CHECK(msb_revision(a) == msb_revision(b));
+  CHECK(msb_stat_path(b, "a.txt", 0, &st) == 0 && st.mode == 0755);
+  CHECK(msb_stat_path(b, "empty", 0, &st) == 0 && st.mode == 0700);
+  CHECK(msb_stat_path(b, "later", 0, &st) == 0 &&
+        st.mtime_ns == (int64_t)1796000000 * 1000000000 + 123456789);
+  CHECK(msb_readlink(b, "link", &t) == 0 && t && !strcmp(t, "src/main.c"));
+  msb_free(b, t);
+  CHECK(msb_stat_path(b, "/tmp/scratch", 0, &st) == 0);
+  {
+    msb_result r;
+    CHECK(msb_exec(b, "pwd", 3, NULL, &r) == 0);
+    CHECK(r.out_len == 20 && !memcmp(r.out, "/workspace/src/deep\n", 20));
+    msb_result_finish(b, &r);
+  }
+  msb_free(a, s1);
+  msb_free(b, s2);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
+
+TEST("snap-1.2") { /* deterministic: equal states give equal bytes */
+  msb_sandbox *a = ts_open(NULL), *b = ts_open(NULL);
+  uint8_t *s1, *s2, *s3;
+  size_t n1, n2, n3;
+  REQUIRE(a && b);
+  ts_fill(a);
+  ts_fill(b);
+  s1 = ts_snap(a, &n1);
+  s2 = ts_snap(b, &n2);
+  s3 = ts_snap(a, &n3);
+  REQUIRE(s1 && s2 && s3);
+  CHECK(n1 == n2 && !memcmp(s1, s2, n1));
+  CHECK(n1 == n3 && !memcmp(s1, s3, n1));
+  msb_free(a, s3);
+  CHECK(msb_snapshot(a, 12, &s3, &n3) == MSB_EINVAL);
+  CHECK(s3 == NULL);
+  msb_free(a, s1);
+  msb_free(b, s2);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
+
+/* Builds one hostile archive by id into b (plain tar unless noted). */
+static void ts_hostile(const char *id, buf *b) {
+  mem *m = b->m;
+  if (!strcmp(id, "absolute")) {
+    tarc_hdr(b, "/etc/passwd", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "dotdot")) {
+    tarc_hdr(b, "a/../../x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "symlink")) {
+    tarc_hdr(b, "l", '2', "00000000000", "/tmp", 0);
+    tarc_hdr(b, "l/x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "symlink-deep")) {
+    tarc_hdr(b, "d/", '5', "00000000000", NULL, 0);
+    tarc_hdr(b, "d/l", '2', "00000000000", "..", 0);
+    tarc_hdr(b, "d/l/e/f", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "duplicate")) {
+    tarc_hdr(b, "a", '0', "00000000000", NULL, 0);
+    tarc_hdr(b, "a", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "duplicate-dir")) {
+    tarc_hdr(b, "d/", '5', "00000000000", NULL, 0);
+    tarc_hdr(b, "d/", '5', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "conflict")) {
+    tarc_hdr(b, "a", '0', "00000000000", NULL, 0);
+    tarc_hdr(b, "a/b", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "device")) {
+    tarc_hdr(b, "dev", '4', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "fifo")) {
+    tarc_hdr(b, "p", '6', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "checksum")) {
+    tarc_hdr(b, "a", '0', "00000000000", NULL, 1);
+  } else if (!strcmp(id, "octal")) {
+    tarc_hdr(b, "a", '0', "0000000008 ", NULL, 0);
+  } else if (!strcmp(id, "negative")) {
+    tarc_hdr(b, "a", '0', "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfe",
+             NULL, 0);
+  } else if (!strcmp(id, "truncated")) {
+    tarc_hdr(b, "a", '0', "00000010000", NULL, 0);
+    buf_put(b, "abc", 3);
+    return;
+  } else if (!strcmp(id, "trailing")) {
+    tarc_hdr(b, "a", '0', "00000000000", NULL, 0);
+    tarc_end(b);
+    buf_put(b, "garbage", 7);
+    return;
+  } else if (!strcmp(id, "hardlink")) {
+    tarc_hdr(b, "h", '1', "00000000000", "missing", 0);
+  } else if (!strcmp(id, "longname-dotdot")) {
+    tarc_hdr(b, "././@LongLink", 'L', "00000000012", NULL, 0);
+    tarc_data(b, "../escape", 10);
+    tarc_hdr(b, "x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "pax-absolute")) {
+    tarc_hdr(b, "PaxHeaders/x", 'x', "00000000021", NULL, 0);
+    tarc_data(b, "17 path=/etc/pwn\n", 17);
+    tarc_hdr(b, "x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "bzip2")) {
+    buf_puts(b, "BZh91AY&SY");
+    return;
+  } else if (!strcmp(id, "gzip-trailing") || !strcmp(id, "gzip-crc") ||
+             !strcmp(id, "gzip-truncated")) {
+    buf t;
+    buf_init(&t, m);
+    tarc_hdr(&t, "a", '0', "00000000000", NULL, 0);
+    tarc_end(&t);
+    arc_gzip(m, (const uint8_t *)t.p, t.len, 6, NULL, 0, b);
+    buf_finish(&t);
+    if (!strcmp(id, "gzip-trailing")) buf_puts(b, "junk");
+    if (!strcmp(id, "gzip-crc")) b->p[b->len - 6] ^= 0x40;
+    if (!strcmp(id, "gzip-truncated")) buf_truncate(b, b->len - 10);
+    return;
+  } else if (!strcmp(id, "bomb")) {
+    size_t n = (size_t)8 << 20;
+    uint8_t *z = mem_zalloc(m, n);
+    buf t;
+    buf_init(&t, m);
+    tarc_hdr(&t, "zeros", '0', "00040000000", NULL, 0);
+    buf_put(&t, z, n);
+    tarc_end(&t);
+    arc_gzip(m, (const uint8_t *)t.p, t.len, 9, NULL, 0, b);
+    buf_finish(&t);
+    mem_free(m, z);
+    return;
+  } else if (!strcmp(id, "outside")) {
+    buf rec;
+    buf_init(&rec, m);
+    arc_pax_record(&rec, "MEMSANDBOX.format", "1", 1);
+    arc_tar_put_global(b, rec.p, rec.len);
+    buf_finish(&rec);
+    tarc_hdr(b, "etc/x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "format")) {
+    buf rec;
+    buf_init(&rec, m);
+    arc_pax_record(&rec, "MEMSANDBOX.format", "99", 2);
+    arc_tar_put_global(b, rec.p, rec.len);
+    buf_finish(&rec);
+    tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "roothash")) {
+    buf rec;
+    buf_init(&rec, m);
+    arc_pax_record(&rec, "MEMSANDBOX.format", "1", 1);
+    arc_pax_record(&rec, "MEMSANDBOX.root_hash", "00", 2);
+    arc_tar_put_global(b, rec.p, rec.len);
+    buf_finish(&rec);
+    tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
+  }
+  tarc_end(b);
+}
+
+TEST("snap-2.1") { /* hostile archives: rejected, nothing changes */
+  static const struct {
+    const char *id, *want;
+  } cases[] = {
+      {"absolute", "archive rejected: member '/etc/passwd' has an absolute "
+                   "path"},
+      {"dotdot", "archive rejected: member 'a/../../x' contains '..'"},
+      {"symlink", "archive rejected: member 'l/x' is placed under a "
+                  "symbolic link"},
+      {"symlink-deep", "archive rejected: member 'd/l/e/f' is placed under "
+                       "a symbolic link"},
+      {"duplicate", "archive rejected: duplicate member 'a'"},
+      {"duplicate-dir", "archive rejected: duplicate member "
+                        "'/workspace/d'"},
+      {"conflict", "archive rejected: member 'a/b' conflicts with an "
+                   "earlier non-directory member"},
+      {"device", "archive rejected: device nodes are not supported"},
+      {"fifo", "archive rejected: FIFOs are not supported"},
+      {"checksum", "archive rejected: header checksum mismatch at byte 0"},
+      {"octal", "archive rejected: invalid octal number in the size field"},
+      {"negative", "archive rejected: negative member size"},
+      {"truncated", "archive rejected: truncated archive: member data runs "
+                    "past the end"},
+      {"trailing", "archive rejected: trailing garbage after the end of "
+                   "the archive"},
+      {"hardlink", "archive rejected: hard link 'h' to 'missing': no "
+                   "earlier regular file"},
+      {"longname-dotdot", "archive rejected: member '../escape' contains "
+                          "'..'"},
+      {"pax-absolute", "archive rejected: member '/etc/pwn' has an "
+                       "absolute path"},
+      {"bzip2", "archive rejected: bzip2 compression is not supported"},
+      {"gzip-trailing", "archive rejected: trailing garbage after the gzip "
+                        "stream"},
+      {"gzip-crc", "archive rejected: gzip: invalid compressed data--crc "
+                   "error"},
+      {"gzip-truncated", "archive rejected: gzip: unexpected end of file"},
+      {"bomb", "archive rejected: gzip: compression ratio exceeds the "
+               "limit"},
+      {"outside", "archive rejected: member 'etc/x' is outside workspace/ "
+                  "and tmp/"},
+      {"format", "archive rejected: unsupported snapshot format version "
+                 "'99'"},
+      {"roothash", "archive rejected: root hash mismatch: the snapshot "
+                   "records 00"},
+  };
+  msb_sandbox *sb = ts_open(NULL);
+  size_t i;
+  uint8_t h0[32], h1[32];
+  uint64_t rev;
+  REQUIRE(sb);
+  ts_fill(sb);
+  rev = msb_revision(sb);
+  msb_root_hash(sb, h0);
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    buf b;
+    int rc;
+    msb_stat st;
+    buf_init(&b, &sb->m);
+    ts_hostile(cases[i].id, &b);
+    REQUIRE(!b.err);
+    rc = msb_restore(sb, (const uint8_t *)b.p, b.len);
+    if (rc != MSB_ECORRUPT || strcmp(msb_errmsg(sb), cases[i].want)) {
+      fprintf(stderr, "    case %s: rc %d [%s]\n", cases[i].id, rc,
+              msb_errmsg(sb));
+      CHECK(0);
+    }
+    buf_finish(&b);
+    CHECK(msb_revision(sb) == rev);
+    CHECK(msb_root_hash(sb, h1) == 0 && !memcmp(h0, h1, 32));
+    CHECK(msb_stat_path(sb, "/tmp/scratch", 0, &st) == 0);
+  }
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("snap-2.2") { /* limits: members, expanded size, quotas */
+  msb_limits lim;
+  msb_sandbox *sb;
+  buf b, t;
+  uint8_t *d;
+  size_t i, n = (size_t)4 << 20;
+  uint64_t x = 1;
+  msb_limits_init(&lim, MSB_PROFILE_NORMAL);
+  lim.max_nodes = 50;
+  lim.max_total_bytes = 1 << 20;
+  lim.max_file_bytes = 1 << 20;
+  sb = ts_open(&lim);
+  REQUIRE(sb);
+  buf_init(&b, &sb->m);
+  for (i = 0; i < 60; i++) /* root markers count but create nothing */
+    tarc_hdr(&b, "./", '5', "00000000000", NULL, 0);
+  tarc_end(&b);
+  CHECK(msb_restore(sb, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  CHECK_STR(msb_errmsg(sb), "archive rejected: too many members");
+  /* moderately compressible data past the expanded bound */
+  buf_clear(&b);
+  buf_init(&t, &sb->m);
+  d = malloc(n);
+  REQUIRE(d);
+  for (i = 0; i < n; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    d[i] = (i % 16) ? 0 : (uint8_t)(x >> 56);
+  }
+  tarc_hdr(&t, "big", '0', "00020000000", NULL, 0);
+  buf_put(&t, d, n);
+  tarc_end(&t);
+  free(d);
+  sb->m.limit = 0; /* the test's own buffers are large */
+  arc_gzip(&sb->m, (const uint8_t *)t.p, t.len, 6, NULL, 0, &b);
+  CHECK(msb_restore(sb, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  CHECK_STR(msb_errmsg(sb), "archive rejected: gzip: expanded size exceeds "
+                            "the limit");
+  /* a file over the quota inside a small archive */
+  buf_clear(&t);
+  buf_clear(&b);
+  tarc_hdr(&t, "big", '0', "00004000010", NULL, 0);
+  tarc_data(&t, "", 0);
+  buf_reserve(&t, (1 << 20) + 1024);
+  memset(t.p + t.len, 'a', (1 << 20) + 1024);
+  t.len += (1 << 20) + 1024;
+  tarc_end(&t);
+  CHECK(msb_restore(sb, (const uint8_t *)t.p, t.len) == MSB_EFBIG);
+  buf_finish(&b);
+  buf_finish(&t);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("snap-2.3") { /* foreign archives: ./ prefixes, hard links, L names */
+  msb_sandbox *sb = ts_open(NULL);
+  buf b;
+  char ln[200], *got;
+  uint8_t *d;
+  size_t n;
+  msb_stat st;
+  uint64_t rev;
+  REQUIRE(sb);
+  ts_put(sb, "old", "x");
+  rev = msb_revision(sb);
+  buf_init(&b, &sb->m);
+  tarc_hdr(&b, "./", '5', "00000000000", NULL, 0);
+  tarc_hdr(&b, "./sub/f", '0', "00000000003", NULL, 0);
+  tarc_data(&b, "abc", 3);
+  tarc_hdr(&b, "./sub/", '5', "00000000000", NULL, 0);
+  tarc_hdr(&b, "./h", '1', "00000000000", "./sub/f", 0);
+  memset(ln, 'q', 150);
+  ln[150] = 0;
+  tarc_hdr(&b, "././@LongLink", 'L', "00000000227", NULL, 0);
+  tarc_data(&b, ln, 151);
+  tarc_hdr(&b, "qqq", '2', "00000000000", "sub/f", 0);
+  tarc_end(&b);
+  CHECK(msb_restore(sb, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(msb_revision(sb) == rev + 1);
+  CHECK(msb_stat_path(sb, "old", 0, &st) == MSB_ENOENT);
+  CHECK(msb_read(sb, "h", &d, &n) == 0 && n == 3 && !memcmp(d, "abc", 3));
+  msb_free(sb, d);
+  CHECK(msb_stat_path(sb, "sub", 0, &st) == 0 && st.kind == MSB_DIR);
+  CHECK(st.mtime_ns == (int64_t)015000000000 * 1000000000);
+  CHECK(msb_readlink(sb, ln, &got) == 0 && !strcmp(got, "sub/f"));
+  msb_free(sb, got);
+  buf_finish(&b);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("snap-3.1") { /* checkpoints: O(1), include shell state */
+  msb_sandbox *sb = ts_open(NULL);
+  uint32_t id;
+  size_t i, before;
+  uint8_t h0[32], h1[32];
+  msb_result r;
+  REQUIRE(sb);
+  for (i = 0; i < 2000; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "d%zu/f%zu", i % 20, i);
+    ts_put(sb, nm, "content of a file\n");
+  }
+  CHECK(ts_run(sb, "cd d1; V=one; f() { echo fn; }") == 0);
+  msb_root_hash(sb, h0);
+  before = sb->m.used;
+  CHECK(msb_checkpoint(sb, &id) == 0);
+  /* a checkpoint costs a root reference plus a shell copy, not the tree */
+  CHECK(sb->m.used - before < 64 * 1024);
+  CHECK(ts_run(sb, "cd /; V=two; unset -f f; rm -r /workspace/d2") == 0);
+  CHECK(msb_rollback(sb, id) == 0);
+  msb_root_hash(sb, h1);
+  CHECK(!memcmp(h0, h1, 32));
+  CHECK(msb_exec(sb, "echo $V $PWD; f", 15, NULL, &r) == 0);
+  CHECK(r.out && r.out_len == 21 && !memcmp(r.out, "one /workspace/d1\nfn\n",
+                                            21));
+  msb_result_finish(sb, &r);
+  CHECK(msb_release(sb, id) == 0);
+  CHECK(msb_rollback(sb, id) == MSB_EINVAL);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("snap-4.1") { /* out of memory at every allocation: clean failures */
+  msb_sandbox *src = ts_open(NULL);
+  uint8_t *s, h0[32], h1[32];
+  size_t n;
+  long k;
+  int ok_snap = 0, ok_rest = 0;
+  REQUIRE(src);
+  ts_fill(src);
+  s = ts_snap(src, &n);
+  REQUIRE(s);
+  for (k = 0; k < 400 && !(ok_snap && ok_rest); k++) {
+    msb_sandbox *sb = ts_open(NULL);
+    uint8_t *d = NULL;
+    size_t dn = 0;
+    uint64_t rev;
+    int rc;
+    REQUIRE(sb);
+    ts_put(sb, "keep", "me");
+    rev = msb_revision(sb);
+    msb_root_hash(sb, h0);
+    sb->m.fail_after = k;
+    rc = msb_restore(sb, s, n);
+    sb->m.fail_after = -1;
+    CHECK(rc == 0 || rc == MSB_ENOMEM);
+    if (rc) {
+      CHECK(msb_revision(sb) == rev);
+      CHECK(msb_root_hash(sb, h1) == 0 && !memcmp(h0, h1, 32));
+    } else {
+      ok_rest = 1;
+    }
+    sb->m.fail_after = k;
+    rc = msb_snapshot(sb, 1, &d, &dn);
+    sb->m.fail_after = -1;
+    CHECK(rc == 0 || rc == MSB_ENOMEM);
+    if (!rc) ok_snap = 1;
+    msb_free(sb, d);
+    CHECK(api_close(sb) == 0);
+  }
+  CHECK(ok_snap && ok_rest);
+  msb_free(src, s);
+  CHECK(api_close(src) == 0);
+}
+
+static double ts_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+TEST("snap-5.1") { /* 2,000 files / 8 MB: snapshot and restore timing */
+  msb_sandbox *a = ts_open(NULL), *b = ts_open(NULL);
+  char *body = malloc(4096);
+  size_t i, n;
+  uint8_t *s;
+  double t0, t1, t2;
+  REQUIRE(a && b && body);
+  for (i = 0; i < 4096; i++) body[i] = "abcdefgh ijkl\nmnop"[(i * 7) % 18];
+  for (i = 0; i < 2000; i++) {
+    char nm[48];
+    snprintf(nm, sizeof nm, "pkg%zu/mod%zu/file%zu.txt", i % 10, i % 97, i);
+    snprintf(body, 40, "file %zu header line\n", i);
+    body[strlen(body)] = '#';
+    msb_write(a, nm, body, 4096, MSB_WRITE_ANY, NULL, 0, MSB_PARENTS);
+  }
+  t0 = ts_now();
+  CHECK(msb_snapshot(a, -1, &s, &n) == 0);
+  t1 = ts_now();
+  CHECK(msb_restore(b, s, n) == 0);
+  t2 = ts_now();
+  if (getenv("SNAP_BENCH"))
+    fprintf(stderr, "    snapshot %.1f ms (%zu bytes), restore %.1f ms\n",
+            t1 - t0, n, t2 - t1);
+  msb_free(a, s);
+  free(body);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
+
+/* Writes bytes to a host file (tests only). */
+static int ts_save(const char *path, const uint8_t *d, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  if (fwrite(d, 1, n, f) != n) n = 0;
+  return fclose(f) || !n ? -1 : 0;
+}
+
+static uint8_t *ts_load(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  uint8_t *d;
+  long sz;
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  sz = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  d = malloc((size_t)sz + 1);
+  if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
+    free(d);
+    d = NULL;
+  }
+  fclose(f);
+  *n = (size_t)sz;
+  return d;
+}
+
+TEST("snap-6.1") { /* GNU tar reads our snapshots; we read GNU tar's */
+  msb_sandbox *a, *b;
+  uint8_t *s, *g, *d;
+  size_t n, gn, dn;
+  char dir[] = "/tmp/msb-snap-XXXXXX", cmd[512];
+  msb_stat st;
+  if (system("tar --version >/dev/null 2>&1") != 0) return;
+  REQUIRE(mkdtemp(dir));
+  a = ts_open(NULL);
+  b = ts_open(NULL);
+  REQUIRE(a && b);
+  ts_fill(a);
+  s = ts_snap(a, &n);
+  REQUIRE(s);
+  snprintf(cmd, sizeof cmd, "%s/s.tgz", dir);
+  REQUIRE(ts_save(cmd, s, n) == 0);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && mkdir x && tar xzf s.tgz -C x 2>err && ! test -s err "
+           "&& cmp -s x/workspace/a.txt - <<'EOF'\nhello\nEOF\n"
+           "test \"$(readlink x/workspace/link)\" = src/main.c && "
+           "test \"$(stat -c %%a x/workspace/a.txt)\" = 755 && "
+           "test \"$(tar tzf s.tgz | head -1)\" = tmp/",
+           dir);
+  CHECK(system(cmd) == 0);
+  /* a GNU tar archive of a real tree loads with the same bytes */
+  snprintf(cmd, sizeof cmd,
+           "cd %s && mkdir -p p/src/a && printf 'x%%.0s' $(seq 300) > "
+           "p/src/a/$(printf 'n%%.0s' $(seq 120)) && echo hi > p/f && "
+           "ln -s f p/l && ln p/f p/hard && "
+           "tar czf g.tgz -C p . && tar cf g.tar --format=posix -C p src f",
+           dir);
+  REQUIRE(system(cmd) == 0);
+  snprintf(cmd, sizeof cmd, "%s/g.tgz", dir);
+  g = ts_load(cmd, &gn);
+  REQUIRE(g);
+  CHECK(msb_restore(b, g, gn) == 0);
+  CHECK(msb_read(b, "hard", &d, &dn) == 0 && dn == 3 && !memcmp(d, "hi\n", 3));
+  msb_free(b, d);
+  CHECK(msb_stat_path(b, "l", MSB_NOFOLLOW, &st) == 0 && st.kind == MSB_LINK);
+  free(g);
+  snprintf(cmd, sizeof cmd, "%s/g.tar", dir);
+  g = ts_load(cmd, &gn);
+  REQUIRE(g);
+  CHECK(msb_restore(b, g, gn) == 0);
+  CHECK(msb_stat_path(b, "src/a", 0, &st) == 0 && st.nodes == 2 &&
+        st.bytes == 300);
+  free(g);
+  msb_free(a, s);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
