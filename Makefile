@@ -132,7 +132,7 @@ $(eval $(call build_rules,native,$(CC),$(CFLAGS),))
 $(eval $(call build_rules,asan,$(CC),$(ASAN_FLAGS),))
 $(eval $(call build_rules,wasm,$(WASM_CC),$(WASM_OPT),tools-wasm))
 $(eval $(call build_rules,emcc,$(EMCC),$(WASM_OPT),tools-emcc))
-$(eval $(call build_rules,fuzz,clang-19,-O1 -g -fsanitize=fuzzer-no-link$(,)address$(,)undefined,tools-dev))
+$(eval $(call build_rules,fuzz,clang-19,-O1 -g -fsanitize=fuzzer-no-link$(,)address$(,)undefined,tools-wasm tools-dev))
 
 # ---- native ---------------------------------------------------------------
 
@@ -225,9 +225,9 @@ JS_TESTS := $(wildcard tests/js/*.test.mjs)
 SMOKE_TESTS := $(wildcard tests/js/smoke/*.test.mjs)
 
 js-test: $(B)/npm/.stamp $(B)/emcc/memsandbox.wasm
-	node --test --test-reporter=spec $(JS_TESTS)
-	MSB_WASM=$(B)/emcc/memsandbox.wasm node --test --test-reporter=spec \
-	  $(JS_TESTS)
+	@st=0; node --test --test-reporter=spec $(JS_TESTS) || st=1; \
+	 MSB_WASM=$(B)/emcc/memsandbox.wasm node --test --test-reporter=spec \
+	   $(JS_TESTS) || st=1; exit $$st
 
 # Each suite is one target; `make test` runs them in turn, keeps going after
 # a failure, logs each to build/logs and sums the closing counts.
@@ -237,12 +237,13 @@ suite-unit: unit
 suite-asan: asan
 suite-check-imports: check-imports
 suite-cases: all
-	node tests/cases.mjs
-	@if [ -d tests/diff ]; then node tests/cases.mjs --diff; fi
+	@st=0; node tests/cases.mjs || st=1; \
+	 if [ -d tests/diff ]; then node tests/cases.mjs --diff || st=1; fi; exit $$st
 # The same case files through both wasm builds and the JS package.
 suite-cases-wasm: $(B)/npm/.stamp $(B)/emcc/memsandbox.wasm
-	node tests/js/cases-wasm.mjs
-	MSB_WASM=$(B)/emcc/memsandbox.wasm node tests/js/cases-wasm.mjs
+	@st=0; node tests/js/cases-wasm.mjs || st=1; \
+	 MSB_WASM=$(B)/emcc/memsandbox.wasm node tests/js/cases-wasm.mjs || st=1; \
+	 exit $$st
 suite-js: js-test
 suite-fuzz:
 	@if [ -n "$(FUZZ_SRC)" ]; then $(MAKE) --no-print-directory fuzz-short; \
@@ -270,7 +271,7 @@ FORMAT_SRC = $(wildcard src/*.c src/*.h src/cmd/*.c src/cmd/*.h include/*.h \
 format-check: | tools-dev
 	clang-format-19 --dry-run -Werror $(FORMAT_SRC)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-dev
+$(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-wasm tools-dev
 	@mkdir -p $(dir $@)
 	clang-19 $(CFLAGS_BASE) -O1 -g -fsanitize=fuzzer,address,undefined \
 	  -o $@ $^
@@ -287,8 +288,17 @@ fuzz-short: $(FUZZ_BINS)
 	    echo "fuzz: $$n passed, 1 failed"; exit 1; }; n=$$((n+1)); done; \
 	  echo "fuzz: $$n passed, 0 failed"
 
-bench: all
-	@if [ -f bench/run.mjs ]; then node bench/run.mjs; \
+# just-bash, for comparison only, comes from npm (npm ci) at the exact
+# version pinned in bench/package.json, a dev-only manifest.
+$(B)/bench-seed: bench/seed.c $(B)/libmemsandbox.a
+	$(CC) $(CFLAGS_BASE) -O2 -o $@ $^
+# bench/run.mjs (side by side with just-bash and GNU tools) when present,
+# else the C seeding benchmark.
+bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed)
+	@if [ -f bench/run.mjs ]; then \
+	   if [ -f bench/package.json ] && [ ! -d bench/node_modules ]; then \
+	     (cd bench && npm ci --no-audit --no-fund --loglevel=error); fi; \
+	   node --expose-gc bench/run.mjs $(BENCH_ARGS); \
 	 elif [ -f bench/seed.c ]; then \
 	   $(CC) $(CFLAGS_BASE) -O2 -o $(B)/bench-seed bench/seed.c \
 	     $(B)/libmemsandbox.a && $(B)/bench-seed; \

@@ -79,18 +79,18 @@ typedef struct msb_limits {
   /* filesystem quotas */
   uint64_t max_total_bytes;    /* sum of file sizes */
   uint64_t max_file_bytes;     /* one file */
-  uint64_t max_nodes;          /* files + directories + links, root included */
-  uint32_t max_path_bytes;     /* normalised absolute path */
-  uint32_t max_segment_bytes;  /* one path component */
-  uint32_t max_depth;          /* components below "/" */
+  uint64_t max_nodes; /* files + directories + links, root included */
+  uint32_t max_path_bytes; /* normalised absolute path */
+  uint32_t max_segment_bytes; /* one path component */
+  uint32_t max_depth; /* components below "/" */
   /* execution */
-  uint64_t max_steps;          /* commands + loop iterations per exec */
-  uint32_t max_call_depth;     /* function / source / eval / subshell nesting */
-  uint64_t max_script_bytes;   /* script text per exec */
-  uint64_t max_output_bytes;   /* per stream (stdout, stderr) per exec */
-  uint64_t max_string_bytes;   /* one expanded word, variable or here-doc */
-  uint64_t max_array_items;    /* elements of one array; words of one command */
-  uint64_t max_glob_work;      /* directory entries visited per glob / brace */
+  uint64_t max_steps; /* commands + loop iterations per exec */
+  uint32_t max_call_depth; /* function / source / eval / subshell nesting */
+  uint64_t max_script_bytes; /* script text per exec */
+  uint64_t max_output_bytes; /* per stream (stdout, stderr) per exec */
+  uint64_t max_string_bytes; /* one expanded word, variable or here-doc */
+  uint64_t max_array_items; /* elements of one array; words of one command */
+  uint64_t max_glob_work; /* directory entries visited per glob / brace */
 } msb_limits;
 
 enum msb_profile { MSB_PROFILE_NORMAL = 0, MSB_PROFILE_STRICT = 1 };
@@ -101,8 +101,8 @@ int msb_limits_init(msb_limits *lim, int profile);
 
 typedef struct msb_config {
   const msb_limits *limits; /* borrowed during the call; NULL = normal */
-  int64_t clock_ns;         /* sandbox clock, ns since the epoch (UTC) */
-  uint64_t seed;            /* seeds $RANDOM, shuf, sort -R, mktemp */
+  int64_t clock_ns; /* sandbox clock, ns since the epoch (UTC) */
+  uint64_t seed; /* seeds $RANDOM, shuf, sort -R, mktemp */
 } msb_config;
 
 /* Opens a sandbox. *out receives the handle (close with msb_close).
@@ -130,29 +130,29 @@ uint64_t msb_memory_used(const msb_sandbox *sb);
 enum msb_kind { MSB_FILE = 1, MSB_DIR = 2, MSB_LINK = 3 };
 
 typedef struct msb_stat {
-  int kind;         /* MSB_FILE, MSB_DIR, MSB_LINK */
-  uint32_t mode;    /* permission bits, e.g. 0644 */
-  uint64_t size;    /* bytes (files, link target length); 0 for dirs */
+  int kind; /* MSB_FILE, MSB_DIR, MSB_LINK */
+  uint32_t mode; /* permission bits, e.g. 0644 */
+  uint64_t size; /* bytes (files, link target length); 0 for dirs */
   int64_t mtime_ns; /* sandbox clock at the last change */
-  uint64_t nodes;   /* nodes in the subtree, itself included */
-  uint64_t bytes;   /* file bytes in the subtree */
+  uint64_t nodes; /* nodes in the subtree, itself included */
+  uint64_t bytes; /* file bytes in the subtree */
 } msb_stat;
 
 /* Write preconditions. */
 enum msb_write_cond {
-  MSB_WRITE_ANY = 0,        /* create or replace */
+  MSB_WRITE_ANY = 0, /* create or replace */
   MSB_WRITE_MUST_NOT_EXIST, /* create only, else MSB_EEXIST */
-  MSB_WRITE_HASH_EQUALS     /* replace only if the current hash matches,
+  MSB_WRITE_HASH_EQUALS /* replace only if the current hash matches,
                                else MSB_ESTALE (MSB_ENOENT if missing) */
 };
 
 /* Option flags for file operations. */
-#define MSB_PARENTS 1u   /* create missing parent directories */
+#define MSB_PARENTS 1u /* create missing parent directories */
 #define MSB_RECURSIVE 2u /* remove/copy whole directory trees */
 #define MSB_OVERWRITE 4u /* copy/move may replace the destination */
 #define MSB_MISSING_OK 8u /* remove: a missing path is success */
-#define MSB_EXIST_OK 16u  /* mkdir: an existing directory is success */
-#define MSB_NOFOLLOW 32u  /* stat: do not follow a final symlink */
+#define MSB_EXIST_OK 16u /* mkdir: an existing directory is success */
+#define MSB_NOFOLLOW 32u /* stat: do not follow a final symlink */
 
 /* Reads a whole file. *data receives a caller-freed copy, *len its size. */
 int msb_read(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len);
@@ -164,8 +164,8 @@ int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
               int cond, const uint8_t *expect_hash, uint32_t mode,
               unsigned flags);
 /* Appends to a file, creating it if absent; one atomic mutation. */
-int msb_append(msb_sandbox *sb, const char *path, const void *data,
-               size_t len, unsigned flags);
+int msb_append(msb_sandbox *sb, const char *path, const void *data, size_t len,
+               unsigned flags);
 /* Stats a path; follows a final symlink unless MSB_NOFOLLOW. */
 int msb_stat_path(msb_sandbox *sb, const char *path, unsigned flags,
                   msb_stat *st);
@@ -174,18 +174,15 @@ int msb_stat_path(msb_sandbox *sb, const char *path, unsigned flags,
 int msb_list(msb_sandbox *sb, const char *path, char **names, size_t *len,
              size_t *count);
 /* Creates a directory. flags: MSB_PARENTS, MSB_EXIST_OK. mode 0 = 0755. */
-int msb_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
-              unsigned flags);
+int msb_mkdir(msb_sandbox *sb, const char *path, uint32_t mode, unsigned flags);
 /* Removes a file, link or directory. flags: MSB_RECURSIVE (non-empty
  * directories), MSB_MISSING_OK. "/" and "/workspace" cannot be removed. */
 int msb_remove(msb_sandbox *sb, const char *path, unsigned flags);
 /* Copies src to dst (a deep copy sharing storage). flags: MSB_RECURSIVE
  * (required for directories), MSB_OVERWRITE, MSB_PARENTS. */
-int msb_copy(msb_sandbox *sb, const char *src, const char *dst,
-             unsigned flags);
+int msb_copy(msb_sandbox *sb, const char *src, const char *dst, unsigned flags);
 /* Moves src to dst atomically. flags: MSB_OVERWRITE, MSB_PARENTS. */
-int msb_move(msb_sandbox *sb, const char *src, const char *dst,
-             unsigned flags);
+int msb_move(msb_sandbox *sb, const char *src, const char *dst, unsigned flags);
 /* Creates a symbolic link at linkpath pointing to target (not resolved). */
 int msb_symlink(msb_sandbox *sb, const char *target, const char *linkpath);
 /* Reads a link target: *target is caller-freed and NUL-terminated. */
@@ -206,11 +203,11 @@ int msb_root_hash(msb_sandbox *sb, uint8_t out[32]);
 typedef struct msb_exec_opts {
   const uint8_t *stdin_data; /* borrowed; NULL = empty stdin */
   size_t stdin_len;
-  const char *cwd;           /* NULL = the session's current directory */
-  int fresh_state;           /* run in a fresh shell state; session kept */
-  int atomic;                /* roll back the workspace and shell state when
+  const char *cwd; /* NULL = the session's current directory */
+  int fresh_state; /* run in a fresh shell state; session kept */
+  int atomic; /* roll back the workspace and shell state when
                                 the exit status is non-zero */
-  const char *const *env;    /* "NAME=value" strings for this call only */
+  const char *const *env; /* "NAME=value" strings for this call only */
   size_t env_count;
   const char *const *secrets; /* "NAME=value": bound like env, and every
                                  occurrence of a value in output becomes
@@ -220,18 +217,18 @@ typedef struct msb_exec_opts {
 
 typedef struct msb_result {
   int exit_code;
-  uint8_t *out;        /* stdout bytes, caller frees */
+  uint8_t *out; /* stdout bytes, caller frees */
   size_t out_len;
-  uint8_t *err;        /* stderr bytes, caller frees */
+  uint8_t *err; /* stderr bytes, caller frees */
   size_t err_len;
-  uint64_t out_total;  /* bytes produced before truncation */
+  uint64_t out_total; /* bytes produced before truncation */
   uint64_t err_total;
   int out_truncated;
   int err_truncated;
-  char *cwd;           /* working directory afterwards, caller frees */
-  const char *limit;   /* static name of the limit that stopped the run,
+  char *cwd; /* working directory afterwards, caller frees */
+  const char *limit; /* static name of the limit that stopped the run,
                           e.g. "max_steps"; NULL when none */
-  int rolled_back;     /* atomic run failed and was rolled back */
+  int rolled_back; /* atomic run failed and was rolled back */
 } msb_result;
 
 /* Runs a script in the sandbox's shell session. A script that runs returns

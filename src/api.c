@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cmd/cmd.h"
 #include "memsandbox.h"
 #include "sandbox.h"
 
@@ -255,6 +256,38 @@ static int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
 /* ---- lifecycle ------------------------------------------------------ */
 
 /* Opens a sandbox. */
+/* Lists every command as an empty executable file in /usr/bin, with /bin a
+ * link to it (as on Debian), so probes such as `ls /usr/bin`, `test -x
+ * /usr/bin/jq` and `command -v` answer truthfully. The entries are real
+ * nodes outside /workspace (the root hash does not see them) made before
+ * the first script runs rather than at open, which keeps creation cheap;
+ * they come back if a script removes /usr/bin. The revision is unchanged. */
+static int api_install_bin(msb_sandbox *sb) {
+  size_t n, i;
+  const cmd_desc *t = cmd_table(&n);
+  struct vfs_stat st;
+  uint64_t rev = vfs_revision(sb->fs);
+  buf path;
+  int rc;
+  if (!vfs_stat(sb->fs, "/usr/bin", 0, &st)) return 0;
+  if ((rc = vfs_mkdir(sb->fs, "/usr/bin", 0755,
+                      VFS_MK_PARENTS | VFS_MK_EXIST_OK)))
+    return rc;
+  rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
+  if (rc == MSB_EEXIST) rc = 0;
+  buf_init(&path, &sb->m);
+  for (i = 0; i < n && !rc; i++) {
+    buf_clear(&path);
+    buf_puts(&path, "/usr/bin/");
+    buf_puts(&path, t[i].name);
+    rc = path.err ? path.err
+                  : vfs_write(sb->fs, buf_str(&path), "", 0, 0, 0755, NULL);
+  }
+  buf_finish(&path);
+  vfs_set_revision(sb->fs, rev);
+  return rc;
+}
+
 int msb_open(const msb_config *cfg, msb_sandbox **out) {
   mem m;
   msb_sandbox *sb;
@@ -792,6 +825,8 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
   if (opts && ((opts->env_count && !opts->env) ||
                (opts->secret_count && !opts->secrets)))
     return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
+  if ((rc = api_install_bin(sb)))
+    return api_fail(sb, rc, "cannot create /usr/bin");
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
   if (opts && opts->atomic) {

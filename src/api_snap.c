@@ -81,8 +81,7 @@ int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len) {
   char why[512];
   int rc;
   if (!sb) return MSB_EMISUSE;
-  if (!data && len)
-    return api_snap_fail(sb, MSB_EINVAL, "data is required");
+  if (!data && len) return api_snap_fail(sb, MSB_EINVAL, "data is required");
   vl = *vfs_get_limits(sb->fs);
   snap_limits(&vl, &lim);
   buf_init(&cwd, &sb->m);

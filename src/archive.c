@@ -191,8 +191,7 @@ static int arc_gz_member(mem *m, const uint8_t *in, size_t n, size_t *pos,
   for (;;) {
     size_t room, left = n - (size_t)(z.next_in - in);
     size_t grow = out->len - start;
-    grow = grow < 65536 ? 65536 : grow > ((size_t)1 << 24) ? (size_t)1 << 24
-                                                           : grow;
+    grow = grow<65536 ? 65536 : grow>((size_t)1 << 24) ? (size_t)1 << 24 : grow;
     if (buf_reserve(out, grow)) {
       rc = out->err;
       break;
@@ -215,24 +214,24 @@ static int arc_gz_member(mem *m, const uint8_t *in, size_t n, size_t *pos,
       rc = MSB_ECORRUPT;
       break;
     }
-    if (zr == Z_BUF_ERROR && z.avail_in == 0 &&
-        (size_t)(z.next_in - in) == n) {
+    if (zr == Z_BUF_ERROR && z.avail_in == 0 && (size_t)(z.next_in - in) == n) {
       *why = "unexpected end of file";
       rc = MSB_ECORRUPT;
       break;
     }
-    rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in),
-                        (uint64_t)out->len, why);
+    rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in), (uint64_t)out->len,
+                        why);
     if (rc) break;
   }
-  if (!rc) rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in),
-                               (uint64_t)out->len, why);
+  if (!rc)
+    rc = arc_gz_bounded(lim, (uint64_t)(z.next_in - in), (uint64_t)out->len,
+                        why);
   *pos = (size_t)(z.next_in - in);
   inflateEnd(&z);
   if (rc) return rc;
   if (n - *pos < 8) return *why = "unexpected end of file", MSB_ECORRUPT;
-  if (arc_rd32(in + *pos) != arc_crc(0, (const uint8_t *)out->p + start,
-                                     out->len - start))
+  if (arc_rd32(in + *pos) !=
+      arc_crc(0, (const uint8_t *)out->p + start, out->len - start))
     return *why = "invalid compressed data--crc error", MSB_ECORRUPT;
   if (arc_rd32(in + *pos + 4) != (uint32_t)(out->len - start))
     return *why = "invalid compressed data--length error", MSB_ECORRUPT;
@@ -319,8 +318,7 @@ static int arc_fail(arc_tar *t, const char *what) {
 }
 
 /* Normalises a member name (see archive.h). */
-int arc_path_clean(const char *in, buf *out, int *had_slash,
-                   const char **why) {
+int arc_path_clean(const char *in, buf *out, int *had_slash, const char **why) {
   const char *p = in;
   size_t base = out->len;
   *had_slash = 0;
@@ -464,8 +462,7 @@ static int arc_pax_parse(arc_tar *t, const uint8_t *d, size_t n, int g) {
     }
     if (ARC_KEY("path") || ARC_KEY("linkpath")) {
       buf *b = ARC_KEY("path") ? &t->xpath : &t->xlink;
-      if (memchr(val, 0, vlen))
-        return arc_fail(t, "NUL byte in a pax path");
+      if (memchr(val, 0, vlen)) return arc_fail(t, "NUL byte in a pax path");
       buf_clear(b);
       buf_put(b, val, vlen);
       if (ARC_KEY("path"))
@@ -485,8 +482,9 @@ static int arc_pax_parse(arc_tar *t, const uint8_t *d, size_t n, int g) {
     }
 #undef ARC_KEY
   }
-  return t->globals.err ? t->globals.err : t->xpath.err ? t->xpath.err
-                                                        : t->xlink.err;
+  return t->globals.err ? t->globals.err
+         : t->xpath.err ? t->xpath.err
+                        : t->xlink.err;
 }
 
 static int arc_zero_block(const uint8_t *p) {
@@ -524,8 +522,9 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
     size_t pad;
     if (t->done) return 0;
     if (t->trunc)
-      return arc_fail(t, "truncated archive: member data runs past the "
-                         "end");
+      return arc_fail(t,
+                      "truncated archive: member data runs past the "
+                      "end");
     if (t->pos == t->len) {
       if (pending) return arc_fail(t, "truncated archive: member missing");
       if (t->pos == 0) return arc_fail(t, "empty archive");
@@ -538,8 +537,10 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       size_t i;
       if (pending) return arc_fail(t, "truncated archive: member missing");
       for (i = t->pos; i < t->len; i++)
-        if (t->p[i]) return arc_fail(t, "trailing garbage after the end "
-                                        "of the archive");
+        if (t->p[i])
+          return arc_fail(t,
+                          "trailing garbage after the end "
+                          "of the archive");
       t->done = 1;
       return 0;
     }
@@ -567,8 +568,9 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
             t->len - t->pos - ARC_BLOCK) {
       int plain = type == 0 || type == '0' || type == '7';
       if (!t->lenient || !plain)
-        return arc_fail(t, "truncated archive: member data runs past the "
-                           "end");
+        return arc_fail(t,
+                        "truncated archive: member data runs past the "
+                        "end");
       /* hand out what is there, then fail (tar -t lists it first) */
       size = (int64_t)(t->len - t->pos - ARC_BLOCK);
       t->trunc = 1;
@@ -607,8 +609,7 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       }
       continue;
     }
-    if (++t->members > t->max_members)
-      return arc_fail(t, "too many members");
+    if (++t->members > t->max_members) return arc_fail(t, "too many members");
     /* the member itself */
     if (arc_field(&t->path, h, 100)) return t->path.err;
     if (ustar && h[345]) {
@@ -673,22 +674,13 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       else
         e->size = (uint64_t)size;
       break;
-    case '1':
-      e->type = ARC_HARDLINK;
-      break;
-    case '2':
-      e->type = ARC_SYMLINK;
-      break;
-    case '5':
-      e->type = ARC_DIR;
-      break;
+    case '1': e->type = ARC_HARDLINK; break;
+    case '2': e->type = ARC_SYMLINK; break;
+    case '5': e->type = ARC_DIR; break;
     case '3':
-    case '4':
-      return arc_fail(t, "device nodes are not supported");
-    case '6':
-      return arc_fail(t, "FIFOs are not supported");
-    case 'S':
-      return arc_fail(t, "sparse files are not supported");
+    case '4': return arc_fail(t, "device nodes are not supported");
+    case '6': return arc_fail(t, "FIFOs are not supported");
+    case 'S': return arc_fail(t, "sparse files are not supported");
     case 'V':
       e->type = 0; /* volume label: skipped */
       t->members--;
@@ -732,9 +724,9 @@ int arc_pax_record(buf *b, const char *key, const char *val, size_t vlen) {
 
 static void arc_header(uint8_t *h, const char *name, size_t nlen,
                        const char *prefix, size_t plen, uint32_t mode,
-                       uint32_t uid, uint32_t gid, uint64_t size,
-                       int64_t mtime, int type, const char *link,
-                       const char *uname, const char *gname) {
+                       uint32_t uid, uint32_t gid, uint64_t size, int64_t mtime,
+                       int type, const char *link, const char *uname,
+                       const char *gname) {
   uint32_t sum = 0;
   size_t i;
   memset(h, 0, ARC_BLOCK);
@@ -747,7 +739,10 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
   memset(h + 148, ' ', 8);
   h[156] = (uint8_t)type;
   if (link) memcpy(h + 157, link, strlen(link));
-  memcpy(h + 257, "ustar\0" "00", 8);
+  memcpy(h + 257,
+         "ustar\0"
+         "00",
+         8);
   if (uname) memcpy(h + 265, uname, strlen(uname) < 32 ? strlen(uname) : 31);
   if (gname) memcpy(h + 297, gname, strlen(gname) < 32 ? strlen(gname) : 31);
   arc_octal(h + 329, 8, 0);

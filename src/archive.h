@@ -112,8 +112,7 @@ void arc_tar_finish(arc_tar *t);
  * *had_slash) and "./", drops "." components and repeated "/", and drops a
  * trailing "/". Returns 0, MSB_ENOMEM, or MSB_EINVAL when a component is
  * ".." (*why says so) or nothing is left ("." alone gives MSB_ENOENT). */
-int arc_path_clean(const char *in, buf *out, int *had_slash,
-                   const char **why);
+int arc_path_clean(const char *in, buf *out, int *had_slash, const char **why);
 
 /* ---- tar writing ----------------------------------------------------- */
 

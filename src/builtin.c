@@ -722,8 +722,8 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
       for (k = 0; k < n; k++) {
         if (fnames) buf_printf(&b, "declare -f %s\n", names[k]);
         else
-          buf_printf(&b, "%s () \n{ \n    # body not shown by memsandbox\n"
-                         "}\n", names[k]);
+          interp_print_func(sh, names[k], interp_func_get(sh, names[k])->body,
+                            &b);
       }
       mem_free(sh->m, names);
       return bi_out(sh, &b);
@@ -731,12 +731,9 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
     for (; i < argc; i++) {
       if (interp_func_get(sh, argv[i])) {
         if (fnames) buf_printf(&b, "%s\n", argv[i]);
-        else {
-          buf_finish(&b);
-          interp_errf(sh, "%s: -f: printing function bodies is not "
-                      "supported in memsandbox", cmd);
-          return 1;
-        }
+        else
+          interp_print_func(sh, argv[i], interp_func_get(sh, argv[i])->body,
+                            &b);
       } else
         status = 1;
     }
@@ -1825,8 +1822,10 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
     found = 1;
     if (mode == 't') buf_puts(b, "function\n");
     else if (mode == 'v') buf_printf(b, "%s\n", name);
-    else
+    else {
       buf_printf(b, "%s is a function\n", name);
+      interp_print_func(sh, name, interp_func_get(sh, name)->body, b);
+    }
     if (!all) return 1;
   }
   d = cmd_find(name);

@@ -1387,12 +1387,13 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
     buf_finish(&out);
     return MSB_ENOMEM;
   }
-  if (rc == 256) {
+  if (rc == 256 && !(p->flags & AST_PF_BACKTICK)) {
     /* the substitution did not parse: the command does not run */
     buf_finish(&out);
     sh->status = 1;
     return 1;
   }
+  if (rc == 256) rc = 2; /* `...` that did not parse: empty, status 2 */
   sh->cmdsub_ran = 1;
   sh->last_cmdsub_status = rc;
   sh->status = rc;

@@ -18,8 +18,8 @@ static uint64_t hash_ror64(uint64_t x, int n) {
 
 /* Builds the padded tail: the remaining bytes, 0x80, zeros and the bit
  * length (big- or little-endian, 8 or 16 bytes). Returns its block count. */
-static size_t hash_tail(const uint8_t *p, size_t rem, uint64_t len,
-                        size_t blk, int big, uint8_t *tail) {
+static size_t hash_tail(const uint8_t *p, size_t rem, uint64_t len, size_t blk,
+                        int big, uint8_t *tail) {
   size_t n = rem + 1 + (blk == 128 ? 16 : 8);
   size_t total = (n + blk - 1) / blk * blk;
   uint64_t bits = len * 8;
@@ -137,8 +137,7 @@ static void hash_sha1_block(uint32_t h[5], const uint8_t *p) {
 
 void hash_sha1(const void *data, size_t len, uint8_t out[20]) {
   const uint8_t *p = data;
-  uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476,
-                   0xc3d2e1f0};
+  uint32_t h[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
   uint8_t tail[128];
   size_t i, full = len / 64, n;
   for (i = 0; i < full; i++) hash_sha1_block(h, p + 64 * i);
@@ -186,17 +185,14 @@ static void hash_sha512_block(uint64_t h[8], const uint8_t *p) {
     for (j = 0; j < 8; j++) w[i] = w[i] << 8 | p[8 * i + j];
   }
   for (i = 16; i < 80; i++) {
-    s0 = hash_ror64(w[i - 15], 1) ^ hash_ror64(w[i - 15], 8) ^
-         (w[i - 15] >> 7);
-    s1 = hash_ror64(w[i - 2], 19) ^ hash_ror64(w[i - 2], 61) ^
-         (w[i - 2] >> 6);
+    s0 = hash_ror64(w[i - 15], 1) ^ hash_ror64(w[i - 15], 8) ^ (w[i - 15] >> 7);
+    s1 = hash_ror64(w[i - 2], 19) ^ hash_ror64(w[i - 2], 61) ^ (w[i - 2] >> 6);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
   memcpy(v, h, sizeof v);
   for (i = 0; i < 80; i++) {
     s1 = hash_ror64(v[4], 14) ^ hash_ror64(v[4], 18) ^ hash_ror64(v[4], 41);
-    t1 = v[7] + s1 + ((v[4] & v[5]) ^ (~v[4] & v[6])) + hash_sha512_k[i] +
-         w[i];
+    t1 = v[7] + s1 + ((v[4] & v[5]) ^ (~v[4] & v[6])) + hash_sha512_k[i] + w[i];
     s0 = hash_ror64(v[0], 28) ^ hash_ror64(v[0], 34) ^ hash_ror64(v[0], 39);
     t2 = s0 + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
     memmove(v + 1, v, 7 * sizeof v[0]);

@@ -209,7 +209,7 @@ int interp_set_pipestatus(shell *sh, const int *codes, int n) {
     sh->pstat = np;
     sh->pstatcap = n;
   }
-  memcpy(sh->pstat, codes, (size_t)n * sizeof *codes);
+  if (n > 0) memcpy(sh->pstat, codes, (size_t)n * sizeof *codes);
   sh->npstat = n;
   return 0;
 }
@@ -865,6 +865,7 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv,
   sh_stream *si = interp_bytes_stream(sh, (const char *)in, in_len);
   sh_stream *so = interp_stream_new(sh, SH_S_BUF);
   sh_stream *se = interp_stream_new(sh, SH_S_BUF);
+  char **saved_env;
   int rc;
   if (!si || !so || !se) {
     interp_stream_unref(sh, si);
@@ -878,7 +879,11 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv,
   interp_fd_set(sh, 0, si);
   interp_fd_set(sh, 1, so);
   interp_fd_set(sh, 2, se);
+  /* env -i / env NAME=V: the command sees exactly c->envp */
+  saved_env = sh->env_override;
+  sh->env_override = c->envp;
   rc = interp_run_argv(sh, argc, argv, 0);
+  sh->env_override = saved_env;
   interp_restore_fds(sh, &sv);
   return rc;
 }
@@ -894,7 +899,8 @@ static int interp_deliver(shell *sh, int fd, buf *b) {
 }
 
 static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
-  char **base = var_environ(sh->vars), **e;
+  char **base = sh->env_override ? sh->env_override : var_environ(sh->vars);
+  char **e;
   size_t n = 0, i, k = 0;
   int j;
   if (!base) return NULL;
@@ -927,6 +933,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
   buf_init(&tout, sh->m);
   buf_init(&terr, sh->m);
   out = (s1 && s1->kind == SH_S_BUF) ? s1->ob : &tout;
+  if ((d->flags & CMD_BUILTIN) && s1 == s2) out = &tout;
   if (d->flags & CMD_BUILTIN) err = &terr; /* prefixed below, like bash */
   else if (s2 == s1) err = out;
   else err = (s2 && s2->kind == SH_S_BUF) ? s2->ob : &terr;
@@ -960,7 +967,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
     buf_clear(&tout);
     if (rc == 0) rc = 1;
   }
-  r2 = interp_deliver(sh, 1, &tout);
+  r2 = (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0
+                                               : interp_deliver(sh, 1, &tout);
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -969,7 +977,11 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
     while (i < terr.len) {
       const char *nl = memchr(terr.p + i, '\n', terr.len - i);
       size_t e = nl ? (size_t)(nl - terr.p) + 1 : terr.len;
-      buf_printf(&pre, "%s: line %d: ", interp_name(sh), sh->line);
+      size_t an = strlen(argv[0]);
+      /* bash prints a builtin's usage line without the prefix */
+      if (!(e - i > an + 8 && !memcmp(terr.p + i, argv[0], an) &&
+            !memcmp(terr.p + i + an, ": usage: ", 9)))
+        buf_printf(&pre, "%s: line %d: ", interp_name(sh), sh->line);
       buf_put(&pre, terr.p + i, e - i);
       i = e;
     }
@@ -977,14 +989,16 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
     buf_finish(&pre);
   } else if (!r2)
     r2 = interp_deliver(sh, 2, &terr);
+  if (!r2 && s1 == s2 && (d->flags & CMD_BUILTIN))
+    r2 = interp_deliver(sh, 1, &tout); /* 2>&1: diagnostics came first */
   buf_finish(&tout);
   buf_finish(&terr);
   if (rc < 0) {
-    if (rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_BUF &&
-        s1->ob != &sh->run->out && s1->ob != &sh->run->err) {
-      /* output cap inside a pipeline: like SIGPIPE, the writer stops */
-      rc = 141;
-    } else if (rc == MSB_ELIMIT || rc == MSB_ENOMEM) {
+    /* A stage whose output outgrows the pipe cap is not quietly cut short
+     * (the next stage would see a wrong, truncated stream): the run stops
+     * with the named limit. Endless generators (yes) stop by themselves
+     * with SIGPIPE's status instead. */
+    if (rc == MSB_ELIMIT || rc == MSB_ENOMEM) {
       if (rc == MSB_ELIMIT && !sh->run->limit)
         sh->run->limit = "max_string_bytes";
       return rc;
@@ -1119,6 +1133,18 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     interp_errf(sh, "%s: Is a directory", name);
     return 126;
   }
+  if (st.size == 0 && (st.mode & 0111)) {
+    /* the API lists every command as an empty file in /usr/bin */
+    const cmd_desc *d = cmd_find(base);
+    if (d) {
+      buf_finish(&p);
+      return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+    }
+    if (builtin_find(base)) {
+      buf_finish(&p);
+      return interp_run_argv(sh, argc, argv, 1);
+    }
+  }
   if (!(st.mode & 0111)) {
     buf_finish(&p);
     interp_errf(sh, "%s: Permission denied", name);
@@ -1177,6 +1203,36 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   if ((b = builtin_find(argv[0]))) return b->fn(sh, argc, argv);
   if ((d = cmd_find(argv[0])))
     return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+  {
+    /* scripts the user put in a $PATH directory */
+    const char *path = var_value(sh->vars, "PATH");
+    while (path && *path) {
+      const char *e = strchr(path, ':');
+      size_t n = e ? (size_t)(e - path) : strlen(path);
+      if (n && path[0] == '/') {
+        buf full;
+        struct vfs_stat st;
+        int ok;
+        buf_init(&full, sh->m);
+        buf_put(&full, path, n);
+        buf_putc(&full, '/');
+        buf_puts(&full, argv[0]);
+        ok = !full.err && !vfs_stat(sh->fs, buf_str(&full), 1, &st) &&
+             st.kind == VFS_FILE && (st.mode & 0111);
+        if (ok) {
+          char *a0 = argv[0];
+          int rc;
+          argv[0] = (char *)buf_str(&full);
+          rc = interp_run_path(sh, argc, argv);
+          argv[0] = a0;
+          buf_finish(&full);
+          return rc;
+        }
+        buf_finish(&full);
+      }
+      path = e ? e + 1 : NULL;
+    }
+  }
   interp_errf(sh, "%s: command not found", argv[0]);
   return 127;
 }
@@ -2594,8 +2650,9 @@ int interp_run_script(shell *sh, const char *path, const char *src,
   c = interp_clone(sh);
   if (!c) return MSB_ENOMEM;
   /* a new process: only the environment survives; no functions */
+  c->env_override = NULL;
   {
-    char **env = var_environ(c->vars);
+    char **env = sh->env_override ? sh->env_override : var_environ(c->vars);
     var_store *nv = var_create(c->m);
     (void)list;
     (void)n;

@@ -141,6 +141,8 @@ struct shell {
   ast_tree *tree;       /* tree of the code running (function defs) */
   parser *parser;       /* top-level parser (extglob changes) */
   int script_mode;      /* running a script file (errors name it) */
+  char **env_override;  /* environment a command run by env/xargs gets
+                           instead of the shell's exports (borrowed) */
 };
 
 /* ---- interp.c ------------------------------------------------------- */
@@ -246,6 +248,12 @@ int expand_split_read(shell *sh, const char *s, size_t n, int max,
                       char ***fields, int *count);
 /* Pattern match with shell options. */
 int expand_match(shell *sh, const char *pat, const char *s, int casefold);
+
+/* ---- interp_print.c ------------------------------------------------- */
+
+/* Appends a function definition in bash's `declare -f` layout. */
+int interp_print_func(shell *sh, const char *name, const ast_node *body,
+                      buf *b);
 
 /* ---- builtin.c ------------------------------------------------------ */
 

@@ -142,9 +142,19 @@ static int lex_recover(lex_state *st, int r) {
 }
 
 int lex_enter(lex_state *st) {
-  if (st->depth >= PARSE_MAX_DEPTH)
-    return lex_error(st, MSB_ELIMIT, st->line, 0,
-                     "maximum nesting depth exceeded (1000)");
+  if (st->depth >= PARSE_MAX_DEPTH) {
+    static const char pre[] = "maximum nesting depth exceeded (";
+    char msg[64], num[12];
+    size_t n = 0, k = sizeof pre - 1;
+    long v = PARSE_MAX_DEPTH;
+    do num[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    memcpy(msg, pre, k);
+    while (n) msg[k++] = num[--n];
+    msg[k++] = ')';
+    msg[k] = 0;
+    return lex_error(st, MSB_ELIMIT, st->line, 0, msg);
+  }
   st->depth++;
   return 0;
 }

@@ -21,8 +21,7 @@
 
 /* ---- Growable arrays --------------------------------------------------- */
 
-static int patch_grow(mem *m, void **p, size_t *cap, size_t need,
-                      size_t elem) {
+static int patch_grow(mem *m, void **p, size_t *cap, size_t need, size_t elem) {
   size_t nc;
   void *q;
   if (need <= *cap) return 0;
@@ -116,8 +115,8 @@ static void patch_trim(const char **s, size_t *n) {
   while (*n && patch_sp((*s)[*n - 1])) (*n)--;
 }
 
-static int patch_err(buf *err, int64_t line, const char *what,
-                     const char *s, size_t n) {
+static int patch_err(buf *err, int64_t line, const char *what, const char *s,
+                     size_t n) {
   if (err) {
     buf_printf(err, "malformed patch at line %lld: ", (long long)line);
     buf_put(err, s, n);
@@ -167,8 +166,23 @@ static int patch_range(const char **p, const char *e, int64_t *start,
 }
 
 /* Parses one "@@ -a,b +c,d @@" hunk and its body. */
+static int patch_unified_hunk_body(patch_set *ps, patch_rd *r, const char *s,
+                                   size_t n, buf *err);
+
+/* Parses one hunk; on failure the partial hunk is dropped. */
 static int patch_unified_hunk(patch_set *ps, patch_rd *r, const char *s,
                               size_t n, buf *err) {
+  size_t nh = ps->nhunks, nl = ps->nlines;
+  int rc = patch_unified_hunk_body(ps, r, s, n, err);
+  if (rc) {
+    ps->nhunks = nh;
+    ps->nlines = nl;
+  }
+  return rc;
+}
+
+static int patch_unified_hunk_body(patch_set *ps, patch_rd *r, const char *s,
+                                   size_t n, buf *err) {
   const char *p = s + 3, *e = s + n;
   int64_t orem, nrem, hline = r->no;
   patch_hunk *h = patch_new_hunk(ps);
@@ -177,14 +191,13 @@ static int patch_unified_hunk(patch_set *ps, patch_rd *r, const char *s,
   h->line_no = hline;
   if (p >= e || *p != '-') return patch_err(err, hline, "", s, n);
   p++;
-  if (patch_range(&p, e, &h->old_start, &h->old_count) || p >= e ||
-      *p != ' ')
+  if (patch_range(&p, e, &h->old_start, &h->old_count) || p >= e || *p != ' ')
     return patch_err(err, hline, "", s, n);
   p++;
   if (p >= e || *p != '+') return patch_err(err, hline, "", s, n);
   p++;
-  if (patch_range(&p, e, &h->new_start, &h->new_count) ||
-      e - p < 3 || memcmp(p, " @@", 3) != 0)
+  if (patch_range(&p, e, &h->new_start, &h->new_count) || e - p < 3 ||
+      memcmp(p, " @@", 3) != 0)
     return patch_err(err, hline, "", s, n);
   h->fn = p + 3;
   h->fn_len = (size_t)(e - (p + 3));
@@ -196,8 +209,21 @@ static int patch_unified_hunk(patch_set *ps, patch_rd *r, const char *s,
     char op;
     int rc;
     if (!patch_rd_next(r, &l, &ln)) {
-      if (err) buf_puts(err, "unexpected end of file in patch");
-      return MSB_ECORRUPT;
+      /* GNU pads a truncated hunk that has changes with blank context
+       * lines; when the counts cannot both be met it reports the last
+       * line with the blank line it made up. */
+      size_t i;
+      int changes = 0;
+      for (i = h->first; i < ps->nlines; i++)
+        if (ps->lines[i].op != ' ') changes = 1;
+      if (!changes || orem != nrem || orem > 1000)
+        return patch_err(err, r->no, "", " ", 1);
+      for (; orem > 0; orem--, nrem--) {
+        rc = patch_add_line(ps, ' ', "", 0);
+        if (rc) return rc;
+      }
+      last = ' ';
+      break;
     }
     op = ln ? l[0] : ' ';
     if (op == '\\') {
@@ -242,8 +268,8 @@ static int patch_epoch(const char *ts, size_t n) {
 }
 
 /* "diff --git a/x b/x": split at the last " b/". */
-static void patch_git_names(patch_set *ps, const char *s, size_t n,
-                            char **o, char **nw) {
+static void patch_git_names(patch_set *ps, const char *s, size_t n, char **o,
+                            char **nw) {
   size_t i, k = 0;
   s += 11;
   n -= 11;
@@ -315,11 +341,10 @@ static int patch_parse_unified(patch_set *ps, const char *text, size_t len,
 
 /* ---- V4A ---------------------------------------------------------------- */
 
-static int patch_v4a_err(buf *err, int64_t line, const char *msg,
-                         const char *s, size_t n) {
+static int patch_v4a_err(buf *err, int64_t line, const char *msg, const char *s,
+                         size_t n) {
   if (err) {
-    buf_printf(err, "invalid V4A patch at line %lld: %s", (long long)line,
-               msg);
+    buf_printf(err, "invalid V4A patch at line %lld: %s", (long long)line, msg);
     if (s) {
       buf_puts(err, ": '");
       buf_put(err, s, n);
@@ -378,8 +403,7 @@ static int patch_parse_v4a(patch_set *ps, const char *text, size_t len,
       }
       if (f && f->kind == PATCH_UPDATE && f->nhunks == 0) {
         if (err)
-          buf_printf(err, "Update file hunk for path '%s' is empty",
-                     f->path);
+          buf_printf(err, "Update file hunk for path '%s' is empty", f->path);
         return MSB_ECORRUPT;
       }
       h = NULL;
@@ -404,16 +428,18 @@ static int patch_parse_v4a(patch_set *ps, const char *text, size_t len,
       }
       if (!f->path) return MSB_ENOMEM;
       if (!*f->path) return patch_v4a_err(err, r.no, "empty path", NULL, 0);
+      if (memchr(t, 0, tn))
+        return patch_v4a_err(err, r.no, "NUL byte in path", NULL, 0);
       continue;
     }
     if (!f) return patch_v4a_err(err, r.no, "expected a file marker", s, n);
     if (f->kind == PATCH_DELETE)
-      return patch_v4a_err(err, r.no, "unexpected line after Delete File",
-                           s, n);
+      return patch_v4a_err(err, r.no, "unexpected line after Delete File", s,
+                           n);
     if (f->kind == PATCH_ADD) {
       if (!n || s[0] != '+')
-        return patch_v4a_err(err, r.no, "Add File lines must start with '+'",
-                             s, n);
+        return patch_v4a_err(err, r.no, "Add File lines must start with '+'", s,
+                             n);
       rc = patch_add_line(ps, '+', s + 1, n - 1);
       if (rc) return rc;
       h->nlines = ps->nlines - h->first;
@@ -434,8 +460,7 @@ static int patch_parse_v4a(patch_set *ps, const char *text, size_t len,
           if (ps->lines[i].op != '@') only_anchors = 0;
       if (!only_anchors) {
         h = patch_new_hunk(ps);
-        if (!h)
-          return ps->nhunks >= PATCH_MAX_HUNKS ? MSB_ELIMIT : MSB_ENOMEM;
+        if (!h) return ps->nhunks >= PATCH_MAX_HUNKS ? MSB_ELIMIT : MSB_ENOMEM;
         h->line_no = r.no;
       }
       if (an) {
@@ -467,8 +492,9 @@ static int patch_parse_v4a(patch_set *ps, const char *text, size_t len,
     return patch_v4a_err(err, r.no, "missing '*** Begin Patch'", NULL, 0);
   if (!ended) {
     if (err)
-      buf_puts(err, "invalid V4A patch: the last line of the patch must be "
-                    "'*** End Patch'");
+      buf_puts(err,
+               "invalid V4A patch: the last line of the patch must be "
+               "'*** End Patch'");
     return MSB_ECORRUPT;
   }
   if (f && f->kind == PATCH_UPDATE && f->nhunks == 0) {
@@ -483,6 +509,7 @@ static int patch_parse_v4a(patch_set *ps, const char *text, size_t len,
   return 0;
 }
 
+/* Detects the format, then parses (see patch.h). */
 int patch_parse(mem *m, const char *text, size_t len, patch_set **out,
                 buf *err) {
   patch_set *ps;
@@ -509,14 +536,28 @@ int patch_parse(mem *m, const char *text, size_t len, patch_set **out,
   arena_init(&ps->a, m);
   rc = v4a ? patch_parse_v4a(ps, text, len, err)
            : patch_parse_unified(ps, text, len, err);
-  if (rc) {
+  if (rc && rc != MSB_ECORRUPT) {
     patch_free(ps);
+    return rc;
+  }
+  if (rc && v4a) {
+    patch_free(ps);
+    return rc;
+  }
+  if (rc) {
+    /* Keep what parsed: files before the bad one are whole; the bad one
+     * (last) keeps only its complete hunks. */
+    patch_file *f = ps->nfiles ? &ps->files[ps->nfiles - 1] : NULL;
+    if (f) f->nhunks = ps->nhunks - f->first_hunk;
+    ps->bad = 1;
+    *out = ps;
     return rc;
   }
   *out = ps;
   return 0;
 }
 
+/* Frees a set and everything it owns. */
 void patch_free(patch_set *ps) {
   if (!ps) return;
   mem_free(ps->m, ps->files);
@@ -551,6 +592,7 @@ static int patch_split(mem *m, const uint8_t *data, size_t len,
   return 0;
 }
 
+/* Splits the input into lines; the output starts empty. */
 int patch_tgt_init(patch_tgt *t, mem *m, const uint8_t *data, size_t len,
                    uint64_t budget) {
   memset(t, 0, sizeof *t);
@@ -560,6 +602,7 @@ int patch_tgt_init(patch_tgt *t, mem *m, const uint8_t *data, size_t len,
   return patch_split(m, data, len, &t->in, &t->nin, &t->in_noeol);
 }
 
+/* Frees a target's lines and output. */
 void patch_tgt_free(patch_tgt *t) {
   mem_free(t->m, t->in);
   t->in = NULL;
@@ -574,6 +617,7 @@ static int patch_is_new(char op, int reverse) {
   return op == ' ' || op == (reverse ? '-' : '+');
 }
 
+/* Lines the hunk expects in the file. */
 int64_t patch_hunk_old_lines(const patch_set *ps, const patch_hunk *h,
                              int reverse) {
   size_t i;
@@ -583,8 +627,9 @@ int64_t patch_hunk_old_lines(const patch_set *ps, const patch_hunk *h,
   return k;
 }
 
-int patch_hunk_context(const patch_set *ps, const patch_hunk *h,
-                       int reverse, int *prefix, int *suffix) {
+/* Leading and trailing context; returns the larger (GNU pch_context). */
+int patch_hunk_context(const patch_set *ps, const patch_hunk *h, int reverse,
+                       int *prefix, int *suffix) {
   size_t i;
   int a = 0, b = 0;
   (void)reverse;
@@ -594,8 +639,7 @@ int patch_hunk_context(const patch_set *ps, const patch_hunk *h,
     *suffix = 0;
     return a;
   }
-  for (i = h->nlines; i > 0 && ps->lines[h->first + i - 1].op == ' '; i--)
-    b++;
+  for (i = h->nlines; i > 0 && ps->lines[h->first + i - 1].op == ' '; i--) b++;
   *prefix = a;
   *suffix = b;
   return a > b ? a : b;
@@ -603,9 +647,9 @@ int patch_hunk_context(const patch_set *ps, const patch_hunk *h,
 
 /* Old-side line k (1-based) of h. The hunk's lines are walked once per
  * match attempt, so this is only used through patch_match's cursor. */
-static int patch_match(patch_tgt *t, const patch_set *ps,
-                       const patch_hunk *h, int reverse, int64_t base,
-                       int64_t pat_lines, int64_t pfuzz, int64_t sfuzz) {
+static int patch_match(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
+                       int reverse, int64_t base, int64_t pat_lines,
+                       int64_t pfuzz, int64_t sfuzz) {
   size_t i;
   int64_t k = 0, iline;
   int noeol = reverse ? h->new_noeol : h->old_noeol;
@@ -624,17 +668,16 @@ static int patch_match(patch_tgt *t, const patch_set *ps,
       return 0;
     /* A line without its newline matches only the same (GNU compares
      * the newline too). */
-    if (k == pat_lines &&
-        (iline == t->nin && t->in_noeol) != (noeol != 0))
+    if (k == pat_lines && (iline == t->nin && t->in_noeol) != (noeol != 0))
       return 0;
     if (k < pat_lines && iline == t->nin && t->in_noeol) return 0;
   }
   return 1;
 }
 
-int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps,
-                         const patch_hunk *h, int reverse, int fuzz,
-                         int64_t *offset_out) {
+/* GNU locate_hunk (see the file comment). */
+int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
+                         int reverse, int fuzz, int64_t *offset_out) {
   int64_t start = reverse ? h->new_start : h->old_start;
   int64_t count = reverse ? h->new_count : h->old_count;
   int64_t first = count ? start : start + 1;
@@ -651,6 +694,8 @@ int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps,
   int rc;
   *offset_out = 0;
   if (!pat) {
+    /* In a creation patch "-0,0" applies only to an empty file. */
+    if (start == 0 && t->nin > 0 && t->creating) return 0;
     if (first_guess < t->frozen + 1) return 0;
     if (first_guess > t->nin + 1) return 0;
     *offset_out = t->in_offset;
@@ -686,10 +731,25 @@ int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps,
     }
     return 0;
   }
-  for (off = 0; off <= max_off; off++) {
+  {
+    /* Only offsets that keep the compared lines inside the file can
+     * match; start at the nearest one so a hunk stated at a huge line
+     * costs nothing (the order of tries stays GNU's). */
+    int64_t lo = 1 - pfuzz, hi = t->nin - pat + sfuzz + 1, start_off = 0;
+    if (hi - first_guess < max_pos) max_pos = hi - first_guess;
+    if (first_guess - lo < max_neg) max_neg = first_guess - lo;
+    max_off = max_pos < max_neg ? max_neg : max_pos;
+    if (first_guess > hi)
+      start_off = first_guess - hi;
+    else if (first_guess < lo)
+      start_off = lo - first_guess;
+    off = start_off;
+  }
+  for (; off <= max_off; off++) {
+    if (!t->budget) return MSB_ELIMIT;
+    t->budget--;
     if (off <= max_pos) {
-      rc = patch_match(t, ps, h, reverse, first_guess + off, pat, pfuzz,
-                       sfuzz);
+      rc = patch_match(t, ps, h, reverse, first_guess + off, pat, pfuzz, sfuzz);
       if (rc < 0) return MSB_ELIMIT;
       if (rc) {
         t->in_offset += off;
@@ -698,8 +758,7 @@ int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps,
       }
     }
     if (off > 0 && off <= max_neg) {
-      rc = patch_match(t, ps, h, reverse, first_guess - off, pat, pfuzz,
-                       sfuzz);
+      rc = patch_match(t, ps, h, reverse, first_guess - off, pat, pfuzz, sfuzz);
       if (rc < 0) return MSB_ELIMIT;
       if (rc) {
         t->in_offset -= off;
@@ -732,6 +791,7 @@ static void patch_copy_input(patch_tgt *t, int64_t upto) {
   }
 }
 
+/* Copies input up to where, then emits the hunk's new side. */
 int patch_tgt_apply(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
                     int reverse, int64_t where) {
   size_t i, lastnew = (size_t)-1;
@@ -759,6 +819,7 @@ int patch_tgt_apply(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
   return t->out.err;
 }
 
+/* Copies the input after the last hunk. */
 int patch_tgt_finish(patch_tgt *t) {
   patch_copy_input(t, t->nin);
   return t->out.err;
@@ -771,6 +832,7 @@ static void patch_range_out(buf *b, int64_t start, int64_t count) {
     buf_printf(b, "%lld,%lld", (long long)start, (long long)count);
 }
 
+/* Reject text of one hunk, GNU 2.7 style. */
 int patch_hunk_unified(const patch_set *ps, const patch_hunk *h, int reverse,
                        buf *b) {
   size_t i, lastold = (size_t)-1, lastnew = (size_t)-1;
@@ -840,8 +902,8 @@ static int patch_v4a_eq(const char *a, size_t an, const char *b, size_t bn,
 /* Finds the m pattern lines (old side of h, or the single anchor when
  * anchor is set) in the input at or after from; -1 when absent, -2 when
  * the budget is gone. */
-static int64_t patch_v4a_find(patch_tgt *t, const patch_line **pat,
-                              int64_t m, int64_t from, int eof) {
+static int64_t patch_v4a_find(patch_tgt *t, const patch_line **pat, int64_t m,
+                              int64_t from, int eof) {
   int level;
   int64_t pos, k;
   for (level = 0; level < 3; level++) {
@@ -879,6 +941,7 @@ static void patch_v4a_fail(buf *err, const patch_file *f, size_t hno,
   }
 }
 
+/* Codex-style V4A update of one file's bytes. */
 int patch_v4a_update(const patch_set *ps, const patch_file *f,
                      const uint8_t *data, size_t len, buf *out, buf *err) {
   patch_tgt t;
@@ -947,8 +1010,7 @@ int patch_v4a_update(const patch_set *ps, const patch_file *f,
       if (l->op == '@') continue;
       if (l->op == ' ' || l->op == '-') {
         if (k >= m) continue; /* a dropped trailing blank context line */
-        if (l->op == ' ')
-          patch_emit(&t, t.in[pos + k].s, t.in[pos + k].n, 0);
+        if (l->op == ' ') patch_emit(&t, t.in[pos + k].s, t.in[pos + k].n, 0);
         k++;
       } else {
         patch_emit(&t, l->s, l->n, 0);
@@ -972,11 +1034,11 @@ int patch_v4a_update(const patch_set *ps, const patch_file *f,
 /* ---- Whole-patch application ------------------------------------------- */
 
 typedef struct patch_op {
-  char *path;     /* absolute */
-  char *from;     /* move source (absolute), or NULL */
-  char *data;     /* owned new content (NULL when empty) */
+  char *path; /* absolute */
+  char *from; /* move source (absolute), or NULL */
+  char *data; /* owned new content (NULL when empty) */
   size_t len;
-  int del;        /* remove path */
+  int del; /* remove path */
   int existed;
 } patch_op;
 
@@ -1000,8 +1062,8 @@ static patch_op *patch_job_find(patch_job *j, const char *path) {
 
 /* Current content of path as this patch sees it: 1 found, 0 missing, or
  * an error. */
-static int patch_job_read(patch_job *j, const char *path,
-                          const uint8_t **d, size_t *n) {
+static int patch_job_read(patch_job *j, const char *path, const uint8_t **d,
+                          size_t *n) {
   patch_op *o = patch_job_find(j, path);
   int rc;
   if (o) {
@@ -1015,11 +1077,11 @@ static int patch_job_read(patch_job *j, const char *path,
   return rc < 0 ? rc : 1;
 }
 
-static int patch_job_add(patch_job *j, const char *path, buf *content,
-                         int del, const char *from) {
+static int patch_job_add(patch_job *j, const char *path, buf *content, int del,
+                         const char *from) {
   patch_op *o;
-  int rc = patch_grow(j->m, (void **)&j->ops, &j->cap, j->nops + 1,
-                      sizeof *j->ops);
+  int rc =
+      patch_grow(j->m, (void **)&j->ops, &j->cap, j->nops + 1, sizeof *j->ops);
   if (rc) return rc;
   o = &j->ops[j->nops];
   memset(o, 0, sizeof *o);
@@ -1049,8 +1111,7 @@ static const char *patch_abs(patch_job *j, const char *rel) {
 static const char *patch_strip(const char *name, int strip) {
   if (!name) return NULL;
   if (strip < 0) {
-    if ((name[0] == 'a' || name[0] == 'b') && name[1] == '/')
-      return name + 2;
+    if ((name[0] == 'a' || name[0] == 'b') && name[1] == '/') return name + 2;
     return name;
   }
   while (strip-- > 0) {
@@ -1063,8 +1124,7 @@ static const char *patch_strip(const char *name, int strip) {
 }
 
 static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
-                                    const patch_file *f,
-                                    const patch_opts *o) {
+                                    const patch_file *f, const patch_opts *o) {
   const char *on = patch_strip(f->old_name, o->strip);
   const char *nn = patch_strip(f->new_name, o->strip);
   const char *name, *abs;
@@ -1106,6 +1166,7 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
     return MSB_EEXIST;
   }
   rc = patch_tgt_init(&t, j->m, exists ? d : NULL, exists ? n : 0, 0);
+  t.creating = f->kind == (o->reverse ? PATCH_DELETE : PATCH_ADD);
   if (rc) {
     patch_tgt_free(&t);
     return rc;
@@ -1113,7 +1174,8 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
   for (hi = 0; hi < f->nhunks; hi++) {
     const patch_hunk *h = &ps->hunks[f->first_hunk + hi];
     int64_t where = 0, off = 0;
-    int fuzz, maxf = o->exact ? 0 : o->max_fuzz;
+    int fuzz, pc, sc, maxf = patch_hunk_context(ps, h, o->reverse, &pc, &sc);
+    if (o->exact || maxf > o->max_fuzz) maxf = o->exact ? 0 : o->max_fuzz;
     for (fuzz = 0; fuzz <= maxf && !where; fuzz++) {
       if (o->exact) {
         int64_t save = t.in_offset;
@@ -1147,8 +1209,12 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
   if (!rc) {
     int del = f->kind == PATCH_DELETE && t.out.len == 0;
     rc = patch_job_add(j, abs, &t.out, del, NULL);
-    if (!rc) buf_printf(j->rep, "%c %s\n",
-                        del ? 'D' : f->kind == PATCH_ADD ? 'A' : 'M', name);
+    if (!rc)
+      buf_printf(j->rep, "%c %s\n",
+                 del                    ? 'D'
+                 : f->kind == PATCH_ADD ? 'A'
+                                        : 'M',
+                 name);
   }
   patch_tgt_free(&t);
   return rc;
@@ -1206,6 +1272,7 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
   return rc;
 }
 
+/* Parse, compute every file, then commit in one batch (see patch.h). */
 int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
                 const patch_opts *o, buf *report) {
   static const patch_opts defaults = {-1, 2, 0, 0, 0};
@@ -1232,11 +1299,18 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
   }
   for (i = 0; !rc && i < ps->nfiles; i++) {
     const patch_file *f = &ps->files[i];
+    size_t mark = msgs.len;
     rc = f->v4a ? patch_apply_v4a_file(&j, ps, f)
                 : patch_apply_unified_file(&j, ps, f, o);
+    if (rc && !msgs.err && mark) {
+      /* The report is the error alone. */
+      memmove(msgs.p, msgs.p + mark, msgs.len - mark);
+      buf_truncate(&msgs, msgs.len - mark);
+    }
   }
   if (!rc && !o->dry_run) {
     vnode *saved = vfs_root_get(v);
+    uint64_t rev = vfs_revision(v);
     vfs_batch_begin(v);
     for (i = 0; !rc && i < j.nops; i++) {
       patch_op *p = &j.ops[i];
@@ -1254,6 +1328,9 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
     }
     if (rc && saved) vfs_root_set(v, saved);
     vfs_batch_end(v);
+    /* A rolled-back patch is no mutation: the tree is the saved one, so
+     * the revision goes back too. */
+    if (rc && saved) vfs_set_revision(v, rev);
     if (saved) vnode_unref(v, saved);
   }
   if (!rc && msgs.err) rc = msgs.err;

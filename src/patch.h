@@ -66,6 +66,7 @@ typedef struct patch_set {
   mem *m;
   arena a;
   int v4a;
+  int bad;          /* parse stopped at a malformed line (see patch_parse) */
   patch_file *files;
   size_t nfiles, capf;
   patch_hunk *hunks;
@@ -78,8 +79,11 @@ typedef struct patch_set {
  * envelope is recognised by its "*** Begin Patch" line; anything else is
  * read as unified diffs, skipping preambles (diff --git, index ...). On a
  * malformed patch returns MSB_ECORRUPT with a message in err (GNU wording
- * where GNU has one, e.g. "malformed patch at line 5: ..."). An input with
- * no patch at all gives a set with nfiles == 0. */
+ * where GNU has one, e.g. "malformed patch at line 5: ?x"). For unified
+ * input *out then still receives what parsed (set->bad = 1; the last file
+ * is the one that broke and holds only its complete hunks), so the command
+ * can act like GNU up to the error; the caller frees it. An input with no
+ * patch at all gives a set with nfiles == 0. */
 int patch_parse(mem *m, const char *text, size_t len, patch_set **out,
                 buf *err);
 void patch_free(patch_set *ps);
@@ -105,6 +109,7 @@ typedef struct patch_tgt {
   uint64_t budget;      /* comparison steps left; MSB_ELIMIT when gone */
   buf out;
   int out_noeol;        /* output currently ends without a newline */
+  int creating;         /* set by the caller for a file-creating patch */
 } patch_tgt;
 
 /* Splits data (borrowed) into lines. budget 0 means a default bound. */
@@ -115,14 +120,13 @@ void patch_tgt_free(patch_tgt *t);
  * swaps the sides. */
 int64_t patch_hunk_old_lines(const patch_set *ps, const patch_hunk *h,
                              int reverse);
-int patch_hunk_context(const patch_set *ps, const patch_hunk *h,
-                       int reverse, int *prefix, int *suffix);
+int patch_hunk_context(const patch_set *ps, const patch_hunk *h, int reverse,
+                       int *prefix, int *suffix);
 /* Where (1-based input line) hunk h applies with fuzz, or 0; updates the
  * running offset on success. Negative MSB_ELIMIT when the budget is gone.
  * *offset receives the offset from the hunk's stated line. */
-int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps,
-                         const patch_hunk *h, int reverse, int fuzz,
-                         int64_t *offset);
+int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
+                         int reverse, int fuzz, int64_t *offset);
 /* Emits hunk h at where (from patch_tgt_locate). */
 int patch_tgt_apply(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
                     int reverse, int64_t where);

@@ -68,8 +68,8 @@ static int snap_put_node(vfs *fs, buf *tar, const char *abs,
   return arc_tar_put(tar, &w);
 }
 
-static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp,
-                     size_t *cap, const buf *path) {
+static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp, size_t *cap,
+                     const buf *path) {
   int rc;
   if (*sp == *cap) {
     size_t nc = *cap ? *cap * 2 : 16;
@@ -112,8 +112,7 @@ static int snap_walk(vfs *fs, const char *top, buf *tar, mem *m) {
     buf_put(&path, name, nl);
     rc = path.err;
     if (!rc) rc = snap_put_node(fs, tar, buf_str(&path), &s, &tmp);
-    if (!rc && s.kind == VFS_DIR)
-      rc = snap_push(fs, m, &st, &sp, &cap, &path);
+    if (!rc && s.kind == VFS_DIR) rc = snap_push(fs, m, &st, &sp, &cap, &path);
   }
   while (sp) vfs_closedir(&st[--sp].d);
   mem_free(m, st);
@@ -228,8 +227,8 @@ static int snap_map(snap_in *s, const char *raw, buf *out) {
   if (rc == MSB_ENOENT) return 1; /* "." or "./": the root itself */
   if (rc) return snap_why(s, MSB_ECORRUPT, "member '%s' %s", raw, why);
   if (slash)
-    return snap_why(s, MSB_ECORRUPT, "member '%s' has an absolute path%s",
-                    raw, NULL);
+    return snap_why(s, MSB_ECORRUPT, "member '%s' has an absolute path%s", raw,
+                    NULL);
   buf_clear(out);
   if (s->ours) {
     const char *t = buf_str(&s->tmp);
@@ -263,13 +262,13 @@ static int snap_note(snap_in *s, const char *abs, int64_t mtime, int kind) {
 }
 
 static const char *snap_errtext(int rc) {
-  return rc == MSB_ENOTDIR   ? "conflicts with an earlier non-directory "
-                               "member"
-         : rc == MSB_EEXIST  ? "conflicts with an earlier member"
-         : rc == MSB_EISDIR  ? "conflicts with an earlier directory member"
-         : rc == MSB_ENOENT  ? "has a missing parent"
-         : rc == MSB_ELOOP   ? "passes through a symbolic link"
-                             : msb_strerror(rc);
+  return rc == MSB_ENOTDIR  ? "conflicts with an earlier non-directory "
+                              "member"
+         : rc == MSB_EEXIST ? "conflicts with an earlier member"
+         : rc == MSB_EISDIR ? "conflicts with an earlier directory member"
+         : rc == MSB_ENOENT ? "has a missing parent"
+         : rc == MSB_ELOOP  ? "passes through a symbolic link"
+                            : msb_strerror(rc);
 }
 
 /* Creates one member. */
@@ -280,8 +279,8 @@ static int snap_member(snap_in *s, const arc_entry *e) {
   int rc = snap_map(s, e->path, &s->abs), exists;
   if (rc == 1) {
     if (e->type == ARC_DIR) return 0;
-    return snap_why(s, MSB_ECORRUPT, "member '%s' has an empty name%s",
-                    e->path, NULL);
+    return snap_why(s, MSB_ECORRUPT, "member '%s' has an empty name%s", e->path,
+                    NULL);
   }
   if (rc) return rc;
   abs = buf_str(&s->abs);
@@ -294,8 +293,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
     buf_put(&par, abs, cut - 1);
     buf_clear(&s->tmp);
     rc = par.err ? par.err : vfs_realpath(s->fs, buf_str(&par), 2, &s->tmp);
-    if (!rc && strcmp(buf_str(&s->tmp), buf_str(&par)))
-      rc = MSB_ELOOP;
+    if (!rc && strcmp(buf_str(&s->tmp), buf_str(&par))) rc = MSB_ELOOP;
     if (!rc) {
       rc = vfs_stat(s->fs, buf_str(&par), 0, &st);
       if (rc == MSB_ENOENT)
@@ -306,18 +304,17 @@ static int snap_member(snap_in *s, const arc_entry *e) {
     buf_finish(&par);
     if (rc == MSB_ELOOP)
       return snap_why(s, MSB_ECORRUPT,
-                      "member '%s' is placed under a symbolic link%s",
-                      e->path, NULL);
+                      "member '%s' is placed under a symbolic link%s", e->path,
+                      NULL);
     if (rc == MSB_ENOTDIR)
       return snap_why(s, MSB_ECORRUPT, "member '%s' %s", e->path,
                       snap_errtext(rc));
-    if (rc) return snap_why(s, rc, "member '%s': %s", e->path,
-                            snap_errtext(rc));
+    if (rc)
+      return snap_why(s, rc, "member '%s': %s", e->path, snap_errtext(rc));
   }
   exists = vfs_stat(s->fs, abs, 0, &st) == 0;
   if (exists && !(e->type == ARC_DIR && st.kind == VFS_DIR))
-    return snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", e->path,
-                    NULL);
+    return snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", e->path, NULL);
   switch (e->type) {
   case ARC_DIR:
     rc = exists ? vfs_chmod(s->fs, abs, e->mode)
@@ -330,9 +327,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
     rc = vfs_write(s->fs, abs, e->data, (size_t)e->size, VFS_EXCL, e->mode,
                    NULL);
     break;
-  case ARC_SYMLINK:
-    rc = vfs_symlink(s->fs, e->link, abs);
-    break;
+  case ARC_SYMLINK: rc = vfs_symlink(s->fs, e->link, abs); break;
   default: { /* hard link: a copy of an earlier regular file */
     buf tgt;
     buf_init(&tgt, s->m);
@@ -353,8 +348,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
     break;
   }
   }
-  if (rc) return snap_why(s, rc, "member '%s': %s", e->path,
-                          snap_errtext(rc));
+  if (rc) return snap_why(s, rc, "member '%s': %s", e->path, snap_errtext(rc));
   return snap_note(s, abs, e->mtime_ns, e->type);
 }
 
@@ -410,8 +404,7 @@ static int snap_build(snap_in *s, arc_tar *t) {
     qsort(v, s->nrec, sizeof *v, snap_cmp);
     for (i = 1; i < s->nrec; i++)
       if (!strcmp(v[i - 1], v[i])) {
-        rc = snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", v[i],
-                      NULL);
+        rc = snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", v[i], NULL);
         break;
       }
     mem_free(s->m, v);
@@ -419,17 +412,15 @@ static int snap_build(snap_in *s, arc_tar *t) {
   }
   /* mtimes last: creating children changed the directories' */
   for (i = s->nrec; i-- > 0;) {
-    rc = vfs_utime(s->fs, s->names.p + s->recs[i].off, s->recs[i].mtime,
-                   1);
+    rc = vfs_utime(s->fs, s->names.p + s->recs[i].off, s->recs[i].mtime, 1);
     if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
   }
   return snap_verify(s, t);
 }
 
 /* Restores an archive (see snap.h). */
-int snap_import(vfs *fs, const uint8_t *data, size_t len,
-                const arc_limits *lim, buf *cwd_out, char *why,
-                size_t whylen) {
+int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
+                buf *cwd_out, char *why, size_t whylen) {
   snap_in s;
   arc_tar t;
   buf raw;
@@ -446,7 +437,10 @@ int snap_import(vfs *fs, const uint8_t *data, size_t len,
     snprintf(why, whylen, "bzip2 compression is not supported");
     return MSB_ECORRUPT;
   }
-  if (len >= 6 && !memcmp(data, "\xfd" "7zXZ\0", 6)) {
+  if (len >= 6 && !memcmp(data,
+                          "\xfd"
+                          "7zXZ\0",
+                          6)) {
     snprintf(why, whylen, "xz compression is not supported");
     return MSB_ECORRUPT;
   }

@@ -36,8 +36,7 @@ int snap_export(vfs *fs, const char *cwd, int level, buf *out);
  * exactly as before and why (whylen bytes) names the reason; codes:
  * MSB_ECORRUPT (hostile or malformed), MSB_ENOSPC / MSB_EDQUOT / MSB_EFBIG
  * / MSB_ENAMETOOLONG (quota), MSB_ENOMEM. */
-int snap_import(vfs *fs, const uint8_t *data, size_t len,
-                const arc_limits *lim, buf *cwd_out, char *why,
-                size_t whylen);
+int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
+                buf *cwd_out, char *why, size_t whylen);
 
 #endif

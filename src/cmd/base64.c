@@ -44,8 +44,8 @@ typedef struct base64_code {
 static const base64_code base64_b64 = {
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 6, 4,
     3};
-static const base64_code base64_b32 = {"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 5,
-                                       8, 5};
+static const base64_code base64_b32 = {"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 5, 8,
+                                       5};
 
 static int base64_encode(cmd_ctx *c, const base64_code *k, const uint8_t *d,
                          size_t n, uint64_t wrap) {
@@ -63,8 +63,7 @@ static int base64_encode(cmd_ctx *c, const base64_code *k, const uint8_t *d,
     nsym = (nb + k->bits - 1) / k->bits;
     for (s = 0; s < k->group; s++) {
       int shift = k->bytes * 8 - (s + 1) * k->bits;
-      grp[s] = s < nsym ? k->sym[(acc >> shift) & ((1u << k->bits) - 1)]
-                        : '=';
+      grp[s] = s < nsym ? k->sym[(acc >> shift) & ((1u << k->bits) - 1)] : '=';
     }
     for (s = 0; s < k->group; s++) {
       if ((rc = cmd_write(c, &grp[s], 1)) < 0) return rc;

@@ -27,14 +27,13 @@ static const char cmp_usage[] =
     "      --help                 display this help and exit\n"
     "  -v, --version              output version information and exit\n";
 
-static const cmd_opt cmp_opts[] = {
-    {'b', "print-bytes", CMD_ARG_NONE, 'b'},
-    {'i', "ignore-initial", CMD_ARG_REQ, 'i'},
-    {'l', "verbose", CMD_ARG_NONE, 'l'},
-    {'n', "bytes", CMD_ARG_REQ, 'n'},
-    {'s', "quiet", CMD_ARG_NONE, 's'},
-    {0, "silent", CMD_ARG_NONE, 's'},
-    {0, 0, 0, 0}};
+static const cmd_opt cmp_opts[] = {{'b', "print-bytes", CMD_ARG_NONE, 'b'},
+                                   {'i', "ignore-initial", CMD_ARG_REQ, 'i'},
+                                   {'l', "verbose", CMD_ARG_NONE, 'l'},
+                                   {'n', "bytes", CMD_ARG_REQ, 'n'},
+                                   {'s', "quiet", CMD_ARG_NONE, 's'},
+                                   {0, "silent", CMD_ARG_NONE, 's'},
+                                   {0, 0, 0, 0}};
 
 /* Writes a byte as cat -v would show it (for -b). */
 static void cmp_show(buf *b, int ch) {
@@ -68,27 +67,26 @@ int cmd_cmp(cmd_ctx *c) {
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case 'b': bytes = 1; break;
-      case 'l': verbose = 1; break;
-      case 's': quiet = 1; break;
-      case 'n':
-        if (cmd_parse_size(g.arg, 0, &limit)) {
-          cmd_err(c, "invalid --bytes value %s", cmd_quote(c, g.arg));
-          return 2;
-        }
-        break;
-      case 'i': {
-        const char *colon = strchr(g.arg, ':');
-        char *first = arena_strndup(c->a, g.arg,
-                                    colon ? (size_t)(colon - g.arg)
-                                          : strlen(g.arg));
-        if (!first || cmp_skip(first, &skip[0]) ||
-            cmp_skip(colon ? colon + 1 : first, &skip[1])) {
-          cmd_err(c, "invalid --ignore-initial value %s", cmd_quote(c, g.arg));
-          return 2;
-        }
-        break;
+    case 'b': bytes = 1; break;
+    case 'l': verbose = 1; break;
+    case 's': quiet = 1; break;
+    case 'n':
+      if (cmd_parse_size(g.arg, 0, &limit)) {
+        cmd_err(c, "invalid --bytes value %s", cmd_quote(c, g.arg));
+        return 2;
       }
+      break;
+    case 'i': {
+      const char *colon = strchr(g.arg, ':');
+      char *first = arena_strndup(
+          c->a, g.arg, colon ? (size_t)(colon - g.arg) : strlen(g.arg));
+      if (!first || cmp_skip(first, &skip[0]) ||
+          cmp_skip(colon ? colon + 1 : first, &skip[1])) {
+        cmd_err(c, "invalid --ignore-initial value %s", cmd_quote(c, g.arg));
+        return 2;
+      }
+      break;
+    }
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
@@ -146,7 +144,10 @@ int cmd_cmp(cmd_ctx *c) {
     if (bytes) {
       buf_printf(c->out, "%llu %3o ", (unsigned long long)pos + 1, a);
       cmp_show(c->out, a);
-      buf_printf(c->out, "%*s%3o ", a >= 128 ? 1 : a < 32 || a == 127 ? 3 : 4,
+      buf_printf(c->out, "%*s%3o ",
+                 a >= 128             ? 1
+                 : a < 32 || a == 127 ? 3
+                                      : 4,
                  "", b);
       cmp_show(c->out, b);
       buf_putc(c->out, '\n');

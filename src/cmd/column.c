@@ -70,6 +70,15 @@ static int column_push(cmd_ctx *c, column_vec *x, const uint8_t *p,
   return 0;
 }
 
+/* Display width in the C locale: printable ASCII counts, control bytes
+ * (tabs too) and non-ASCII bytes count zero, as util-linux measures. */
+static size_t column_width(const uint8_t *p, size_t n) {
+  size_t i, w = 0;
+  for (i = 0; i < n; i++)
+    if (p[i] >= 0x20 && p[i] < 0x7f) w++;
+  return w;
+}
+
 static void column_pad(buf *o, size_t n) {
   while (n--) buf_putc(o, ' ');
 }
@@ -140,14 +149,15 @@ static int column_table(cmd_ctx *c, const column_vec *lines, const char *sep,
     }
   }
   for (r = 0; r < nrows; r++)
-    for (k = rowstart[r]; k < rowstart[r + 1]; k++)
-      if (cells.v[k].len > width[k - rowstart[r]])
-        width[k - rowstart[r]] = cells.v[k].len;
+    for (k = rowstart[r]; k < rowstart[r + 1]; k++) {
+      size_t w = column_width(cells.v[k].p, cells.v[k].len);
+      if (w > width[k - rowstart[r]]) width[k - rowstart[r]] = w;
+    }
   for (r = 0; r < nrows; r++) {
     size_t nc = rowstart[r + 1] - rowstart[r];
     for (k = 0; k < ncol; k++) {
       const column_cell *cl = k < nc ? &cells.v[rowstart[r] + k] : NULL;
-      size_t len = cl ? cl->len : 0;
+      size_t len = cl ? column_width(cl->p, cl->len) : 0;
       int last = k + 1 == ncol;
       if (k) buf_puts(c->out, osep);
       if (ralign[k]) column_pad(c->out, width[k] - len);
@@ -166,16 +176,25 @@ static int column_fill(cmd_ctx *c, const column_vec *e, size_t width,
   buf *o = c->out;
   if (!e->n) return 0;
   for (i = 0; i < e->n; i++)
-    if (e->v[i].len > maxl) maxl = e->v[i].len;
+    if (column_width(e->v[i].p, e->v[i].len) > maxl)
+      maxl = column_width(e->v[i].p, e->v[i].len);
+  if (maxl >= width) {
+    /* An entry as wide as the output: one entry per line (util-linux). */
+    for (i = 0; i < e->n; i++) {
+      buf_put(o, e->v[i].p, e->v[i].len);
+      buf_putc(o, '\n');
+    }
+    return o->err;
+  }
   maxl = (maxl + 8) & ~(size_t)7;
   ncols = width / maxl;
-  if (!ncols) ncols = 1;
   if (rows) {
+    /* util-linux never wraps -x output when no column fits. */
     size_t chcnt = 0, endcol = maxl, cnt;
     col = 0;
     for (i = 0; i < e->n; i++) {
       buf_put(o, e->v[i].p, e->v[i].len);
-      chcnt += e->v[i].len;
+      chcnt += column_width(e->v[i].p, e->v[i].len);
       if (i + 1 == e->n) break;
       if (++col == ncols) {
         chcnt = col = 0;
@@ -192,12 +211,13 @@ static int column_fill(cmd_ctx *c, const column_vec *e, size_t width,
     buf_putc(o, '\n');
     return o->err;
   }
+  if (!ncols) ncols = 1;
   nrows = e->n / ncols + (e->n % ncols ? 1 : 0);
   for (r = 0; r < nrows; r++) {
     size_t endcol = maxl, chcnt = 0, base = r, cnt;
     for (col = 0; col < ncols; col++) {
       buf_put(o, e->v[base].p, e->v[base].len);
-      chcnt += e->v[base].len;
+      chcnt += column_width(e->v[base].p, e->v[base].len);
       if ((base += nrows) >= e->n) break;
       while ((cnt = (chcnt + 8) & ~(size_t)7) <= endcol) {
         buf_putc(o, '\t');

@@ -99,9 +99,7 @@ static int diff_space(int ch) {
   return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f' || ch == '\r';
 }
 
-static int diff_lower(int ch) {
-  return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch;
-}
+static int diff_lower(int ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; }
 
 /* Hashes a line under the comparison options. */
 static uint64_t diff_hash(const diff_opt *o, const uint8_t *p,
@@ -134,8 +132,7 @@ static int diff_same(const diff_opt *o, const uint8_t *a, const uint8_t *ae,
       int sa = 0, sb = 0;
       while (a < ae && diff_space(*a)) a++, sa = 1;
       while (b < be && diff_space(*b)) b++, sb = 1;
-      if (o->space && !o->allspace && sa != sb && a < ae && b < be)
-        return 0;
+      if (o->space && !o->allspace && sa != sb && a < ae && b < be) return 0;
     }
     if (a == ae || b == be) return a == ae && b == be;
     if ((o->icase ? diff_lower(*a) : *a) != (o->icase ? diff_lower(*b) : *b))
@@ -229,8 +226,8 @@ typedef struct diff_ctx {
 } diff_ctx;
 
 /* Finds the middle snake of a[xo..xl) / b[yo..yl): stores its split point. */
-static void diff_diag(diff_ctx *x, long xo, long xl, long yo, long yl,
-                      long *sx, long *sy) {
+static void diff_diag(diff_ctx *x, long xo, long xl, long yo, long yl, long *sx,
+                      long *sy) {
   long *fd = x->fd, *bd = x->bd;
   long dmin = xo - yl, dmax = xl - yo, fmid = xo - yo, bmid = xl - yl;
   long fmin = fmid, fmax = fmid, bmin = bmid, bmax = bmid, d;
@@ -239,10 +236,14 @@ static void diff_diag(diff_ctx *x, long xo, long xl, long yo, long yl,
   bd[bmid] = xl;
   for (;;) {
     x->work++;
-    if (fmin > dmin) fd[--fmin - 1] = -1;
-    else ++fmin;
-    if (fmax < dmax) fd[++fmax + 1] = -1;
-    else --fmax;
+    if (fmin > dmin)
+      fd[--fmin - 1] = -1;
+    else
+      ++fmin;
+    if (fmax < dmax)
+      fd[++fmax + 1] = -1;
+    else
+      --fmax;
     for (d = fmax; d >= fmin; d -= 2) {
       long px, py, tlo = fd[d - 1], thi = fd[d + 1];
       px = tlo >= thi ? tlo + 1 : thi;
@@ -255,10 +256,14 @@ static void diff_diag(diff_ctx *x, long xo, long xl, long yo, long yl,
         return;
       }
     }
-    if (bmin > dmin) bd[--bmin - 1] = LONG_MAX;
-    else ++bmin;
-    if (bmax < dmax) bd[++bmax + 1] = LONG_MAX;
-    else --bmax;
+    if (bmin > dmin)
+      bd[--bmin - 1] = LONG_MAX;
+    else
+      ++bmin;
+    if (bmax < dmax)
+      bd[++bmax + 1] = LONG_MAX;
+    else
+      --bmax;
     for (d = bmax; d >= bmin; d -= 2) {
       long px, py, tlo = bd[d - 1], thi = bd[d + 1];
       px = tlo < thi ? tlo : thi - 1;
@@ -277,7 +282,9 @@ static void diff_diag(diff_ctx *x, long xo, long xl, long yo, long yl,
 /* Marks changed lines of a[xo..xl) and b[yo..yl): GNU's compareseq with an
  * explicit stack (the recursion depth would follow the edit distance). */
 static int diff_compare(diff_ctx *x, long xl0, long yl0) {
-  typedef struct range { long xo, xl, yo, yl; } range;
+  typedef struct range {
+    long xo, xl, yo, yl;
+  } range;
   range *st;
   size_t top = 0, cap = 64;
   st = mem_alloc(x->c->m, sizeof *st * cap);
@@ -346,8 +353,10 @@ static int diff_discard(cmd_ctx *c, diff_file *f, int **keep, long **real,
     while ((tem = tem >> 2) > 0) many *= 2;
     for (li = 0; li < end; li++) {
       long nm = count[1 - k][f[k].eq[li]];
-      if (nm == 0) dis[k][li] = 1;
-      else if (nm > many) dis[k][li] = 2;
+      if (nm == 0)
+        dis[k][li] = 1;
+      else if (nm > many)
+        dis[k][li] = 2;
     }
   }
   for (k = 0; k < 2; k++) {
@@ -374,23 +383,32 @@ static int diff_discard(cmd_ctx *c, diff_file *f, int **keep, long **real,
       while (0 < (t2 >>= 2)) minimum <<= 1;
       minimum++;
       for (j = 0, consec = 0; j < length; j++) {
-        if (d[li + j] != 2) consec = 0;
-        else if (minimum == ++consec) j -= consec;
-        else if (minimum < consec) d[li + j] = 0;
+        if (d[li + j] != 2)
+          consec = 0;
+        else if (minimum == ++consec)
+          j -= consec;
+        else if (minimum < consec)
+          d[li + j] = 0;
       }
       for (j = 0, consec = 0; j < length; j++) {
         if (j >= 8 && d[li + j] == 1) break;
-        if (d[li + j] == 2) consec = 0, d[li + j] = 0;
-        else if (d[li + j] == 0) consec = 0;
-        else consec++;
+        if (d[li + j] == 2)
+          consec = 0, d[li + j] = 0;
+        else if (d[li + j] == 0)
+          consec = 0;
+        else
+          consec++;
         if (consec == 3) break;
       }
       li += length - 1;
       for (j = 0, consec = 0; j < length; j++) {
         if (j >= 8 && d[li - j] == 1) break;
-        if (d[li - j] == 2) consec = 0, d[li - j] = 0;
-        else if (d[li - j] == 0) consec = 0;
-        else consec++;
+        if (d[li - j] == 2)
+          consec = 0, d[li - j] = 0;
+        else if (d[li - j] == 0)
+          consec = 0;
+        else
+          consec++;
         if (consec == 3) break;
       }
     }
@@ -520,8 +538,7 @@ static int diff_trivial(const diff_hunk *h, size_t k, size_t e) {
 
 /* ---- output ------------------------------------------------------------ */
 
-static void diff_line(buf *b, const char *prefix, const diff_file *f,
-                      long i) {
+static void diff_line(buf *b, const char *prefix, const diff_file *f, long i) {
   buf_puts(b, prefix);
   buf_put(b, f->ln[i], (size_t)(diff_end(f, i) - f->ln[i]));
   buf_putc(b, '\n');
@@ -531,8 +548,10 @@ static void diff_line(buf *b, const char *prefix, const diff_file *f,
 
 static void diff_range(buf *b, long a, long e, int sep) {
   /* a, e are 1-based first and last; e < a means an empty range at e */
-  if (e > a) buf_printf(b, "%ld%c%ld", a, sep, e);
-  else buf_printf(b, "%ld", e);
+  if (e > a)
+    buf_printf(b, "%ld%c%ld", a, sep, e);
+  else
+    buf_printf(b, "%ld", e);
 }
 
 static void diff_normal(buf *b, const diff_file *f, const diff_hunk *h,
@@ -552,9 +571,8 @@ static void diff_normal(buf *b, const diff_file *f, const diff_hunk *h,
   }
 }
 
-static void diff_stamp(cmd_ctx *c, buf *b, const char *mark,
-                       const diff_file *f, const char *label,
-                       int ctx_style) {
+static void diff_stamp(cmd_ctx *c, buf *b, const char *mark, const diff_file *f,
+                       const char *label, int ctx_style) {
   char t[48];
   if (label) {
     buf_printf(b, "%s %s\n", mark, label);
@@ -594,13 +612,19 @@ static void diff_unified(buf *b, const diff_opt *o, const diff_file *f,
     if (e0 > (long)f[0].n) e0 = (long)f[0].n;
     e1 = h[e - 1].l1 + h[e - 1].ins + (e0 - (h[e - 1].l0 + h[e - 1].del));
     buf_puts(b, "@@ -");
-    if (e0 - s0 == 1) buf_printf(b, "%ld", s0 + 1);
-    else if (e0 == s0) buf_printf(b, "%ld,0", s0);
-    else buf_printf(b, "%ld,%ld", s0 + 1, e0 - s0);
+    if (e0 - s0 == 1)
+      buf_printf(b, "%ld", s0 + 1);
+    else if (e0 == s0)
+      buf_printf(b, "%ld,0", s0);
+    else
+      buf_printf(b, "%ld,%ld", s0 + 1, e0 - s0);
     buf_puts(b, " +");
-    if (e1 - s1 == 1) buf_printf(b, "%ld", s1 + 1);
-    else if (e1 == s1) buf_printf(b, "%ld,0", s1);
-    else buf_printf(b, "%ld,%ld", s1 + 1, e1 - s1);
+    if (e1 - s1 == 1)
+      buf_printf(b, "%ld", s1 + 1);
+    else if (e1 == s1)
+      buf_printf(b, "%ld,0", s1);
+    else
+      buf_printf(b, "%ld,%ld", s1 + 1, e1 - s1);
     buf_puts(b, " @@\n");
     i = s0;
     j = s1;
@@ -669,8 +693,7 @@ static int diff_binary(const diff_file *f) {
  * lines take no part in the search (only `horizon` of them, the context
  * the output needs, stay), which decides the line counts and match counts
  * that discard_confusing_lines sees. mid[] are views into f[]. */
-static void diff_middle(const diff_opt *o, const diff_file *f,
-                        diff_file *mid) {
+static void diff_middle(const diff_opt *o, const diff_file *f, diff_file *mid) {
   size_t pre = 0, suf = 0, n0 = f[0].n, n1 = f[1].n, h, lo, k;
   long horizon = o->fmt == 'n' ? 0 : o->ctx;
   while (pre < n0 && pre < n1 &&
@@ -716,8 +739,8 @@ static int diff_files(cmd_ctx *c, const diff_opt *o, diff_file *f,
   }
   if (!o->text && (diff_binary(&f[0]) || diff_binary(&f[1]))) {
     if (header) buf_printf(c->out, "%s\n", header);
-    buf_printf(c->out, "%s %s and %s differ\n", o->brief ? "Files" : "Binary files",
-               f[0].name, f[1].name);
+    buf_printf(c->out, "%s %s and %s differ\n",
+               o->brief ? "Files" : "Binary files", f[0].name, f[1].name);
     return 1;
   }
   for (k = 0; k < 2; k++)
@@ -801,8 +824,7 @@ static int diff_load(cmd_ctx *c, diff_file *f, const char *name,
 }
 
 static int diff_paths(cmd_ctx *c, const diff_opt *o, const char *n0,
-                      const char *n1, const char *p0, const char *p1,
-                      int top);
+                      const char *n1, const char *p0, const char *p1, int top);
 
 /* Sorted names of a directory (arena), NULL-terminated. */
 static char **diff_names(cmd_ctx *c, const char *path, size_t *count) {
@@ -875,12 +897,12 @@ static int diff_stat(cmd_ctx *c, const char *path, struct vfs_stat *st) {
 }
 
 static int diff_paths(cmd_ctx *c, const diff_opt *o, const char *n0,
-                      const char *n1, const char *p0, const char *p1,
-                      int top) {
+                      const char *n1, const char *p0, const char *p1, int top) {
   struct vfs_stat s0, s1;
   int e0 = p0 ? diff_stat(c, p0, &s0) : 0;
   int e1 = p1 ? diff_stat(c, p1, &s1) : 0;
-  int d0 = p0 && !e0 && s0.kind == VFS_DIR, d1 = p1 && !e1 && s1.kind == VFS_DIR;
+  int d0 = p0 && !e0 && s0.kind == VFS_DIR,
+      d1 = p1 && !e1 && s1.kind == VFS_DIR;
   diff_file f[2];
   char *header = NULL;
   int rc;
@@ -944,44 +966,46 @@ int cmd_diff(cmd_ctx *c) {
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case 'q': o.brief = 1; break;
-      case 's': o.same = 1; break;
-      case 'u':
-      case 'c': o.fmt = k; break;
-      case 'U':
-      case 'C': {
-        int64_t n = 3;
-        if (g.arg && (cmd_parse_int(g.arg, &n) || n < 0)) {
-          cmd_err(c, "invalid context length %s", cmd_quote(c, g.arg));
-          buf_puts(c->err, "Try 'diff --help' for more information.\n");
-          return 2;
-        }
-        o.fmt = k == 'U' ? 'u' : 'c';
-        o.ctx = (int)(n > 1000000 ? 1000000 : n);
-        break;
+    case 'q': o.brief = 1; break;
+    case 's': o.same = 1; break;
+    case 'u':
+    case 'c': o.fmt = k; break;
+    case 'U':
+    case 'C': {
+      int64_t n = 3;
+      if (g.arg && (cmd_parse_int(g.arg, &n) || n < 0)) {
+        cmd_err(c, "invalid context length %s", cmd_quote(c, g.arg));
+        cmd_err(c, "Try 'diff --help' for more information.");
+        return 2;
       }
-      case DIFF_NORMAL: o.fmt = 'n'; break;
-      case 'r': o.rec = 1; break;
-      case 'N': o.newfile = 1; break;
-      case 'i': o.icase = 1; break;
-      case 'b': o.space = 1; break;
-      case 'w': o.allspace = 1; break;
-      case 'B': o.blank = 1; break;
-      case 'a': o.text = 1; break;
-      case DIFF_LABEL:
-        if (labels == 2) {
-          cmd_err(c, "too many file label options");
-          return 2;
-        }
-        o.label[labels++] = g.arg;
-        break;
+      o.fmt = k == 'U' ? 'u' : 'c';
+      o.ctx = (int)(n > 1000000 ? 1000000 : n);
+      break;
+    }
+    case DIFF_NORMAL: o.fmt = 'n'; break;
+    case 'r': o.rec = 1; break;
+    case 'N': o.newfile = 1; break;
+    case 'i': o.icase = 1; break;
+    case 'b': o.space = 1; break;
+    case 'w': o.allspace = 1; break;
+    case 'B': o.blank = 1; break;
+    case 'a': o.text = 1; break;
+    case DIFF_LABEL:
+      if (labels == 2) {
+        cmd_err(c, "too many file label options");
+        return 2;
+      }
+      o.label[labels++] = g.arg;
+      break;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? 2 : k;
   if (g.nops < 2) {
-    if (g.nops == 0) cmd_err(c, "missing operand after 'diff'");
-    else cmd_err(c, "missing operand after %s", cmd_quote(c, g.ops[0]));
+    if (g.nops == 0)
+      cmd_err(c, "missing operand after 'diff'");
+    else
+      cmd_err(c, "missing operand after %s", cmd_quote(c, g.ops[0]));
     buf_puts(c->err, "diff: Try 'diff --help' for more information.\n");
     return 2;
   }

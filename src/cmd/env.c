@@ -57,7 +57,8 @@ static void env_unset(char **env, int *n, const char *name) {
 static int env_print(cmd_ctx *c, char **env, int z) {
   int rc;
   for (; *env; env++)
-    if ((rc = cmd_puts(c, *env)) < 0 || (rc = cmd_write(c, z ? "" : "\n", 1)) < 0)
+    if ((rc = cmd_puts(c, *env)) < 0 ||
+        (rc = cmd_write(c, z ? "" : "\n", 1)) < 0)
       return rc;
   return 0;
 }
@@ -76,21 +77,22 @@ int cmd_env(cmd_ctx *c) {
   cmd_opt_init(&g, c, env_opts, env_usage, CMD_OPTF_NOPERMUTE);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case 'i':
-        n = 0;
-        env[0] = NULL;
-        break;
-      case '0': z = 1; break;
-      case 'u':
-        if (!*g.arg || strchr(g.arg, '=')) {
-          cmd_err(c, "cannot unset %s: Invalid argument", cmd_quote(c, g.arg));
-          return 125;
-        }
-        env_unset(env, &n, g.arg);
-        break;
-      default:
-        cmd_err(c, "option '%s' is not supported in memsandbox", g.optname ? g.optname : "-C");
+    case 'i':
+      n = 0;
+      env[0] = NULL;
+      break;
+    case '0': z = 1; break;
+    case 'u':
+      if (!*g.arg || strchr(g.arg, '=')) {
+        cmd_err(c, "cannot unset %s: Invalid argument", cmd_quote(c, g.arg));
         return 125;
+      }
+      env_unset(env, &n, g.arg);
+      break;
+    default:
+      cmd_err(c, "option '%s' is not supported in memsandbox",
+              g.optname ? g.optname : "-C");
+      return 125;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
@@ -114,7 +116,9 @@ int cmd_env(cmd_ctx *c) {
     cmd_err(c, "Try 'env --help' for more information.");
     return 125;
   }
-  if (!c->run) {
+  /* like the real env, only programs run: not shell functions or builtins
+   * such as cd */
+  if (!c->run || (!strchr(g.ops[first], '/') && !cmd_find(g.ops[first]))) {
     cmd_err(c, "%s: No such file or directory", cmd_quote(c, g.ops[first]));
     return 127;
   }

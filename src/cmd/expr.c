@@ -112,8 +112,10 @@ static expr_val expr_match(expr_p *p, expr_val a, expr_val b) {
   buf_init(&msg, p->c->m);
   rc = rx_compile(p->c->m, pat, strlen(pat), RX_BRE, &r, &msg);
   if (rc) {
-    if (rc == MSB_EINVAL) expr_fail(p, 2, buf_str(&msg), NULL);
-    else p->err = rc;
+    if (rc == MSB_EINVAL)
+      expr_fail(p, 2, buf_str(&msg), NULL);
+    else
+      p->err = rc;
     buf_finish(&msg);
     return expr_str("");
   }
@@ -150,8 +152,7 @@ static expr_val expr_primary(expr_p *p) {
         expr_fail(p, 2, "syntax error: expecting ')' instead of",
                   p->av[p->pos]);
       else
-        expr_fail(p, 2, "syntax error: expecting ')' after",
-                  p->av[p->pos - 1]);
+        expr_fail(p, 2, "syntax error: expecting ')' after", p->av[p->pos - 1]);
     }
     return v;
   }
@@ -193,8 +194,8 @@ static expr_val expr_primary(expr_p *p) {
     b = expr_need(p, p->av[p->pos - 1]);
     if (p->err) return expr_str("");
     sl = (int64_t)strlen(s);
-    if (!expr_to_int(a, &pos) || !expr_to_int(b, &len) || pos < 1 ||
-        len < 1 || pos > sl)
+    if (!expr_to_int(a, &pos) || !expr_to_int(b, &len) || pos < 1 || len < 1 ||
+        pos > sl)
       return expr_str("");
     if (len > sl - pos + 1) len = sl - pos + 1;
     return expr_str(arena_strndup(p->c->a, s + pos - 1, (size_t)len));
@@ -243,8 +244,10 @@ static expr_val expr_arith(expr_p *p, int level) {
     if (level == 1 && found == 0 && __builtin_mul_overflow(x, y, &r))
       found = -2;
     if (level == 1 && found > 0) {
-      if (x == INT64_MIN && y == -1) found = -2;
-      else r = found == 1 ? x / y : x % y;
+      if (x == INT64_MIN && y == -1)
+        found = -2;
+      else
+        r = found == 1 ? x / y : x % y;
     }
     if (found == -2) {
       expr_fail(p, 3, "integer result too large for memsandbox's 64-bit expr",
@@ -275,13 +278,13 @@ static expr_val expr_cmp(expr_p *p) {
     else
       c = strcmp(expr_text(p, a), expr_text(p, b));
     switch (found) {
-      case 0: c = c < 0; break;
-      case 1: c = c <= 0; break;
-      case 2:
-      case 3: c = c == 0; break;
-      case 4: c = c != 0; break;
-      case 5: c = c >= 0; break;
-      default: c = c > 0; break;
+    case 0: c = c < 0; break;
+    case 1: c = c <= 0; break;
+    case 2:
+    case 3: c = c == 0; break;
+    case 4: c = c != 0; break;
+    case 5: c = c >= 0; break;
+    default: c = c > 0; break;
     }
     a = expr_int(c);
   }

@@ -150,6 +150,12 @@ static const cmd_opt grep_opts[] = {
     {0, "no-group-separator", CMD_ARG_NONE, GREP_O_NOGROUPSEP},
     {0, 0, 0, 0}};
 
+/* Regex work allowed per search call: the engine charges roughly the
+ * subject length per call even when it matches early, so the budget is per
+ * call (bounding one pathological back-reference search) while the step
+ * limit bounds the whole run through cmd_tick. */
+#define GREP_RX_BUDGET ((uint64_t)1000000000u)
+
 /* A glob list for --include / --exclude / --exclude-dir. */
 typedef struct grep_globs {
   const char **v;
@@ -171,7 +177,6 @@ typedef struct grep_st {
   grep_globs inc, exc, excdir;
   int matched, error, stop;
   int printed_any;   /* a line or separator was printed (for "--") */
-  uint64_t budget;
 } grep_st;
 
 static int grep_isword(int ch) {
@@ -187,7 +192,8 @@ static int grep_exec(grep_st *st, const uint8_t *s, size_t len, size_t start,
   int found = 0;
   for (i = 0; i < st->nrx; i++) {
     rx_match m;
-    int r = rx_exec(st->rxs[i], s, len, start, ef, &m, 1, &st->budget);
+    uint64_t budget = GREP_RX_BUDGET;
+    int r = rx_exec(st->rxs[i], s, len, start, ef, &m, 1, &budget);
     if (r < 0) return r;
     if (r == 1 && (!found || m.so < *so || (m.so == *so && m.eo > *eo))) {
       *so = m.so;
@@ -224,7 +230,7 @@ static int grep_find(grep_st *st, const uint8_t *s, size_t len, size_t start,
       int okl = s0 == 0 || !grep_isword(s[s0 - 1]);
       int okr = (size_t)e0 == len || !grep_isword(s[e0]);
       long s1, e1;
-      if (okl && okr && e0 > s0) {
+      if (okl && okr) {
         *so = s0;
         *eo = e0;
         return 1;
@@ -681,7 +687,6 @@ int cmd_grep(cmd_ctx *c) {
   st.maxcount = -1;
   st.delim = '\n';
   st.groupsep = "--";
-  st.budget = (uint64_t)4000000000u;
   if (!strcmp(nm, "egrep")) mode = 'E';
   if (!strcmp(nm, "fgrep")) mode = 'F';
   buf_init(&pats, c->m);

@@ -46,30 +46,29 @@ static const char gzip_usage[] =
 
 enum { GZ_OPT_NOSUB = 256 };
 
-static const cmd_opt gzip_opts[] = {
-    {'c', "stdout", CMD_ARG_NONE, 'c'},
-    {'d', "decompress", CMD_ARG_NONE, 'd'},
-    {0, "uncompress", CMD_ARG_NONE, 'd'},
-    {'f', "force", CMD_ARG_NONE, 'f'},
-    {'k', "keep", CMD_ARG_NONE, 'k'},
-    {'l', "list", CMD_ARG_NONE, 'l'},
-    {'n', "no-name", CMD_ARG_NONE, 'n'},
-    {'N', "name", CMD_ARG_NONE, 'N'},
-    {'q', "quiet", CMD_ARG_NONE, 'q'},
-    {'r', "recursive", CMD_ARG_NONE, 'r'},
-    {'S', "suffix", CMD_ARG_REQ, 'S'},
-    {'t', "test", CMD_ARG_NONE, 't'},
-    {'v', "verbose", CMD_ARG_NONE, 'v'},
-    {'1', "fast", CMD_ARG_NONE, '1'},
-    {'2', 0, CMD_ARG_NONE, '2'},
-    {'3', 0, CMD_ARG_NONE, '3'},
-    {'4', 0, CMD_ARG_NONE, '4'},
-    {'5', 0, CMD_ARG_NONE, '5'},
-    {'6', 0, CMD_ARG_NONE, '6'},
-    {'7', 0, CMD_ARG_NONE, '7'},
-    {'8', 0, CMD_ARG_NONE, '8'},
-    {'9', "best", CMD_ARG_NONE, '9'},
-    {0, 0, 0, 0}};
+static const cmd_opt gzip_opts[] = {{'c', "stdout", CMD_ARG_NONE, 'c'},
+                                    {'d', "decompress", CMD_ARG_NONE, 'd'},
+                                    {0, "uncompress", CMD_ARG_NONE, 'd'},
+                                    {'f', "force", CMD_ARG_NONE, 'f'},
+                                    {'k', "keep", CMD_ARG_NONE, 'k'},
+                                    {'l', "list", CMD_ARG_NONE, 'l'},
+                                    {'n', "no-name", CMD_ARG_NONE, 'n'},
+                                    {'N', "name", CMD_ARG_NONE, 'N'},
+                                    {'q', "quiet", CMD_ARG_NONE, 'q'},
+                                    {'r', "recursive", CMD_ARG_NONE, 'r'},
+                                    {'S', "suffix", CMD_ARG_REQ, 'S'},
+                                    {'t', "test", CMD_ARG_NONE, 't'},
+                                    {'v', "verbose", CMD_ARG_NONE, 'v'},
+                                    {'1', "fast", CMD_ARG_NONE, '1'},
+                                    {'2', 0, CMD_ARG_NONE, '2'},
+                                    {'3', 0, CMD_ARG_NONE, '3'},
+                                    {'4', 0, CMD_ARG_NONE, '4'},
+                                    {'5', 0, CMD_ARG_NONE, '5'},
+                                    {'6', 0, CMD_ARG_NONE, '6'},
+                                    {'7', 0, CMD_ARG_NONE, '7'},
+                                    {'8', 0, CMD_ARG_NONE, '8'},
+                                    {'9', "best", CMD_ARG_NONE, '9'},
+                                    {0, 0, 0, 0}};
 
 typedef struct gzip_st {
   cmd_ctx *c;
@@ -103,10 +102,8 @@ static void gzip_warn(gzip_st *s) {
 }
 
 /* "%5.1f%%" of GNU's display_ratio. */
-static void gzip_ratio(buf *b, uint64_t packed, uint64_t num,
-                       uint64_t den) {
-  double r = den ? 100.0 * ((double)num - (double)packed) / (double)den
-                 : 0.0;
+static void gzip_ratio(buf *b, uint64_t packed, uint64_t num, uint64_t den) {
+  double r = den ? 100.0 * ((double)num - (double)packed) / (double)den : 0.0;
   buf_printf(b, "%5.1f%%", r);
 }
 
@@ -143,8 +140,8 @@ static char *gzip_unsuffix(gzip_st *s, const char *name) {
     if (n > k && !strcmp(name + n - k, sufs[i]) && name[n - k - 1] != '/')
       return arena_strndup(s->c->a, name, n - k);
   }
-  if (n > 4 && (!strcmp(name + n - 4, ".tgz") ||
-                !strcmp(name + n - 4, ".taz"))) {
+  if (n > 4 &&
+      (!strcmp(name + n - 4, ".tgz") || !strcmp(name + n - 4, ".taz"))) {
     char *o = arena_alloc(s->c->a, n + 1);
     if (!o) return NULL;
     memcpy(o, name, n - 4);
@@ -238,8 +235,8 @@ static int gzip_one(gzip_st *s, const char *op) {
     }
     if (s->verbose && !s->quiet) {
       if (!is_stdin) buf_printf(c->err, "%s:\t", disp);
-      gzip_ratio(c->err, z.len - gzip_overhead((const uint8_t *)z.p, z.len),
-                 n, n);
+      gzip_ratio(c->err, z.len - gzip_overhead((const uint8_t *)z.p, z.len), n,
+                 n);
       if (is_stdin)
         buf_putc(c->err, '\n');
       else if (to_out)
@@ -281,8 +278,7 @@ static int gzip_one(gzip_st *s, const char *op) {
         gzip_warn(s);
         return 0;
       }
-      if (!s->force &&
-          vfs_stat(c->fs, cmd_path(c, outname), 0, &st) == 0) {
+      if (!s->force && vfs_stat(c->fs, cmd_path(c, outname), 0, &st) == 0) {
         gzip_err(s, "%s already exists;\tnot overwritten", outname);
         gzip_warn(s);
         return 0;
@@ -295,6 +291,8 @@ static int gzip_one(gzip_st *s, const char *op) {
                       ? c->out_max + 1
                       : c->lim->max_file_bytes;
     if (s->test || s->list) lim.max_out = c->lim->max_total_bytes;
+    if (s->force && to_out && !s->test && !s->list && !arc_is_gzip(d, n))
+      return cmd_write(c, d, n); /* zcat -f: not compressed, copied */
     buf_init(&u, c->m);
     packed = n - gzip_overhead(d, n); /* d goes stale once we write */
     if (n == 0) {
@@ -315,8 +313,9 @@ static int gzip_one(gzip_st *s, const char *op) {
         const char *un = is_stdin ? "" : gzip_unsuffix(s, op);
         uint64_t hdr = gzip_overhead(d, n);
         if (!s->listed)
-          cmd_puts(c, "         compressed        uncompressed  ratio "
-                      "uncompressed_name\n");
+          cmd_puts(c,
+                   "         compressed        uncompressed  ratio "
+                   "uncompressed_name\n");
         cmd_outf(c, "%19llu %19llu ", (unsigned long long)n,
                  (unsigned long long)gi.isize);
         gzip_ratio(c->out, n - hdr, gi.isize, gi.isize);
@@ -360,10 +359,10 @@ static int gzip_one(gzip_st *s, const char *op) {
                 : MSB_ENOMEM;
       if (!rc) {
         vfs_chmod(c->fs, oabs, ist.mode);
-        vfs_utime(c->fs, oabs,
-                  s->name && gi.mtime ? (int64_t)gi.mtime * 1000000000
-                                      : ist.mtime_ns,
-                  0);
+        vfs_utime(
+            c->fs, oabs,
+            s->name && gi.mtime ? (int64_t)gi.mtime * 1000000000 : ist.mtime_ns,
+            0);
         if (!s->keep) vfs_remove(c->fs, abs, VFS_RM_NODIR);
         if (s->verbose && !s->quiet) {
           buf_printf(c->err, "%s:\t", disp);
@@ -400,9 +399,18 @@ int cmd_gzip(cmd_ctx *c) {
     case 'f': s.force = 1; break;
     case 'k': s.keep = 1; break;
     case 'l': s.list = 1; break;
-    case 'n': s.noname = 1; s.name = 0; break;
-    case 'N': s.name = 1; s.noname = 0; break;
-    case 'q': s.quiet = 1; s.verbose = 0; break;
+    case 'n':
+      s.noname = 1;
+      s.name = 0;
+      break;
+    case 'N':
+      s.name = 1;
+      s.noname = 0;
+      break;
+    case 'q':
+      s.quiet = 1;
+      s.verbose = 0;
+      break;
     case 'r':
       gzip_err(&s, "-r (recursive) is not supported in this sandbox");
       return 1;
@@ -414,7 +422,10 @@ int cmd_gzip(cmd_ctx *c) {
       s.suf = g.arg;
       break;
     case 't': s.test = 1; break;
-    case 'v': s.verbose = 1; s.quiet = 0; break;
+    case 'v':
+      s.verbose = 1;
+      s.quiet = 0;
+      break;
     default: s.level = k - '0'; break;
     }
   }

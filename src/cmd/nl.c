@@ -211,7 +211,8 @@ int cmd_nl(cmd_ctx *c) {
         break;
       case 't': number = rl > 0; break;
       case 'p': {
-        int m = rx_exec(st->re, rec, rl, 0, 0, NULL, 0, NULL);
+        uint64_t budget = (uint64_t)1000000000u;
+        int m = rx_exec(st->re, rec, rl, 0, 0, NULL, 0, &budget);
         if (m < 0) {
           rc = m;
           goto out;

@@ -22,6 +22,7 @@
  * it reads end of file. Extension: a V4A patch ("*** Begin Patch") is
  * applied atomically through patch_apply. Exit 0 ok, 1 some hunks failed,
  * 2 trouble. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "../patch.h"
@@ -67,7 +68,7 @@ static const char patch_usage[] =
     "Extension: a V4A patch (*** Begin Patch ... *** End Patch) is applied "
     "atomically.\n";
 
-enum { PATCH_DRY = 256, PATCH_NOBACKUP, PATCH_VERBOSE };
+enum { PATCH_DRY = 256, PATCH_NOBACKUP };
 static const cmd_opt patch_opts_tab[] = {
     {'p', "strip", CMD_ARG_REQ, 'p'},
     {'i', "input", CMD_ARG_REQ, 'i'},
@@ -85,19 +86,40 @@ static const cmd_opt patch_opts_tab[] = {
     {'u', "unified", CMD_ARG_NONE, 'u'},
     {0, "dry-run", CMD_ARG_NONE, PATCH_DRY},
     {0, "no-backup-if-mismatch", CMD_ARG_NONE, PATCH_NOBACKUP},
-    {0, "verbose", CMD_ARG_NONE, PATCH_VERBOSE},
     {0, 0, 0, 0}};
 
 typedef struct patch_cfg {
   int strip; /* -1 when -p was not given */
   int reverse, forward, force, batch, quiet, backup, rmempty, dry;
-  int nobackup, verbose;
+  int nobackup;
   int fuzz;
   const char *out;      /* -o */
   const char *origfile; /* ORIGFILE operand */
   const char *cwd;      /* after -d */
   int out_used;         /* -o written once already (later files append) */
 } patch_cfg;
+
+/* GNU's say(): messages go to stdout, or to stderr when -o - sends the
+ * patched text there. */
+static void patch_say(cmd_ctx *c, const patch_cfg *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void patch_say(cmd_ctx *c, const patch_cfg *g, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (g->out && strcmp(g->out, "-") == 0) {
+    buf_vprintf(c->err, fmt, ap);
+  } else {
+    buf tmp;
+    buf_init(&tmp, c->m);
+    buf_vprintf(&tmp, fmt, ap);
+    cmd_write(c, tmp.p ? tmp.p : "", tmp.len);
+    buf_finish(&tmp);
+  }
+  va_end(ap);
+}
 
 /* "patch: **** msg" on stderr; returns 2. */
 static int patch_fatal(cmd_ctx *c, const char *msg) {
@@ -167,38 +189,39 @@ static const char *patch_better(const char *a, const char *b) {
   return strlen(a) <= strlen(b) ? a : b;
 }
 
-static void patch_leading_text(cmd_ctx *c, const patch_file *f) {
+static void patch_leading_text(cmd_ctx *c, const patch_cfg *g,
+                               const patch_file *f) {
   const char *p = f->pre, *e = f->pre + f->pre_len;
-  cmd_puts(c, "The text leading up to this was:\n"
-              "--------------------------\n");
+  patch_say(c, g, "%s",
+            "The text leading up to this was:\n"
+            "--------------------------\n");
   while (p < e) {
     const char *nl = memchr(p, '\n', (size_t)(e - p));
     size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
-    cmd_puts(c, "|");
-    cmd_write(c, p, n);
-    cmd_puts(c, "\n");
+    patch_say(c, g, "%s", "|");
+    patch_say(c, g, "%.*s", (int)n, p);
+    patch_say(c, g, "%s", "\n");
     p += n + (nl ? 1 : 0);
   }
-  cmd_puts(c, "--------------------------\n");
+  patch_say(c, g, "%s", "--------------------------\n");
 }
 
 static int patch_write_file(cmd_ctx *c, const char *abs, const void *d,
                             size_t n, unsigned flags) {
-  return vfs_write(c->fs, abs, d, n, flags | VFS_PARENTS | VFS_KEEP_MODE,
-                   0644, NULL);
+  return vfs_write(c->fs, abs, d, n, flags | VFS_PARENTS | VFS_KEEP_MODE, 0644,
+                   NULL);
 }
 
 /* Whether applying f (reverse or not) creates its file: a creation
  * patch forward, a deletion patch reversed. */
-static int patch_eff_create(const patch_file *f, int creating,
-                            int reverse) {
+static int patch_eff_create(const patch_file *f, int creating, int reverse) {
   return reverse ? f->kind == PATCH_DELETE : creating;
 }
 
 /* Applies one unified file section. Returns 0, 1 (hunks failed/ignored)
  * or a negative MSB_E* code. */
 static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
-                     const patch_file *f) {
+                     const patch_file *f, int announce_only) {
   const char *on = patch_strip_name(f->old_name, g->strip);
   const char *nn = patch_strip_name(f->new_name, g->strip);
   const char *name = NULL, *abs, *outabs, *rejname;
@@ -222,21 +245,25 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
       name = nn ? nn : on, creating = 1;
   }
   if (!name) {
-    cmd_outf(c, "can't find file to patch at input line %lld\n",
-             (long long)f->hdr_line + 1);
+    patch_say(c, g, "can't find file to patch at input line %lld\n",
+              (long long)f->hdr_line + 1);
     if (g->strip >= 0)
-      cmd_puts(c, "Perhaps you used the wrong -p or --strip option?\n");
+      patch_say(c, g, "%s",
+                "Perhaps you used the wrong -p or --strip option?\n");
     else
-      cmd_puts(c, "Perhaps you should have used the -p or --strip "
-                  "option?\n");
-    patch_leading_text(c, f);
+      patch_say(c, g, "%s",
+                "Perhaps you should have used the -p or --strip "
+                "option?\n");
+    patch_leading_text(c, g, f);
     if (g->force || g->batch)
-      cmd_puts(c, "No file to patch.  Skipping patch.\n");
+      patch_say(c, g, "%s", "No file to patch.  Skipping patch.\n");
     else
-      cmd_puts(c, "File to patch: \nSkip this patch? [y] \n"
-                  "Skipping patch.\n");
-    cmd_outf(c, "%zu out of %zu hunk%s ignored\n", f->nhunks, f->nhunks,
-             f->nhunks == 1 ? "" : "s");
+      patch_say(c, g, "%s",
+                g->quiet ? "File to patch: \nSkip this patch? [y] \n"
+                         : "File to patch: \nSkip this patch? [y] \n"
+                           "Skipping patch.\n");
+    patch_say(c, g, "%zu out of %zu hunk%s ignored\n", f->nhunks, f->nhunks,
+              f->nhunks == 1 ? "" : "s");
     return 1;
   }
   abs = patch_abs_path(c, g, name);
@@ -245,39 +272,42 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
   if (rc == 0) {
     exists = 1;
   } else if (rc != MSB_ENOENT || (!creating && f->kind != PATCH_DELETE)) {
-    buf_printf(c->err, "%s: **** Can't open file %s : %s\n", cmd_name(c),
-               name, cmd_strerror(rc));
+    buf_printf(c->err, "%s: **** Can't open file %s : %s\n", cmd_name(c), name,
+               cmd_strerror(rc));
     return rc == MSB_ENOMEM ? rc : 2;
   }
   outabs = g->out ? patch_abs_path(c, g, g->out) : abs;
   if (!outabs) return MSB_ENOMEM;
-  if (!g->force &&
-      ((patch_eff_create(f, creating, reverse) && exists && n) ||
+  if (((patch_eff_create(f, creating, reverse) && exists && n) ||
        (patch_eff_create(f, creating, !reverse) && !exists))) {
     /* GNU: the next patch would create a file that already exists, or
      * delete one that does not. */
-    cmd_outf(c, "The next patch%s would %s the file %s,\nwhich %s!  ",
-             reverse ? ", when reversed," : "",
-             exists && n ? "create" : "delete", name,
-             exists && n ? "already exists" : "does not exist");
-    if (g->forward) {
-      cmd_puts(c, "Skipping patch.\n");
+    patch_say(c, g, "The next patch%s would %s the file %s,\nwhich %s!  ",
+              reverse ? ", when reversed," : "",
+              exists && n ? "create" : "delete", name,
+              exists && n ? "already exists" : "does not exist");
+    if (g->force) {
+      patch_say(c, g, "%s", "Applying it anyway.\n");
+    } else if (g->forward) {
+      patch_say(c, g, "%s", "Skipping patch.\n");
       skip = 2;
     } else if (g->batch) {
-      cmd_puts(c, reverse ? "Ignoring -R.\n" : "Assuming -R.\n");
+      patch_say(c, g, "%s", reverse ? "Ignoring -R.\n" : "Assuming -R.\n");
       reverse = !reverse;
     } else {
-      cmd_outf(c, "%s? [n] \nApply anyway? [n] \nSkipping patch.\n",
-               g->reverse ? "Ignore -R" : "Assume -R");
+      patch_say(c, g, "%s? [n] \nApply anyway? [n] \n%s",
+                g->reverse ? "Ignore -R" : "Assume -R",
+                g->quiet ? "" : "Skipping patch.\n");
       skip = 2;
     }
   }
   rc = patch_tgt_init(&t, c->m, exists ? d : NULL, exists ? n : 0, 0);
+  t.creating = patch_eff_create(f, creating, reverse);
   buf_init(&rej, c->m);
   if (!rc) {
     /* GNU's .rej header: the names as stripped, timestamps kept, sides
      * swapped with -R. */
-    const char *r1 = on ? on : f->old_name, *r2 = nn ? nn : f->new_name;
+    const char *r1 = on ? on : "/dev/null", *r2 = nn ? nn : "/dev/null";
     const char *t1 = f->old_ts, *t2 = f->new_ts;
     size_t l1 = f->old_ts_len, l2 = f->new_ts_len;
     if (reverse) {
@@ -294,16 +324,20 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
     buf_putc(&rej, '\n');
   }
   if (!rc && !g->quiet && skip != 2) {
-    cmd_outf(c, "%s file %s", g->dry ? "checking" : "patching",
-             g->out ? g->out : name);
-    if (g->out) cmd_outf(c, " (read from %s)", name);
-    cmd_puts(c, "\n");
+    patch_say(c, g, "%s file %s", g->dry ? "checking" : "patching",
+              g->out ? g->out : name);
+    if (g->out) patch_say(c, g, " (read from %s)", name);
+    patch_say(c, g, "%s", "\n");
+  }
+  if (announce_only) {
+    buf_finish(&rej);
+    patch_tgt_free(&t);
+    return 0;
   }
   for (hi = 0; !rc && hi < f->nhunks; hi++) {
     const patch_hunk *h = &ps->hunks[f->first_hunk + hi];
     int64_t where = 0, off = 0;
-    int fuzz = 0, pc, sc, maxf = patch_hunk_context(ps, h, reverse, &pc,
-                                                     &sc);
+    int fuzz = 0, pc, sc, maxf = patch_hunk_context(ps, h, reverse, &pc, &sc);
     if (maxf > g->fuzz) maxf = g->fuzz;
     if (cmd_tick(c, 1)) {
       rc = MSB_ELIMIT;
@@ -322,20 +356,23 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
             break;
           }
           if (w2) {
-            cmd_puts(c, g->reverse ? "Unreversed patch detected!  "
-                                   : "Reversed (or previously applied) "
-                                     "patch detected!  ");
+            patch_say(c, g, "%s",
+                      g->reverse ? "Unreversed patch detected!  "
+                                 : "Reversed (or previously applied) "
+                                   "patch detected!  ");
             if (g->forward) {
-              cmd_puts(c, "Skipping patch.\n");
+              patch_say(c, g, "%s", "Skipping patch.\n");
               skip = 1;
             } else if (g->batch) {
-              cmd_puts(c, g->reverse ? "Ignoring -R.\n" : "Assuming -R.\n");
+              patch_say(c, g, "%s",
+                        g->reverse ? "Ignoring -R.\n" : "Assuming -R.\n");
               reverse = !reverse;
               where = w2;
               off = off2;
             } else {
-              cmd_outf(c, "%s? [n] \nApply anyway? [n] \nSkipping patch.\n",
-                       g->reverse ? "Ignore -R" : "Assume -R");
+              patch_say(c, g, "%s? [n] \nApply anyway? [n] \n%s",
+                        g->reverse ? "Ignore -R" : "Assume -R",
+                        g->quiet ? "" : "Skipping patch.\n");
               skip = 1;
             }
             if (skip) t.in_offset = save;
@@ -355,8 +392,8 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
       int64_t nl = reverse ? h->old_count : h->new_count;
       failed++;
       if (!skip && !g->quiet)
-        cmd_outf(c, "Hunk #%zu FAILED at %lld.\n", hi + 1,
-                 (long long)(oc ? os : os + 1));
+        patch_say(c, g, "Hunk #%zu FAILED at %lld.\n", hi + 1,
+                  (long long)(oc ? os : os + 1));
       fail_delta -= nl - oc;
       patch_hunk_unified(ps, h, reverse, &rej);
       continue;
@@ -365,13 +402,13 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
     if (!rc && (fuzz || t.in_offset) && !g->quiet) {
       int64_t ns = reverse ? h->old_start : h->new_start;
       int64_t nc = reverse ? h->old_count : h->new_count;
-      cmd_outf(c, "Hunk #%zu succeeded at %lld", hi + 1,
-               (long long)((nc ? ns : ns + 1) + t.in_offset + fail_delta));
-      if (fuzz) cmd_outf(c, " with fuzz %d", fuzz);
+      patch_say(c, g, "Hunk #%zu succeeded at %lld", hi + 1,
+                (long long)((nc ? ns : ns + 1) + t.in_offset + fail_delta));
+      if (fuzz) patch_say(c, g, " with fuzz %d", fuzz);
       if (t.in_offset)
-        cmd_outf(c, " (offset %lld line%s)", (long long)t.in_offset,
-                 t.in_offset == 1 || t.in_offset == -1 ? "" : "s");
-      cmd_puts(c, ".\n");
+        patch_say(c, g, " (offset %lld line%s)", (long long)t.in_offset,
+                  t.in_offset == 1 || t.in_offset == -1 ? "" : "s");
+      patch_say(c, g, "%s", ".\n");
     }
   }
   if (!rc && !skip) rc = patch_tgt_finish(&t);
@@ -380,7 +417,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
     int remove = t.out.len == 0 &&
                  (g->rmempty || patch_eff_create(f, creating, !reverse)) &&
                  !g->out;
-    if (exists && (g->backup || (mismatch && !g->nobackup))) {
+    if (!g->out && (g->backup || (mismatch && !g->nobackup))) {
       const char *bak = arena_strdup(c->a, abs);
       buf bn;
       buf_init(&bn, c->m);
@@ -390,28 +427,31 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
     }
     if (!rc && remove) {
       rc = vfs_remove(c->fs, abs, VFS_RM_NODIR);
+      if (rc == MSB_ENOENT) rc = 0;
+    } else if (!rc && g->out && strcmp(g->out, "-") == 0) {
+      rc = cmd_write(c, t.out.p ? t.out.p : "", t.out.len);
     } else if (!rc) {
       rc = patch_write_file(c, outabs, t.out.p ? t.out.p : "", t.out.len,
                             g->out && g->out_used ? VFS_APPEND : 0);
       if (g->out) g->out_used = 1;
     }
-    if (rc < 0) {
-      buf_printf(c->err, "%s: **** Can't create file %s : %s\n",
-                 cmd_name(c), g->out ? g->out : name, cmd_strerror(rc));
+    if (rc < 0 && rc != MSB_ENOMEM && rc != MSB_ELIMIT) {
+      buf_printf(c->err, "%s: **** Can't create file %s : %s\n", cmd_name(c),
+                 g->out ? g->out : name, cmd_strerror(rc));
       rc = 2;
     }
   }
   if (!rc && failed) {
     const char *rn = g->out ? g->out : name;
     rejname = arena_strdup(c->a, rn);
-    cmd_outf(c, "%d out of %zu hunk%s %s", failed, f->nhunks,
-             f->nhunks == 1 ? "" : "s", skip ? "ignored" : "FAILED");
+    patch_say(c, g, "%d out of %zu hunk%s %s", failed, f->nhunks,
+              f->nhunks == 1 ? "" : "s", skip ? "ignored" : "FAILED");
     if (g->dry || skip == 2) {
-      cmd_puts(c, "\n");
+      patch_say(c, g, "%s", "\n");
     } else {
       buf rp;
       const char *rabs;
-      cmd_outf(c, " -- saving rejects to file %s.rej\n", rejname);
+      patch_say(c, g, " -- saving rejects to file %s.rej\n", rejname);
       buf_init(&rp, c->m);
       buf_printf(&rp, "%s.rej", rn);
       rabs = rp.err ? NULL : patch_abs_path(c, g, buf_str(&rp));
@@ -426,8 +466,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
 }
 
 /* Extension: V4A through the atomic engine. */
-static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text,
-                     size_t len) {
+static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text, size_t len) {
   patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry};
   buf rep;
   int rc;
@@ -440,9 +479,10 @@ static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text,
       size_t k = nl ? (size_t)(nl - p) : strlen(p);
       if (k > 2)
         cmd_outf(c, "%s file %.*s\n",
-                 g->dry ? "checking"
-                        : p[0] == 'D' ? "removing"
-                                      : p[0] == 'A' ? "creating" : "patching",
+                 g->dry        ? "checking"
+                 : p[0] == 'D' ? "removing"
+                 : p[0] == 'A' ? "creating"
+                               : "patching",
                  (int)(k - 2), p + 2);
       p += k + (nl ? 1 : 0);
     }
@@ -475,6 +515,7 @@ static void patch_fix_try(cmd_ctx *c, size_t from) {
   }
 }
 
+/* patch: options, then each file section in order. */
 int cmd_patch(cmd_ctx *c) {
   cmd_getopt go;
   patch_cfg g;
@@ -520,7 +561,6 @@ int cmd_patch(cmd_ctx *c) {
     case 'u': break;
     case PATCH_DRY: g.dry = 1; break;
     case PATCH_NOBACKUP: g.nobackup = 1; break;
-    case PATCH_VERBOSE: g.verbose = 1; break;
     default: break;
     }
   }
@@ -553,7 +593,7 @@ int cmd_patch(cmd_ctx *c) {
     g.cwd = d;
   }
   if (input && strcmp(input, "-") != 0) {
-    const char *p = cmd_path(c, input);
+    const char *p = patch_abs_path(c, &g, input);
     if (!p) return MSB_ENOMEM;
     rc = vfs_read(c->fs, p, &text, &len);
     if (rc) {
@@ -578,26 +618,33 @@ int cmd_patch(cmd_ctx *c) {
     buf_finish(&perr);
     return rc;
   }
-  if (rc) {
+  if (rc && !ps) {
     status = patch_fatal(c, buf_str(&perr));
     buf_finish(&perr);
     return status;
   }
-  buf_finish(&perr);
   if (ps->v4a) {
+    buf_finish(&perr);
     patch_free(ps);
     return patch_v4a(c, &g, (const char *)text, len);
   }
-  if (ps->nfiles == 0) {
+  if (ps->nfiles == 0 && !ps->bad) {
     for (i = 0; i < len; i++)
       if (text[i] != ' ' && text[i] != '\n' && text[i] != '\t') break;
+    buf_finish(&perr);
     patch_free(ps);
     if (i < len)
       return patch_fatal(c, "Only garbage was found in the patch input.");
     return 0;
   }
   for (i = 0; i < ps->nfiles; i++) {
-    rc = patch_one(c, &g, ps, &ps->files[i]);
+    if (ps->bad && i + 1 == ps->nfiles) {
+      /* GNU announces the file whose hunk is malformed, then dies. */
+      rc = patch_one(c, &g, ps, &ps->files[i], 1);
+      if (rc == MSB_ENOMEM) status = rc;
+      break;
+    }
+    rc = patch_one(c, &g, ps, &ps->files[i], 0);
     if (rc < 0 && (rc == MSB_ENOMEM || rc == MSB_ELIMIT)) {
       status = rc;
       break;
@@ -605,6 +652,13 @@ int cmd_patch(cmd_ctx *c) {
     if (rc < 0) rc = 2;
     if (rc > status) status = rc;
   }
+  if (ps->bad && status != MSB_ENOMEM && status != MSB_ELIMIT) {
+    /* GNU prints the offending line with its newline, then one more. */
+    buf_printf(c->err, "%s: **** %s\n%s", cmd_name(c), buf_str(&perr),
+               strncmp(buf_str(&perr), "malformed", 9) == 0 ? "\n" : "");
+    status = 2;
+  }
+  buf_finish(&perr);
   patch_free(ps);
   return status;
 }

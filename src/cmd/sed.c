@@ -131,6 +131,7 @@ typedef struct sed_cmd {
   int neg;
   int cmd;
   int active;      /* range in progress */
+  int closed;      /* a range from a line number ended: never again */
   uint64_t endl;   /* computed end line for +N / ~N */
   const char *text; /* a i c text; label; file name */
   size_t tlen;
@@ -183,8 +184,12 @@ typedef struct sed {
   rx *lastre;
   uint64_t lineno;
   int tflag, quit, exitcode, status, islast;
+  /* GNU's "chomped" flags: whether the text had its newline. Printing a
+   * pattern space without one leaves the newline missing, and it is
+   * added before anything else is printed. */
+  int ps_chomped, hs_chomped, missing;
+  uint64_t jumps;
   const char *fname;
-  uint64_t budget;
 } sed;
 
 /* ---- Script parsing --------------------------------------------------- */
@@ -557,6 +562,8 @@ static int sed_repl(sed *s, sed_cmd *c, const char *r, size_t n,
         while (*m1) msg[k++] = *m1++;
         msg[k] = 0;
         buf_finish(&lit);
+        /* GNU reports this after reading the command's terminator. */
+        if (sed_peek(s) == ';' || sed_peek(s) == '\n') s->pos++;
         return sed_bad(s, msg);
       }
       SED_FLUSH();
@@ -1025,6 +1032,7 @@ static int sed_read(sed *s, sed_in *in, int append, int *missing_nl) {
   e = q ? (size_t)(q - in->d) : in->len;
   in->pos = q ? e + 1 : in->len;
   *missing_nl = q == NULL;
+  s->ps_chomped = q != NULL;
   if (append)
     buf_putc(&s->ps, s->delim == '\n' ? '\n' : 0);
   else
@@ -1035,8 +1043,11 @@ static int sed_read(sed *s, sed_in *in, int append, int *missing_nl) {
   return 1;
 }
 
-/* Runs a regex on the pattern space. */
+/* Runs a regex on the pattern space. The work budget is per call (the
+ * engine charges about the subject length per call); the step limit bounds
+ * the whole run through cmd_tick. */
 static int sed_match(sed *s, rx *r, size_t start, rx_match *m, size_t nm) {
+  uint64_t budget = (uint64_t)1000000000u;
   if (!r) r = s->lastre;
   if (!r) {
     cmd_err(s->c, "-e expression #1, char 0: no previous regular expression");
@@ -1044,7 +1055,7 @@ static int sed_match(sed *s, rx *r, size_t start, rx_match *m, size_t nm) {
   }
   s->lastre = r;
   return rx_exec(r, (const uint8_t *)(s->ps.p ? s->ps.p : ""), s->ps.len,
-                 start, 0, m, nm, &s->budget);
+                 start, 0, m, nm, &budget);
 }
 
 static int sed_addr_match(sed *s, const sed_addr *a, int last) {
@@ -1075,7 +1086,7 @@ static int sed_applies(sed *s, sed_cmd *c, int last) {
     case SED_A_PLUS:
     case SED_A_TILDE:
       if (s->lineno >= c->endl) c->active = 0;
-      return s->lineno <= c->endl;
+      return 1;
     default:
       r = sed_addr_match(s, &c->a2, last);
       if (r < 0) return r;
@@ -1083,8 +1094,19 @@ static int sed_applies(sed *s, sed_cmd *c, int last) {
       return 1;
     }
   }
-  r = sed_addr_match(s, &c->a1, last);
-  if (r <= 0) return r;
+  if (c->a1.type == SED_A_LINE) {
+    /* A line-number start also fires when N skipped past it (GNU), unless
+     * the end line was skipped too; it fires once. */
+    if (c->closed || s->lineno < c->a1.n1) return 0;
+    c->closed = 1;
+    if (s->lineno > c->a1.n1 && c->a2.type == SED_A_LINE &&
+        c->a2.n1 < s->lineno)
+      return 0;
+    r = 1;
+  } else {
+    r = sed_addr_match(s, &c->a1, last);
+    if (r <= 0) return r;
+  }
   switch (c->a2.type) {
   case SED_A_LINE:
     if (c->a2.n1 > s->lineno) c->active = 1;
@@ -1104,9 +1126,23 @@ static int sed_applies(sed *s, sed_cmd *c, int last) {
   return 1;
 }
 
-static void sed_emit(sed *s, const char *p, size_t n) {
+/* Adds the newline a previous chomped print left out. */
+static void sed_nl(sed *s) {
+  if (s->missing) {
+    buf_putc(s->out, s->delim);
+    s->missing = 0;
+  }
+}
+
+/* Prints text from the pattern space: newline-terminated unless the
+ * text came from a line without one. */
+static void sed_emit(sed *s, const char *p, size_t n, int chomped) {
+  sed_nl(s);
   buf_put(s->out, p, n);
-  buf_putc(s->out, s->delim);
+  if (chomped)
+    buf_putc(s->out, s->delim);
+  else
+    s->missing = 1;
 }
 
 /* Output of l: escapes and line wrapping. */
@@ -1114,6 +1150,7 @@ static void sed_list(sed *s, long width) {
   buf *o = s->out;
   size_t i, col = 0;
   char esc[8];
+  sed_nl(s);
   for (i = 0; i < s->ps.len; i++) {
     int ch = (unsigned char)s->ps.p[i];
     size_t n;
@@ -1244,6 +1281,7 @@ static int sed_subst(sed *s, sed_cmd *c) {
 
 static void sed_flush_appends(sed *s) {
   if (s->appq.len) {
+    sed_nl(s);
     buf_put(s->out, s->appq.p, s->appq.len);
     buf_clear(&s->appq);
   }
@@ -1300,29 +1338,43 @@ static int sed_run(sed *s, sed_in *in) {
       case '}':
       case ':':
       case 'v': break;
-      case '=': buf_printf(s->out, "%llu\n", (unsigned long long)s->lineno);
+      case '=':
+        sed_nl(s);
+        buf_printf(s->out, "%llu\n", (unsigned long long)s->lineno);
         break;
       case 'a': buf_put(&s->appq, c->text, c->tlen); break;
-      case 'i': buf_put(s->out, c->text, c->tlen); break;
+      case 'i':
+        sed_nl(s);
+        buf_put(s->out, c->text, c->tlen);
+        break;
       case 'c':
-        if (!c->a2.type || !c->active || c->neg)
+        if (!c->a2.type || !c->active || c->neg) {
+          sed_nl(s);
           buf_put(s->out, c->text, c->tlen);
+        }
         autoprint = 0;
         goto endcycle;
       case 'b':
         pc = c->jump == (size_t)-1 ? s->ncmd : c->jump;
+        if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
+          return r;
         break;
       case 't':
         if (s->tflag) {
           s->tflag = 0;
           pc = c->jump == (size_t)-1 ? s->ncmd : c->jump;
+          if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
+            return r;
         }
         break;
       case 'T':
-        if (!s->tflag)
+        if (!s->tflag) {
           pc = c->jump == (size_t)-1 ? s->ncmd : c->jump;
-        else
+          if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
+            return r;
+        } else {
           s->tflag = 0;
+        }
         break;
       case 'd':
         autoprint = 0;
@@ -1345,23 +1397,30 @@ static int sed_run(sed *s, sed_in *in) {
       case 'g':
         buf_clear(&s->ps);
         buf_put(&s->ps, s->hs.p ? s->hs.p : "", s->hs.len);
+        s->ps_chomped = s->hs_chomped;
         break;
       case 'G':
         buf_putc(&s->ps, '\n');
         buf_put(&s->ps, s->hs.p ? s->hs.p : "", s->hs.len);
+        s->ps_chomped = s->hs_chomped;
         break;
       case 'h':
         buf_clear(&s->hs);
         buf_put(&s->hs, s->ps.p ? s->ps.p : "", s->ps.len);
+        s->hs_chomped = s->ps_chomped;
         break;
       case 'H':
         buf_putc(&s->hs, '\n');
         buf_put(&s->hs, s->ps.p ? s->ps.p : "", s->ps.len);
+        s->hs_chomped = s->ps_chomped;
         break;
       case 'x': {
         buf t = s->ps;
+        int k = s->ps_chomped;
         s->ps = s->hs;
         s->hs = t;
+        s->ps_chomped = s->hs_chomped;
+        s->hs_chomped = k;
         break;
       }
       case 'l':
@@ -1373,7 +1432,8 @@ static int sed_run(sed *s, sed_in *in) {
           s->quit = 1;
           goto endcycle;
         }
-        if (!s->quiet) sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len);
+        if (!s->quiet)
+          sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, s->ps_chomped);
         sed_flush_appends(s);
         sed_read(s, in, 0, &missing_nl);
         break;
@@ -1386,16 +1446,24 @@ static int sed_run(sed *s, sed_in *in) {
         sed_flush_appends(s);
         sed_read(s, in, 1, &missing_nl);
         break;
-      case 'p': sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len); break;
+      case 'p':
+        sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, s->ps_chomped);
+        break;
       case 'P': {
         const char *nl = s->ps.p ? memchr(s->ps.p, '\n', s->ps.len) : NULL;
         sed_emit(s, s->ps.p ? s->ps.p : "",
-                 nl ? (size_t)(nl - s->ps.p) : s->ps.len);
+                 nl ? (size_t)(nl - s->ps.p) : s->ps.len,
+                 nl ? 1 : s->ps_chomped);
         break;
       }
       case 'q':
         s->exitcode = c->code >= 0 ? c->code : 0;
         s->quit = 1;
+        /* q always ends its output with a newline, as GNU does. */
+        if (autoprint)
+          sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, 1);
+        sed_nl(s);
+        autoprint = 0;
         goto endcycle;
       case 'Q':
         s->exitcode = c->code >= 0 ? c->code : 0;
@@ -1424,6 +1492,7 @@ static int sed_run(sed *s, sed_in *in) {
       }
       case 'z': buf_clear(&s->ps); break;
       case 'F':
+        sed_nl(s);
         buf_printf(s->out, "%s\n", strcmp(s->fname, "-") ? s->fname : "-");
         break;
       case 'y': {
@@ -1437,7 +1506,8 @@ static int sed_run(sed *s, sed_in *in) {
         if (r < 0) return r;
         if (r) {
           s->tflag = 1;
-          if (c->print) sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len);
+          if (c->print)
+            sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, s->ps_chomped);
           if (c->wfile >= 0)
             sed_wwrite(s, c->wfile, s->ps.p ? s->ps.p : "", s->ps.len);
         }
@@ -1446,14 +1516,14 @@ static int sed_run(sed *s, sed_in *in) {
       }
     }
   endcycle:
-    if (autoprint && !restart) {
-      buf_put(s->out, s->ps.p ? s->ps.p : "", s->ps.len);
-      /* A last line without its newline is printed without one. */
-      if (!(missing_nl && s->islast)) buf_putc(s->out, s->delim);
-    }
+    if (autoprint && !restart)
+      sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, s->ps_chomped);
     if (restart && !s->quit) {
       /* D restarts the cycle without reading a new line. */
       s->tflag = 0;
+      if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
+        return r;
+      if (s->ps.err || s->out->err) return MSB_ENOMEM;
       goto again;
     }
     sed_flush_appends(s);
@@ -1545,6 +1615,7 @@ static int sed_inplace(sed *s, char *name) {
   }
   buf_init(&out, s->c->m);
   s->out = &out;
+  s->missing = 0;
   names[0] = name;
   memset(&in, 0, sizeof in);
   in.names = names;
@@ -1594,7 +1665,7 @@ int cmd_sed(cmd_ctx *c) {
   s.c = c;
   s.delim = '\n';
   s.lwidth = 70;
-  s.budget = (uint64_t)4000000000u;
+  s.hs_chomped = 1;
   buf_init(&script, c->m);
   buf_init(&s.ps, c->m);
   buf_init(&s.hs, c->m);

@@ -78,8 +78,8 @@ static int seq_check_format(cmd_getopt *g, const char *f) {
     p += strspn(p, "0123456789");
     if (*p == '.') p += 1 + strspn(p + 1, "0123456789");
     if (!*p || !strchr("aAeEfFgG", *p)) {
-      cmd_err(g->c, "format %s has unknown %%%c directive",
-              cmd_quote(g->c, f), *p ? *p : '%');
+      cmd_err(g->c, "format %s has unknown %%%c directive", cmd_quote(g->c, f),
+              *p ? *p : '%');
       return 1;
     }
     count++;
@@ -192,8 +192,9 @@ int cmd_seq(cmd_ctx *c) {
                            cmd_quote(c, g.ops[1]));
   }
   if (fmt && equal) {
-    cmd_err(c, "format string may not be specified when printing equal "
-               "width strings");
+    cmd_err(c,
+            "format string may not be specified when printing equal "
+            "width strings");
     buf_puts(c->err, "Try 'seq --help' for more information.\n");
     return 1;
   }

@@ -68,35 +68,36 @@ int cmd_shuf(cmd_ctx *c) {
   cmd_opt_init(&g, c, shuf_opts, shuf_usage, 0);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case 'e': echo = 1; break;
-      case 'i': {
-        const char *dash = strchr(g.arg, '-');
-        char *a = dash ? arena_strndup(c->a, g.arg, (size_t)(dash - g.arg))
-                       : NULL;
-        int64_t x, y;
-        if (!dash || !a || cmd_parse_int(a, &x) ||
-            cmd_parse_int(dash + 1, &y) || x < 0 || y + 1 < x) {
-          cmd_err(c, "invalid input range: %s", cmd_quote(c, g.arg));
-          return 1;
-        }
-        range = g.arg;
-        lo = (uint64_t)x;
-        hi = (uint64_t)y;
-        break;
-      }
-      case 'n':
-        if (cmd_parse_size(g.arg, 0, &count)) {
-          cmd_err(c, "invalid line count: %s", cmd_quote(c, g.arg));
-          return 1;
-        }
-        break;
-      case 'o': outfile = g.arg; break;
-      case 'r': repeat = 1; break;
-      case 'z': delim = 0; break;
-      default:
-        cmd_err(c, "--random-source is not supported in memsandbox: "
-                   "randomness comes from the sandbox seed");
+    case 'e': echo = 1; break;
+    case 'i': {
+      const char *dash = strchr(g.arg, '-');
+      char *a =
+          dash ? arena_strndup(c->a, g.arg, (size_t)(dash - g.arg)) : NULL;
+      int64_t x, y;
+      if (!dash || !a || cmd_parse_int(a, &x) || cmd_parse_int(dash + 1, &y) ||
+          x < 0 || y + 1 < x) {
+        cmd_err(c, "invalid input range: %s", cmd_quote(c, g.arg));
         return 1;
+      }
+      range = g.arg;
+      lo = (uint64_t)x;
+      hi = (uint64_t)y;
+      break;
+    }
+    case 'n':
+      if (cmd_parse_size(g.arg, 0, &count)) {
+        cmd_err(c, "invalid line count: %s", cmd_quote(c, g.arg));
+        return 1;
+      }
+      break;
+    case 'o': outfile = g.arg; break;
+    case 'r': repeat = 1; break;
+    case 'z': delim = 0; break;
+    default:
+      cmd_err(c,
+              "--random-source is not supported in memsandbox: "
+              "randomness comes from the sandbox seed");
+      return 1;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
@@ -145,16 +146,19 @@ int cmd_shuf(cmd_ctx *c) {
     }
   }
   if (repeat && count == UINT64_MAX) {
-    cmd_err(c, "-r without -n would repeat forever; give a count in "
-               "memsandbox");
+    cmd_err(c,
+            "-r without -n would repeat forever; give a count in "
+            "memsandbox");
     return 1;
   }
   buf_init(&out, c->m);
   if (repeat) {
     for (i = 0; i < count && nl; i++) {
       uint64_t j = rng_below(rs, nl);
-      if (range) buf_printf(&out, "%llu", (unsigned long long)(lo + j));
-      else buf_put(&out, lines[j].p, lines[j].n);
+      if (range)
+        buf_printf(&out, "%llu", (unsigned long long)(lo + j));
+      else
+        buf_put(&out, lines[j].p, lines[j].n);
       buf_putc(&out, delim);
       if ((i & 1023) == 0 && (rc = cmd_tick(c, 1)) < 0) goto done;
     }
@@ -171,8 +175,10 @@ int cmd_shuf(cmd_ctx *c) {
       uint64_t j = i + rng_below(rs, nl - i), t = idx[i];
       idx[i] = idx[j];
       idx[j] = t;
-      if (range) buf_printf(&out, "%llu", (unsigned long long)(lo + idx[i]));
-      else buf_put(&out, lines[idx[i]].p, lines[idx[i]].n);
+      if (range)
+        buf_printf(&out, "%llu", (unsigned long long)(lo + idx[i]));
+      else
+        buf_put(&out, lines[idx[i]].p, lines[idx[i]].n);
       buf_putc(&out, delim);
     }
     mem_free(c->m, idx);

@@ -35,11 +35,11 @@ static int sleep_parse(const char *s, double *out) {
   if (*end) {
     if (end[1]) return -1;
     switch (*end) {
-      case 's': break;
-      case 'm': mult = 60; break;
-      case 'h': mult = 3600; break;
-      case 'd': mult = 86400; break;
-      default: return -1;
+    case 's': break;
+    case 'm': mult = 60; break;
+    case 'h': mult = 3600; break;
+    case 'd': mult = 86400; break;
+    default: return -1;
     }
   }
   *out = v * mult;

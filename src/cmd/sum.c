@@ -121,16 +121,16 @@ typedef struct sum_opts_set {
 static void sum_digest(const sum_algo *a, const uint8_t *d, size_t n,
                        uint8_t *out) {
   switch (a->len) {
-    case 4: {
-      uint32_t crc = hash_cksum(d, n);
-      int i;
-      for (i = 0; i < 4; i++) out[i] = (uint8_t)(crc >> (24 - 8 * i));
-      break;
-    }
-    case 16: hash_md5(d, n, out); break;
-    case 20: hash_sha1(d, n, out); break;
-    case 32: sha256_digest(d, n, out); break;
-    default: hash_sha512(d, n, out); break;
+  case 4: {
+    uint32_t crc = hash_cksum(d, n);
+    int i;
+    for (i = 0; i < 4; i++) out[i] = (uint8_t)(crc >> (24 - 8 * i));
+    break;
+  }
+  case 16: hash_md5(d, n, out); break;
+  case 20: hash_sha1(d, n, out); break;
+  case 32: sha256_digest(d, n, out); break;
+  default: hash_sha512(d, n, out); break;
   }
 }
 
@@ -167,8 +167,8 @@ static int sum_print(cmd_ctx *c, const sum_opts_set *o, const char *name,
     if ((rc = cmd_outf(c, "%lu %llu", (unsigned long)crc,
                        (unsigned long long)size)) < 0)
       return rc;
-    if (strcmp(name, "-") && ((rc = cmd_write(c, " ", 1)) < 0 ||
-                              (rc = cmd_puts(c, name)) < 0))
+    if (strcmp(name, "-") &&
+        ((rc = cmd_write(c, " ", 1)) < 0 || (rc = cmd_puts(c, name)) < 0))
       return rc;
     return cmd_write(c, o->zero ? "" : "\n", 1);
   }
@@ -196,8 +196,7 @@ static int sum_unhex(int ch) {
 }
 
 /* Parses hex digits of the expected digest; 0 when not exactly n bytes. */
-static int sum_parse_hex(const uint8_t *s, size_t len, uint8_t *out,
-                         size_t n) {
+static int sum_parse_hex(const uint8_t *s, size_t len, uint8_t *out, size_t n) {
   size_t i;
   if (len != 2 * n) return 0;
   for (i = 0; i < n; i++) {
@@ -209,8 +208,7 @@ static int sum_parse_hex(const uint8_t *s, size_t len, uint8_t *out,
 }
 
 /* Undoes the \\ and \n escapes of a name (in place, arena copy). */
-static char *sum_unescape(cmd_ctx *c, const uint8_t *s, size_t n,
-                          int escaped) {
+static char *sum_unescape(cmd_ctx *c, const uint8_t *s, size_t n, int escaped) {
   char *o = arena_alloc(c->a, n + 1), *q = o;
   size_t i;
   if (!o) return NULL;
@@ -228,9 +226,8 @@ static char *sum_unescape(cmd_ctx *c, const uint8_t *s, size_t n,
 
 /* Splits one check line into the expected digest and the name; 0 when the
  * line is improperly formatted. */
-static int sum_parse_line(cmd_ctx *c, const sum_opts_set *o,
-                          const uint8_t *s, size_t n, uint8_t *want,
-                          char **name) {
+static int sum_parse_line(cmd_ctx *c, const sum_opts_set *o, const uint8_t *s,
+                          size_t n, uint8_t *want, char **name) {
   size_t tl = strlen(o->algo->tag), hl = 2 * o->algo->len, i;
   int escaped = 0;
   if (n && s[0] == '\\') {
@@ -282,8 +279,7 @@ static void sum_warn(cmd_ctx *c, const sum_opts_set *o, const char *list,
 
 /* Checks one list; returns the exit status for it (0/1) or a negative
  * MSB_E* code. */
-static int sum_check_file(cmd_ctx *c, const sum_opts_set *o,
-                          const char *list) {
+static int sum_check_file(cmd_ctx *c, const sum_opts_set *o, const char *list) {
   const uint8_t *data, *rec, *fd;
   size_t len, rl, fl;
   int term, rc;
@@ -314,27 +310,24 @@ static int sum_check_file(cmd_ctx *c, const sum_opts_set *o,
       if (rc == MSB_ENOENT && o->ignore_missing) continue;
       t.bad_read++;
       cmd_err(c, "%s: %s", cmd_quotef(c, name), cmd_strerror(rc));
-      if (!o->status && (rc = cmd_outf(c, "%s: FAILED open or read\n",
-                                       name)) < 0)
+      if (!o->status &&
+          (rc = cmd_outf(c, "%s: FAILED open or read\n", name)) < 0)
         return rc;
       continue;
     }
     sum_digest(o->algo, fd, fl, got);
     if (memcmp(want, got, o->algo->len)) {
       t.bad_sum++;
-      if (!o->status && (rc = cmd_outf(c, "%s: FAILED\n", name)) < 0)
-        return rc;
+      if (!o->status && (rc = cmd_outf(c, "%s: FAILED\n", name)) < 0) return rc;
     } else if (!o->status && !o->quiet) {
       if ((rc = cmd_outf(c, "%s: OK\n", name)) < 0) return rc;
     }
   }
   sum_warn(c, o, list, &t);
-  return !t.lines_ok || t.bad_sum || t.bad_read ||
-         (o->strict && t.bad_format);
+  return !t.lines_ok || t.bad_sum || t.bad_read || (o->strict && t.bad_format);
 }
 
-static int sum_check(cmd_ctx *c, const sum_opts_set *o, char **ops,
-                     int nops) {
+static int sum_check(cmd_ctx *c, const sum_opts_set *o, char **ops, int nops) {
   int i, status = 0, rc;
   if (!nops) return sum_check_file(c, o, "-");
   for (i = 0; i < nops; i++) {
@@ -347,16 +340,15 @@ static int sum_check(cmd_ctx *c, const sum_opts_set *o, char **ops,
 
 /* Selects cksum's -a algorithm; 0 or a usage error status. */
 static int sum_cksum_algo(cmd_getopt *g, sum_opts_set *o, const char *arg) {
-  static const char *const names[] = {"crc", "md5", "sha1", "sha256",
-                                      "sha512"};
+  static const char *const names[] = {"crc", "md5", "sha1", "sha256", "sha512"};
   size_t i;
   for (i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(arg, names[i])) {
       o->algo = &sum_algos[i];
       return 0;
     }
-  if (!strcmp(arg, "sysv") || !strcmp(arg, "bsd") ||
-      !strcmp(arg, "blake2b") || !strcmp(arg, "sm3")) {
+  if (!strcmp(arg, "sysv") || !strcmp(arg, "bsd") || !strcmp(arg, "blake2b") ||
+      !strcmp(arg, "sm3")) {
     cmd_err(g->c, "the %s algorithm is not supported in memsandbox", arg);
     return 1;
   }
@@ -384,23 +376,23 @@ int cmd_sum(cmd_ctx *c) {
     cmd_opt_init(&g, c, sum_opts, usage, 0);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case 'a':
-        if ((rc = sum_cksum_algo(&g, &o, g.arg))) return rc;
-        break;
-      case SUM_UNTAGGED: untagged = 1; break;
-      case 'b': o.binary = 1; break;
-      case 't':
-        o.binary = 0;
-        text_mode = 1;
-        break;
-      case 'c': o.check = 1; break;
-      case 'z': o.zero = 1; break;
-      case 'w': o.warn = 1; break;
-      case SUM_TAG: o.tag = 1; break;
-      case SUM_QUIET: o.quiet = 1; break;
-      case SUM_STATUS: o.status = 1; break;
-      case SUM_STRICT: o.strict = 1; break;
-      case SUM_IGNORE_MISSING: o.ignore_missing = 1; break;
+    case 'a':
+      if ((rc = sum_cksum_algo(&g, &o, g.arg))) return rc;
+      break;
+    case SUM_UNTAGGED: untagged = 1; break;
+    case 'b': o.binary = 1; break;
+    case 't':
+      o.binary = 0;
+      text_mode = 1;
+      break;
+    case 'c': o.check = 1; break;
+    case 'z': o.zero = 1; break;
+    case 'w': o.warn = 1; break;
+    case SUM_TAG: o.tag = 1; break;
+    case SUM_QUIET: o.quiet = 1; break;
+    case SUM_STATUS: o.status = 1; break;
+    case SUM_STRICT: o.strict = 1; break;
+    case SUM_IGNORE_MISSING: o.ignore_missing = 1; break;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
@@ -412,13 +404,15 @@ int cmd_sum(cmd_ctx *c) {
   }
   if (o.check) {
     if (o.tag && !cksum)
-      return cmd_usage_err(&g, "the --tag option is meaningless when "
-                               "verifying checksums");
+      return cmd_usage_err(&g,
+                           "the --tag option is meaningless when "
+                           "verifying checksums");
     return sum_check(c, &o, g.ops, g.nops);
   }
   if (o.quiet || o.status || o.strict || o.warn || o.ignore_missing)
-    return cmd_usage_err(&g, "the --%s option is meaningful only when "
-                             "verifying checksums",
+    return cmd_usage_err(&g,
+                         "the --%s option is meaningful only when "
+                         "verifying checksums",
                          o.quiet    ? "quiet"
                          : o.status ? "status"
                          : o.strict ? "strict"

@@ -21,8 +21,7 @@ static int sysinfo_noopts(cmd_ctx *c, cmd_getopt *g, const char *usage,
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g->status : k;
   if (g->nops > max_ops)
-    return cmd_usage_err(g, "extra operand %s",
-                         cmd_quote(c, g->ops[max_ops]));
+    return cmd_usage_err(g, "extra operand %s", cmd_quote(c, g->ops[max_ops]));
   return -1;
 }
 
@@ -140,10 +139,9 @@ int cmd_id(cmd_ctx *c) {
 }
 
 enum { NPROC_ALL = 256, NPROC_IGNORE };
-static const cmd_opt nproc_opts[] = {
-    {0, "all", CMD_ARG_NONE, NPROC_ALL},
-    {0, "ignore", CMD_ARG_REQ, NPROC_IGNORE},
-    {0, 0, 0, 0}};
+static const cmd_opt nproc_opts[] = {{0, "all", CMD_ARG_NONE, NPROC_ALL},
+                                     {0, "ignore", CMD_ARG_REQ, NPROC_IGNORE},
+                                     {0, 0, 0, 0}};
 
 /* nproc: the sandbox has one processing unit. */
 int cmd_nproc(cmd_ctx *c) {
@@ -187,8 +185,8 @@ static const cmd_opt uname_opts[] = {
 int cmd_uname(cmd_ctx *c) {
   static const char fields[] = "snrvmpio";
   static const char *const values[] = {
-      "Linux",   "memsandbox", "6.1.0-memsandbox", "#1 SMP PREEMPT_DYNAMIC",
-      "x86_64",  "unknown",    "unknown",          "GNU/Linux"};
+      "Linux",  "memsandbox", "6.1.0-memsandbox", "#1 SMP PREEMPT_DYNAMIC",
+      "x86_64", "unknown",    "unknown",          "GNU/Linux"};
   cmd_getopt g;
   unsigned want = 0;
   int k, i, first = 1, all = 0;

@@ -52,7 +52,8 @@ static int tac_next(rx *re, const uint8_t *d, size_t len, size_t pos,
   if (re) {
     while (pos < len) {
       rx_match m;
-      int r = rx_exec(re, d, len, pos, 0, &m, 1, NULL);
+      uint64_t budget = (uint64_t)1000000000u;
+      int r = rx_exec(re, d, len, pos, 0, &m, 1, &budget);
       if (r <= 0) return r;
       if (m.eo > m.so) {
         *so = (size_t)m.so;

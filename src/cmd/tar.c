@@ -12,7 +12,10 @@
  * Deviations: -C applies to every operand (GNU applies it positionally);
  * hard links are stored as copies on create; -j/-J/--zstd and modes other
  * than -c/-t/-x are refused with a message; corrupt archives stop with
- * archive.c's reason instead of GNU's resynchronisation. */
+ * archive.c's reason instead of GNU's resynchronisation, and device, FIFO
+ * and sparse members stop listing and extraction ("device nodes are not
+ * supported"); names holding ".." are stored as given on create (GNU
+ * strips the prefix up to the last ".."). */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,6 +72,8 @@ typedef struct tar_st {
   int mode, gz, auto_gz, verbose, perms, tostdout, status, slash_warned;
   const char *file, *dir, *base;
   int64_t strip;
+  const char *prefixes[16]; /* removed prefixes already reported */
+  size_t nprefix;
   const char **excl;
   int nexcl;
   size_t ugw;
@@ -112,8 +117,7 @@ static int tar_unbundle(cmd_ctx *c) {
     o[1] = *b;
     o[2] = 0;
     nv[k++] = o;
-    if ((*b == 'f' || *b == 'C') && next < c->argc)
-      nv[k++] = c->argv[next++];
+    if ((*b == 'f' || *b == 'C') && next < c->argc) nv[k++] = c->argv[next++];
   }
   for (i = next; i < c->argc; i++) nv[k++] = c->argv[i];
   nv[k] = NULL;
@@ -140,19 +144,51 @@ static int tar_excluded(tar_st *s, const char *name) {
 
 /* ---- create --------------------------------------------------------- */
 
+/* The prefix GNU tar removes from a member name: leading slashes, or
+ * everything up to the last ".." component. */
+static size_t tar_prefix(const char *op) {
+  const char *p = op, *cut;
+  while (*p == '/') p++;
+  cut = p;
+  while (*p) {
+    const char *q = p;
+    while (*q && *q != '/') q++;
+    if (q - p == 2 && p[0] == '.' && p[1] == '.') {
+      while (*q == '/') q++;
+      cut = q;
+    }
+    while (*q == '/') q++;
+    p = q;
+  }
+  return (size_t)(cut - op);
+}
+
+/* Reports a removed prefix once per distinct prefix, as GNU tar does. */
+static void tar_prefix_msg(tar_st *s, const char *op, size_t k) {
+  size_t i;
+  const char *pre;
+  for (i = 0; i < s->nprefix; i++)
+    if (strlen(s->prefixes[i]) == k && !strncmp(s->prefixes[i], op, k)) return;
+  pre = arena_strndup(s->c->a, op, k);
+  if (pre && s->nprefix < sizeof s->prefixes / sizeof s->prefixes[0])
+    s->prefixes[s->nprefix++] = pre;
+  buf_printf(s->c->err, "tar: Removing leading `%.*s' from member names\n",
+             (int)k, op);
+}
+
 static int tar_add(tar_st *s, buf *out, const char *op) {
   cmd_ctx *c = s->c;
   cmd_walk *w;
   cmd_walk_ent *e;
   const char *abs, *mname = op;
   buf ab, nm, lk;
-  size_t rootlen, ol;
+  size_t rootlen, ol, cut = tar_prefix(op);
   int rc;
   buf *vout = s->file && strcmp(s->file, "-") ? c->out : c->err;
-  while (*mname == '/') mname++;
-  if (mname != op && !s->slash_warned) {
-    tar_msg(s, "Removing leading `/' from member names", NULL, NULL);
-    s->slash_warned = 1;
+  if (cut) {
+    tar_prefix_msg(s, op, cut);
+    mname = op + cut;
+    if (!*mname) mname = ".";
   }
   ol = strlen(mname);
   while (ol > 1 && mname[ol - 1] == '/') ol--;
@@ -176,8 +212,8 @@ static int tar_add(tar_st *s, buf *out, const char *op) {
     const uint8_t *d = NULL;
     size_t n = 0;
     if (e->err) {
-      tar_msg(s, e->depth ? e->path + 1 : op, ": Cannot stat: ",
-              cmd_strerror(e->err));
+      tar_msg(s, e->depth ? e->path + 1 : op,
+              ": Cannot stat: ", cmd_strerror(e->err));
       s->status = 2;
       continue;
     }
@@ -212,7 +248,8 @@ static int tar_add(tar_st *s, buf *out, const char *op) {
       we.data = d;
       we.size = n;
     }
-    if (s->verbose) {
+    if (s->verbose) { /* GNU prints the name as given, prefix and all */
+      buf_put(vout, op, cut);
       buf_puts(vout, we.path);
       buf_puts(vout, e->st.kind == VFS_DIR ? "/\n" : "\n");
     }
@@ -232,8 +269,9 @@ static int tar_create(tar_st *s, char **ops, int nops) {
   int i, rc = 0;
   if (nops == 0) {
     tar_msg(s, "Cowardly refusing to create an empty archive", NULL, NULL);
-    buf_puts(c->err, "Try 'tar --help' or 'tar --usage' for more "
-                     "information.\n");
+    buf_puts(c->err,
+             "Try 'tar --help' or 'tar --usage' for more "
+             "information.\n");
     return 2;
   }
   buf_init(&out, c->m);
@@ -241,8 +279,8 @@ static int tar_create(tar_st *s, char **ops, int nops) {
   for (i = 0; i < nops && !rc; i++) rc = tar_add(s, &out, ops[i]);
   if (!rc) rc = arc_tar_end(&out);
   if (!rc && s->gz)
-    rc = arc_gzip(c->m, (const uint8_t *)out.p, out.len, ARC_GZ_LEVEL, NULL,
-                  0, &z);
+    rc = arc_gzip(c->m, (const uint8_t *)out.p, out.len, ARC_GZ_LEVEL, NULL, 0,
+                  &z);
   if (!rc) {
     buf *b = s->gz ? &z : &out;
     if (!s->file || !strcmp(s->file, "-")) {
@@ -288,8 +326,8 @@ static void tar_listline(tar_st *s, const arc_entry *e, const char *name) {
   if (pad > s->ugw) s->ugw = pad;
   cmd_gmtime(cmd_ns_to_s(e->mtime_ns), &tm);
   cmd_outf(c, "%s %s %*s %04lld-%02d-%02d %02d:%02d %s", modes, ug,
-           (int)(s->ugw - pad + strlen(size)), size, (long long)tm.year,
-           tm.mon, tm.mday, tm.hour, tm.min, name);
+           (int)(s->ugw - pad + strlen(size)), size, (long long)tm.year, tm.mon,
+           tm.mday, tm.hour, tm.min, name);
   if (e->type == ARC_SYMLINK)
     cmd_outf(c, " -> %s", e->link);
   else if (e->type == ARC_HARDLINK)
@@ -299,8 +337,7 @@ static void tar_listline(tar_st *s, const arc_entry *e, const char *name) {
 
 /* Whether name is selected by the operands (exact or under a directory);
  * marks the operand found. */
-static int tar_selected(const char *name, char **ops, int nops,
-                        char *found) {
+static int tar_selected(const char *name, char **ops, int nops, char *found) {
   int i, any = 0;
   if (!nops) return 1;
   for (i = 0; i < nops; i++) {
@@ -382,8 +419,8 @@ static void tar_extract_one(tar_st *s, const arc_entry *e, const char *name,
       buf_init(&cl, c->m);
       rc = arc_path_clean(e->link, &cl, &sl, &why);
       t = rc ? NULL : tar_dest(s, buf_str(&cl), &tb);
-      rc = t ? vfs_copy(c->fs, t, d, VFS_CP_NOFOLLOW | VFS_CP_OVERWRITE |
-                                         VFS_CP_KEEP_META)
+      rc = t ? vfs_copy(c->fs, t, d,
+                        VFS_CP_NOFOLLOW | VFS_CP_OVERWRITE | VFS_CP_KEEP_META)
              : MSB_ENOENT;
       if (rc) {
         tar_msg(s, name, ": Cannot hard link to '", e->link);
@@ -500,15 +537,17 @@ static int tar_read(tar_st *s, char **ops, int nops) {
         !strcmp(t.why, "missing end-of-archive blocks")) {
       rc = 0; /* GNU tar stops reading at the end marker */
     } else if (t.members == 0 && (!strncmp(t.why, "header checksum", 15) ||
-                                  !strcmp(t.why, "truncated archive: partial "
-                                                 "header block"))) {
+                                  !strcmp(t.why,
+                                          "truncated archive: partial "
+                                          "header block"))) {
       tar_msg(s, "This does not look like a tar archive", NULL, NULL);
       s->status = 2;
       rc = 0;
     } else {
-      tar_msg(s, !strncmp(t.why, "truncated", 9) ? "Unexpected EOF in archive"
-                                                 : t.why,
-              NULL, NULL);
+      tar_msg(
+          s,
+          !strncmp(t.why, "truncated", 9) ? "Unexpected EOF in archive" : t.why,
+          NULL, NULL);
       rc = 2;
     }
   }
@@ -546,10 +585,13 @@ int cmd_tar(cmd_ctx *c) {
     case 't':
     case 'x':
       if (s.mode && s.mode != k) {
-        tar_msg(&s, "You may not specify more than one '-Acdtrux', "
-                    "'--delete' or  '--test-label' option", NULL, NULL);
-        buf_puts(c->err, "Try 'tar --help' or 'tar --usage' for more "
-                         "information.\n");
+        tar_msg(&s,
+                "You may not specify more than one '-Acdtrux', "
+                "'--delete' or  '--test-label' option",
+                NULL, NULL);
+        buf_puts(c->err,
+                 "Try 'tar --help' or 'tar --usage' for more "
+                 "information.\n");
         return 2;
       }
       s.mode = k;
@@ -564,9 +606,13 @@ int cmd_tar(cmd_ctx *c) {
     case 'j':
     case 'J':
     case TAR_ZSTD:
-      tar_msg(&s, k == 'j' ? "bzip2" : k == 'J' ? "xz" : "zstd",
+      tar_msg(&s,
+              k == 'j'   ? "bzip2"
+              : k == 'J' ? "xz"
+                         : "zstd",
               " compression is not supported in this sandbox (only gzip: "
-              "-z)", NULL);
+              "-z)",
+              NULL);
       return 2;
     case TAR_STRIP:
       if (cmd_parse_int(g.arg, &v) || v < 0) {
@@ -589,10 +635,13 @@ int cmd_tar(cmd_ctx *c) {
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k;
   if (!s.mode) {
-    tar_msg(&s, "You must specify one of the '-Acdtrux', '--delete' or "
-                "'--test-label' options", NULL, NULL);
-    buf_puts(c->err, "Try 'tar --help' or 'tar --usage' for more "
-                     "information.\n");
+    tar_msg(&s,
+            "You must specify one of the '-Acdtrux', '--delete' or "
+            "'--test-label' options",
+            NULL, NULL);
+    buf_puts(c->err,
+             "Try 'tar --help' or 'tar --usage' for more "
+             "information.\n");
     return 2;
   }
   if (s.auto_gz && s.file) {

@@ -46,10 +46,14 @@ static int timeout_parse(const char *s, double *out) {
   if (end == s || v < 0 || isnan(v)) return -1;
   if (*end) {
     if (end[1]) return -1;
-    if (*end == 'm') mult = 60;
-    else if (*end == 'h') mult = 3600;
-    else if (*end == 'd') mult = 86400;
-    else if (*end != 's') return -1;
+    if (*end == 'm')
+      mult = 60;
+    else if (*end == 'h')
+      mult = 3600;
+    else if (*end == 'd')
+      mult = 86400;
+    else if (*end != 's')
+      return -1;
   }
   *out = v * mult;
   return 0;
@@ -83,7 +87,11 @@ int cmd_timeout(cmd_ctx *c) {
     buf_puts(c->err, "Try 'timeout --help' for more information.\n");
     return 125;
   }
-  if (!c->run) return 127;
+  if (!c->run || (!strchr(g.ops[1], '/') && !cmd_find(g.ops[1]))) {
+    cmd_err(c, "failed to run command %s: No such file or directory",
+            cmd_quote(c, g.ops[1]));
+    return 127;
+  }
   rc = c->run(c, g.nops - 1, g.ops + 1, c->in, c->in_len, c->out, c->err);
   if (rc < 0) return rc;
   if (secs > 0 && (double)(*c->clock_ns - start) > secs * 1e9) {

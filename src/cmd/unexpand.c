@@ -1,10 +1,11 @@
 /* unexpand.c - convert spaces to tabs (GNU coreutils unexpand).
  *
  * A run of blanks that reaches a tab stop becomes a tab when it spans two
- * or more columns or holds a tab; a single space just before a stop stays
- * a space, as in GNU. By default only leading blanks convert; -a (implied
- * by -t) converts every run, --first-only restores the default. After the
- * last stop of an explicit list nothing converts.
+ * or more columns, holds a tab or continues past the stop; a lone space
+ * just before a stop stays a space, as in GNU. By default only leading
+ * blanks convert; -a (implied by -t) converts every run, --first-only
+ * restores the default. After the last stop of an explicit list nothing
+ * converts.
  *
  * Usage: unexpand [OPTION]... [FILE]... */
 #include <string.h>
@@ -142,7 +143,9 @@ int cmd_unexpand(cmd_ctx *c) {
         col++;
         pend++;
         if (col == nx) {
-          buf_putc(c->out, pend > 1 ? '\t' : ' ');
+          /* One space at a stop stays a space unless blanks follow. */
+          int more = k + 1 < len && (d[k + 1] == ' ' || d[k + 1] == '\t');
+          buf_putc(c->out, pend > 1 || more ? '\t' : ' ');
           pend = 0;
         }
         continue;

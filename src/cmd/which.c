@@ -9,8 +9,7 @@
 
 #include "cmd.h"
 
-static const cmd_opt which_opts[] = {{'a', 0, CMD_ARG_NONE, 'a'},
-                                     {0, 0, 0, 0}};
+static const cmd_opt which_opts[] = {{'a', 0, CMD_ARG_NONE, 'a'}, {0, 0, 0, 0}};
 
 /* which: print where each command would be found. */
 int cmd_which(cmd_ctx *c) {

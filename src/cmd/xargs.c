@@ -140,8 +140,9 @@ static int xargs_split_words(xargs_state *x, const uint8_t *d, size_t len,
       size_t j = i + 1;
       while (j < len && d[j] != ch && d[j] != '\n') j++;
       if (j >= len || d[j] != ch) {
-        cmd_err(x->c, "unmatched %s quote; by default quotes are special to "
-                      "xargs unless you use the -0 option",
+        cmd_err(x->c,
+                "unmatched %s quote; by default quotes are special to "
+                "xargs unless you use the -0 option",
                 ch == '\'' ? "single" : "double");
         rc = 1;
         break;
@@ -217,7 +218,11 @@ static int xargs_exec(cmd_ctx *c, const xargs_opts_set *o, char **argv,
       buf_printf(c->err, "%s%s", i ? " " : "", argv[i]);
     buf_putc(c->err, '\n');
   }
-  if (!c->run) return 127;
+  if (!c->run || (!strchr(argv[0], '/') && !cmd_find(argv[0]))) {
+    cmd_err(c, "%s: No such file or directory", argv[0]);
+    *stop = 1;
+    return 127;
+  }
   argv[argc] = NULL;
   rc = c->run(c, argc, argv, (const uint8_t *)"", 0, c->out, c->err);
   if (rc < 0) return rc;
@@ -261,36 +266,36 @@ int cmd_xargs(cmd_ctx *c) {
   cmd_opt_init(&g, c, xargs_opts, xargs_usage, CMD_OPTF_NOPERMUTE);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-      case '0': delim = 0; break;
-      case 'a': file = g.arg; break;
-      case 'd':
-        delim = (unsigned char)g.arg[0];
-        if (g.arg[0] == '\\' && g.arg[1] == 'n') delim = '\n';
-        if (g.arg[0] == '\\' && g.arg[1] == 't') delim = '\t';
-        break;
-      case 'E': eof_str = g.arg; break;
-      case 'e': eof_str = g.arg; break;
-      case 'I': o.repl = g.arg; break;
-      case 'i': o.repl = g.arg ? g.arg : "{}"; break;
-      case 'L':
-      case 'l':
-        if (xargs_parse_num(&g, g.arg ? g.arg : "1", 1, &o.max_lines))
-          return 1;
-        break;
-      case 'n':
-        if (xargs_parse_num(&g, g.arg, 1, &o.max_args)) return 1;
-        break;
-      case 'P': break;
-      case 'p':
-        cmd_err(c, "-p (--interactive) needs a terminal; not supported in "
-                   "memsandbox");
-        return 1;
-      case 'r': o.no_empty = 1; break;
-      case 's':
-        if (xargs_parse_num(&g, g.arg, 1, &o.max_chars)) return 1;
-        break;
-      case 't': o.trace = 1; break;
-      case 'x': o.exit_on_size = 1; break;
+    case '0': delim = 0; break;
+    case 'a': file = g.arg; break;
+    case 'd':
+      delim = (unsigned char)g.arg[0];
+      if (g.arg[0] == '\\' && g.arg[1] == 'n') delim = '\n';
+      if (g.arg[0] == '\\' && g.arg[1] == 't') delim = '\t';
+      break;
+    case 'E': eof_str = g.arg; break;
+    case 'e': eof_str = g.arg; break;
+    case 'I': o.repl = g.arg; break;
+    case 'i': o.repl = g.arg ? g.arg : "{}"; break;
+    case 'L':
+    case 'l':
+      if (xargs_parse_num(&g, g.arg ? g.arg : "1", 1, &o.max_lines)) return 1;
+      break;
+    case 'n':
+      if (xargs_parse_num(&g, g.arg, 1, &o.max_args)) return 1;
+      break;
+    case 'P': break;
+    case 'p':
+      cmd_err(c,
+              "-p (--interactive) needs a terminal; not supported in "
+              "memsandbox");
+      return 1;
+    case 'r': o.no_empty = 1; break;
+    case 's':
+      if (xargs_parse_num(&g, g.arg, 1, &o.max_chars)) return 1;
+      break;
+    case 't': o.trace = 1; break;
+    case 'x': o.exit_on_size = 1; break;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;

@@ -27,16 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(&cfg, 0, sizeof cfg);
   cfg.limits = &lim;
   if (msb_open(&cfg, &sb)) return 0;
-  msb_write(sb, "keep/a.txt", "keep\n", 5, MSB_WRITE_ANY, NULL, 0,
-            MSB_PARENTS);
+  msb_write(sb, "keep/a.txt", "keep\n", 5, MSB_WRITE_ANY, NULL, 0, MSB_PARENTS);
   msb_symlink(sb, "/tmp", "keep/l");
   rev = msb_revision(sb);
   msb_root_hash(sb, h0);
   rc = msb_restore(sb, data, size);
   if (rc) {
+    /* the message first: every later call replaces it */
+    if (!msb_errmsg(sb)[0]) __builtin_trap();
     if (msb_revision(sb) != rev) __builtin_trap();
     if (msb_root_hash(sb, h1) || memcmp(h0, h1, 32)) __builtin_trap();
-    if (!msb_errmsg(sb)[0]) __builtin_trap();
   } else {
     if (msb_snapshot(sb, 1, &snap, &n)) __builtin_trap();
     msb_root_hash(sb, h0);

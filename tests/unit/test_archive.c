@@ -27,13 +27,16 @@ void tarc_hdr(buf *b, const char *name, int type, const char *size_field,
   memcpy(h + 100, "0000644", 7);
   memcpy(h + 108, "0001750", 7);
   memcpy(h + 116, "0001750", 7);
-  memcpy(h + 124, size_field, strlen(size_field) > 12 ? 12
-                                                       : strlen(size_field));
+  memcpy(h + 124, size_field,
+         strlen(size_field) > 12 ? 12 : strlen(size_field));
   memcpy(h + 136, "15000000000", 11);
   memset(h + 148, ' ', 8);
   h[156] = (uint8_t)type;
   if (link) memcpy(h + 157, link, strlen(link));
-  memcpy(h + 257, "ustar\0" "00", 8);
+  memcpy(h + 257,
+         "ustar\0"
+         "00",
+         8);
   memcpy(h + 265, "user", 4);
   memcpy(h + 297, "user", 4);
   for (i = 0; i < 512; i++) sum += h[i];
@@ -75,20 +78,18 @@ TEST("arc-1.1") { /* gzip round trip, deterministic header */
   mem_init(&m, 0);
   buf_init(&z, &m);
   buf_init(&o, &m);
-  CHECK(arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 6, NULL, 0,
-                 &z) == 0);
+  CHECK(arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 6, NULL, 0, &z) ==
+        0);
   REQUIRE(z.len > 18);
   CHECK((uint8_t)z.p[0] == 0x1f && (uint8_t)z.p[1] == 0x8b);
   CHECK(z.p[3] == 0 && z.p[4] == 0 && z.p[8] == 0 && z.p[9] == 3);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
-        0);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(o.len == sizeof text - 1 && !memcmp(o.p, text, o.len));
   CHECK(gi.trailing == 0 && gi.isize == sizeof text - 1);
   /* concatenated members expand to the concatenation */
   buf_put(&z, z.p, z.len);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
-        0);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(o.len == 2 * (sizeof text - 1));
   buf_finish(&z);
   buf_finish(&o);
@@ -109,13 +110,12 @@ TEST("arc-1.2") { /* gzip errors use GNU gzip's wording */
   CHECK_STR(why, "not in gzip format");
   arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 9, "a.txt", 7, &z);
   CHECK(z.p[3] == 8 && z.p[8] == 2);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
-        0);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK_STR(gi.name, "a.txt");
   CHECK(gi.mtime == 7);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len - 3, NULL, &o, &gi,
-                   &why) == MSB_ECORRUPT);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len - 3, NULL, &o, &gi, &why) ==
+        MSB_ECORRUPT);
   CHECK_STR(why, "unexpected end of file");
   z.p[z.len - 8] ^= 1; /* crc */
   buf_clear(&o);
@@ -131,13 +131,11 @@ TEST("arc-1.2") { /* gzip errors use GNU gzip's wording */
   z.p[z.len - 4] ^= 1;
   buf_put(&z, "\0\0\0", 3);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
-        0);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(gi.trailing == 1);
   buf_put(&z, "xy", 2);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
-        0);
+  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(gi.trailing == 2);
   buf_finish(&z);
   buf_finish(&o);
@@ -212,8 +210,9 @@ TEST("arc-2.1") { /* writer -> reader round trip, long names, pax mtime */
   arc_tar_put(&b, &w);
   /* a name that splits into ustar prefix + name */
   w.type = ARC_FILE;
-  w.path = "p123456789/p123456789/p123456789/p123456789/p123456789/"
-           "p123456789/p123456789/p123456789/p123456789/p123456789/x";
+  w.path =
+      "p123456789/p123456789/p123456789/p123456789/p123456789/"
+      "p123456789/p123456789/p123456789/p123456789/p123456789/x";
   w.size = 0;
   w.mtime_ns = 0;
   arc_tar_put(&b, &w);
@@ -325,8 +324,10 @@ TEST("arc-3.1") { /* reader rejections name their reason */
     } else if (!strcmp(id, "octal")) {
       tarc_hdr(&b, "a", '0', "0000000009x", NULL, 0);
     } else if (!strcmp(id, "negative")) {
-      tarc_hdr(&b, "a", '0', "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
-                             "\xff", NULL, 0);
+      tarc_hdr(&b, "a", '0',
+               "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+               "\xff",
+               NULL, 0);
     } else if (!strcmp(id, "device")) {
       tarc_hdr(&b, "a", '3', "00000000000", NULL, 0);
     } else if (!strcmp(id, "fifo")) {

@@ -592,7 +592,7 @@ static const rxt_case rxt_cases[] = {
     {"rx-15.12", "P", "+", 1, "x", 1, 0, "-",
      "E:quantifier does not follow a repeatable item"},
     {"rx-15.13", "P", "(\?z)", 4, "x", 1, 0, "-",
-     "E:unsupported option in (\?...) group (only i and s are supported)"},
+     "E:unrecognized character after (\? or (\?-"},
     {"rx-15.14", "P", "x{100000}", 9, "x", 1, 0, "-",
      "E:number too big in {} quantifier"},
     {"rx-15.15", "P", "\\p{L}", 5, "x", 1, 0, "-",

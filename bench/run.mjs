@@ -1,0 +1,755 @@
+// run.mjs - side-by-side benchmarks (`make bench`): MemSandbox's wasm module
+// through the npm package (build/npm), just-bash (npm, pinned in
+// bench/package.json) and, where the workload is plain shell, real bash and
+// GNU tools spawned in a temp directory holding the same files.
+//
+// Approach: one Node process, one pass. Every input is generated from a
+// seeded PRNG so every run and every implementation sees the same bytes.
+// Each measurement warms up once, then repeats until it has at least
+// MIN_RUNS runs and MIN_MS of samples (capped); every run's output is
+// checked against an answer computed here in JS, and a wrong answer is
+// reported as WRONG instead of a time. Prints a table (median, min, max
+// per implementation, ratios MemSandbox/just-bash and MemSandbox/native)
+// and writes the same data to build/bench/results.json.
+//
+// Usage: node --expose-gc bench/run.mjs [--quick] [--only=substring]
+//   --quick   fewer repetitions (1 run after warm-up), for smoke-testing
+//   --table   re-print the table of build/bench/results.json
+//   MSB_NPM   directory of the built package (default build/npm)
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NPM_DIR = path.resolve(process.env.MSB_NPM || path.join(ROOT, 'build/npm'));
+const OUT_DIR = path.join(ROOT, 'build/bench');
+const ARGS = process.argv.slice(2);
+const QUICK = ARGS.includes('--quick');
+const ONLY = (ARGS.find((a) => a.startsWith('--only=')) || '').slice(7);
+const MIN_RUNS = QUICK ? 1 : 5;
+const MIN_MS = QUICK ? 0 : 1000;
+const MAX_RUNS = 50;
+// A measurement that has spent this long stops at 3 runs instead of 5.
+const BUDGET_MS = 20000;
+// A first run slower than this is reported alone (runs: 1).
+const SLOW_MS = 10000;
+// Batch sizes: the brief's 1,000 creations / calls per batch, reduced so a
+// whole run fits in about 5 minutes on a busy 2-core machine (just-bash
+// takes ~5-60 ms per creation or call there). Every run is a full batch.
+const CREATE_BATCH = 50;
+const EXEC_CALLS = 200;
+const NATIVE_CALLS = 50;
+const IDLE_SANDBOXES = 1000;
+
+// Node exposes gc only with --expose-gc; the flag can still be set late.
+function benchGc() {
+  if (typeof globalThis.gc !== 'function') {
+    v8.setFlagsFromString('--expose-gc');
+    globalThis.gc = vm.runInNewContext('gc');
+  }
+  globalThis.gc();
+}
+
+// ---- deterministic inputs -------------------------------------------------
+
+// mulberry32: tiny, fast and good enough to make inputs irregular.
+function benchPrng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ('alpha bravo charlie delta echo foxtrot golf hotel india ' +
+  'juliet kilo lima mike november oscar papa quebec romeo sierra tango ' +
+  'uniform victor whiskey xray yankee zulu foo bar baz qux').split(' ');
+
+// 20 dirs x 100 files of ~2 KiB text; about one line in 40 holds "needle".
+function benchTree() {
+  const rnd = benchPrng(7);
+  const files = {};
+  for (let d = 0; d < 20; d++) {
+    for (let f = 0; f < 100; f++) {
+      const lines = [];
+      let size = 0;
+      while (size < 2048) {
+        const n = 4 + Math.floor(rnd() * 8);
+        const w = [];
+        for (let i = 0; i < n; i++) w.push(WORDS[Math.floor(rnd() * WORDS.length)]);
+        if (rnd() < 0.025) w.splice(Math.floor(rnd() * n), 0, 'needle');
+        const line = w.join(' ');
+        lines.push(line);
+        size += line.length + 1;
+      }
+      const name = `d${String(d).padStart(2, '0')}/f${String(f).padStart(3, '0')}.txt`;
+      files[name] = lines.join('\n') + '\n';
+    }
+  }
+  return files;
+}
+
+// Lines of random words up to `bytes` bytes, as a Buffer.
+function benchText(seed, bytes, lineFn) {
+  const rnd = benchPrng(seed);
+  const parts = [];
+  let size = 0;
+  while (size < bytes) {
+    const line = lineFn(rnd) + '\n';
+    parts.push(line);
+    size += line.length;
+  }
+  return Buffer.from(parts.join(''), 'latin1');
+}
+
+function benchWordsLine(rnd, min, spread) {
+  const n = min + Math.floor(rnd() * spread);
+  const w = [];
+  for (let i = 0; i < n; i++) w.push(WORDS[Math.floor(rnd() * WORDS.length)]);
+  return w.join(' ');
+}
+
+// Application log: ERROR lines draw from a skewed set of messages.
+function benchLog() {
+  const comps = ['db', 'web', 'auth', 'cache', 'queue'];
+  return benchText(11, 10 * 1024 * 1024, (rnd) => {
+    const r = rnd();
+    const c = comps[Math.floor(rnd() * rnd() * comps.length)];
+    if (r < 0.05) return `ERROR ${c}: timeout on shard ${Math.floor(rnd() * rnd() * 8)}`;
+    if (r < 0.15) return `WARN ${c}: slow request id=${Math.floor(rnd() * 1e6)}`;
+    return `INFO ${c}: request served id=${Math.floor(rnd() * 1e6)} ` +
+      benchWordsLine(rnd, 1, 4);
+  });
+}
+
+// Zipf-ish single words for sort | uniq -c.
+function benchSortInput() {
+  return benchText(13, 10 * 1024 * 1024, (rnd) => {
+    const k = Math.floor(Math.pow(rnd(), 2) * 2000);
+    return `${WORDS[k % WORDS.length]}${k}`;
+  });
+}
+
+// 32 MB of printable lines (content does not matter to cat | wc -c).
+function benchBig() {
+  const rnd = benchPrng(17);
+  const b = Buffer.alloc(32 * 1024 * 1024);
+  for (let i = 0; i < b.length; i++) b[i] = i % 64 === 63 ? 10 : 97 + Math.floor(rnd() * 26);
+  return b;
+}
+
+// ---- expected answers, computed independently of any shell ---------------
+
+function benchLines(buf) {
+  const s = typeof buf === 'string' ? buf : buf.toString('latin1');
+  const a = s.split('\n');
+  if (a[a.length - 1] === '') a.pop();
+  return a;
+}
+
+function benchCmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// `sort | uniq -c | sort -rn | head -n`: counts descending; on equal counts
+// GNU sort's last-resort whole-line comparison, reversed by -r.
+function benchUniqCount(lines, n) {
+  const m = new Map();
+  for (const l of lines) m.set(l, (m.get(l) || 0) + 1);
+  const rows = [...m].map(([l, c]) => `${String(c).padStart(7)} ${l}`);
+  rows.sort((x, y) => (parseInt(y, 10) - parseInt(x, 10)) || benchCmp(y, x));
+  return rows.slice(0, n).join('\n') + '\n';
+}
+
+function benchSha(s) {
+  return createHash('sha256').update(s).digest('hex').slice(0, 12);
+}
+
+// ---- implementations ------------------------------------------------------
+
+let Sandbox = null;
+let Bash = null;
+
+async function benchLoad() {
+  const notes = [];
+  try {
+    ({ Sandbox } = await import(pathToFileURL(path.join(NPM_DIR, 'node.js')).href));
+  } catch (e) {
+    notes.push(`memsandbox: package not loadable from ${NPM_DIR}: ${e.message}`);
+  }
+  try {
+    ({ Bash } = await import('just-bash'));
+  } catch (e) {
+    notes.push(`just-bash: not installed (run make bench): ${e.message}`);
+  }
+  return notes;
+}
+
+function benchAbs(files, prefix) {
+  const out = {};
+  for (const [k, v] of Object.entries(files)) out[`${prefix}/${k}`] = v;
+  return out;
+}
+
+// Each implementation offers: open(files) -> handle; exec(handle, cmd) ->
+// {stdout, stderr, exitCode, limit}; close(handle).
+const IMPL = {
+  memsandbox: {
+    label: 'MemSandbox (wasm)',
+    ok: () => !!Sandbox,
+    async open(files) {
+      return Sandbox.create({ files: benchAbs(files || {}, '/workspace') });
+    },
+    async exec(h, cmd) {
+      const r = await h.execute(cmd);
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, limit: r.limit };
+    },
+    async close(h) {
+      await h.close();
+    },
+  },
+  justbash: {
+    label: 'just-bash',
+    ok: () => !!Bash,
+    async open(files) {
+      const f = {};
+      for (const [k, v] of Object.entries(files || {}))
+        f[`/workspace/${k}`] = typeof v === 'string' ? v : Buffer.from(v).toString('latin1');
+      return new Bash({ files: f, cwd: '/workspace' });
+    },
+    async exec(h, cmd) {
+      const r = await h.exec(cmd);
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, limit: null };
+    },
+    async close() {},
+  },
+  native: {
+    label: 'bash + GNU (native)',
+    ok: () => true,
+    async open(files) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'msb-bench-'));
+      for (const [k, v] of Object.entries(files || {})) {
+        const p = path.join(dir, k);
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, v);
+      }
+      return dir;
+    },
+    async exec(dir, cmd) {
+      const r = spawnSync('bash', ['-c', cmd], {
+        cwd: dir, encoding: 'latin1', maxBuffer: 256 * 1024 * 1024,
+        env: { LC_ALL: 'C', PATH: process.env.PATH, HOME: dir },
+      });
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.status, limit: null };
+    },
+    async close(dir) {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  },
+};
+const IMPL_NAMES = Object.keys(IMPL);
+
+// ---- measurement ----------------------------------------------------------
+
+function benchNow() {
+  return performance.now();
+}
+
+// Runs `once` (which returns {ms, err}) after one warm-up; err non-null
+// means a wrong answer. Returns {status, median, min, max, runs, detail}.
+async function benchMeasure(once, opts = {}) {
+  const minRuns = opts.minRuns ?? MIN_RUNS;
+  const warm = opts.warmup ?? true;
+  const times = [];
+  const t0 = benchNow();
+  try {
+    if (warm) {
+      const w = await once();
+      if (w.err) return { status: 'WRONG', detail: w.err, wrongMs: w.ms };
+      // A run this slow is its own answer: repeating it would take minutes.
+      if (w.ms > SLOW_MS)
+        return { status: 'ok', median: w.ms, min: w.ms, max: w.ms, runs: 1,
+                 detail: 'one run (the first took over 10 s)' };
+    }
+    for (;;) {
+      const spent = benchNow() - t0;
+      const need = spent > BUDGET_MS ? Math.min(minRuns, 3) : minRuns;
+      if (times.length >= need &&
+          (opts.noExtra || spent >= MIN_MS || times.length >= MAX_RUNS)) break;
+      const r = await once();
+      if (r.err) return { status: 'WRONG', detail: r.err, wrongMs: r.ms };
+      times.push(r.ms);
+    }
+  } catch (e) {
+    return { status: 'WRONG', detail: `threw: ${e.message}` };
+  }
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return { status: 'ok', median, min: times[0], max: times[times.length - 1],
+           runs: times.length };
+}
+
+// Checks one result; `want` is a string (exact stdout) or a function
+// returning an error string or null. Exit status must be `status`.
+function benchCheck(r, want, status = 0) {
+  if (typeof want === 'function') return want(r);
+  if (r.exitCode !== status)
+    return `exit ${r.exitCode}, want ${status}; stderr: ${String(r.stderr).slice(0, 120)}`;
+  if (r.stdout !== want)
+    return `stdout ${JSON.stringify(String(r.stdout).slice(0, 80))} (sha ${benchSha(r.stdout)}), ` +
+      `want ${JSON.stringify(want.slice(0, 80))} (sha ${benchSha(want)})`;
+  return null;
+}
+
+// A workload that seeds `files` once per implementation and times `cmd`.
+function benchShell(name, files, cmd, want, opts = {}) {
+  return {
+    name, unit: 'ms', impls: opts.impls || IMPL_NAMES,
+    cmd: (impl) => (opts.cmdFor && opts.cmdFor[impl]) || cmd,
+    async run(impl) {
+      const I = IMPL[impl];
+      const h = await I.open(files());
+      try {
+        const c = this.cmd(impl);
+        return await benchMeasure(async () => {
+          const t = benchNow();
+          const r = await I.exec(h, c);
+          const ms = benchNow() - t;
+          return { ms, err: benchCheck(r, want, opts.status ?? 0) };
+        }, opts);
+      } finally {
+        await I.close(h);
+      }
+    },
+  };
+}
+
+// ---- workloads ------------------------------------------------------------
+
+function benchWorkloads() {
+  const lazy = (fn) => { let v; return () => (v ??= fn()); };
+  const tree = lazy(benchTree);
+  const log = lazy(benchLog);
+  const big = lazy(benchBig);
+  const sedIn = lazy(() => benchText(19, 5 * 1024 * 1024, (r) => benchWordsLine(r, 3, 10)));
+  const sortIn = lazy(benchSortInput);
+  const small = () => {
+    const f = {};
+    for (let i = 0; i < 10; i++) f[`note${i}.txt`] = `small file ${i}\n`;
+    return f;
+  };
+
+  const treeAll = () => Object.entries(tree());
+  const needleLines = lazy(() => treeAll().reduce(
+    (n, [, v]) => n + benchLines(v).filter((l) => l.includes('needle')).length, 0));
+  const needleFiles = lazy(() => treeAll().filter(([, v]) => v.includes('needle'))
+    .map(([k]) => `./${k}`).sort(benchCmp).slice(0, 5).join('\n') + '\n');
+  const W = [];
+
+  // -- lifecycle
+  W.push({
+    name: 'create + echo hi + close (per creation)', unit: 'ms',
+    impls: IMPL_NAMES,
+    async run(impl) {
+      const I = IMPL[impl];
+      const N = CREATE_BATCH;
+      return benchMeasure(async () => {
+        const t = benchNow();
+        let err = null;
+        for (let i = 0; i < N && !err; i++) {
+          const h = await I.open(null);
+          err = benchCheck(await I.exec(h, 'echo hi'), 'hi\n');
+          await I.close(h);
+        }
+        return { ms: (benchNow() - t) / N, err };
+      }, { noExtra: true });
+    },
+    note: `batches of ${CREATE_BATCH}; native: mkdtemp + spawn bash -c + rm`,
+  });
+
+  W.push({
+    name: 'memory per idle sandbox (10 small files, 1000 alive)', unit: 'KiB',
+    impls: ['memsandbox', 'justbash'],
+    async run(impl) {
+      const I = IMPL[impl];
+      const N = IDLE_SANDBOXES;
+      const hs = [];
+      benchGc();
+      const m0 = process.memoryUsage();
+      let err = null;
+      for (let i = 0; i < N; i++) hs.push(await I.open(small()));
+      for (const h of hs.slice(0, 3)) {
+        err = err || benchCheck(await I.exec(h, 'cat note3.txt'), 'small file 3\n');
+      }
+      benchGc();
+      const m1 = process.memoryUsage();
+      for (const h of hs) await I.close(h);
+      hs.length = 0;
+      benchGc();
+      if (err) return { status: 'WRONG', detail: err };
+      const rss = (m1.rss - m0.rss) / N / 1024;
+      const heap = (m1.heapUsed + m1.external + m1.arrayBuffers -
+                    m0.heapUsed - m0.external - m0.arrayBuffers) / N / 1024;
+      return { status: 'ok', median: rss, min: rss, max: rss, runs: 1,
+               extra: { rssKiB: rss, heapExternalKiB: heap } };
+    },
+    note: 'process RSS delta / 1000 (heap+external delta in JSON)',
+  });
+
+  W.push({
+    name: 'sequential execute `echo >> file` (per execute)', unit: 'ms',
+    impls: IMPL_NAMES,
+    async run(impl) {
+      const I = IMPL[impl];
+      const N = impl === 'native' ? NATIVE_CALLS : EXEC_CALLS;
+      const h = await I.open({});
+      try {
+        return await benchMeasure(async () => {
+          await I.exec(h, 'rm -f log.txt');
+          const t = benchNow();
+          let err = null;
+          for (let i = 0; i < N && !err; i++) {
+            const r = await I.exec(h, `echo line ${i} >> log.txt`);
+            if (r.exitCode !== 0) err = `exit ${r.exitCode}: ${r.stderr}`;
+          }
+          const ms = (benchNow() - t) / N;
+          err = err || benchCheck(await I.exec(h, 'wc -l < log.txt; tail -n 1 log.txt'),
+            `${N}\nline ${N - 1}\n`);
+          return { ms, err };
+        }, { noExtra: true });
+      } finally {
+        await I.close(h);
+      }
+    },
+    note: `${EXEC_CALLS} calls per batch (native: ${NATIVE_CALLS}, one bash spawn each)`,
+  });
+
+  W.push({
+    name: 'execute `true` (per call)', unit: 'ms', impls: IMPL_NAMES,
+    async run(impl) {
+      const I = IMPL[impl];
+      const N = impl === 'native' ? NATIVE_CALLS : EXEC_CALLS;
+      const h = await I.open({});
+      try {
+        return await benchMeasure(async () => {
+          const t = benchNow();
+          let err = null;
+          for (let i = 0; i < N && !err; i++) {
+            const r = await I.exec(h, 'true');
+            if (r.exitCode !== 0 || r.stdout !== '') err = `exit ${r.exitCode}`;
+          }
+          return { ms: (benchNow() - t) / N, err };
+        }, { noExtra: true });
+      } finally {
+        await I.close(h);
+      }
+    },
+    note: `${EXEC_CALLS} calls per batch (native: ${NATIVE_CALLS}, one bash spawn each)`,
+  });
+
+  // -- text processing over the 2,000-file tree and big files
+  W.push(benchShell('grep -rn needle . | wc -l (2000 files)', tree,
+    'grep -rn needle . | wc -l', (r) => benchCheck(r, `${needleLines()}\n`)));
+  W.push(benchShell('grep -rl needle . | sort | head -5', tree,
+    'grep -rl needle . | sort | head -5', (r) => benchCheck(r, needleFiles())));
+  W.push(benchShell("find -name '*.txt' | wc -l (2000 files)", tree,
+    "find / -name '*.txt' | wc -l", (r) => benchCheck(r, '2000\n'),
+    { cmdFor: { native: "find . -name '*.txt' | wc -l" } }));
+  W.push(benchShell('grep ERROR | sort | uniq -c | sort -rn | head -3 (10 MB log)',
+    () => ({ 'app.log': log() }),
+    'grep ERROR app.log | sort | uniq -c | sort -rn | head -3',
+    (r) => benchCheck(r, benchUniqCount(
+      benchLines(log()).filter((l) => l.includes('ERROR')), 3))));
+  W.push(benchShell('cat big | wc -c (32 MB)', () => ({ big: big() }),
+    'cat big | wc -c', (r) => benchCheck(r, `${big().length}\n`)));
+  W.push(benchShell("sed 's/foo/bar/g' f | wc -l (5 MB)", () => ({ f: sedIn() }),
+    "sed 's/foo/bar/g' f | wc -l",
+    (r) => benchCheck(r, `${benchLines(sedIn()).length}\n`)));
+  W.push(benchShell("sed 's/foo/bar/g' f | md5sum (5 MB)",
+    () => ({ f: sedIn() }), "sed 's/foo/bar/g' f | md5sum",
+    (r) => benchCheck(r, createHash('md5').update(
+      sedIn().toString('latin1').replace(/foo/g, 'bar'), 'latin1').digest('hex') + '  -\n'),
+    { impls: ['memsandbox', 'native'] }));
+  W.push(benchShell('sort f | uniq -c | sort -rn | head (10 MB)', () => ({ f: sortIn() }),
+    'sort f | uniq -c | sort -rn | head',
+    (r) => benchCheck(r, benchUniqCount(benchLines(sortIn()), 10))));
+
+  // -- interpreter
+  W.push(benchShell('for ((i<10000)) x=$((x+i)); f (function call)', () => ({}),
+    'f() { :; }; x=0; for ((i=0;i<10000;i++)); do x=$((x+i)); f; done; echo $x',
+    (r) => benchCheck(r, '49995000\n')));
+  W.push(benchShell('recursive fib(18) (shell functions, no subshells)', () => ({}),
+    'fib() { local n=$1 a; if ((n < 2)); then r=$n; return; fi; ' +
+    'fib $((n-1)); a=$r; fib $((n-2)); r=$((a+r)); }; fib 18; echo $r',
+    (r) => benchCheck(r, '2584\n')));
+
+  // -- workspace operations (MemSandbox API only)
+  for (const op of ['snapshot', 'restore', 'checkpoint', 'fork']) {
+    W.push({
+      name: `${op} of the 2000-file workspace`, unit: 'ms',
+      impls: ['memsandbox', 'justbash'],
+      async run(impl) {
+        if (impl === 'justbash') return { status: 'unsupported' };
+        return benchWorkspaceOp(op, tree());
+      },
+    });
+  }
+
+  // -- pathological inputs: time to a correct stop
+  const patho = () => ({ p: 'a'.repeat(30000) + '!\n' });
+  W.push(benchShell("grep -E '(a+)+$' on 30000 a's + '!'", patho,
+    "grep -E '(a+)+$' p", (r) => benchCheck(r, '', 1), { minRuns: 3, noExtra: true }));
+  W.push({
+    name: 'while true; do :; done (default limits)', unit: 'ms',
+    impls: ['memsandbox', 'justbash', 'native'],
+    async run(impl) {
+      if (impl === 'native') return { status: 'n/a', detail: 'no default limit' };
+      const I = IMPL[impl];
+      const h = await I.open({});
+      try {
+        return await benchMeasure(async () => {
+          const t = benchNow();
+          const r = await I.exec(h, 'while true; do :; done');
+          const ms = benchNow() - t;
+          let err = null;
+          if (r.exitCode === 0) err = 'exit 0';
+          else if (impl === 'memsandbox' && r.limit !== 'max_steps')
+            err = `limit ${r.limit}, stderr ${r.stderr}`;
+          else if (impl === 'justbash' && !/too many|limit/i.test(r.stderr))
+            err = `stderr ${r.stderr}`;
+          return { ms, err };
+        }, { minRuns: 1, warmup: false, noExtra: true });
+      } finally {
+        await I.close(h);
+      }
+    },
+    note: 'one run each (a run takes seconds)',
+  });
+  return W;
+}
+
+// snapshot / restore / checkpoint / fork on a seeded MemSandbox; each run
+// checks the result by root hash (or archive size).
+async function benchWorkspaceOp(op, files) {
+  if (!Sandbox) return { status: 'n/a', detail: 'package not loadable' };
+  const s = await Sandbox.create({ files: benchAbs(files, '/workspace') });
+  const hash = await s.rootHash();
+  let archive = null;
+  try {
+    if (typeof s[op] !== 'function') return { status: 'n/a' };
+    archive = await s.snapshot();
+    if (op === 'snapshot') {
+      return await benchMeasure(async () => {
+        const t = benchNow();
+        const a = await s.snapshot();
+        const ms = benchNow() - t;
+        return { ms, err: a.length === archive.length ? null : 'archive size changed' };
+      }, { extraDetail: `${archive.length} bytes` });
+    }
+    if (op === 'restore') {
+      const d = await Sandbox.create();
+      try {
+        return await benchMeasure(async () => {
+          const t = benchNow();
+          await d.restore(archive);
+          const ms = benchNow() - t;
+          const h2 = await d.rootHash();
+          return { ms, err: h2 === hash ? null : `root hash ${h2} != ${hash}` };
+        });
+      } finally {
+        await d.close();
+      }
+    }
+    if (op === 'checkpoint') {
+      return await benchMeasure(async () => {
+        const t = benchNow();
+        const id = await s.checkpoint();
+        await s.writeFile('/workspace/d00/extra.txt', 'x\n');
+        await s.rollback(id);
+        await s.release(id);
+        const ms = benchNow() - t;
+        const h2 = await s.rootHash();
+        return { ms, err: h2 === hash ? null : 'rollback changed the root hash' };
+      }, { note: 'checkpoint + write + rollback + release' });
+    }
+    return await benchMeasure(async () => {
+      const t = benchNow();
+      const f = await s.fork();
+      const ms = benchNow() - t;
+      const h2 = await f.rootHash();
+      await f.close();
+      return { ms, err: h2 === hash ? null : 'fork root hash differs' };
+    });
+  } finally {
+    await s.close();
+  }
+}
+
+// ---- module size, seeding benchmark, machine ------------------------------
+
+function benchSizes() {
+  const out = {};
+  const wasm = path.join(NPM_DIR, 'memsandbox.wasm');
+  if (fs.existsSync(wasm)) {
+    const b = fs.readFileSync(wasm);
+    out.memsandbox = { file: path.relative(ROOT, wasm), raw: b.length,
+                       gzip: zlib.gzipSync(b, { level: 9 }).length };
+  }
+  const jb = path.join(ROOT, 'bench/node_modules/just-bash/dist/bundle');
+  if (fs.existsSync(jb)) {
+    let raw = 0;
+    let gz = 0;
+    const walk = (d) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(m?js|wasm)$/.test(e.name) && !/browser|\.cjs$/.test(p)) {
+          const b = fs.readFileSync(p);
+          raw += b.length;
+          gz += zlib.gzipSync(b, { level: 9 }).length;
+        }
+      }
+    };
+    walk(jb);
+    out.justbash = { file: 'just-bash dist/bundle (ESM, node, without dependencies)',
+                     raw, gzip: gz };
+  }
+  return out;
+}
+
+function benchSeed() {
+  const bin = path.join(ROOT, 'build/bench-seed');
+  if (!fs.existsSync(bin)) return { status: 'n/a', detail: 'build/bench-seed not built' };
+  const r = spawnSync(bin, [], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) return { status: 'WRONG', detail: (r.stderr || '').trim() };
+  const rows = r.stdout.trim().split('\n').map((line) => {
+    const m = line.match(new RegExp('^(\\S+)\\s+(\\d+) files: ([\\d.]+) ms; ' +
+      'per file at 1k ([\\d.]+) us, at 10k ([\\d.]+) us, ratio ([\\d.]+)'));
+    return m ? { layout: m[1], files: +m[2], totalMs: +m[3], us1k: +m[4],
+                 us10k: +m[5], ratio: +m[6], line } : { line };
+  });
+  return { status: 'ok', rows };
+}
+
+function benchMachine() {
+  let cpu = 'unknown';
+  try {
+    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m);
+    if (m) cpu = m[1];
+  } catch { /* not Linux */ }
+  return { cpu, cores: os.cpus().length, memGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+           node: process.version, platform: `${os.platform()} ${os.release()}`,
+           date: new Date().toISOString() };
+}
+
+// ---- report ---------------------------------------------------------------
+
+function benchFmt(x, unit) {
+  if (x === undefined || x === null) return '';
+  if (unit === 'KiB') return x.toFixed(0);
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toFixed(3);
+}
+
+function benchCell(r, unit) {
+  if (!r) return '-';
+  if (r.status !== 'ok') return r.status;
+  if (unit === 'KiB') return benchFmt(r.median, unit);
+  if (r.runs === 1) return `${benchFmt(r.median)} (1 run)`;
+  return `${benchFmt(r.median)} (${benchFmt(r.min)}-${benchFmt(r.max)}, ${r.runs})`;
+}
+
+function benchRatio(a, b) {
+  if (!a || !b || a.status !== 'ok' || b.status !== 'ok' || !b.median) return null;
+  return a.median / b.median;
+}
+
+// Two significant digits, so 0.0042 does not print as 0.00.
+function benchRatioText(r) {
+  if (r == null) return '';
+  return r >= 1 ? r.toFixed(2) : r.toPrecision(2);
+}
+
+// A markdown table (pipes inside cells escaped).
+function benchTable(rows) {
+  const head = ['workload', 'unit', 'MemSandbox', 'just-bash', 'native',
+                'MSB/just-bash', 'MSB/native'];
+  const body = rows.map((w) => [
+    w.name.replace(/\|/g, '\\|'), w.unit, benchCell(w.results.memsandbox, w.unit),
+    benchCell(w.results.justbash, w.unit), benchCell(w.results.native, w.unit),
+    benchRatioText(w.ratios.justbash), benchRatioText(w.ratios.native)]);
+  const all = [head, ...body];
+  const width = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => '| ' + r.map((c, i) => c.padEnd(width[i])).join(' | ') + ' |';
+  return [line(head), '|' + width.map((n) => '-'.repeat(n + 2)).join('|') + '|',
+          ...body.map(line)].join('\n');
+}
+
+async function benchMain() {
+  if (ARGS.includes('--table')) { // re-print the table of the last run
+    const old = JSON.parse(fs.readFileSync(path.join(OUT_DIR, 'results.json'), 'utf8'));
+    console.log(benchTable(old.rows));
+    return;
+  }
+  const started = benchNow();
+  const notes = await benchLoad();
+  for (const n of notes) console.log(`note: ${n}`);
+  const machine = benchMachine();
+  console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ` +
+              `node ${machine.node}, ${machine.date}`);
+  const rows = [];
+  for (const w of benchWorkloads()) {
+    if (ONLY && !w.name.includes(ONLY)) continue;
+    const results = {};
+    for (const impl of IMPL_NAMES) {
+      if (!w.impls.includes(impl)) { results[impl] = { status: 'n/a' }; continue; }
+      if (!IMPL[impl].ok()) { results[impl] = { status: 'n/a', detail: 'not loadable' }; continue; }
+      const t = benchNow();
+      results[impl] = await w.run(impl);
+      results[impl].wallMs = Math.round(benchNow() - t);
+      process.stderr.write(`  [${(results[impl].wallMs / 1000).toFixed(1)} s] ` +
+                           `${impl}: ${w.name}\n`);
+      if (results[impl].status === 'WRONG')
+        console.log(`  WRONG ${IMPL[impl].label}: ${w.name}: ${results[impl].detail}`);
+    }
+    const row = { name: w.name, unit: w.unit, note: w.note || null, results,
+                  ratios: { justbash: benchRatio(results.memsandbox, results.justbash),
+                            native: benchRatio(results.memsandbox, results.native) } };
+    rows.push(row);
+    console.log(`${w.name}: ` + IMPL_NAMES.map((i) =>
+      `${i} ${benchCell(results[i], w.unit)}`).join(', '));
+  }
+  const sizes = benchSizes();
+  const seed = ONLY ? { status: 'skipped' } : benchSeed();
+  const out = { machine, quick: QUICK, minRuns: MIN_RUNS, minMs: MIN_MS, rows, sizes, seed,
+                totalSeconds: +((benchNow() - started) / 1000).toFixed(1) };
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(OUT_DIR, 'results.json'), JSON.stringify(out, null, 2) + '\n');
+
+  console.log('\nTimes in ms: median (min-max, runs); ratio < 1: MemSandbox is faster.\n');
+  console.log(benchTable(rows));
+  console.log('\nModule size:');
+  for (const [k, v] of Object.entries(sizes))
+    console.log(`  ${k}: ${v.raw} bytes raw, ${v.gzip} bytes gzip -9 (${v.file})`);
+  console.log('\nNative seeding (bench/seed.c, build/libmemsandbox.a):');
+  if (seed.rows) for (const r of seed.rows) console.log(`  ${r.line}`);
+  else console.log(`  ${seed.status}${seed.detail ? `: ${seed.detail}` : ''}`);
+  console.log(`\ntotal ${out.totalSeconds} s; wrote ${path.relative(ROOT, OUT_DIR)}/results.json`);
+  const wrong = rows.filter((r) => Object.values(r.results).some((x) => x.status === 'WRONG'));
+  if (wrong.length) console.log(`${wrong.length} workload(s) with a WRONG answer`);
+}
+
+await benchMain();
