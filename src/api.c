@@ -269,11 +269,11 @@ static int api_install_bin(msb_sandbox *sb) {
   uint64_t rev = vfs_revision(sb->fs);
   buf path;
   int rc;
+  vnode *saved;
   if (!vfs_stat(sb->fs, "/usr/bin", 0, &st)) return 0;
-  if ((rc = vfs_mkdir(sb->fs, "/usr/bin", 0755,
-                      VFS_MK_PARENTS | VFS_MK_EXIST_OK)))
-    return rc;
-  rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
+  saved = vfs_root_get(sb->fs); /* all or nothing */
+  rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
+  if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
   if (rc == MSB_EEXIST) rc = 0;
   buf_init(&path, &sb->m);
   for (i = 0; i < n && !rc; i++) {
@@ -284,6 +284,8 @@ static int api_install_bin(msb_sandbox *sb) {
                   : vfs_write(sb->fs, buf_str(&path), "", 0, 0, 0755, NULL);
   }
   buf_finish(&path);
+  if (rc) vfs_root_set(sb->fs, saved);
+  vnode_unref(sb->fs, saved);
   vfs_set_revision(sb->fs, rev);
   return rc;
 }
@@ -825,15 +827,22 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
   if (opts && ((opts->env_count && !opts->env) ||
                (opts->secret_count && !opts->secrets)))
     return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
-  if ((rc = api_install_bin(sb)))
-    return api_fail(sb, rc, "cannot create /usr/bin");
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
+  saved = vfs_root_get(sb->fs);
   if (opts && opts->atomic) {
     keep = shell_clone(sb->sh, sb->fs);
-    if (!keep) return api_oom(sb);
+    if (!keep) {
+      vnode_unref(sb->fs, saved);
+      return api_oom(sb);
+    }
   }
-  saved = vfs_root_get(sb->fs);
+  if ((rc = api_install_bin(sb))) {
+    shell_destroy(keep);
+    vnode_unref(sb->fs, saved);
+    return rc == MSB_ENOMEM ? api_oom(sb)
+                            : api_fail(sb, rc, "cannot create /usr/bin");
+  }
   vfs_batch_begin(sb->fs);
   rc = shell_exec(sb->sh, script, len, opts, res);
   vfs_batch_end(sb->fs);

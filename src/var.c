@@ -211,10 +211,10 @@ var_store *var_clone(const var_store *vs, mem *m) {
   size_t i;
   if (!c) return NULL;
   c->m = m;
-  c->tabn = vs->tabn;
   c->env_dirty = 1;
-  c->tab = mem_zalloc(m, c->tabn * sizeof *c->tab);
+  c->tab = mem_zalloc(m, vs->tabn * sizeof *c->tab);
   if (!c->tab) goto fail;
+  c->tabn = vs->tabn; /* only once the table exists: var_destroy walks it */
   if (vs->scap) {
     c->scopes = mem_zalloc(m, (size_t)vs->scap * sizeof *c->scopes);
     if (!c->scopes) goto fail;

@@ -22,7 +22,7 @@
 //   PATH            .cases files or directories (searched recursively).
 //
 // Differences between real bash and the sandbox that are accepted live in
-// tests/diff/accepted.txt as "ID reason" lines; in --bash and --diff mode a
+// tests/diff/accepted.txt as "ID reason" lines; in every mode a
 // listed case that differs counts as accepted, one that agrees is reported
 // as stale. The last line printed is "N passed, M failed"; the exit status
 // is 1 when anything failed.
@@ -396,7 +396,7 @@ export async function runCases(files, executor, opts = {}) {
     } catch (e) {
       report = [`runner error: ${e && e.stack ? e.stack : e}`];
     }
-    const isAccepted = (mode === 'bash' || mode === 'diff') && accepted.has(c.id);
+    const isAccepted = accepted.has(c.id);
     if (!report.length) {
       res.passed++;
       if (isAccepted) res.stale.push(c.id);

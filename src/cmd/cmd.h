@@ -296,6 +296,10 @@ void cmd_walk_close(cmd_walk *w);
  * above avoid command names (cmd_outf, not cmd_printf). */
 const cmd_desc *cmd_find(const char *name);
 const cmd_desc *cmd_table(size_t *count);
+/* Whether env, xargs and timeout can run NAME as a program: a path, a
+ * command of the table, or the shell itself (bash, sh); shell functions
+ * and builtins such as cd are not programs. */
+int cmd_is_program(const char *name);
 
 #define CMD(name, fn, flags, purpose) int fn(cmd_ctx *c);
 #include "commands.def"

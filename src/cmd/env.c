@@ -118,7 +118,7 @@ int cmd_env(cmd_ctx *c) {
   }
   /* like the real env, only programs run: not shell functions or builtins
    * such as cd */
-  if (!c->run || (!strchr(g.ops[first], '/') && !cmd_find(g.ops[first]))) {
+  if (!c->run || !cmd_is_program(g.ops[first])) {
     cmd_err(c, "%s: No such file or directory", cmd_quote(c, g.ops[first]));
     return 127;
   }

@@ -9,12 +9,14 @@
  * comparison unless -s or -u. The C locale is assumed: byte comparison, '.'
  * decimal point, no thousands separator.
  *
- * Deviations: -m sorts the concatenation (identical output for sorted
- * inputs); -R orders by a seeded 64-bit hash of the key, so the random order
- * differs from GNU's (equal keys still group); -g converts at most 255 bytes
- * of a key. -S, -T, --parallel, --batch-size and --compress-program only
- * tune GNU's external sort and are accepted and ignored. --debug,
- * --files0-from and --random-source are refused.
+ * -m merges the inputs as runs (pairwise stable merges; GNU merges k-way,
+ * which differs only for unsorted inputs). Deviations: -R orders by a
+ * seeded 64-bit hash of the key, so the random order differs from GNU's
+ * (equal keys still group); -g converts at most 255 bytes of a key. The
+ * first key's field range is computed once per record. -S, -T, --parallel,
+ * --batch-size and --compress-program only tune GNU's external sort and
+ * are accepted and ignored. --debug, --files0-from and --random-source are
+ * refused.
  *
  * Usage: sort [OPTION]... [FILE]... */
 #include <stdlib.h>
@@ -654,6 +656,22 @@ static int sort_check(cmd_ctx *c, const sort_state *s, const char *name,
   return 0;
 }
 
+/* GNU's quote() in the C locale: single quotes with C escapes for the
+ * backslash (sort prints "multi-character tab '\\t'"). */
+static const char *sort_quote_c(cmd_ctx *c, const char *s) {
+  size_t n = strlen(s), i, k = 0;
+  char *q = arena_alloc(c->a, 2 * n + 3);
+  if (!q) return "";
+  q[k++] = '\'';
+  for (i = 0; i < n; i++) {
+    if (s[i] == '\\') q[k++] = '\\';
+    q[k++] = s[i];
+  }
+  q[k++] = '\'';
+  q[k] = 0;
+  return q;
+}
+
 /* Entry point: see the usage above. */
 int cmd_sort(cmd_ctx *c) {
   cmd_getopt g;
@@ -780,7 +798,7 @@ int cmd_sort(cmd_ctx *c) {
         if (!strcmp(g.arg, "\\0")) {
           t = 0;
         } else {
-          cmd_err(c, "multi-character tab %s", cmd_quote(c, g.arg));
+          cmd_err(c, "multi-character tab %s", sort_quote_c(c, g.arg));
           return 2;
         }
       }

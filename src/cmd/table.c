@@ -31,3 +31,8 @@ const cmd_desc *cmd_table(size_t *count) {
   if (count) *count = TABLE_N;
   return table_cmds;
 }
+
+int cmd_is_program(const char *name) {
+  return strchr(name, '/') || cmd_find(name) || !strcmp(name, "bash") ||
+         !strcmp(name, "sh");
+}

@@ -87,7 +87,7 @@ int cmd_timeout(cmd_ctx *c) {
     buf_puts(c->err, "Try 'timeout --help' for more information.\n");
     return 125;
   }
-  if (!c->run || (!strchr(g.ops[1], '/') && !cmd_find(g.ops[1]))) {
+  if (!c->run || !cmd_is_program(g.ops[1])) {
     cmd_err(c, "failed to run command %s: No such file or directory",
             cmd_quote(c, g.ops[1]));
     return 127;

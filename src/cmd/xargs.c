@@ -218,7 +218,7 @@ static int xargs_exec(cmd_ctx *c, const xargs_opts_set *o, char **argv,
       buf_printf(c->err, "%s%s", i ? " " : "", argv[i]);
     buf_putc(c->err, '\n');
   }
-  if (!c->run || (!strchr(argv[0], '/') && !cmd_find(argv[0]))) {
+  if (!c->run || !cmd_is_program(argv[0])) {
     cmd_err(c, "%s: No such file or directory", argv[0]);
     *stop = 1;
     return 127;
