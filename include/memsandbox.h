@@ -205,13 +205,14 @@ typedef struct msb_exec_opts {
   size_t stdin_len;
   const char *cwd; /* NULL = the session's current directory */
   int fresh_state; /* run in a fresh shell state; session kept */
-  int atomic; /* roll back the workspace and shell state when
-                                the exit status is non-zero */
+  int atomic;      /* roll back the workspace and shell state when the
+                      exit status is non-zero */
   const char *const *env; /* "NAME=value" strings for this call only */
   size_t env_count;
-  const char *const *secrets; /* "NAME=value": bound like env, and every
-                                 occurrence of a value in output becomes
-                                 [REDACTED]; writing one to a file fails */
+  const char *const *secrets; /* reserved for secret bindings (values
+                                 redacted from output, never written to
+                                 files); not implemented yet: a non-zero
+                                 secret_count fails with MSB_ENOTSUP */
   size_t secret_count;
 } msb_exec_opts;
 
@@ -264,6 +265,8 @@ int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
 int msb_fork(msb_sandbox *sb, msb_sandbox **out);
 
 /* ---- Host controls --------------------------------------------------- */
+
+/* Not implemented yet: both return MSB_ENOTSUP. The interface is fixed. */
 
 /* Sets the policy from a small text form, one rule per line:
  *   allow-command NAME | deny-command NAME

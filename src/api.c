@@ -827,6 +827,10 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
   if (opts && ((opts->env_count && !opts->env) ||
                (opts->secret_count && !opts->secrets)))
     return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
+  /* Until output redaction and the refusal of secret values in files
+   * exist, binding a secret would leak it: refuse rather than pretend. */
+  if (opts && opts->secret_count)
+    return api_fail(sb, MSB_ENOTSUP, "secrets are not supported yet");
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
   saved = vfs_root_get(sb->fs);
@@ -982,4 +986,20 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
   return api_fail(sb, MSB_ENOTSUP,
                   "fork is not supported yet: the shell session cannot be "
                   "copied into another sandbox");
+}
+
+/* Policy and events are declared for the host-controls work that is still
+ * to come; until then they say so instead of pretending. */
+int msb_set_policy(msb_sandbox *sb, const char *text, size_t len) {
+  API_CHECK(sb);
+  (void)text;
+  (void)len;
+  return api_fail(sb, MSB_ENOTSUP, "policies are not supported yet");
+}
+
+int msb_events_take(msb_sandbox *sb, char **json, size_t *len) {
+  API_CHECK(sb);
+  if (json) *json = NULL;
+  if (len) *len = 0;
+  return api_fail(sb, MSB_ENOTSUP, "events are not supported yet");
 }

@@ -12,7 +12,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCaseFiles, runCases } from '../cases.mjs';
+import { findCaseFiles, loadAccepted, runCases } from '../cases.mjs';
 import { Sandbox } from '../../build/npm/node.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export async function wasmExecutor(c) {
   const sb = await Sandbox.create({
     seed: 0,
+    clock: 1796006400000, /* fixed, like build/msb: cases must not race it */
     directories: c.dirs,
     files: c.files.map((f) => ({ path: f.path, content: f.data, mode: f.mode })),
   });
@@ -49,6 +50,7 @@ async function main(argv) {
   const label = process.env.MSB_WASM ? path.basename(path.dirname(process.env.MSB_WASM)) : 'wasm';
   const res = await runCases(files, wasmExecutor, {
     filter, jobs: Math.max(1, Math.min(4, os.cpus().length)),
+    accepted: loadAccepted(path.join(root, 'tests/diff/accepted.txt')),
     log: (s) => console.log(/^\d+ passed, \d+ failed$/.test(s) ? `cases-${label}: ${s}` : s),
   });
   return res.failed ? 1 : 0;
