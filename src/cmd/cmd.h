@@ -220,6 +220,11 @@ int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
 int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
                    uint32_t *out);
 
+/* Tab stop list as expand/unexpand -t take it ("4", "2,6,10", "1 5"):
+ * ascending, at most 1024 stops (stops must hold that many). Prints GNU's
+ * diagnostic and returns 1 on a bad list, else 0. */
+int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n);
+
 /* Metadata formatting. */
 /* "drwxr-xr-x" style, 10 chars + NUL. */
 void cmd_mode_str(int kind, uint32_t mode, char out[11]);

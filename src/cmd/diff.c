@@ -596,6 +596,18 @@ static size_t diff_group(const diff_hunk *h, size_t n, size_t k, int ctx) {
   return e;
 }
 
+/* The lines a hunk of changes [k, e) shows in each file, context
+ * included: [s0, e0) of file 0 and [s1, e1) of file 1. */
+static void diff_bounds(const diff_opt *o, const diff_file *f,
+                        const diff_hunk *h, size_t k, size_t e, long *s0,
+                        long *e0, long *s1, long *e1) {
+  *s0 = h[k].l0 - o->ctx < 0 ? 0 : h[k].l0 - o->ctx;
+  *s1 = h[k].l1 - (h[k].l0 - *s0);
+  *e0 = h[e - 1].l0 + h[e - 1].del + o->ctx;
+  if (*e0 > (long)f[0].n) *e0 = (long)f[0].n;
+  *e1 = h[e - 1].l1 + h[e - 1].ins + (*e0 - (h[e - 1].l0 + h[e - 1].del));
+}
+
 static void diff_unified(buf *b, const diff_opt *o, const diff_file *f,
                          const diff_hunk *h, size_t n) {
   size_t k = 0, e, q;
@@ -606,11 +618,7 @@ static void diff_unified(buf *b, const diff_opt *o, const diff_file *f,
       k = e;
       continue;
     }
-    s0 = h[k].l0 - o->ctx < 0 ? 0 : h[k].l0 - o->ctx;
-    s1 = h[k].l1 - (h[k].l0 - s0);
-    e0 = h[e - 1].l0 + h[e - 1].del + o->ctx;
-    if (e0 > (long)f[0].n) e0 = (long)f[0].n;
-    e1 = h[e - 1].l1 + h[e - 1].ins + (e0 - (h[e - 1].l0 + h[e - 1].del));
+    diff_bounds(o, f, h, k, e, &s0, &e0, &s1, &e1);
     buf_puts(b, "@@ -");
     if (e0 - s0 == 1)
       buf_printf(b, "%ld", s0 + 1);
@@ -648,11 +656,7 @@ static void diff_context(buf *b, const diff_opt *o, const diff_file *f,
       k = e;
       continue;
     }
-    s0 = h[k].l0 - o->ctx < 0 ? 0 : h[k].l0 - o->ctx;
-    s1 = h[k].l1 - (h[k].l0 - s0);
-    e0 = h[e - 1].l0 + h[e - 1].del + o->ctx;
-    if (e0 > (long)f[0].n) e0 = (long)f[0].n;
-    e1 = h[e - 1].l1 + h[e - 1].ins + (e0 - (h[e - 1].l0 + h[e - 1].del));
+    diff_bounds(o, f, h, k, e, &s0, &e0, &s1, &e1);
     for (q = k; q < e; q++) dels += h[q].del, inss += h[q].ins;
     buf_puts(b, "***************\n*** ");
     diff_range(b, s0 + 1, e0, ',');

@@ -23,44 +23,6 @@ static const cmd_opt expand_opts[] = {{'i', "initial", CMD_ARG_NONE, 'i'},
                                       {'t', "tabs", CMD_ARG_REQ, 't'},
                                       {0, 0, 0, 0}};
 
-/* Parses a tab list into stops (shared shape with unexpand); 0 or 1. */
-static int expand_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
-  const char *p = s;
-  while (*p) {
-    uint64_t v = 0;
-    int digits = 0;
-    if (*p == ',' || *p == ' ') {
-      p++;
-      continue;
-    }
-    while (*p >= '0' && *p <= '9') {
-      v = v > 100000000000ULL ? v : v * 10 + (uint64_t)(*p - '0');
-      p++;
-      digits = 1;
-    }
-    if (!digits || (*p && *p != ',' && *p != ' ')) {
-      const char *e = p;
-      while (*e && *e != ',' && *e != ' ') e++;
-      cmd_err(c, "tab size contains invalid character(s): %s",
-              cmd_quote(c, p));
-      return 1;
-    }
-    if (v == 0) {
-      cmd_err(c, "tab size cannot be 0");
-      return 1;
-    }
-    if (*n && v <= stops[*n - 1]) {
-      cmd_err(c, "tab sizes must be ascending");
-      return 1;
-    }
-    if (*n >= 1024) {
-      cmd_err(c, "too many tab stops");
-      return 1;
-    }
-    stops[(*n)++] = v;
-  }
-  return 0;
-}
 
 /* Column of the next tab stop after col. */
 static uint64_t expand_next(const uint64_t *stops, int n, uint64_t col) {
@@ -89,7 +51,7 @@ int cmd_expand(cmd_ctx *c) {
     case 'i': initial = 1; break;
     case CMD_OPT_NUM:
     case 't':
-      if (expand_tabs(c, g.arg, stops, &n)) return 1;
+      if (cmd_parse_tabs(c, g.arg, stops, &n)) return 1;
       break;
     default:
       if (opt < 0) return 1;

@@ -34,43 +34,6 @@ static const cmd_opt unexpand_opts[] = {
     {'t', "tabs", CMD_ARG_REQ, 't'},
     {0, 0, 0, 0}};
 
-static int unexpand_tabs(cmd_ctx *c, const char *s, uint64_t *stops,
-                         int *n) {
-  const char *p = s;
-  while (*p) {
-    uint64_t v = 0;
-    int digits = 0;
-    if (*p == ',' || *p == ' ') {
-      p++;
-      continue;
-    }
-    while (*p >= '0' && *p <= '9') {
-      v = v > 100000000000ULL ? v : v * 10 + (uint64_t)(*p - '0');
-      p++;
-      digits = 1;
-    }
-    if (!digits || (*p && *p != ',' && *p != ' ')) {
-      cmd_err(c, "tab size contains invalid character(s): %s",
-              cmd_quote(c, p));
-      return 1;
-    }
-    if (v == 0) {
-      cmd_err(c, "tab size cannot be 0");
-      return 1;
-    }
-    if (*n && v <= stops[*n - 1]) {
-      cmd_err(c, "tab sizes must be ascending");
-      return 1;
-    }
-    if (*n >= 1024) {
-      cmd_err(c, "too many tab stops");
-      return 1;
-    }
-    stops[(*n)++] = v;
-  }
-  return 0;
-}
-
 /* Next stop after col, or 0 when an explicit list is exhausted. */
 static uint64_t unexpand_next(const uint64_t *stops, int n, uint64_t col) {
   int i;
@@ -100,7 +63,7 @@ int cmd_unexpand(cmd_ctx *c) {
     case CMD_OPT_NUM:
     case 't':
       all = 1;
-      if (unexpand_tabs(c, g.arg, stops, &n)) return 1;
+      if (cmd_parse_tabs(c, g.arg, stops, &n)) return 1;
       break;
     default:
       if (opt < 0) return 1;

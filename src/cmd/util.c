@@ -866,3 +866,41 @@ int cmd_walk_next(cmd_walk *w, cmd_walk_ent **out) {
   w->state = 2;
   return 0;
 }
+
+/* ---- Tab stops (expand, unexpand) ---------------------------------------- */
+
+int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
+  const char *p = s;
+  while (*p) {
+    uint64_t v = 0;
+    int digits = 0;
+    if (*p == ',' || *p == ' ') {
+      p++;
+      continue;
+    }
+    while (*p >= '0' && *p <= '9') {
+      v = v > 100000000000ULL ? v : v * 10 + (uint64_t)(*p - '0');
+      p++;
+      digits = 1;
+    }
+    if (!digits || (*p && *p != ',' && *p != ' ')) {
+      cmd_err(c, "tab size contains invalid character(s): %s",
+              cmd_quote(c, p));
+      return 1;
+    }
+    if (v == 0) {
+      cmd_err(c, "tab size cannot be 0");
+      return 1;
+    }
+    if (*n && v <= stops[*n - 1]) {
+      cmd_err(c, "tab sizes must be ascending");
+      return 1;
+    }
+    if (*n >= 1024) {
+      cmd_err(c, "too many tab stops");
+      return 1;
+    }
+    stops[(*n)++] = v;
+  }
+  return 0;
+}
