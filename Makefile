@@ -231,10 +231,14 @@ js-test: $(B)/npm/.stamp $(B)/emcc/memsandbox.wasm
 
 # Each suite is one target; `make test` runs them in turn, keeps going after
 # a failure, logs each to build/logs and sums the closing counts.
-TEST_SUITES := unit asan check-imports cases cases-wasm js smoke fuzz
+TEST_SUITES := format unit asan check-imports cases cases-wasm js smoke fuzz
 .PHONY: $(TEST_SUITES:%=suite-%)
 suite-unit: unit
 suite-asan: asan
+suite-format: | tools-dev
+	@if clang-format-19 --dry-run -Werror $(FORMAT_SRC); \
+	 then echo "format: 1 passed, 0 failed"; \
+	 else echo "format: 0 passed, 1 failed"; exit 1; fi
 suite-check-imports: check-imports
 suite-cases: all
 	@st=0; node tests/cases.mjs || st=1; \

@@ -133,8 +133,10 @@ int builtin_describe(shell *sh, var *v, buf *b) {
                   (*q >= '0' && *q <= '9') || *q == '_' || *q == '.' ||
                   *q == '-' || *q == '/' || *q == ':'))
               plain = 0;
-          if (plain) buf_puts(b, k);
-          else bi_dq(b, k);
+          if (plain)
+            buf_puts(b, k);
+          else
+            bi_dq(b, k);
         }
         buf_puts(b, "]=");
       } else
@@ -273,7 +275,8 @@ static int bi_exit(shell *sh, int argc, char **argv) {
 static int bi_return(shell *sh, int argc, char **argv) {
   int64_t v = sh->status;
   if (!sh->funcs_active && !sh->sourcing) {
-    interp_errf(sh, "return: can only `return' from a function or sourced "
+    interp_errf(sh,
+                "return: can only `return' from a function or sourced "
                 "script");
     return 2;
   }
@@ -307,8 +310,10 @@ static int bi_loopctl(shell *sh, int argc, char **argv) {
     }
   }
   if (!sh->loops) {
-    interp_errf(sh, "%s: only meaningful in a `for', `while', or `until' "
-                "loop", argv[0]);
+    interp_errf(sh,
+                "%s: only meaningful in a `for', `while', or `until' "
+                "loop",
+                argv[0]);
     return 0;
   }
   if (n > sh->loops) n = sh->loops;
@@ -364,9 +369,12 @@ static int bi_cd(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'P') phys = 1;
-      else if (*o == 'L') phys = 0;
-      else if (*o == 'e' || *o == '@') ;
+      if (*o == 'P')
+        phys = 1;
+      else if (*o == 'L')
+        phys = 0;
+      else if (*o == 'e' || *o == '@')
+        ;
       else
         return bi_badopt(sh, "cd", argv[i] + (o - argv[i] - 1),
                          "cd [-L|[-P [-e]] [-@]] [dir]");
@@ -413,8 +421,10 @@ static int bi_pwd(shell *sh, int argc, char **argv) {
   buf b;
   int i, phys = 0;
   for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-P")) phys = 1;
-    else if (!strcmp(argv[i], "-L")) phys = 0;
+    if (!strcmp(argv[i], "-P"))
+      phys = 1;
+    else if (!strcmp(argv[i], "-L"))
+      phys = 0;
     else if (argv[i][0] == '-' && argv[i][1])
       return bi_badopt(sh, "pwd", argv[i], "pwd [-LP]");
   }
@@ -469,8 +479,7 @@ static int bi_pushd(shell *sh, int argc, char **argv) {
     mem_free(sh->m, old);
     return rc;
   }
-  ns = mem_realloc(sh->m, sh->dirstack,
-                   ((size_t)sh->ndirs + 1) * sizeof *ns);
+  ns = mem_realloc(sh->m, sh->dirstack, ((size_t)sh->ndirs + 1) * sizeof *ns);
   if (!ns) {
     mem_free(sh->m, old);
     return MSB_ENOMEM;
@@ -510,9 +519,8 @@ static ast_assign *bi_decl_pending(shell *sh, const char *arg) {
   return NULL;
 }
 
-static int bi_decl_one(shell *sh, const char *arg, unsigned set,
-                       unsigned clr, int local, int global, const char *cmd,
-                       int *status) {
+static int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
+                       int local, int global, const char *cmd, int *status) {
   ast_assign *pend = bi_decl_pending(sh, arg);
   const char *eq = strchr(arg, '=');
   size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -540,8 +548,10 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set,
     *status = 1;
     return 0;
   }
-  if (local && !global) v = var_local(sh->vars, name);
-  else v = var_bind(sh->vars, name, global ? VS_GLOBAL : 0);
+  if (local && !global)
+    v = var_local(sh->vars, name);
+  else
+    v = var_bind(sh->vars, name, global ? VS_GLOBAL : 0);
   if (!v) return MSB_ENOMEM;
   if ((v->attr & VAR_READONLY) && (eq || (clr & VAR_READONLY))) {
     interp_errf(sh, "%s: readonly variable", name);
@@ -553,14 +563,15 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set,
     *status = 1;
     return 0;
   }
-  if ((set & (VAR_ARRAY | VAR_ASSOC)) &&
-      !(v->attr & (VAR_ARRAY | VAR_ASSOC))) {
+  if ((set & (VAR_ARRAY | VAR_ASSOC)) && !(v->attr & (VAR_ARRAY | VAR_ASSOC))) {
     char *old = v->val;
     v->val = NULL;
     var_make_array(sh->vars, v, (set & VAR_ASSOC) != 0);
     if (old) {
-      if (set & VAR_ASSOC) var_set_key(sh->vars, v->name, "0", old, 0);
-      else var_set_index(sh->vars, v->name, 0, old, 0);
+      if (set & VAR_ASSOC)
+        var_set_key(sh->vars, v->name, "0", old, 0);
+      else
+        var_set_index(sh->vars, v->name, 0, old, 0);
       mem_free(sh->m, old);
     } else
       v->attr |= VAR_NOVALUE;
@@ -596,13 +607,13 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set,
       if (rc) *status = 1;
     } else if (idx) {
       if (v->attr & VAR_ASSOC)
-        rc = var_set_key(sh->vars, v->name, idx, val,
-                         append ? VS_APPEND : 0);
+        rc = var_set_key(sh->vars, v->name, idx, val, append ? VS_APPEND : 0);
       else {
         int64_t ix;
         rc = expand_arith_text(sh, idx, strlen(idx), &ix, NULL);
-        if (!rc) rc = var_set_index(sh->vars, v->name, ix, val,
-                                    append ? VS_APPEND : 0);
+        if (!rc)
+          rc =
+              var_set_index(sh->vars, v->name, ix, val, append ? VS_APPEND : 0);
       }
       if (rc < 0) return rc;
     } else {
@@ -698,8 +709,10 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
                                  "[name ...]");
       }
       }
-      if (plus) clr |= f;
-      else set |= f;
+      if (plus)
+        clr |= f;
+      else
+        set |= f;
     }
   }
   if (funcs || fnames) {
@@ -720,7 +733,8 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
           names[c2 - 1] = t;
         }
       for (k = 0; k < n; k++) {
-        if (fnames) buf_printf(&b, "declare -f %s\n", names[k]);
+        if (fnames)
+          buf_printf(&b, "declare -f %s\n", names[k]);
         else
           interp_print_func(sh, names[k], interp_func_get(sh, names[k])->body,
                             &b);
@@ -730,7 +744,8 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
     }
     for (; i < argc; i++) {
       if (interp_func_get(sh, argv[i])) {
-        if (fnames) buf_printf(&b, "%s\n", argv[i]);
+        if (fnames)
+          buf_printf(&b, "%s\n", argv[i]);
         else
           interp_print_func(sh, argv[i], interp_func_get(sh, argv[i])->body,
                             &b);
@@ -807,9 +822,12 @@ static int bi_export(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'n') unexport = 1;
-      else if (*o == 'p') print = 1;
-      else if (*o == 'f') funcs = 1;
+      if (*o == 'n')
+        unexport = 1;
+      else if (*o == 'p')
+        print = 1;
+      else if (*o == 'f')
+        funcs = 1;
       else {
         char bad[3] = {'-', *o, 0};
         return bi_badopt(sh, "export", bad,
@@ -913,8 +931,7 @@ static int bi_readonly(shell *sh, int argc, char **argv) {
     return bi_out(sh, &b);
   }
   for (; i < argc; i++) {
-    rc = bi_decl_one(sh, argv[i], VAR_READONLY, 0, 0, 0, "readonly",
-                     &status);
+    rc = bi_decl_one(sh, argv[i], VAR_READONLY, 0, 0, 0, "readonly", &status);
     if (rc) return rc;
   }
   return status;
@@ -929,9 +946,12 @@ static int bi_unset(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'f') funcs = 1;
-      else if (*o == 'v') vars = 1;
-      else if (*o == 'n') ;
+      if (*o == 'f')
+        funcs = 1;
+      else if (*o == 'v')
+        vars = 1;
+      else if (*o == 'n')
+        ;
       else {
         char bad[3] = {'-', *o, 0};
         return bi_badopt(sh, "unset", bad, "unset [-f] [-v] [-n] [name ...]");
@@ -953,8 +973,10 @@ static int bi_unset(shell *sh, int argc, char **argv) {
       v = var_get(sh->vars, name, NULL);
       if (v) {
         int rc;
-        if (!strcmp(key, "@") || !strcmp(key, "*")) rc = var_unset(sh->vars, name);
-        else if (v->attr & VAR_ASSOC) rc = var_unset_elem(sh->vars, v, 0, key);
+        if (!strcmp(key, "@") || !strcmp(key, "*"))
+          rc = var_unset(sh->vars, name);
+        else if (v->attr & VAR_ASSOC)
+          rc = var_unset_elem(sh->vars, v, 0, key);
         else {
           int64_t ix;
           rc = expand_arith_text(sh, key, strlen(key), &ix, NULL);
@@ -1014,19 +1036,32 @@ static const struct {
   unsigned flag;
   char letter;
 } bi_setopts[] = {
-    {"allexport", SH_O_ALLEXPORT, 'a'}, {"braceexpand", SH_O_BRACE, 'B'},
-    {"emacs", 0, 0},                    {"errexit", SH_O_ERREXIT, 'e'},
-    {"errtrace", 0, 'E'},               {"functrace", 0, 'T'},
-    {"hashall", SH_O_HASHALL, 'h'},     {"histexpand", 0, 'H'},
-    {"history", 0, 0},                  {"ignoreeof", 0, 0},
-    {"interactive-comments", 0, 0},     {"keyword", 0, 'k'},
-    {"monitor", 0, 'm'},                {"noclobber", SH_O_NOCLOBBER, 'C'},
-    {"noexec", SH_O_NOEXEC, 'n'},       {"noglob", SH_O_NOGLOB, 'f'},
-    {"nolog", 0, 0},                    {"notify", 0, 'b'},
-    {"nounset", SH_O_NOUNSET, 'u'},     {"onecmd", 0, 't'},
-    {"physical", 0, 'P'},               {"pipefail", SH_O_PIPEFAIL, 0},
-    {"posix", 0, 0},                    {"privileged", 0, 'p'},
-    {"verbose", SH_O_VERBOSE, 'v'},     {"vi", 0, 0},
+    {"allexport", SH_O_ALLEXPORT, 'a'},
+    {"braceexpand", SH_O_BRACE, 'B'},
+    {"emacs", 0, 0},
+    {"errexit", SH_O_ERREXIT, 'e'},
+    {"errtrace", 0, 'E'},
+    {"functrace", 0, 'T'},
+    {"hashall", SH_O_HASHALL, 'h'},
+    {"histexpand", 0, 'H'},
+    {"history", 0, 0},
+    {"ignoreeof", 0, 0},
+    {"interactive-comments", 0, 0},
+    {"keyword", 0, 'k'},
+    {"monitor", 0, 'm'},
+    {"noclobber", SH_O_NOCLOBBER, 'C'},
+    {"noexec", SH_O_NOEXEC, 'n'},
+    {"noglob", SH_O_NOGLOB, 'f'},
+    {"nolog", 0, 0},
+    {"notify", 0, 'b'},
+    {"nounset", SH_O_NOUNSET, 'u'},
+    {"onecmd", 0, 't'},
+    {"physical", 0, 'P'},
+    {"pipefail", SH_O_PIPEFAIL, 0},
+    {"posix", 0, 0},
+    {"privileged", 0, 'p'},
+    {"verbose", SH_O_VERBOSE, 'v'},
+    {"vi", 0, 0},
     {"xtrace", SH_O_XTRACE, 'x'},
 };
 #define BI_NSETOPTS (sizeof bi_setopts / sizeof bi_setopts[0])
@@ -1036,8 +1071,10 @@ static int bi_setopt_name(shell *sh, const char *name, int on) {
   for (k = 0; k < BI_NSETOPTS; k++)
     if (!strcmp(bi_setopts[k].name, name)) {
       if (bi_setopts[k].flag) {
-        if (on) sh->opts |= bi_setopts[k].flag;
-        else sh->opts &= ~bi_setopts[k].flag;
+        if (on)
+          sh->opts |= bi_setopts[k].flag;
+        else
+          sh->opts &= ~bi_setopts[k].flag;
       } else if (on && strcmp(name, "interactive-comments") &&
                  strcmp(name, "emacs") && strcmp(name, "vi") &&
                  strcmp(name, "history") && strcmp(name, "posix") &&
@@ -1108,8 +1145,9 @@ static int bi_set(shell *sh, int argc, char **argv) {
           buf b;
           buf_init(&b, sh->m);
           for (k = 0; k < BI_NSETOPTS; k++) {
-            int st = bi_setopts[k].flag ? (sh->opts & bi_setopts[k].flag) != 0
-                     : !strcmp(bi_setopts[k].name, "interactive-comments");
+            int st = bi_setopts[k].flag
+                         ? (sh->opts & bi_setopts[k].flag) != 0
+                         : !strcmp(bi_setopts[k].name, "interactive-comments");
             if (on)
               buf_printf(&b, "%-15s\t%s\n", bi_setopts[k].name,
                          st ? "on" : "off");
@@ -1125,23 +1163,25 @@ static int bi_set(shell *sh, int argc, char **argv) {
       }
       for (k = 0; k < BI_NSETOPTS; k++)
         if (bi_setopts[k].letter == *o) break;
-      if (k == BI_NSETOPTS || (!bi_setopts[k].flag && *o != 'h' &&
-                               *o != 'H' && *o != 'm' && *o != 'B' &&
-                               *o != 'E' && *o != 'T' && *o != 'P' &&
-                               *o != 'b')) {
+      if (k == BI_NSETOPTS ||
+          (!bi_setopts[k].flag && *o != 'h' && *o != 'H' && *o != 'm' &&
+           *o != 'B' && *o != 'E' && *o != 'T' && *o != 'P' && *o != 'b')) {
         char bad[3] = {a[0], *o, 0};
         if (k != BI_NSETOPTS) {
           interp_errf(sh, "set: %s: not supported in memsandbox", bad);
           return 1;
         }
         interp_errf(sh, "set: %s: invalid option", bad);
-        interp_errf(sh, "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
+        interp_errf(sh,
+                    "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
                     "option-name] [--] [-] [arg ...]");
         return 2;
       }
       if (bi_setopts[k].flag) {
-        if (on) sh->opts |= bi_setopts[k].flag;
-        else sh->opts &= ~bi_setopts[k].flag;
+        if (on)
+          sh->opts |= bi_setopts[k].flag;
+        else
+          sh->opts &= ~bi_setopts[k].flag;
       }
     }
   }
@@ -1231,20 +1271,25 @@ static int bi_shopt(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 's') set = 1;
-      else if (*o == 'u') unset = 1;
-      else if (*o == 'q') quiet = 1;
-      else if (*o == 'p') print = 1;
-      else if (*o == 'o') oflag = 1;
+      if (*o == 's')
+        set = 1;
+      else if (*o == 'u')
+        unset = 1;
+      else if (*o == 'q')
+        quiet = 1;
+      else if (*o == 'p')
+        print = 1;
+      else if (*o == 'o')
+        oflag = 1;
       else {
         char bad[3] = {'-', *o, 0};
-        return bi_badopt(sh, "shopt", bad,
-                         "shopt [-pqsu] [-o] [optname ...]");
+        return bi_badopt(sh, "shopt", bad, "shopt [-pqsu] [-o] [optname ...]");
       }
     }
   }
   if (set && unset) {
-    interp_errf(sh, "shopt: cannot set and unset shell options "
+    interp_errf(sh,
+                "shopt: cannot set and unset shell options "
                 "simultaneously");
     return 1;
   }
@@ -1280,14 +1325,15 @@ static int bi_shopt(shell *sh, int argc, char **argv) {
     if (set || unset) {
       if (bi_shopts[k].fixed >= 0) {
         if (bi_shopts[k].fixed != set) {
-          interp_errf(sh, "shopt: %s: not supported in memsandbox",
-                      argv[i]);
+          interp_errf(sh, "shopt: %s: not supported in memsandbox", argv[i]);
           status = 1;
         }
         continue;
       }
-      if (set) sh->shopts |= bi_shopts[k].flag;
-      else sh->shopts &= ~bi_shopts[k].flag;
+      if (set)
+        sh->shopts |= bi_shopts[k].flag;
+      else
+        sh->shopts &= ~bi_shopts[k].flag;
       continue;
     }
     if (!bi_shopt_get(sh, k)) status = 1;
@@ -1325,18 +1371,22 @@ static int bi_read(shell *sh, int argc, char **argv) {
     for (; *o; o++) {
       const char *val = NULL;
       if (strchr("adnNptu", *o)) {
-        if (o[1]) val = o + 1;
-        else if (i + 1 < argc) val = argv[++i];
+        if (o[1])
+          val = o + 1;
+        else if (i + 1 < argc)
+          val = argv[++i];
         else {
           interp_errf(sh, "read: -%c: option requires an argument", *o);
-          return bi_usage(sh, "read", "read [-ers] [-a array] [-d delim] "
+          return bi_usage(sh, "read",
+                          "read [-ers] [-a array] [-d delim] "
                           "[-i text] [-n nchars] [-N nchars] [-p prompt] "
                           "[-t timeout] [-u fd] [name ...]");
         }
       }
       switch (*o) {
       case 'r': raw = 1; break;
-      case 's': case 'e': break;
+      case 's':
+      case 'e': break;
       case 'a': arr = val; break;
       case 'd': delim = val[0] ? (uint8_t)val[0] : 0; break;
       case 'n':
@@ -1364,7 +1414,8 @@ static int bi_read(shell *sh, int argc, char **argv) {
       }
       default: {
         char bad[3] = {'-', *o, 0};
-        return bi_badopt(sh, "read", bad, "read [-ers] [-a array] [-d delim] "
+        return bi_badopt(sh, "read", bad,
+                         "read [-ers] [-a array] [-d delim] "
                          "[-i text] [-n nchars] [-N nchars] [-p prompt] "
                          "[-t timeout] [-u fd] [name ...]");
       }
@@ -1425,8 +1476,10 @@ static int bi_read(shell *sh, int argc, char **argv) {
         }
         val[b2] = 0;
       }
-      if (names == 1) rc = builtin_assign(sh, argv[i], val, 0);
-      else rc = builtin_assign(sh, "REPLY", val, 0);
+      if (names == 1)
+        rc = builtin_assign(sh, argv[i], val, 0);
+      else
+        rc = builtin_assign(sh, "REPLY", val, 0);
       mem_free(sh->m, val);
       buf_finish(&line);
       if (rc < 0) return rc;
@@ -1446,7 +1499,8 @@ static int bi_read(shell *sh, int argc, char **argv) {
       }
     if (arr) {
       var *v = var_bind(sh->vars, arr, 0);
-      if (!v) rc = MSB_ENOMEM;
+      if (!v)
+        rc = MSB_ENOMEM;
       else if (v->attr & VAR_READONLY) {
         interp_errf(sh, "%s: readonly variable", arr);
         rc = 1;
@@ -1483,8 +1537,10 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
       break;
     }
     if (strchr("dnOsuCc", *o)) {
-      if (o[1]) val = o + 1;
-      else if (i + 1 < argc) val = argv[++i];
+      if (o[1])
+        val = o + 1;
+      else if (i + 1 < argc)
+        val = argv[++i];
       else {
         interp_errf(sh, "%s: -%c: option requires an argument", argv[0], *o);
         return 2;
@@ -1494,7 +1550,10 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
     case 't': trim = 1; break;
     case 'd': delim = (uint8_t)val[0]; break;
     case 'n': bi_parse_int(val, &count); break;
-    case 'O': bi_parse_int(val, &origin); have_origin = 1; break;
+    case 'O':
+      bi_parse_int(val, &origin);
+      have_origin = 1;
+      break;
     case 's': bi_parse_int(val, &skip); break;
     case 'u': {
       int64_t v2;
@@ -1525,8 +1584,10 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
     interp_errf(sh, "%s: readonly variable", name);
     return 1;
   }
-  if (!have_origin) var_make_array(sh->vars, v, 0);
-  else if (!(v->attr & VAR_ARRAY)) var_make_array(sh->vars, v, 0);
+  if (!have_origin)
+    var_make_array(sh->vars, v, 0);
+  else if (!(v->attr & VAR_ARRAY))
+    var_make_array(sh->vars, v, 0);
   idx = origin;
   interp_input(sh, fd, &in, &n);
   while (pos < n && (!count || got < count)) {
@@ -1547,8 +1608,7 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
       if (rc) return rc;
     }
     got++;
-    if (sh->lim->max_array_items && (uint64_t)got > sh->lim->max_array_items)
-    {
+    if (sh->lim->max_array_items && (uint64_t)got > sh->lim->max_array_items) {
       sh->run->limit = "max_array_items";
       return MSB_ELIMIT;
     }
@@ -1730,9 +1790,9 @@ static int bi_trap(shell *sh, int argc, char **argv) {
         continue;
       } else {
         static const char *const sigs[] = {
-            "HUP", "INT", "QUIT", "TERM", "USR1", "USR2", "PIPE", "ALRM",
-            "CHLD", "KILL", "STOP", "CONT", "TSTP", "WINCH", "1", "2", "3",
-            "9", "13", "14", "15"};
+            "HUP",  "INT",  "QUIT", "TERM", "USR1", "USR2", "PIPE",
+            "ALRM", "CHLD", "KILL", "STOP", "CONT", "TSTP", "WINCH",
+            "1",    "2",    "3",    "9",    "13",   "14",   "15"};
         size_t k;
         const char *s2 = !strncmp(sig, "SIG", 3) ? sig + 3 : sig;
         for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
@@ -1760,9 +1820,9 @@ static int bi_trap(shell *sh, int argc, char **argv) {
 }
 
 static const char *const bi_keywords[] = {
-    "!", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac",
-    "fi", "for", "function", "if", "in", "select", "then", "time", "until",
-    "while", "{", "}"};
+    "!",    "[[",   "]]",    "case",  "coproc",   "do", "done", "elif",
+    "else", "esac", "fi",    "for",   "function", "if", "in",   "select",
+    "then", "time", "until", "while", "{",        "}"};
 
 static int bi_is_keyword(const char *s) {
   size_t k;
@@ -1795,14 +1855,18 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
          st.kind == VFS_FILE && (st.mode & 0111);
     buf_finish(&p);
     if (!ok) return 0;
-    if (mode == 't') buf_puts(b, "file\n");
-    else if (mode == 'v' || mode == 'p') buf_printf(b, "%s\n", name);
-    else buf_printf(b, "%s is %s\n", name, name);
+    if (mode == 't')
+      buf_puts(b, "file\n");
+    else if (mode == 'v' || mode == 'p')
+      buf_printf(b, "%s\n", name);
+    else
+      buf_printf(b, "%s is %s\n", name, name);
     return 1;
   }
   if (al && mode != 'p') {
     found = 1;
-    if (mode == 't') buf_puts(b, "alias\n");
+    if (mode == 't')
+      buf_puts(b, "alias\n");
     else if (mode == 'v') {
       buf_printf(b, "alias %s=", name);
       expand_quote(b, al->value, 1);
@@ -1813,15 +1877,20 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
   }
   if (bi_is_keyword(name) && mode != 'p') {
     found = 1;
-    if (mode == 't') buf_puts(b, "keyword\n");
-    else if (mode == 'v') buf_printf(b, "%s\n", name);
-    else buf_printf(b, "%s is a shell keyword\n", name);
+    if (mode == 't')
+      buf_puts(b, "keyword\n");
+    else if (mode == 'v')
+      buf_printf(b, "%s\n", name);
+    else
+      buf_printf(b, "%s is a shell keyword\n", name);
     if (!all) return 1;
   }
   if (!nofunc && interp_func_get(sh, name) && mode != 'p') {
     found = 1;
-    if (mode == 't') buf_puts(b, "function\n");
-    else if (mode == 'v') buf_printf(b, "%s\n", name);
+    if (mode == 't')
+      buf_puts(b, "function\n");
+    else if (mode == 'v')
+      buf_printf(b, "%s\n", name);
     else {
       buf_printf(b, "%s is a function\n", name);
       interp_print_func(sh, name, interp_func_get(sh, name)->body, b);
@@ -1829,12 +1898,14 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
     if (!all) return 1;
   }
   d = cmd_find(name);
-  if ((builtin_find(name) || (d && (d->flags & CMD_BUILTIN))) &&
-      mode != 'p') {
+  if ((builtin_find(name) || (d && (d->flags & CMD_BUILTIN))) && mode != 'p') {
     found = 1;
-    if (mode == 't') buf_puts(b, "builtin\n");
-    else if (mode == 'v') buf_printf(b, "%s\n", name);
-    else buf_printf(b, "%s is a shell builtin\n", name);
+    if (mode == 't')
+      buf_puts(b, "builtin\n");
+    else if (mode == 'v')
+      buf_printf(b, "%s\n", name);
+    else
+      buf_printf(b, "%s is a shell builtin\n", name);
     if (!all) return 1;
   }
   if (d || (builtin_find(name) && all && (mode == 'p' || mode == 'P'))) {
@@ -1842,7 +1913,8 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
       return found;
     if (!d && !builtin_find(name)) return found;
     found = 1;
-    if (mode == 't') buf_puts(b, "file\n");
+    if (mode == 't')
+      buf_puts(b, "file\n");
     else if (mode == 'v' || mode == 'p' || mode == 'P')
       buf_printf(b, "/usr/bin/%s\n", name);
     else
@@ -1861,11 +1933,16 @@ static int bi_type(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 't') mode = 't';
-      else if (*o == 'p') mode = 'p';
-      else if (*o == 'P') mode = 'P';
-      else if (*o == 'a') all = 1;
-      else if (*o == 'f') nofunc = 1;
+      if (*o == 't')
+        mode = 't';
+      else if (*o == 'p')
+        mode = 'p';
+      else if (*o == 'P')
+        mode = 'P';
+      else if (*o == 'a')
+        all = 1;
+      else if (*o == 'f')
+        nofunc = 1;
       else {
         char bad[3] = {'-', *o, 0};
         return bi_badopt(sh, "type", bad, "type [-afptP] name [name ...]");
@@ -1899,9 +1976,12 @@ static int bi_command(shell *sh, int argc, char **argv) {
       break;
     }
     for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'v') mode = 'v';
-      else if (*o == 'V') mode = 'V';
-      else if (*o == 'p') ;
+      if (*o == 'v')
+        mode = 'v';
+      else if (*o == 'V')
+        mode = 'V';
+      else if (*o == 'p')
+        ;
       else {
         char bad[3] = {'-', *o, 0};
         return bi_badopt(sh, "command", bad,
@@ -1937,7 +2017,8 @@ static int bi_builtin(shell *sh, int argc, char **argv) {
   b = builtin_find(argv[1]);
   if (b) return b->fn(sh, argc - 1, argv + 1);
   d = cmd_find(argv[1]);
-  if (d && (d->flags & CMD_BUILTIN)) return interp_cmd(sh, d, argc - 1, argv + 1);
+  if (d && (d->flags & CMD_BUILTIN))
+    return interp_cmd(sh, d, argc - 1, argv + 1);
   interp_errf(sh, "builtin: %s: not a shell builtin", argv[1]);
   return 1;
 }
@@ -1973,7 +2054,8 @@ static int bi_jobs(shell *sh, int argc, char **argv) {
 
 static int bi_kill(shell *sh, int argc, char **argv) {
   if (argc < 2) {
-    return bi_usage(sh, "kill", "kill [-s sigspec | -n signum | -sigspec] "
+    return bi_usage(sh, "kill",
+                    "kill [-s sigspec | -n signum | -sigspec] "
                     "pid | jobspec ... or kill -l [sigspec]");
   }
   interp_errf(sh, "kill: %s: %s", argv[argc - 1],
@@ -1987,9 +2069,12 @@ static int bi_umask(shell *sh, int argc, char **argv) {
   buf b;
   int i = 1, sym = 0, print = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (!strcmp(argv[i], "-S")) sym = 1;
-    else if (!strcmp(argv[i], "-p")) print = 1;
-    else return bi_badopt(sh, "umask", argv[i], "umask [-p] [-S] [mode]");
+    if (!strcmp(argv[i], "-S"))
+      sym = 1;
+    else if (!strcmp(argv[i], "-p"))
+      print = 1;
+    else
+      return bi_badopt(sh, "umask", argv[i], "umask [-p] [-S] [mode]");
   }
   if (i >= argc) {
     buf_init(&b, sh->m);
@@ -2065,8 +2150,8 @@ static int bi_alias(shell *sh, int argc, char **argv) {
       mem_free(sh->m, a->value);
       a->value = nv;
     } else {
-      sh_alias *na = mem_realloc(sh->m, sh->aliases,
-                                 (sh->naliases + 1) * sizeof *na);
+      sh_alias *na =
+          mem_realloc(sh->m, sh->aliases, (sh->naliases + 1) * sizeof *na);
       if (!na) return MSB_ENOMEM;
       sh->aliases = na;
       na[sh->naliases].name = mem_strdup(sh->m, argv[i]);
@@ -2168,7 +2253,9 @@ static int bi_bash(shell *sh, int argc, char **argv) {
           opts |= SH_O_PIPEFAIL;
         i++;
         break;
-      case 's': case 'l': case 'i': break;
+      case 's':
+      case 'l':
+      case 'i': break;
       default:
         interp_errf(sh, "%s: -%c: invalid option", argv[0], *o);
         return 2;
@@ -2267,7 +2354,8 @@ static int bi_printf(shell *sh, int argc, char **argv) {
     interp_errf(sh, "printf: command not available");
     return 1;
   }
-  if (argc >= 3 && !strcmp(argv[1], "-v")) vname = argv[2];
+  if (argc >= 3 && !strcmp(argv[1], "-v"))
+    vname = argv[2];
   else if (argc >= 2 && !strncmp(argv[1], "-v", 2) && argv[1][2])
     vname = argv[1] + 2;
   if (!vname) return interp_cmd(sh, d, argc, argv);
@@ -2299,7 +2387,8 @@ static int bi_printf(shell *sh, int argc, char **argv) {
     if (rc >= 0) {
       int r2;
       char *br = strchr(vname, '[');
-      if (out.err) r2 = MSB_ENOMEM;
+      if (out.err)
+        r2 = MSB_ENOMEM;
       else if (br) {
         buf tmp;
         buf_init(&tmp, sh->m);
@@ -2418,8 +2507,10 @@ const sh_builtin *builtin_find(const char *name) {
     size_t mid = lo + (hi - lo) / 2;
     int c = strcmp(name, bi_table[mid].name);
     if (!c) return &bi_table[mid];
-    if (c < 0) hi = mid;
-    else lo = mid + 1;
+    if (c < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   return NULL;
 }

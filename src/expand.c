@@ -40,7 +40,8 @@ void expand_fmt_i64(char *b, int64_t v) {
   char t[24];
   int n = 0, k = 0;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do t[n++] = (char)('0' + u % 10); while ((u /= 10));
+  do t[n++] = (char)('0' + u % 10);
+  while ((u /= 10));
   if (v < 0) b[k++] = '-';
   while (n) b[k++] = t[--n];
   b[k] = 0;
@@ -92,8 +93,7 @@ static void xw_end(xw *x) {
     x->f = nf;
     x->cap = nc;
   }
-  if (x->sh->lim->max_array_items &&
-      x->n >= x->sh->lim->max_array_items) {
+  if (x->sh->lim->max_array_items && x->n >= x->sh->lim->max_array_items) {
     if (!x->sh->run->limit) x->sh->run->limit = "max_array_items";
     x->err = MSB_ELIMIT;
     return;
@@ -114,14 +114,12 @@ static void xw_end(xw *x) {
   x->magic = 0;
 }
 
-static int xw_is_glob(int c) {
-  return c == '*' || c == '?' || c == '[';
-}
+static int xw_is_glob(int c) { return c == '*' || c == '?' || c == '['; }
 
 static int xw_needs_escape(int c) {
   return c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' ||
-         c == '(' || c == ')' || c == '|' || c == '@' || c == '!' ||
-         c == '+' || c == '&' || c == '^' || c == '-';
+         c == '(' || c == ')' || c == '|' || c == '@' || c == '!' || c == '+' ||
+         c == '&' || c == '^' || c == '-';
 }
 
 /* Appends literal text: quoted (never special) or unquoted (globbing). */
@@ -157,10 +155,9 @@ static void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     int c = (uint8_t)s[i];
     if (quoted) {
       if (xw_needs_escape(c)) buf_putc(&x->pat, '\\');
-    } else if (xw_is_glob(c) ||
-               ((x->sh->shopts & SH_SO_EXTGLOB) &&
-                (c == '@' || c == '!' || c == '+') && i + 1 < n &&
-                s[i + 1] == '('))
+    } else if (xw_is_glob(c) || ((x->sh->shopts & SH_SO_EXTGLOB) &&
+                                 (c == '@' || c == '!' || c == '+') &&
+                                 i + 1 < n && s[i + 1] == '('))
       x->magic = 1;
     buf_putc(&x->pat, c);
   }
@@ -193,7 +190,8 @@ static void xw_exp(xw *x, const char *s, size_t n, int quoted) {
         x->wsbreak = 1;
       }
     } else {
-      if (x->wsbreak && !x->started) x->wsbreak = 0;
+      if (x->wsbreak && !x->started)
+        x->wsbreak = 0;
       else {
         x->started = 1;
         xw_end(x);
@@ -271,8 +269,10 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     const char *q = name;
     while (*q >= '0' && *q <= '9' && k < 100000000) k = k * 10 + (*q++ - '0');
     if (*q) return 0;
-    if (k == 0) *rc = xval_str(sh, v, sh->arg0 ? sh->arg0 : "bash");
-    else if (k <= sh->npos) *rc = xval_str(sh, v, sh->pos[k - 1]);
+    if (k == 0)
+      *rc = xval_str(sh, v, sh->arg0 ? sh->arg0 : "bash");
+    else if (k <= sh->npos)
+      *rc = xval_str(sh, v, sh->pos[k - 1]);
     return 1;
   }
   if (!name[0]) return 0;
@@ -439,7 +439,8 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     const char *val;
     if (v->attr & VAR_ASSOC) {
       char *key = NULL;
-      if (idx_text) val = var_key_get(v, idx_text);
+      if (idx_text)
+        val = var_key_get(v, idx_text);
       else {
         rc = expand_string(sh, index, &key);
         if (rc) return rc;
@@ -602,16 +603,16 @@ int expand_heredoc(shell *sh, ast_word *w, char **out) {
 
 /* Pattern matching with the shell's options. */
 int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
-  uint64_t budget = sh->lim->max_glob_work ? sh->lim->max_glob_work * 16
-                                           : (uint64_t)-1;
+  uint64_t budget =
+      sh->lim->max_glob_work ? sh->lim->max_glob_work * 16 : (uint64_t)-1;
   int rc = glob_match(sh->m, pat, strlen(pat), s, strlen(s),
                       GLOB_EXTGLOB | (casefold ? GLOB_NOCASE : 0), &budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
   return rc;
 }
 
-static int expand_match_n(shell *sh, const char *pat, const char *s,
-                          size_t n, uint64_t *budget) {
+static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
+                          uint64_t *budget) {
   int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
   return rc;
@@ -621,8 +622,8 @@ static int expand_match_n(shell *sh, const char *pat, const char *s,
 static int expand_trim(shell *sh, int op, const char *pat, const char *s,
                        char **res) {
   size_t n = strlen(s), i;
-  uint64_t budget = sh->lim->max_glob_work ? sh->lim->max_glob_work * 16
-                                           : (uint64_t)-1;
+  uint64_t budget =
+      sh->lim->max_glob_work ? sh->lim->max_glob_work * 16 : (uint64_t)-1;
   int rc;
   *res = NULL;
   switch (op) {
@@ -690,8 +691,8 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   size_t n = strlen(s), i, j;
   buf b;
   int rc = 0, done = 0;
-  uint64_t budget = sh->lim->max_glob_work ? sh->lim->max_glob_work * 64
-                                           : (uint64_t)-1;
+  uint64_t budget =
+      sh->lim->max_glob_work ? sh->lim->max_glob_work * 64 : (uint64_t)-1;
   int magic = glob_has_magic(pat, strlen(pat), GLOB_EXTGLOB);
   buf lit;
   buf_init(&b, sh->m);
@@ -773,7 +774,8 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
 out:
   buf_finish(&lit);
   if (!rc) {
-    if (b.err) rc = b.err;
+    if (b.err)
+      rc = b.err;
     else {
       *res = buf_steal(&b, NULL);
       if (!*res) *res = mem_strdup(sh->m, "");
@@ -793,8 +795,10 @@ static int expand_case(shell *sh, int op, const char *pat, const char *s,
   for (i = 0; i < n; i++) {
     int c = (uint8_t)r[i], nc = c;
     if (op == AST_PE_TOGGLE || op == AST_PE_TOGGLE1) {
-      if (c >= 'a' && c <= 'z') nc = c - 32;
-      else if (c >= 'A' && c <= 'Z') nc = c + 32;
+      if (c >= 'a' && c <= 'z')
+        nc = c - 32;
+      else if (c >= 'A' && c <= 'Z')
+        nc = c + 32;
     } else if (op == AST_PE_UPPER || op == AST_PE_UPPER1) {
       if (c >= 'a' && c <= 'z') nc = c - 32;
     } else if (c >= 'A' && c <= 'Z')
@@ -844,16 +848,20 @@ int expand_quote(buf *b, const char *s, int force) {
       case '\'': buf_puts(b, "\\'"); break;
       case '\\': buf_puts(b, "\\\\"); break;
       default:
-        if (c < 32 || c == 127) buf_printf(b, "\\%03o", c);
-        else buf_putc(b, c);
+        if (c < 32 || c == 127)
+          buf_printf(b, "\\%03o", c);
+        else
+          buf_putc(b, c);
       }
     }
     return buf_putc(b, '\'');
   }
   buf_putc(b, '\'');
   for (p = s; *p; p++) {
-    if (*p == '\'') buf_puts(b, "'\\''");
-    else buf_putc(b, *p);
+    if (*p == '\'')
+      buf_puts(b, "'\\''");
+    else
+      buf_putc(b, *p);
   }
   return buf_putc(b, '\'');
 }
@@ -889,7 +897,8 @@ static int expand_escapes(buf *b, const char *s) {
     case 'r': buf_putc(b, '\r'); break;
     case 'a': buf_putc(b, 7); break;
     case 'b': buf_putc(b, 8); break;
-    case 'e': case 'E': buf_putc(b, 27); break;
+    case 'e':
+    case 'E': buf_putc(b, 27); break;
     case 'f': buf_putc(b, 12); break;
     case 'v': buf_putc(b, 11); break;
     case '\\': buf_putc(b, '\\'); break;
@@ -911,8 +920,8 @@ static int expand_escapes(buf *b, const char *s) {
   return b->err;
 }
 
-static int expand_transform(shell *sh, char op, const char *name,
-                            const char *s, int is_elem, char **res) {
+static int expand_transform(shell *sh, char op, const char *name, const char *s,
+                            int is_elem, char **res) {
   buf b;
   var *v;
   char at[16];
@@ -981,7 +990,9 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
     case AST_PE_TRIM_SP:
     case AST_PE_TRIM_LP:
     case AST_PE_TRIM_SS:
-    case AST_PE_TRIM_LS: rc = expand_trim(sh, o->op, o->pat, v->v[i], &r); break;
+    case AST_PE_TRIM_LS:
+      rc = expand_trim(sh, o->op, o->pat, v->v[i], &r);
+      break;
     case AST_PE_SUB:
     case AST_PE_SUB_ALL:
     case AST_PE_SUB_PRE:
@@ -1055,8 +1066,10 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     for (i = 0; i < n; i++) {
       int keep = start >= 0 && (int64_t)i >= start &&
                  (!haslen || (int64_t)i < start + len);
-      if (keep) all[k++] = all[i];
-      else mem_free(sh->m, all[i]);
+      if (keep)
+        all[k++] = all[i];
+      else
+        mem_free(sh->m, all[i]);
     }
     v->v = all;
     v->n = k;
@@ -1104,8 +1117,7 @@ static int expand_names(shell *sh, ast_param *pe, xval *out) {
   out->star = pe->subscript == '*';
   if ((rc = var_list(sh->vars, sh->m, &list, &n))) return rc;
   for (i = 0; i < n && !rc; i++)
-    if (!strncmp(list[i]->name, pe->name, pl) &&
-        !(list[i]->attr & VAR_NOVALUE))
+    if (!strncmp(list[i]->name, pe->name, pl) && !(list[i]->attr & VAR_NOVALUE))
       rc = xval_str(sh, out, list[i]->name);
   mem_free(sh->m, list);
   return rc;
@@ -1125,7 +1137,8 @@ static int expand_keys(shell *sh, ast_param *pe, xval *out) {
   if (!(v->attr & (VAR_ARRAY | VAR_ASSOC))) return xval_str(sh, out, "0");
   if ((rc = var_elems(sh->m, v, &el, &n))) return rc;
   for (i = 0; i < n && !rc; i++) {
-    if (el[i]->key) rc = xval_str(sh, out, el[i]->key);
+    if (el[i]->key)
+      rc = xval_str(sh, out, el[i]->key);
     else {
       expand_fmt_i64(nb, el[i]->idx);
       rc = xval_str(sh, out, nb);
@@ -1143,9 +1156,12 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
   char *iname = NULL, *itext = NULL;
   ast_word *index = pe->index;
   memset(&v, 0, sizeof v);
-  if (pe->op == AST_PE_BAD) rc = 0;
-  else if (pe->op == AST_PE_NAMES) rc = expand_names(sh, pe, &v);
-  else if (pe->op == AST_PE_KEYS) rc = expand_keys(sh, pe, &v);
+  if (pe->op == AST_PE_BAD)
+    rc = 0;
+  else if (pe->op == AST_PE_NAMES)
+    rc = expand_names(sh, pe, &v);
+  else if (pe->op == AST_PE_KEYS)
+    rc = expand_keys(sh, pe, &v);
   else {
     if (pe->flags & AST_PE_INDIRECT) {
       xval t;
@@ -1180,8 +1196,8 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
             sub = 'i';
         }
       }
-      if (!var_valid_name(name, strlen(name)) && !(name[0] >= '0' &&
-          name[0] <= '9') && !strchr("@*#?$!-", name[0])) {
+      if (!var_valid_name(name, strlen(name)) &&
+          !(name[0] >= '0' && name[0] <= '9') && !strchr("@*#?$!-", name[0])) {
         interp_errf(sh, "%s: invalid variable name", iname);
         mem_free(sh->m, iname);
         sh->status = 1;
@@ -1219,8 +1235,10 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     break;
   case AST_PE_LENGTH: {
     char nb[24];
-    if (v.list) expand_fmt_i64(nb, (int64_t)v.n);
-    else expand_fmt_i64(nb, v.n ? (int64_t)strlen(v.v[0]) : 0);
+    if (v.list)
+      expand_fmt_i64(nb, (int64_t)v.n);
+    else
+      expand_fmt_i64(nb, v.n ? (int64_t)strlen(v.v[0]) : 0);
     xw_exp(x, nb, strlen(nb), quoted);
     break;
   }
@@ -1230,8 +1248,10 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     if ((pe->op == AST_PE_DEFAULT) == null) {
       int ols = x->litsplit;
       if (!quoted) x->litsplit = 1;
-      if (pe->w1) rc = expand_parts(x, pe->w1->parts, quoted);
-      else if (quoted) x->started = 1;
+      if (pe->w1)
+        rc = expand_parts(x, pe->w1->parts, quoted);
+      else if (quoted)
+        x->started = 1;
       x->litsplit = ols;
       if (quoted && pe->w1 && !pe->w1->parts) x->started = 1;
     } else if (pe->op == AST_PE_DEFAULT) {
@@ -1289,7 +1309,8 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
         rc = expand_string(sh, pe->w1, &msg);
         if (rc) break;
       }
-      if (msg) interp_errf(sh, "%s: %s", name, msg);
+      if (msg)
+        interp_errf(sh, "%s: %s", name, msg);
       else
         interp_errf(sh, "%s: %s", name,
                     colon ? "parameter null or not set" : "parameter not set");
@@ -1349,8 +1370,8 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   size_t n, i, k;
   buf_init(&out, sh->m);
   if (p->cmd && p->cmd->kind == AST_CMD && !p->cmd->u.cmd.words &&
-      !p->cmd->u.cmd.assigns && p->cmd->redirs &&
-      !p->cmd->redirs->next && p->cmd->redirs->op == AST_R_IN) {
+      !p->cmd->u.cmd.assigns && p->cmd->redirs && !p->cmd->redirs->next &&
+      p->cmd->redirs->op == AST_R_IN) {
     /* $(< file) reads the file */
     char *w = NULL;
     rc = expand_string(sh, p->cmd->redirs->target, &w);
@@ -1401,8 +1422,10 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   /* drop NUL bytes like bash (with its warning) */
   for (i = k = 0; i < n; i++)
     if (out.p[i]) out.p[k++] = out.p[i];
-  if (k != n) interp_errf(sh, "warning: command substitution: ignored null "
-                          "byte in input");
+  if (k != n)
+    interp_errf(sh,
+                "warning: command substitution: ignored null "
+                "byte in input");
   n = k;
   while (n && out.p && out.p[n - 1] == '\n') n--;
   if (n) xw_exp(x, out.p, n, quoted);
@@ -1509,8 +1532,10 @@ static int expand_ar_set(void *ctx, const arith_ref *r, int64_t val,
     rc = var_set_index(sh->vars, nm, ix, nb, 0);
   } else {
     var *v = var_get(sh->vars, nm, NULL);
-    if (v && (v->attr & VAR_READONLY)) rc = VAR_ERO;
-    else rc = var_set(sh->vars, nm, nb, 0);
+    if (v && (v->attr & VAR_READONLY))
+      rc = VAR_ERO;
+    else
+      rc = var_set(sh->vars, nm, nb, 0);
     if (!rc && (sh->opts & SH_O_ALLEXPORT)) {
       v = var_get(sh->vars, nm, NULL);
       if (v) v->attr |= VAR_EXPORT;
@@ -1542,8 +1567,10 @@ int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,
   if (rc == MSB_ELIMIT) {
     if (!sh->run->limit) sh->run->limit = "max_steps";
   } else if (rc && rc != MSB_ENOMEM) {
-    if (what) interp_errf(sh, "%s: %s", what, buf_str(&err));
-    else interp_errf(sh, "%s", buf_str(&err));
+    if (what)
+      interp_errf(sh, "%s: %s", what, buf_str(&err));
+    else
+      interp_errf(sh, "%s", buf_str(&err));
     rc = 1;
   }
   buf_finish(&a.scratch);
@@ -1569,7 +1596,8 @@ static int expand_procsub(xw *x, const ast_part *p) {
   buf out, path;
   int rc, n;
   if (p->text && p->text[0] == '>') {
-    interp_errf(sh, "memsandbox: process substitution >(...) is not "
+    interp_errf(sh,
+                "memsandbox: process substitution >(...) is not "
                 "supported");
     sh->status = 2;
     sh->flow = SH_FLOW_EXIT;
@@ -1591,8 +1619,8 @@ static int expand_procsub(xw *x, const ast_part *p) {
   buf_printf(&path, "/dev/fd/%d", n);
   vfs_mkdir(sh->fs, "/dev/fd", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
   sh->run->made_devfd = 1;
-  rc = vfs_write(sh->fs, buf_str(&path), out.p ? out.p : "", out.len, 0,
-                 0600, NULL);
+  rc = vfs_write(sh->fs, buf_str(&path), out.p ? out.p : "", out.len, 0, 0600,
+                 NULL);
   buf_finish(&out);
   if (rc) {
     buf_finish(&path);
@@ -1606,11 +1634,16 @@ static int expand_procsub(xw *x, const ast_part *p) {
 static int expand_tilde(xw *x, const ast_part *p) {
   shell *sh = x->sh;
   const char *v = NULL;
-  if (!p->len) v = var_value(sh->vars, "HOME");
-  else if (p->len == 1 && p->text[0] == '+') v = sh->cwd;
-  else if (p->len == 1 && p->text[0] == '-') v = var_value(sh->vars, "OLDPWD");
-  else if (p->len == 4 && !memcmp(p->text, "root", 4)) v = "/root";
-  else if ((p->len == 4 && !memcmp(p->text, "user", 4))) v = "/workspace";
+  if (!p->len)
+    v = var_value(sh->vars, "HOME");
+  else if (p->len == 1 && p->text[0] == '+')
+    v = sh->cwd;
+  else if (p->len == 1 && p->text[0] == '-')
+    v = var_value(sh->vars, "OLDPWD");
+  else if (p->len == 4 && !memcmp(p->text, "root", 4))
+    v = "/root";
+  else if ((p->len == 4 && !memcmp(p->text, "user", 4)))
+    v = "/workspace";
   if (!v) {
     xw_lit(x, "~", 1, 1);
     xw_lit(x, p->text, p->len, 1);
@@ -1625,16 +1658,18 @@ static int expand_parts(xw *x, const ast_part *p, int quoted) {
   for (; p && !rc && !x->err; p = p->next) {
     switch (p->kind) {
     case AST_P_LIT:
-      if (x->litsplit && !quoted) xw_exp(x, p->text, p->len, 0);
-      else xw_lit(x, p->text, p->len, quoted);
+      if (x->litsplit && !quoted)
+        xw_exp(x, p->text, p->len, 0);
+      else
+        xw_lit(x, p->text, p->len, quoted);
       break;
     case AST_P_SQ: xw_lit(x, p->text, strnlen(p->text, p->len), 1); break;
     case AST_P_DQ: {
       const ast_part *q = p->parts;
-      int only_at = q && !q->next && q->kind == AST_P_PARAM &&
-                    (!strcmp(q->param->name, "@") ||
-                     q->param->subscript == '@') &&
-                    q->param->op == AST_PE_PLAIN;
+      int only_at =
+          q && !q->next && q->kind == AST_P_PARAM &&
+          (!strcmp(q->param->name, "@") || q->param->subscript == '@') &&
+          q->param->op == AST_PE_PLAIN;
       int ols = x->litsplit;
       x->litsplit = 0;
       if (!only_at) x->started = 1;
@@ -1724,8 +1759,10 @@ static int brace_num(const bitem *it, size_t n, int64_t *v, int *width) {
   size_t i = 0;
   int neg = 0;
   uint64_t u = 0;
-  if (n && it[0].c == '-') neg = 1, i = 1;
-  else if (n && it[0].c == '+') i = 1;
+  if (n && it[0].c == '-')
+    neg = 1, i = 1;
+  else if (n && it[0].c == '+')
+    i = 1;
   if (i >= n) return 0;
   *width = (it[i].c == '0' && n - i > 1) ? (int)n : 0;
   for (; i < n; i++) {
@@ -1739,9 +1776,8 @@ static int brace_num(const bitem *it, size_t n, int64_t *v, int *width) {
 
 static void brace_expand(bctx *b, bitem *it, size_t n);
 
-static bitem *brace_concat(bctx *b, const bitem *a, size_t an,
-                           const bitem *m, size_t mn, const bitem *z,
-                           size_t zn) {
+static bitem *brace_concat(bctx *b, const bitem *a, size_t an, const bitem *m,
+                           size_t mn, const bitem *z, size_t zn) {
   bitem *r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
   if (!r) {
     b->err = MSB_ENOMEM;
@@ -1754,16 +1790,17 @@ static bitem *brace_concat(bctx *b, const bitem *a, size_t an,
 }
 
 /* Tries a sequence {x..y[..s]}; 1 when it was one. */
-static int brace_seq(bctx *b, bitem *it, size_t open, size_t close,
-                     size_t n) {
+static int brace_seq(bctx *b, bitem *it, size_t open, size_t close, size_t n) {
   bitem *in = it + open + 1;
   size_t m = close - open - 1, d1 = 0, d2 = 0, i;
   int64_t x, y, step = 1;
   int w1 = 0, w2 = 0, w3 = 0, alpha = 0;
   for (i = 0; i + 1 < m; i++)
     if (in[i].c == '.' && in[i + 1].c == '.') {
-      if (!d1) d1 = i + 1;
-      else if (!d2) d2 = i + 1;
+      if (!d1)
+        d1 = i + 1;
+      else if (!d2)
+        d2 = i + 1;
       i++;
     }
   if (!d1) return 0;
@@ -1817,8 +1854,8 @@ static int brace_seq(bctx *b, bitem *it, size_t open, size_t close,
         tmp[k].p = NULL;
       }
       {
-        bitem *r = brace_concat(b, it, open, tmp, len, it + close + 1,
-                                n - close - 1);
+        bitem *r =
+            brace_concat(b, it, open, tmp, len, it + close + 1, n - close - 1);
         if (!r) return 1;
         brace_expand(b, r, open + len + n - close - 1);
         if (b->err) return 1;
@@ -1840,7 +1877,8 @@ static void brace_expand(bctx *b, bitem *it, size_t n) {
     if (it[i].c != '{') continue;
     if (i > 0 && it[i - 1].c == '$') continue;
     for (j = i + 1; j < n; j++) {
-      if (it[j].c == '{') depth++;
+      if (it[j].c == '{')
+        depth++;
       else if (it[j].c == '}') {
         if (!depth) {
           close = j;
@@ -1859,8 +1897,10 @@ static void brace_expand(bctx *b, bitem *it, size_t n) {
       size_t st = i + 1;
       depth = 0;
       for (j = i + 1; j <= close; j++) {
-        if (it[j].c == '{') depth++;
-        else if (it[j].c == '}' && depth) depth--;
+        if (it[j].c == '{')
+          depth++;
+        else if (it[j].c == '}' && depth)
+          depth--;
         else if ((it[j].c == ',' && !depth) || j == close) {
           bitem *r = brace_concat(b, it, i, it + st, j - st, it + close + 1,
                                   n - close - 1);
@@ -1961,8 +2001,7 @@ static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
 
 /* ---- fields and globbing -------------------------------------------- */
 
-static int expand_push(shell *sh, char ***av, int *ac, size_t *cap,
-                       char *s) {
+static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   if (!s) return MSB_ENOMEM;
   if ((size_t)*ac + 1 >= *cap) {
     size_t nc = *cap ? *cap * 2 : 8;
@@ -1987,16 +2026,16 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
   size_t n = 0, i;
-  uint64_t budget = sh->lim->max_glob_work ? sh->lim->max_glob_work
-                                           : (uint64_t)-1;
+  uint64_t budget =
+      sh->lim->max_glob_work ? sh->lim->max_glob_work : (uint64_t)-1;
   unsigned fl = 0;
   int rc;
   if (sh->shopts & SH_SO_EXTGLOB) fl |= GLOB_EXTGLOB;
   if (sh->shopts & SH_SO_DOTGLOB) fl |= GLOB_DOTGLOB;
   if (sh->shopts & SH_SO_GLOBSTAR) fl |= GLOB_GLOBSTAR;
   if (sh->shopts & SH_SO_NOCASEGLOB) fl |= GLOB_NOCASE;
-  rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl,
-                   &budget, &res, &n);
+  rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
+                   &res, &n);
   if (rc == MSB_ELIMIT) {
     if (!sh->run->limit) sh->run->limit = "max_glob_work";
     return rc;
@@ -2054,10 +2093,10 @@ int expand_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   for (; w && !rc; w = w->next) {
     ast_part **lists = NULL;
     size_t nl = 0;
-    if ((sh->opts & SH_O_BRACE) &&
-        (rc = brace_word(sh, &a, w, &lists, &nl)))
+    if ((sh->opts & SH_O_BRACE) && (rc = brace_word(sh, &a, w, &lists, &nl)))
       break;
-    if (!lists) rc = expand_fields_of(sh, w->parts, &av, &ac, &cap);
+    if (!lists)
+      rc = expand_fields_of(sh, w->parts, &av, &ac, &cap);
     else
       for (k = 0; k < nl && !rc; k++)
         rc = expand_fields_of(sh, lists[k], &av, &ac, &cap);

@@ -326,8 +326,8 @@ static int interp_init_vars(shell *sh) {
       {"TERM", "dumb"},
       {"LANG", "C"},
   };
-  static const char *const exported[] = {"HOME", "PATH", "PWD", "SHLVL",
-                                         "USER", "LOGNAME", "TERM", "LANG",
+  static const char *const exported[] = {"HOME",     "PATH",    "PWD",  "SHLVL",
+                                         "USER",     "LOGNAME", "TERM", "LANG",
                                          "HOSTNAME", "SHELL"};
   size_t i;
   for (i = 0; i < sizeof init / sizeof init[0]; i++)
@@ -447,10 +447,8 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   if (!c->vars || !c->cwd || (sh->arg0 && !c->arg0)) goto fail;
   if (sh->trap_exit && !(c->trap_exit = interp_dupn(c, sh->trap_exit)))
     goto fail;
-  if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err)))
-    goto fail;
-  if (sh->trap_return &&
-      !(c->trap_return = interp_dupn(c, sh->trap_return)))
+  if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err))) goto fail;
+  if (sh->trap_return && !(c->trap_return = interp_dupn(c, sh->trap_return)))
     goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
   for (i = 0; i < sh->funcn; i++)
@@ -595,7 +593,8 @@ static sh_stream *interp_open_out(shell *sh, const char *word, int append,
     return NULL;
   }
   rc = vfs_stat(sh->fs, buf_str(&p), 1, &st);
-  if (!rc && st.kind == VFS_DIR) rc = MSB_EISDIR;
+  if (!rc && st.kind == VFS_DIR)
+    rc = MSB_EISDIR;
   else if (!rc && !clobber && !append && (sh->opts & SH_O_NOCLOBBER)) {
     interp_errf(sh, "%s: cannot overwrite existing file", word);
     buf_finish(&p);
@@ -603,8 +602,8 @@ static sh_stream *interp_open_out(shell *sh, const char *word, int append,
     return NULL;
   } else
     rc = vfs_write(sh->fs, buf_str(&p), "", 0,
-                   (append ? VFS_APPEND : 0) | VFS_KEEP_MODE,
-                   0666 & ~sh->umask, NULL);
+                   (append ? VFS_APPEND : 0) | VFS_KEEP_MODE, 0666 & ~sh->umask,
+                   NULL);
   if (rc) {
     buf_finish(&p);
     if (rc == MSB_ENOMEM) {
@@ -647,8 +646,10 @@ static void interp_word_text(const ast_word *w, buf *b) {
     switch (p->kind) {
     case AST_P_LIT: buf_put(b, p->text, p->len); break;
     case AST_P_SQ:
-      if (p->flags & AST_PF_BACKSLASH) buf_putc(b, '\\');
-      else buf_putc(b, '\'');
+      if (p->flags & AST_PF_BACKSLASH)
+        buf_putc(b, '\\');
+      else
+        buf_putc(b, '\'');
       buf_put(b, p->text, p->len);
       if (!(p->flags & AST_PF_BACKSLASH)) buf_putc(b, '\'');
       break;
@@ -658,7 +659,10 @@ static void interp_word_text(const ast_word *w, buf *b) {
       else
         buf_printf(b, "$%s", p->param->name);
       break;
-    case AST_P_TILDE: buf_putc(b, '~'); buf_put(b, p->text, p->len); break;
+    case AST_P_TILDE:
+      buf_putc(b, '~');
+      buf_put(b, p->text, p->len);
+      break;
     case AST_P_DQ: {
       ast_word tmp;
       memset(&tmp, 0, sizeof tmp);
@@ -699,8 +703,10 @@ static int interp_parse_fd(const char *s, int *fd, int *move) {
   *move = 0;
   while (s[n] >= '0' && s[n] <= '9' && n < 4) v = v * 10 + (s[n++] - '0');
   if (!n) return 0;
-  if (s[n] == '-' && !s[n + 1]) *move = 1;
-  else if (s[n]) return 0;
+  if (s[n] == '-' && !s[n + 1])
+    *move = 1;
+  else if (s[n])
+    return 0;
   *fd = v;
   return 1;
 }
@@ -712,8 +718,10 @@ static int interp_redir(shell *sh, ast_redir *r) {
   char *word = NULL;
   sh_stream *s = NULL;
   if (r->varname) {
-    interp_errf(sh, "%s: {varname} redirections are not supported in "
-                "memsandbox", r->varname);
+    interp_errf(sh,
+                "%s: {varname} redirections are not supported in "
+                "memsandbox",
+                r->varname);
     return 1;
   }
   if (fd < 0)
@@ -789,8 +797,8 @@ static int interp_redir(shell *sh, ast_redir *r) {
   case AST_R_OUT:
   case AST_R_CLOBBER:
   case AST_R_APPEND:
-    s = interp_open_out(sh, word, r->op == AST_R_APPEND,
-                        r->op == AST_R_CLOBBER, &st);
+    s = interp_open_out(sh, word, r->op == AST_R_APPEND, r->op == AST_R_CLOBBER,
+                        &st);
     break;
   case AST_R_ALL:
   case AST_R_ALL_APPEND:
@@ -857,9 +865,8 @@ static int interp_cmd_tick(cmd_ctx *c, uint64_t n) {
   return interp_tick((shell *)c->shell, n);
 }
 
-static int interp_cmd_run(cmd_ctx *c, int argc, char **argv,
-                          const uint8_t *in, size_t in_len, buf *out,
-                          buf *err) {
+static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
+                          size_t in_len, buf *out, buf *err) {
   shell *sh = c->shell;
   interp_saved sv;
   sh_stream *si = interp_bytes_stream(sh, (const char *)in, in_len);
@@ -921,8 +928,8 @@ static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
 }
 
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
-static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
-                            char **argv, char **extra, int nextra) {
+static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
+                            char **extra, int nextra) {
   cmd_ctx c;
   arena a;
   buf tout, terr, *out, *err;
@@ -934,9 +941,12 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
   buf_init(&terr, sh->m);
   out = (s1 && s1->kind == SH_S_BUF) ? s1->ob : &tout;
   if ((d->flags & CMD_BUILTIN) && s1 == s2) out = &tout;
-  if (d->flags & CMD_BUILTIN) err = &terr; /* prefixed below, like bash */
-  else if (s2 == s1) err = out;
-  else err = (s2 && s2->kind == SH_S_BUF) ? s2->ob : &terr;
+  if (d->flags & CMD_BUILTIN)
+    err = &terr; /* prefixed below, like bash */
+  else if (s2 == s1)
+    err = out;
+  else
+    err = (s2 && s2->kind == SH_S_BUF) ? s2->ob : &terr;
   c.m = sh->m;
   c.a = &a;
   c.fs = sh->fs;
@@ -950,16 +960,18 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
   c.envp = interp_envp(sh, &a, extra, nextra);
   c.rng = &sh->rng;
   c.clock_ns = sh->clock_ns;
-  c.out_max = sh->lim->max_string_bytes ? sh->lim->max_string_bytes
-                                        : (uint64_t)-1;
+  c.out_max =
+      sh->lim->max_string_bytes ? sh->lim->max_string_bytes : (uint64_t)-1;
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
-  if (!c.envp) rc = MSB_ENOMEM;
-  else rc = d->fn(&c);
+  if (!c.envp)
+    rc = MSB_ENOMEM;
+  else
+    rc = d->fn(&c);
   arena_finish(&a);
-  if (out == &sh->run->out || err == &sh->run->err ||
-      out == &sh->run->err || err == &sh->run->out)
+  if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
+      err == &sh->run->out)
     interp_trim_output(sh);
   if (!s1 && tout.len && (d->flags & CMD_BUILTIN)) {
     /* stdout closed (>&-): bash's builtins report a write error */
@@ -967,8 +979,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc,
     buf_clear(&tout);
     if (rc == 0) rc = 1;
   }
-  r2 = (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0
-                                               : interp_deliver(sh, 1, &tout);
+  r2 =
+      (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -1023,8 +1035,8 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   ast_node *body = f->body;
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
-    interp_errf(sh, "%s: maximum function nesting level exceeded (%u)",
-                argv[0], (unsigned)maxd);
+    interp_errf(sh, "%s: maximum function nesting level exceeded (%u)", argv[0],
+                (unsigned)maxd);
     sh->flow = SH_FLOW_EXIT;
     if (!sh->run->limit) sh->run->limit = "max_call_depth";
     return MSB_ELIMIT;
@@ -1055,14 +1067,14 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   sh->funcs_active++;
   sh->depth++;
   rc = interp_node(sh, body);
-  if (rc >= 0 && sh->trap_return &&
-      sh->trap_return_level == sh->funcs_active) {
+  if (rc >= 0 && sh->trap_return && sh->trap_return_level == sh->funcs_active) {
     int st = sh->flow == SH_FLOW_RETURN ? sh->status : rc, ofl = sh->flow;
     int r2;
     sh->flow = SH_FLOW_NONE;
     sh->status = st;
     r2 = interp_run_trap(sh, sh->trap_return);
-    if (r2 < 0) rc = r2;
+    if (r2 < 0)
+      rc = r2;
     else if (sh->flow == SH_FLOW_NONE) {
       sh->flow = ofl;
       sh->status = st;
@@ -1085,9 +1097,9 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
 }
 
 static int interp_is_script_shell(const char *s, size_t n) {
-  static const char *const ok[] = {"/bin/bash", "/usr/bin/bash", "/bin/sh",
-                                   "/usr/bin/sh", "bash", "sh",
-                                   "/usr/local/bin/bash"};
+  static const char *const ok[] = {
+      "/bin/bash", "/usr/bin/bash",      "/bin/sh", "/usr/bin/sh", "bash",
+      "sh",        "/usr/local/bin/bash"};
   size_t i;
   for (i = 0; i < sizeof ok / sizeof ok[0]; i++)
     if (strlen(ok[i]) == n && !memcmp(ok[i], s, n)) return 1;
@@ -1170,13 +1182,13 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
       size_t a0 = s1, a1;
       while (a0 < e && (data[a0] == ' ' || data[a0] == '\t')) a0++;
       a1 = a0;
-      while (a1 < e && data[a1] != ' ' && data[a1] != '\t' &&
-             data[a1] != '\r')
+      while (a1 < e && data[a1] != ' ' && data[a1] != '\t' && data[a1] != '\r')
         a1++;
       if (!isenv || !interp_is_script_shell((const char *)data + a0, a1 - a0)) {
-        interp_errf(sh, "%s: %.*s: bad interpreter: No such file or "
-                    "directory", name, (int)(s1 - s0),
-                    (const char *)data + s0);
+        interp_errf(sh,
+                    "%s: %.*s: bad interpreter: No such file or "
+                    "directory",
+                    name, (int)(s1 - s0), (const char *)data + s0);
         return 126;
       }
     }
@@ -1278,8 +1290,8 @@ static void interp_avals_free(shell *sh, interp_aval *v, size_t n) {
   mem_free(sh->m, v);
 }
 
-static int interp_aval_push(shell *sh, interp_aval **v, size_t *n,
-                            size_t *cap, interp_aval x) {
+static int interp_aval_push(shell *sh, interp_aval **v, size_t *n, size_t *cap,
+                            interp_aval x) {
   if (*n == *cap) {
     size_t nc = *cap ? *cap * 2 : 8;
     interp_aval *nv = mem_realloc(sh->m, *v, nc * sizeof *nv);
@@ -1328,13 +1340,15 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
     memset(&x, 0, sizeof x);
     x.append = e->append;
     if (e->index) {
-      if (assoc) rc = expand_string(sh, e->index, &x.key);
+      if (assoc)
+        rc = expand_string(sh, e->index, &x.key);
       else {
         rc = expand_arith(sh, e->index, &x.idx, NULL);
         x.has_idx = 1;
       }
       if (!rc) rc = expand_string(sh, e->value, &x.val);
-      if (!rc) rc = interp_aval_push(sh, &vals, &nv, &cap, x);
+      if (!rc)
+        rc = interp_aval_push(sh, &vals, &nv, &cap, x);
       else {
         mem_free(sh->m, x.key);
         mem_free(sh->m, x.val);
@@ -1347,8 +1361,10 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
       if (assoc) {
         rc = expand_string(sh, e->value, &x.val);
         if (rc) break;
-        interp_errf(sh, "%s: %s: must use subscript when assigning "
-                    "associative array", a->name, x.val);
+        interp_errf(sh,
+                    "%s: %s: must use subscript when assigning "
+                    "associative array",
+                    a->name, x.val);
         mem_free(sh->m, x.val);
         continue;
       }
@@ -1379,7 +1395,8 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
     interp_avals_free(sh, vals, nv);
     return MSB_ENOMEM;
   }
-  if (!a->append) var_make_array(sh->vars, v, assoc);
+  if (!a->append)
+    var_make_array(sh->vars, v, assoc);
   else if (!(v->attr & (VAR_ARRAY | VAR_ASSOC))) {
     char *old = v->val ? mem_strdup(sh->m, v->val) : NULL;
     var_make_array(sh->vars, v, 0);
@@ -1444,8 +1461,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
             rc = var_set_key(sh->vars, a->name, k, nb, 0);
           }
         } else
-          rc = var_set_key(sh->vars, a->name, k, val,
-                           a->append ? VS_APPEND : 0);
+          rc =
+              var_set_key(sh->vars, a->name, k, val, a->append ? VS_APPEND : 0);
       }
       mem_free(sh->m, k);
     } else {
@@ -1457,8 +1474,7 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
           buf t;
           buf_init(&t, sh->m);
           interp_word_text(a->index, &t);
-          interp_errf(sh, "%s[%s]: bad array subscript", a->name,
-                      buf_str(&t));
+          interp_errf(sh, "%s[%s]: bad array subscript", a->name, buf_str(&t));
           buf_finish(&t);
           rc = 1;
         } else
@@ -1506,8 +1522,7 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
  * assignment-shaped argument is expanded without splitting or globbing,
  * and a=(...) is passed as "a" with the assignment recorded for the
  * builtin (sh->decl_*). */
-static int interp_decl_words(shell *sh, ast_word *w, char ***argv,
-                             int *argc) {
+static int interp_decl_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   char **av = NULL;
   int ac = 0, rc = 0, k;
   size_t cap = 0;
@@ -1752,8 +1767,10 @@ static int interp_simple(shell *sh, ast_node *n) {
           *eq = '=';
         }
       }
-      if (f) rc = interp_call(sh, f, ac, av);
-      else rc = b->fn(sh, ac, av);
+      if (f)
+        rc = interp_call(sh, f, ac, av);
+      else
+        rc = b->fn(sh, ac, av);
       if (nextra) var_pop_scope(sh->vars);
     } else {
       if (nextra && strchr(name, '/')) {
@@ -1932,7 +1949,8 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       }
       so->ob = &pb;
       interp_fd_set(sh, 1, so);
-      if (st->flags & AST_F_PIPE_ERR) interp_fd_set(sh, 2, interp_stream_ref(so));
+      if (st->flags & AST_F_PIPE_ERR)
+        interp_fd_set(sh, 2, interp_stream_ref(so));
     } else if (nst > 1) {
       interp_fd_set(sh, 1, interp_stream_ref(sv.fd[1]));
       interp_fd_set(sh, 2, interp_stream_ref(sv.fd[2]));
@@ -1977,8 +1995,7 @@ static int interp_pipeline(shell *sh, ast_node *n) {
 /* Runs the ERR trap / errexit after a command failed. */
 static int interp_after(shell *sh, int status) {
   int rc;
-  if (status <= 0 || sh->errexit_ignore || sh->flow != SH_FLOW_NONE)
-    return 0;
+  if (status <= 0 || sh->errexit_ignore || sh->flow != SH_FLOW_NONE) return 0;
   /* ERR is not inherited by functions (no errtrace) */
   if (sh->trap_err && !sh->in_err_trap && !sh->funcs_active) {
     sh->in_err_trap = 1;
@@ -2001,8 +2018,10 @@ static int interp_loop_flow(shell *sh, int *stop) {
     if (--sh->flow_n <= 0) sh->flow = SH_FLOW_NONE;
     *stop = 1;
   } else if (sh->flow == SH_FLOW_CONT) {
-    if (--sh->flow_n <= 0) sh->flow = SH_FLOW_NONE;
-    else *stop = 1;
+    if (--sh->flow_n <= 0)
+      sh->flow = SH_FLOW_NONE;
+    else
+      *stop = 1;
   } else if (sh->flow != SH_FLOW_NONE)
     *stop = 1;
   return 0;
@@ -2160,8 +2179,7 @@ static int interp_case(shell *sh, ast_node *n) {
         mem_free(sh->m, subj);
         return rc < 0 ? rc : 1;
       }
-      rc = expand_match(sh, pat, subj,
-                        (sh->shopts & SH_SO_NOCASEMATCH) != 0);
+      rc = expand_match(sh, pat, subj, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
       mem_free(sh->m, pat);
       if (rc < 0) {
         mem_free(sh->m, subj);
@@ -2254,9 +2272,12 @@ int interp_node(shell *sh, ast_node *n) {
   case AST_IF:
     rc = interp_cond_run(sh, n->u.ifs.cond);
     if (rc < 0 || sh->flow != SH_FLOW_NONE) break;
-    if (rc == 0) rc = interp_node(sh, n->u.ifs.then);
-    else if (n->u.ifs.els) rc = interp_node(sh, n->u.ifs.els);
-    else rc = 0;
+    if (rc == 0)
+      rc = interp_node(sh, n->u.ifs.then);
+    else if (n->u.ifs.els)
+      rc = interp_node(sh, n->u.ifs.els);
+    else
+      rc = 0;
     break;
   case AST_WHILE: rc = interp_while(sh, n, 0); break;
   case AST_UNTIL: rc = interp_while(sh, n, 1); break;
@@ -2327,15 +2348,18 @@ static int interp_test_file(shell *sh, const char *op, const char *path) {
   buf_finish(&p);
   if (rc) return 1;
   switch (op[1]) {
-  case 'e': case 'a': return 0;
+  case 'e':
+  case 'a': return 0;
   case 'f': return st.kind == VFS_FILE ? 0 : 1;
   case 'd': return st.kind == VFS_DIR ? 0 : 1;
-  case 'L': case 'h': return st.kind == VFS_LINK ? 0 : 1;
+  case 'L':
+  case 'h': return st.kind == VFS_LINK ? 0 : 1;
   case 's': return st.size > 0 ? 0 : 1;
   case 'r': return (st.mode & 0444) ? 0 : 1;
   case 'w': return (st.mode & 0222) ? 0 : 1;
   case 'x': return (st.mode & 0111) ? 0 : 1;
-  case 'O': case 'G': return 0;
+  case 'O':
+  case 'G': return 0;
   case 'u': return (st.mode & 04000) ? 0 : 1;
   case 'g': return (st.mode & 02000) ? 0 : 1;
   case 'k': return (st.mode & 01000) ? 0 : 1;
@@ -2397,8 +2421,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       return rc < 0 ? rc : 2;
     }
     rc = rx_compile(sh->m, buf_str(&pat), pat.len,
-                    RX_ERE | ((sh->shopts & SH_SO_NOCASEMATCH) ? RX_ICASE
-                                                               : 0),
+                    RX_ERE | ((sh->shopts & SH_SO_NOCASEMATCH) ? RX_ICASE : 0),
                     &re, NULL);
     buf_finish(&pat);
     if (rc) {
@@ -2413,9 +2436,10 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
         var_make_array(sh->vars, v, 0);
         for (i = 0; i <= ns && i < 10; i++) {
           char *s;
-          if (mt[i].so < 0) s = mem_strdup(sh->m, "");
-          else s = mem_strndup(sh->m, l + mt[i].so,
-                               (size_t)(mt[i].eo - mt[i].so));
+          if (mt[i].so < 0)
+            s = mem_strdup(sh->m, "");
+          else
+            s = mem_strndup(sh->m, l + mt[i].so, (size_t)(mt[i].eo - mt[i].so));
           if (s) var_set_index(sh->vars, "BASH_REMATCH", (int64_t)i, s, 0);
           mem_free(sh->m, s);
         }
@@ -2433,10 +2457,11 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
-    if (!strcmp(op, "<")) rc = strcmp(l, r) < 0 ? 0 : 1;
-    else if (!strcmp(op, ">")) rc = strcmp(l, r) > 0 ? 0 : 1;
-    else if (!strcmp(op, "-nt") || !strcmp(op, "-ot") ||
-             !strcmp(op, "-ef")) {
+    if (!strcmp(op, "<"))
+      rc = strcmp(l, r) < 0 ? 0 : 1;
+    else if (!strcmp(op, ">"))
+      rc = strcmp(l, r) > 0 ? 0 : 1;
+    else if (!strcmp(op, "-nt") || !strcmp(op, "-ot") || !strcmp(op, "-ef")) {
       buf p1, p2;
       struct vfs_stat s1, s2;
       int e1, e2;
@@ -2458,14 +2483,22 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       int64_t a, b;
       rc = interp_int_operand(sh, l, &a);
       if (!rc) rc = interp_int_operand(sh, r, &b);
-      if (rc) rc = rc < 0 ? rc : 2;
-      else if (!strcmp(op, "-eq")) rc = a == b ? 0 : 1;
-      else if (!strcmp(op, "-ne")) rc = a != b ? 0 : 1;
-      else if (!strcmp(op, "-lt")) rc = a < b ? 0 : 1;
-      else if (!strcmp(op, "-le")) rc = a <= b ? 0 : 1;
-      else if (!strcmp(op, "-gt")) rc = a > b ? 0 : 1;
-      else if (!strcmp(op, "-ge")) rc = a >= b ? 0 : 1;
-      else rc = 2;
+      if (rc)
+        rc = rc < 0 ? rc : 2;
+      else if (!strcmp(op, "-eq"))
+        rc = a == b ? 0 : 1;
+      else if (!strcmp(op, "-ne"))
+        rc = a != b ? 0 : 1;
+      else if (!strcmp(op, "-lt"))
+        rc = a < b ? 0 : 1;
+      else if (!strcmp(op, "-le"))
+        rc = a <= b ? 0 : 1;
+      else if (!strcmp(op, "-gt"))
+        rc = a > b ? 0 : 1;
+      else if (!strcmp(op, "-ge"))
+        rc = a >= b ? 0 : 1;
+      else
+        rc = 2;
     }
   }
   mem_free(sh->m, l);
@@ -2499,8 +2532,10 @@ int interp_cond(shell *sh, ast_cond *c) {
   case AST_C_UNARY:
     rc = expand_string(sh, c->w1, &s);
     if (rc) return rc < 0 ? rc : 2;
-    if (!strcmp(c->op, "-z")) rc = *s ? 1 : 0;
-    else if (!strcmp(c->op, "-n")) rc = *s ? 0 : 1;
+    if (!strcmp(c->op, "-z"))
+      rc = *s ? 1 : 0;
+    else if (!strcmp(c->op, "-n"))
+      rc = *s ? 0 : 1;
     else if (!strcmp(c->op, "-v")) {
       char *br = strchr(s, '[');
       var *v;
@@ -2511,7 +2546,8 @@ int interp_cond(shell *sh, ast_cond *c) {
         if (v) {
           char *e = strrchr(br + 1, ']');
           if (e) *e = 0;
-          if (v->attr & VAR_ASSOC) rc = var_key_get(v, br + 1) ? 0 : 1;
+          if (v->attr & VAR_ASSOC)
+            rc = var_key_get(v, br + 1) ? 0 : 1;
           else {
             int64_t ix;
             if (!expand_arith_text(sh, br + 1, strlen(br + 1), &ix, NULL)) {
@@ -2536,11 +2572,13 @@ int interp_cond(shell *sh, ast_cond *c) {
         }
       }
     } else if (!strcmp(c->op, "-o")) {
-      static const struct { const char *n; unsigned f; } o[] = {
-          {"errexit", SH_O_ERREXIT}, {"nounset", SH_O_NOUNSET},
-          {"xtrace", SH_O_XTRACE},   {"noglob", SH_O_NOGLOB},
-          {"pipefail", SH_O_PIPEFAIL}, {"allexport", SH_O_ALLEXPORT},
-          {"noclobber", SH_O_NOCLOBBER}};
+      static const struct {
+        const char *n;
+        unsigned f;
+      } o[] = {{"errexit", SH_O_ERREXIT},    {"nounset", SH_O_NOUNSET},
+               {"xtrace", SH_O_XTRACE},      {"noglob", SH_O_NOGLOB},
+               {"pipefail", SH_O_PIPEFAIL},  {"allexport", SH_O_ALLEXPORT},
+               {"noclobber", SH_O_NOCLOBBER}};
       size_t i;
       rc = 1;
       for (i = 0; i < sizeof o / sizeof o[0]; i++)
@@ -2635,8 +2673,8 @@ int interp_run_trap(shell *sh, const char *cmd) {
 }
 
 /* Runs a script in a child shell (bash f.sh, ./f.sh). */
-int interp_run_script(shell *sh, const char *path, const char *src,
-                      size_t len, int argc, char **argv, unsigned setopts) {
+int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
+                      int argc, char **argv, unsigned setopts) {
   shell *c;
   var **list = NULL;
   size_t n = 0, i;
@@ -2674,8 +2712,8 @@ int interp_run_script(shell *sh, const char *path, const char *src,
       }
       for (k = 0; env[k]; k++) {
         const char *eq = strchr(env[k], '=');
-        char *name = eq ? mem_strndup(c->m, env[k], (size_t)(eq - env[k]))
-                        : NULL;
+        char *name =
+            eq ? mem_strndup(c->m, env[k], (size_t)(eq - env[k])) : NULL;
         var *v;
         if (!name) continue;
         v = var_lookup(nv, name);
@@ -2819,13 +2857,13 @@ static int interp_syntax_status(shell *sh, const parse_error *e,
     const char *p = ls;
     for (;;) {
       const char *q;
-      while (p < le && (*p == ' ' || *p == '\t' || *p == ';' || *p == '&' ||
-                        *p == '|'))
+      while (p < le &&
+             (*p == ' ' || *p == '\t' || *p == ';' || *p == '&' || *p == '|'))
         p++;
       q = p;
-      while (q < le && (*q == '_' || (*q >= 'a' && *q <= 'z') ||
-                        (*q >= 'A' && *q <= 'Z') ||
-                        (q > p && *q >= '0' && *q <= '9')))
+      while (q < le &&
+             (*q == '_' || (*q >= 'a' && *q <= 'z') ||
+              (*q >= 'A' && *q <= 'Z') || (q > p && *q >= '0' && *q <= '9')))
         q++;
       if (q > p && q + 1 < le && q[0] == '=' && q[1] == '(') return 1;
       while (q < le && *q != ';' && *q != '&' && *q != '|') q++;
@@ -2899,29 +2937,34 @@ static void interp_limit_message(shell *sh, int rc) {
   if (rc == MSB_ENOMEM) {
     buf_finish(e);
     buf_init(e, sh->m);
-    buf_printf(e, "bash: memsandbox: memory limit exceeded "
-                  "(max_memory_bytes=%llu)\n",
+    buf_printf(e,
+               "bash: memsandbox: memory limit exceeded "
+               "(max_memory_bytes=%llu)\n",
                (unsigned long long)sh->lim->max_memory_bytes);
     sh->run->limit = "max_memory_bytes";
     return;
   }
   if (!lim) lim = sh->run->limit = "max_steps";
-  if (!strcmp(lim, "max_steps")) val = sh->lim->max_steps;
-  else if (!strcmp(lim, "max_call_depth")) val = sh->lim->max_call_depth;
-  else if (!strcmp(lim, "max_string_bytes")) val = sh->lim->max_string_bytes;
-  else if (!strcmp(lim, "max_array_items")) val = sh->lim->max_array_items;
-  else if (!strcmp(lim, "max_glob_work")) val = sh->lim->max_glob_work;
-  else if (!strcmp(lim, "max_script_bytes")) val = sh->lim->max_script_bytes;
+  if (!strcmp(lim, "max_steps"))
+    val = sh->lim->max_steps;
+  else if (!strcmp(lim, "max_call_depth"))
+    val = sh->lim->max_call_depth;
+  else if (!strcmp(lim, "max_string_bytes"))
+    val = sh->lim->max_string_bytes;
+  else if (!strcmp(lim, "max_array_items"))
+    val = sh->lim->max_array_items;
+  else if (!strcmp(lim, "max_glob_work"))
+    val = sh->lim->max_glob_work;
+  else if (!strcmp(lim, "max_script_bytes"))
+    val = sh->lim->max_script_bytes;
   {
-    const char *what = !strcmp(lim, "max_steps")        ? "step limit"
-                       : !strcmp(lim, "max_call_depth") ? "call depth limit"
-                       : !strcmp(lim, "max_string_bytes")
-                           ? "string size limit"
-                       : !strcmp(lim, "max_array_items") ? "array size limit"
-                       : !strcmp(lim, "max_glob_work")   ? "glob work limit"
-                       : !strcmp(lim, "max_script_bytes")
-                           ? "script size limit"
-                           : "limit";
+    const char *what = !strcmp(lim, "max_steps")          ? "step limit"
+                       : !strcmp(lim, "max_call_depth")   ? "call depth limit"
+                       : !strcmp(lim, "max_string_bytes") ? "string size limit"
+                       : !strcmp(lim, "max_array_items")  ? "array size limit"
+                       : !strcmp(lim, "max_glob_work")    ? "glob work limit"
+                       : !strcmp(lim, "max_script_bytes") ? "script size limit"
+                                                          : "limit";
     if (e->err) {
       buf_finish(e);
       buf_init(e, sh->m);
@@ -3002,7 +3045,8 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   if (opts && (opts->env_count || opts->secret_count)) {
     nsave = opts->env_count + opts->secret_count;
     save = mem_zalloc(sh->m, nsave * sizeof *save);
-    if (!save) rc = MSB_ENOMEM;
+    if (!save)
+      rc = MSB_ENOMEM;
     else {
       rc = interp_bind_env(sh, opts->env, opts->env_count, save);
       if (!rc)

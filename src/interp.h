@@ -62,8 +62,13 @@ typedef struct sh_stream {
 #define SH_SO_INHERIT_ERREXIT 0x200u
 
 /* Control flow after a command. */
-enum { SH_FLOW_NONE, SH_FLOW_BREAK, SH_FLOW_CONT, SH_FLOW_RETURN,
-       SH_FLOW_EXIT };
+enum {
+  SH_FLOW_NONE,
+  SH_FLOW_BREAK,
+  SH_FLOW_CONT,
+  SH_FLOW_RETURN,
+  SH_FLOW_EXIT
+};
 
 typedef struct sh_func {
   char *name;
@@ -210,8 +215,8 @@ int interp_run_trap(shell *sh, const char *cmd);
 int interp_random(shell *sh);
 /* Runs a shell-script file (bash f.sh, ./f.sh): a child shell with only
  * exported variables. */
-int interp_run_script(shell *sh, const char *path, const char *src,
-                      size_t len, int argc, char **argv, unsigned setopts);
+int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
+                      int argc, char **argv, unsigned setopts);
 
 /* ---- expand.c ------------------------------------------------------- */
 

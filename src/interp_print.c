@@ -40,8 +40,10 @@ static void ip_dollar_sq(buf *b, const char *s, size_t n) {
     case '\'': buf_puts(b, "\\'"); break;
     case '\\': buf_puts(b, "\\\\"); break;
     default:
-      if (c < 32 || c == 127) buf_printf(b, "\\%03o", c);
-      else buf_putc(b, c);
+      if (c < 32 || c == 127)
+        buf_printf(b, "\\%03o", c);
+      else
+        buf_putc(b, c);
     }
   }
   buf_putc(b, '\'');
@@ -51,8 +53,10 @@ static void ip_parts(buf *b, const ast_part *p, int dq) {
   for (; p; p = p->next) {
     switch (p->kind) {
     case AST_P_LIT:
-      if (dq) ip_dq_text(b, p->text, p->len);
-      else buf_put(b, p->text, p->len);
+      if (dq)
+        ip_dq_text(b, p->text, p->len);
+      else
+        buf_put(b, p->text, p->len);
       break;
     case AST_P_SQ:
       if (p->flags & AST_PF_BACKSLASH) {
@@ -72,8 +76,10 @@ static void ip_parts(buf *b, const ast_part *p, int dq) {
       buf_putc(b, '"');
       break;
     case AST_P_PARAM:
-      if (p->param->text) buf_put(b, p->param->text, p->param->text_len);
-      else buf_printf(b, "${%s}", p->param->name);
+      if (p->param->text)
+        buf_put(b, p->param->text, p->param->text_len);
+      else
+        buf_printf(b, "${%s}", p->param->name);
       break;
     case AST_P_CMDSUB:
       if (p->flags & AST_PF_BACKTICK) {
@@ -135,24 +141,26 @@ static void ip_assign(buf *b, const ast_assign *a) {
 
 /* Redirections; here-document bodies are appended to *hd. */
 static void ip_redirs(buf *b, const ast_redir *r, buf *hd) {
-  static const char *const ops[] = {"<", ">", ">>", ">|", "<>", "<&", ">&",
-                                    "&>", "&>>", "<<<", "<<"};
+  static const char *const ops[] = {"<",  ">",  ">>",  ">|",  "<>", "<&",
+                                    ">&", "&>", "&>>", "<<<", "<<"};
   for (; r; r = r->next) {
     buf_putc(b, ' ');
     if (r->fd >= 0) {
-      int def = (r->op == AST_R_IN || r->op == AST_R_RDWR ||
-                 r->op == AST_R_DUPIN || r->op == AST_R_HERESTR ||
-                 r->op == AST_R_HEREDOC)
-                    ? 0
-                    : 1;
+      int def =
+          (r->op == AST_R_IN || r->op == AST_R_RDWR || r->op == AST_R_DUPIN ||
+           r->op == AST_R_HERESTR || r->op == AST_R_HEREDOC)
+              ? 0
+              : 1;
       if (r->fd != def) buf_printf(b, "%d", r->fd);
     }
     buf_puts(b, ops[r->op]);
     if (r->op == AST_R_HEREDOC) {
       const ast_part *p;
       if (r->strip_tabs) buf_putc(b, '-');
-      if (r->heredoc_quoted) buf_printf(b, "'%s'", r->delim);
-      else buf_puts(b, r->delim);
+      if (r->heredoc_quoted)
+        buf_printf(b, "'%s'", r->delim);
+      else
+        buf_puts(b, r->delim);
       buf_putc(hd, '\n');
       for (p = r->body ? r->body->parts : NULL; p; p = p->next) {
         if (r->heredoc_quoted || p->kind == AST_P_LIT)
@@ -212,8 +220,10 @@ static void ip_list(buf *b, const ast_node *n, int ind, int all_sep) {
   for (it = n->u.list.items; it; it = it->next) {
     ip_indent(b, ind);
     ip_node(b, it, ind);
-    if (it->flags & AST_F_BG) buf_puts(b, " &");
-    else if (it->next || all_sep) buf_putc(b, ';');
+    if (it->flags & AST_F_BG)
+      buf_puts(b, " &");
+    else if (it->next || all_sep)
+      buf_putc(b, ';');
     buf_putc(b, '\n');
   }
 }
@@ -231,8 +241,10 @@ static void ip_simple(buf *b, const ast_node *n) {
   }
   for (w = n->u.cmd.words; w; w = w->next) {
     if (!first) buf_putc(b, ' ');
-    if (w->assign && w->assign->is_array) ip_assign(b, w->assign);
-    else ip_word(b, w);
+    if (w->assign && w->assign->is_array)
+      ip_assign(b, w->assign);
+    else
+      ip_word(b, w);
     first = 0;
   }
   ip_redirs(b, n->redirs, &hd);
@@ -349,8 +361,10 @@ static void ip_node(buf *b, const ast_node *n, int ind) {
         ip_word(b, p);
       }
       buf_puts(b, ")\n");
-      if (ci->body) ip_list(b, ci->body, ind + 8, 0);
-      else buf_putc(b, '\n');
+      if (ci->body)
+        ip_list(b, ci->body, ind + 8, 0);
+      else
+        buf_putc(b, '\n');
       ip_indent(b, ind + 4);
       buf_puts(b, ci->term == AST_CASE_BREAK  ? ";;\n"
                   : ci->term == AST_CASE_FALL ? ";&\n"

@@ -142,8 +142,8 @@ static int var_grow(var_store *vs) {
   var_slot **t = mem_zalloc(vs->m, n * sizeof *t);
   if (!t) return MSB_ENOMEM;
   for (i = 0; i < vs->tabn; i++)
-    if (vs->tab[i]) *var_find_pos(t, n, vs->tab[i]->name, vs->tab[i]->h) =
-        vs->tab[i];
+    if (vs->tab[i])
+      *var_find_pos(t, n, vs->tab[i]->name, vs->tab[i]->h) = vs->tab[i];
   mem_free(vs->m, vs->tab);
   vs->tab = t;
   vs->tabn = n;
@@ -334,8 +334,10 @@ static int var_elem_find(const var *v, int64_t idx, size_t *pos) {
   size_t lo = 0, hi = v->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (v->el[mid].idx < idx) lo = mid + 1;
-    else hi = mid;
+    if (v->el[mid].idx < idx)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   *pos = lo;
   return lo < v->n && v->el[lo].idx == idx;
@@ -387,8 +389,8 @@ static var_elem *var_assoc_find(const var *v, const char *key) {
   return NULL;
 }
 
-static int var_put_key(var_store *vs, var *v, const char *key,
-                       const char *val, unsigned fl) {
+static int var_put_key(var_store *vs, var *v, const char *key, const char *val,
+                       unsigned fl) {
   var_elem *e = var_assoc_find(v, key);
   char *nv, *nk;
   if (e) {
@@ -432,7 +434,7 @@ int var_set(var_store *vs, const char *name, const char *val, unsigned fl) {
     return var_put_key(vs, v, "0", val, fl);
   }
   nv = ((fl & VS_APPEND) && v->val) ? var_convert(vs->m, v, val, v->val)
-                                     : var_convert(vs->m, v, val, 0);
+                                    : var_convert(vs->m, v, val, 0);
   if (!nv) return MSB_ENOMEM;
   mem_free(vs->m, v->val);
   v->val = nv;
@@ -456,8 +458,8 @@ static int var_to_array(var_store *vs, var *v) {
 }
 
 /* Element assignment (indexed). */
-int var_set_index(var_store *vs, const char *name, int64_t idx,
-                  const char *val, unsigned fl) {
+int var_set_index(var_store *vs, const char *name, int64_t idx, const char *val,
+                  unsigned fl) {
   var *v = var_bind(vs, name, fl);
   int rc;
   if (!v) return MSB_ENOMEM;
@@ -468,7 +470,8 @@ int var_set_index(var_store *vs, const char *name, int64_t idx,
     int n = 0;
     uint64_t u = idx < 0 ? (uint64_t)0 - (uint64_t)idx : (uint64_t)idx;
     char t[24];
-    do t[n++] = (char)('0' + u % 10); while ((u /= 10));
+    do t[n++] = (char)('0' + u % 10);
+    while ((u /= 10));
     rc = 0;
     if (idx < 0) k[rc++] = '-';
     while (n) k[rc++] = t[--n];

@@ -71,8 +71,8 @@ const char *var_value(var_store *vs, const char *name);
  * VAR_ERO or MSB_ENOMEM. */
 int var_set(var_store *vs, const char *name, const char *val, unsigned fl);
 /* Sets element idx of an indexed array (created when absent); idx >= 0. */
-int var_set_index(var_store *vs, const char *name, int64_t idx,
-                  const char *val, unsigned fl);
+int var_set_index(var_store *vs, const char *name, int64_t idx, const char *val,
+                  unsigned fl);
 /* Sets key of an associative array. */
 int var_set_key(var_store *vs, const char *name, const char *key,
                 const char *val, unsigned fl);

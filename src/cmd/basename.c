@@ -27,8 +27,7 @@ static const cmd_opt basename_opts[] = {{'a', "multiple", CMD_ARG_NONE, 'a'},
                                         {'z', "zero", CMD_ARG_NONE, 'z'},
                                         {0, 0, 0, 0}};
 
-static int basename_one(cmd_ctx *c, const char *name, const char *suf,
-                        int z) {
+static int basename_one(cmd_ctx *c, const char *name, const char *suf, int z) {
   const char *b = cmd_base_name(c, name);
   size_t n, sl;
   if (!b) return MSB_ENOMEM;

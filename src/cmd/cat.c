@@ -31,18 +31,17 @@ static const char cat_usage[] =
     "      --help        display this help and exit\n"
     "      --version     output version information and exit\n";
 
-static const cmd_opt cat_opts[] = {
-    {'A', "show-all", CMD_ARG_NONE, 'A'},
-    {'b', "number-nonblank", CMD_ARG_NONE, 'b'},
-    {'e', 0, CMD_ARG_NONE, 'e'},
-    {'E', "show-ends", CMD_ARG_NONE, 'E'},
-    {'n', "number", CMD_ARG_NONE, 'n'},
-    {'s', "squeeze-blank", CMD_ARG_NONE, 's'},
-    {'t', 0, CMD_ARG_NONE, 't'},
-    {'T', "show-tabs", CMD_ARG_NONE, 'T'},
-    {'u', 0, CMD_ARG_NONE, 'u'},
-    {'v', "show-nonprinting", CMD_ARG_NONE, 'v'},
-    {0, 0, 0, 0}};
+static const cmd_opt cat_opts[] = {{'A', "show-all", CMD_ARG_NONE, 'A'},
+                                   {'b', "number-nonblank", CMD_ARG_NONE, 'b'},
+                                   {'e', 0, CMD_ARG_NONE, 'e'},
+                                   {'E', "show-ends", CMD_ARG_NONE, 'E'},
+                                   {'n', "number", CMD_ARG_NONE, 'n'},
+                                   {'s', "squeeze-blank", CMD_ARG_NONE, 's'},
+                                   {'t', 0, CMD_ARG_NONE, 't'},
+                                   {'T', "show-tabs", CMD_ARG_NONE, 'T'},
+                                   {'u', 0, CMD_ARG_NONE, 'u'},
+                                   {'v', "show-nonprinting", CMD_ARG_NONE, 'v'},
+                                   {0, 0, 0, 0}};
 
 typedef struct cat_state {
   int number, nonblank, ends, squeeze, tabs, nonprint;
@@ -78,8 +77,7 @@ static void cat_byte(cat_state *s, buf *o, int ch) {
   }
 }
 
-static int cat_filter(cmd_ctx *c, cat_state *s, const uint8_t *d,
-                      size_t n) {
+static int cat_filter(cmd_ctx *c, cat_state *s, const uint8_t *d, size_t n) {
   cmd_lines l;
   const uint8_t *rec;
   size_t len, i, before;
@@ -87,8 +85,7 @@ static int cat_filter(cmd_ctx *c, cat_state *s, const uint8_t *d,
   buf *o = c->out;
   cmd_lines_init(&l, d, n, '\n');
   while (cmd_lines_next(&l, &rec, &len, &term)) {
-    if ((++s->lines_seen % 1000) == 0 && (rc = cmd_tick(c, 1)) < 0)
-      return rc;
+    if ((++s->lines_seen % 1000) == 0 && (rc = cmd_tick(c, 1)) < 0) return rc;
     before = o->len;
     if (s->at_bol) {
       int blank = len == 0 && term;

@@ -28,12 +28,10 @@ static const char chmod_usage[] =
     "Each MODE is of the form '[ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=][0-7]+"
     "'.\n";
 
-static const cmd_opt chmod_opts[] = {{'c', "changes", CMD_ARG_NONE, 'c'},
-                                     {'f', "silent", CMD_ARG_NONE, 'f'},
-                                     {0, "quiet", CMD_ARG_NONE, 'f'},
-                                     {'v', "verbose", CMD_ARG_NONE, 'v'},
-                                     {'R', "recursive", CMD_ARG_NONE, 'R'},
-                                     {0, 0, 0, 0}};
+static const cmd_opt chmod_opts[] = {
+    {'c', "changes", CMD_ARG_NONE, 'c'},   {'f', "silent", CMD_ARG_NONE, 'f'},
+    {0, "quiet", CMD_ARG_NONE, 'f'},       {'v', "verbose", CMD_ARG_NONE, 'v'},
+    {'R', "recursive", CMD_ARG_NONE, 'R'}, {0, 0, 0, 0}};
 
 typedef struct chmod_state {
   const char *mode;
@@ -62,14 +60,12 @@ static int chmod_one(cmd_ctx *c, chmod_state *s, const char *name,
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     if (!s->quiet)
-      cmd_err(c, "cannot access %s: %s", cmd_quote(c, name),
-              cmd_strerror(rc));
+      cmd_err(c, "cannot access %s: %s", cmd_quote(c, name), cmd_strerror(rc));
     if (s->verbose && !s->changes)
       cmd_outf(c, "%s could not be accessed\n", cmd_quote(c, name));
     return 1;
   }
-  if (cmd_parse_mode(s->mode, st.mode, st.kind == VFS_DIR, CMD_UMASK, &nm) <
-      0)
+  if (cmd_parse_mode(s->mode, st.mode, st.kind == VFS_DIR, CMD_UMASK, &nm) < 0)
     return 1;
   rc = nm == (st.mode & 07777) ? 0 : vfs_chmod(c->fs, abs, nm);
   if (rc == MSB_ENOMEM) return rc;
@@ -84,11 +80,14 @@ static int chmod_one(cmd_ctx *c, chmod_state *s, const char *name,
   if (nm != (st.mode & 07777) && (s->verbose || s->changes))
     return cmd_outf(c, "mode of %s changed from %04o (%s) to %04o (%s)\n",
                     cmd_quote(c, name), (unsigned)(st.mode & 07777), ob,
-                    (unsigned)nm, nb) < 0 ? MSB_ELIMIT : 0;
+                    (unsigned)nm, nb) < 0
+               ? MSB_ELIMIT
+               : 0;
   if (nm == (st.mode & 07777) && s->verbose && !s->changes)
-    return cmd_outf(c, "mode of %s retained as %04o (%s)\n",
-                    cmd_quote(c, name), (unsigned)nm, ob) < 0 ? MSB_ELIMIT
-                                                             : 0;
+    return cmd_outf(c, "mode of %s retained as %04o (%s)\n", cmd_quote(c, name),
+                    (unsigned)nm, ob) < 0
+               ? MSB_ELIMIT
+               : 0;
   return 0;
 }
 
@@ -148,8 +147,7 @@ int cmd_chmod(cmd_ctx *c) {
     s.mode = g.ops[i++];
   }
   if (i >= g.nops) {
-    return cmd_usage_err(&g, "missing operand after %s",
-                         cmd_quote(c, s.mode));
+    return cmd_usage_err(&g, "missing operand after %s", cmd_quote(c, s.mode));
   }
   if (cmd_parse_mode(s.mode, 0644, 0, CMD_UMASK, &dummy) < 0)
     return cmd_usage_err(&g, "invalid mode: %s", cmd_quote(c, s.mode));

@@ -89,7 +89,8 @@ typedef struct cmd_opt {
 #define CMD_OPT_END 0     /* no more options; operands are in g.ops */
 #define CMD_OPT_ERR (-1)  /* usage error printed; return g.status */
 #define CMD_OPT_EXIT (-2) /* --help/--version printed; return 0 */
-#define CMD_OPT_NUM (-3)  /* with CMD_OPTF_NUMERIC, a word "-" DIGIT...:
+#define CMD_OPT_NUM \
+  (-3)  /* with CMD_OPTF_NUMERIC, a word "-" DIGIT...:
                              the rest of the word ("5", "5c") is in g.arg
                              for the command to parse. It is negative, so
                              loop with `(k = cmd_opt_next(&g)) > 0 ||
@@ -97,7 +98,8 @@ typedef struct cmd_opt {
 
 /* Parser flags. */
 #define CMD_OPTF_NOPERMUTE 1u /* the first operand ends the options */
-#define CMD_OPTF_NUMERIC 2u   /* a word starting "-DIGIT" yields
+#define CMD_OPTF_NUMERIC \
+  2u   /* a word starting "-DIGIT" yields
                                  CMD_OPT_NUM (head -5, tail -3c) */
 #define CMD_OPTF_NOHELP 4u    /* no implicit --help/--version */
 
@@ -194,11 +196,9 @@ typedef struct cmd_lines {
   const uint8_t *p, *end;
   int delim;
 } cmd_lines;
-void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len,
-                    int delim);
+void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len, int delim);
 /* 1 and the record (without its delimiter) or 0 at the end. */
-int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len,
-                   int *term);
+int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len, int *term);
 
 /* Numbers. Results: 0, CMD_NUM_INVALID or CMD_NUM_RANGE (overflow). */
 #define CMD_NUM_INVALID (-1)
@@ -285,8 +285,7 @@ typedef struct cmd_walk_ent {
 typedef struct cmd_walk cmd_walk;
 /* Starts a walk at root (an operand as the user wrote it). Allocates from
  * c->m; close with cmd_walk_close. Returns 0 or MSB_ENOMEM. */
-int cmd_walk_open(cmd_ctx *c, const char *root, unsigned flags,
-                  cmd_walk **out);
+int cmd_walk_open(cmd_ctx *c, const char *root, unsigned flags, cmd_walk **out);
 /* 1 and *e for the next entry, 0 at the end, or a negative MSB_E* code
  * (out of memory, step limit) which ends the walk. */
 int cmd_walk_next(cmd_walk *w, cmd_walk_ent **e);

@@ -101,8 +101,7 @@ static int column_table(cmd_ctx *c, const column_vec *lines, const char *sep,
     for (;;) {
       const char *q = strchr(p, ',');
       size_t l = q ? (size_t)(q - p) : strlen(p);
-      if (column_push(c, &cells, (const uint8_t *)p, l) < 0)
-        return MSB_ENOMEM;
+      if (column_push(c, &cells, (const uint8_t *)p, l) < 0) return MSB_ENOMEM;
       if (!q) break;
       p = q + 1;
     }
@@ -117,15 +116,13 @@ static int column_table(cmd_ctx *c, const column_vec *lines, const char *sep,
         if (p >= e) break;
         st = p;
         while (p < e && *p != ' ' && *p != '\t') p++;
-        if (column_push(c, &cells, st, (size_t)(p - st)) < 0)
-          return MSB_ENOMEM;
+        if (column_push(c, &cells, st, (size_t)(p - st)) < 0) return MSB_ENOMEM;
       }
     } else {
       for (;;) {
         const uint8_t *st = p;
         while (p < e && !strchr(sep, *p)) p++;
-        if (column_push(c, &cells, st, (size_t)(p - st)) < 0)
-          return MSB_ENOMEM;
+        if (column_push(c, &cells, st, (size_t)(p - st)) < 0) return MSB_ENOMEM;
         if (p >= e) break;
         p++;
       }

@@ -55,8 +55,7 @@ typedef struct comm_file {
   int have, pending, warned; /* pending: a new line not yet checked */
 } comm_file;
 
-static int comm_cmp(const uint8_t *a, size_t al, const uint8_t *b,
-                    size_t bl) {
+static int comm_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
   size_t m = al < bl ? al : bl;
   int d = m ? memcmp(a, b, m) : 0;
   if (d) return d < 0 ? -1 : 1;

@@ -73,8 +73,7 @@ enum { CP_DEREF_UNSET, CP_DEREF_NEVER, CP_DEREF_ALWAYS, CP_DEREF_CMDLINE };
 
 typedef struct cp_state {
   cmd_ctx *c;
-  int rec, deref, preserve, noclobber, inter, update, verbose, symlink,
-      force;
+  int rec, deref, preserve, noclobber, inter, update, verbose, symlink, force;
   size_t in_pos;
   int status;
 } cp_state;
@@ -133,8 +132,7 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
     if (s->noclobber) return 0;
     if (s->update && dst_st.mtime_ns >= sst->mtime_ns) return 0;
     if (s->inter) {
-      buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c),
-                 cmd_quote(c, dst));
+      buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c), cmd_quote(c, dst));
       if (!cp_yes(s)) return 0;
     }
   }
@@ -163,10 +161,10 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
-      cmd_err(c, "cannot create %s %s: %s",
-              sst->kind == VFS_LINK && !follow ? "symbolic link"
-                                               : "regular file",
-              cmd_quote(c, dst), cmd_strerror(rc));
+      cmd_err(
+          c, "cannot create %s %s: %s",
+          sst->kind == VFS_LINK && !follow ? "symbolic link" : "regular file",
+          cmd_quote(c, dst), cmd_strerror(rc));
     else
       cmd_err(c, "cannot copy %s to %s: %s", cmd_quote(c, src),
               cmd_quote(c, dst), cmd_strerror(rc));
@@ -206,8 +204,8 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
   int rc, status = 0;
   cmd_walk *w;
   cmd_walk_ent *e;
-  if (!strncmp(dabs, sabs, sl) && (dabs[sl] == '/' || !dabs[sl] ||
-                                   !strcmp(sabs, "/"))) {
+  if (!strncmp(dabs, sabs, sl) &&
+      (dabs[sl] == '/' || !dabs[sl] || !strcmp(sabs, "/"))) {
     if (!dabs[sl]) {
       cmd_err(c, "cannot copy a directory, %s, into itself, %s",
               cmd_quote(c, src), cmd_quote(c, dst));
@@ -250,10 +248,10 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
   }
   /* Merge: walk the source; new subtrees are copied whole. */
   if ((rc = cp_verbose(s, src, dst)) < 0) return rc;
-  if ((rc = cmd_walk_open(c, src, s->deref == CP_DEREF_ALWAYS
-                                      ? CMD_WALK_FOLLOW
-                                      : CMD_WALK_FOLLOW_ROOT,
-                          &w)) < 0)
+  if ((rc = cmd_walk_open(
+           c, src,
+           s->deref == CP_DEREF_ALWAYS ? CMD_WALK_FOLLOW : CMD_WALK_FOLLOW_ROOT,
+           &w)) < 0)
     return rc;
   while ((rc = cmd_walk_next(w, &e)) > 0) {
     const char *rel = e->path + strlen(src), *to, *tabs;
@@ -266,8 +264,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
       break;
     }
     if (e->err == MSB_ELOOP) {
-      cmd_err(c, "cannot copy cyclic symbolic link %s",
-              cmd_quote(c, e->path));
+      cmd_err(c, "cannot copy cyclic symbolic link %s", cmd_quote(c, e->path));
       rc = 1;
     } else if (e->st.kind == VFS_DIR) {
       if (vfs_stat(c->fs, tabs, 1, &st) < 0) {
@@ -325,8 +322,7 @@ static int cp_one(cp_state *s, const char *src, const char *dst) {
   }
   if (st.kind == VFS_DIR) {
     if (!s->rec) {
-      cmd_err(c, "-r not specified; omitting directory %s",
-              cmd_quote(c, src));
+      cmd_err(c, "-r not specified; omitting directory %s", cmd_quote(c, src));
       return 1;
     }
     return cp_dir(s, src, sabs, dst, dabs);
@@ -346,16 +342,26 @@ int cmd_cp(cmd_ctx *c) {
   cmd_opt_init(&g, c, cp_opts, cp_usage, 0);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-    case 'a': s.rec = 1; s.preserve = 1; s.deref = CP_DEREF_NEVER; break;
+    case 'a':
+      s.rec = 1;
+      s.preserve = 1;
+      s.deref = CP_DEREF_NEVER;
+      break;
     case 'd': s.deref = CP_DEREF_NEVER; break;
     case 'f': s.force = 1; break;
     case 'H': s.deref = CP_DEREF_CMDLINE; break;
-    case 'i': s.inter = 1; s.noclobber = 0; break;
+    case 'i':
+      s.inter = 1;
+      s.noclobber = 0;
+      break;
     case 'l':
       cmd_err(c, "hard links are not supported in this sandbox");
       return 1;
     case 'L': s.deref = CP_DEREF_ALWAYS; break;
-    case 'n': s.noclobber = 1; s.inter = 0; break;
+    case 'n':
+      s.noclobber = 1;
+      s.inter = 0;
+      break;
     case 'P': s.deref = CP_DEREF_NEVER; break;
     case 'p': s.preserve = 1; break;
     case CP_PRESERVE: s.preserve = 1; break;
@@ -373,8 +379,9 @@ int cmd_cp(cmd_ctx *c) {
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   n = g.nops;
   if (tdir && notarget) {
-    cmd_err(c, "cannot combine --target-directory (-t) and "
-               "--no-target-directory (-T)");
+    cmd_err(c,
+            "cannot combine --target-directory (-t) and "
+            "--no-target-directory (-T)");
     return 1;
   }
   if (n < 1) return cmd_usage_err(&g, "missing file operand");

@@ -73,8 +73,7 @@ static const char *cut_num(const char *p, size_t *out) {
   return p == s ? NULL : p;
 }
 
-static int cut_usage_invalid(cmd_getopt *g, const char *fmt,
-                             const char *arg);
+static int cut_usage_invalid(cmd_getopt *g, const char *fmt, const char *arg);
 
 /* Parses LIST into sorted merged ranges; 0 or prints a usage error. */
 static int cut_list(cmd_getopt *g, const char *list, int fields,
@@ -104,8 +103,11 @@ static int cut_list(cmd_getopt *g, const char *list, int fields,
       if (q) {
         p = q;
       } else {
-        if (!haslo) return cut_usage_invalid(g, "invalid range with no "
-                                                "endpoint: -", NULL);
+        if (!haslo)
+          return cut_usage_invalid(g,
+                                   "invalid range with no "
+                                   "endpoint: -",
+                                   NULL);
         hi = (size_t)-1;
       }
       if (!haslo) lo = 1;
@@ -115,27 +117,29 @@ static int cut_list(cmd_getopt *g, const char *list, int fields,
     if (*p && *p != ',' && *p != ' ' && *p != '\t') {
       size_t len = strcspn(start, ", \t");
       char *bad = arena_strndup(c->a, start, len);
-      return cut_usage_invalid(g, fields ? "invalid field value %s"
-                                         : "invalid byte/character "
-                                           "position %s",
+      return cut_usage_invalid(g,
+                               fields ? "invalid field value %s"
+                                      : "invalid byte/character "
+                                        "position %s",
                                bad ? cmd_quote(c, bad) : "");
     }
     if ((haslo && lo == 0) || (!haslo && !dash) || (dash && hi == 0)) {
-      return cut_usage_invalid(g, fields ? "fields are numbered from 1"
-                                         : "byte/character positions are "
-                                           "numbered from 1",
+      return cut_usage_invalid(g,
+                               fields ? "fields are numbered from 1"
+                                      : "byte/character positions are "
+                                        "numbered from 1",
                                NULL);
     }
     if (lo == (size_t)-1 || (hi == (size_t)-1 && q && dash)) {
       size_t len = strcspn(start, ", \t-");
       char *bad = arena_strndup(c->a, start, len);
-      return cut_usage_invalid(g, fields ? "field number %s is too large"
-                                         : "byte/character offset %s is "
-                                           "too large",
+      return cut_usage_invalid(g,
+                               fields ? "field number %s is too large"
+                                      : "byte/character offset %s is "
+                                        "too large",
                                bad ? cmd_quote(c, bad) : "");
     }
-    if (hi < lo) return cut_usage_invalid(g, "invalid decreasing range",
-                                          NULL);
+    if (hi < lo) return cut_usage_invalid(g, "invalid decreasing range", NULL);
     v[k].lo = lo;
     v[k].hi = hi;
     k++;
@@ -155,8 +159,7 @@ static int cut_list(cmd_getopt *g, const char *list, int fields,
   return 0;
 }
 
-static int cut_usage_invalid(cmd_getopt *g, const char *fmt,
-                             const char *arg) {
+static int cut_usage_invalid(cmd_getopt *g, const char *fmt, const char *arg) {
   if (arg)
     cmd_usage_err(g, fmt, arg);
   else
@@ -288,15 +291,18 @@ int cmd_cut(cmd_ctx *c) {
     }
   }
   if (!kind)
-    return cmd_usage_err(&g, "you must specify a list of bytes, characters, "
-                             "or fields");
+    return cmd_usage_err(&g,
+                         "you must specify a list of bytes, characters, "
+                         "or fields");
   st.fields = kind == 'f';
   if (!st.fields && delim)
-    return cmd_usage_err(&g, "an input delimiter may be specified only when "
-                             "operating on fields");
+    return cmd_usage_err(&g,
+                         "an input delimiter may be specified only when "
+                         "operating on fields");
   if (!st.fields && st.only_delim)
-    return cmd_usage_err(&g, "suppressing non-delimited lines makes sense\n"
-                             "\tonly when operating on fields");
+    return cmd_usage_err(&g,
+                         "suppressing non-delimited lines makes sense\n"
+                         "\tonly when operating on fields");
   if ((rc = cut_list(&g, list, st.fields, &st.r, &st.nr)) != 0)
     return rc < 0 ? rc : 1;
   if (complement && (rc = cut_complement(c, &st.r, &st.nr)) < 0) return rc;

@@ -42,8 +42,7 @@ static const cmd_opt df_opts[] = {{'a', "all", CMD_ARG_NONE, 'a'},
                                   {'T', "print-type", CMD_ARG_NONE, 'T'},
                                   {0, 0, 0, 0}};
 
-static void df_num(uint64_t v, uint64_t unit, int human, int si,
-                   char out[32]) {
+static void df_num(uint64_t v, uint64_t unit, int human, int si, char out[32]) {
   if (human || si)
     cmd_human(v, si, out);
   else
@@ -74,10 +73,19 @@ int cmd_df(cmd_ctx *c) {
       }
       human = si = 0;
       break;
-    case 'h': human = 1; si = 0; break;
-    case 'H': si = 1; human = 0; break;
+    case 'h':
+      human = 1;
+      si = 0;
+      break;
+    case 'H':
+      si = 1;
+      human = 0;
+      break;
     case 'i': inodes = 1; break;
-    case 'k': unit = 1024; human = si = 0; break;
+    case 'k':
+      unit = 1024;
+      human = si = 0;
+      break;
     case 'P': posix = 1; break;
     case 'T': type = 1; break;
     default: break;
@@ -148,12 +156,12 @@ int cmd_df(cmd_ctx *c) {
     if (w4 < 4) w4 = 4;
     buf_printf(c->out, "%-14s", "Filesystem");
     if (type) buf_printf(c->out, " %-5s", "Type");
-    buf_printf(c->out, " %*s %*s %*s %*s Mounted on\n", w1, hdr, w2, h2, w3,
-               h3, w4, h4);
+    buf_printf(c->out, " %*s %*s %*s %*s Mounted on\n", w1, hdr, w2, h2, w3, h3,
+               w4, h4);
     buf_printf(c->out, "%-14s", "memsandbox");
     if (type) buf_printf(c->out, " %-5s", "memfs");
-    buf_printf(c->out, " %*s %*s %*s %*llu%% /\n", w1, a, w2, b, w3, d,
-               w4 - 1, (unsigned long long)pct);
+    buf_printf(c->out, " %*s %*s %*s %*llu%% /\n", w1, a, w2, b, w3, d, w4 - 1,
+               (unsigned long long)pct);
   }
   return status;
 }

@@ -113,8 +113,7 @@ static int du_line(du_state *s, uint64_t bytes, const char *name) {
     cmd_human(bytes, s->si, num);
   else
     snprintf(num, sizeof num, "%llu",
-             (unsigned long long)(bytes / s->bsize +
-                                  (bytes % s->bsize != 0)));
+             (unsigned long long)(bytes / s->bsize + (bytes % s->bsize != 0)));
   return cmd_outf(s->c, "%s\t%s%c", num, name, s->zero ? 0 : '\n');
 }
 
@@ -138,8 +137,10 @@ static int du_one(du_state *s, const char *op, uint64_t *total) {
   }
   sums = mem_zalloc(c->m, cap * sizeof *sums);
   if (!sums) return MSB_ENOMEM;
-  rc = cmd_walk_open(c, op, CMD_WALK_POST | CMD_WALK_FOLLOW_ROOT |
-                                (s->follow ? CMD_WALK_FOLLOW : 0), &w);
+  rc = cmd_walk_open(
+      c, op,
+      CMD_WALK_POST | CMD_WALK_FOLLOW_ROOT | (s->follow ? CMD_WALK_FOLLOW : 0),
+      &w);
   if (rc < 0) {
     mem_free(c->m, sums);
     return rc;
@@ -185,8 +186,10 @@ static int du_one(du_state *s, const char *op, uint64_t *total) {
       uint64_t mine = sums[d];
       if (e->depth == 0 || s->maxdepth < 0 || e->depth <= s->maxdepth)
         if ((rc = du_line(s, mine, e->path)) < 0) break;
-      if (d > 0) sums[d - 1] += s->sep ? 0 : mine;
-      else *total += mine;
+      if (d > 0)
+        sums[d - 1] += s->sep ? 0 : mine;
+      else
+        *total += mine;
       continue;
     }
     if (d > 0) {
@@ -228,7 +231,11 @@ int cmd_du(cmd_ctx *c) {
       }
       s.human = s.si = 0;
       break;
-    case 'b': s.apparent = 1; s.bsize = 1; s.human = s.si = 0; break;
+    case 'b':
+      s.apparent = 1;
+      s.bsize = 1;
+      s.human = s.si = 0;
+      break;
     case 'c': total_line = 1; break;
     case 'd': {
       int64_t v;
@@ -241,11 +248,23 @@ int cmd_du(cmd_ctx *c) {
       s.maxdepth = (int)v;
       break;
     }
-    case 'h': s.human = 1; s.si = 0; break;
-    case DU_SI: s.si = 1; s.human = 0; break;
-    case 'k': s.bsize = 1024; s.human = s.si = 0; break;
+    case 'h':
+      s.human = 1;
+      s.si = 0;
+      break;
+    case DU_SI:
+      s.si = 1;
+      s.human = 0;
+      break;
+    case 'k':
+      s.bsize = 1024;
+      s.human = s.si = 0;
+      break;
     case 'L': s.follow = 1; break;
-    case 'm': s.bsize = 1048576; s.human = s.si = 0; break;
+    case 'm':
+      s.bsize = 1048576;
+      s.human = s.si = 0;
+      break;
     case 'P': s.follow = 0; break;
     case 'S': s.sep = 1; break;
     case 's': summarize = 1; break;

@@ -23,7 +23,6 @@ static const cmd_opt expand_opts[] = {{'i', "initial", CMD_ARG_NONE, 'i'},
                                       {'t', "tabs", CMD_ARG_REQ, 't'},
                                       {0, 0, 0, 0}};
 
-
 /* Column of the next tab stop after col. */
 static uint64_t expand_next(const uint64_t *stops, int n, uint64_t col) {
   int i;

@@ -99,8 +99,8 @@ static int file_json(cmd_ctx *c, const uint8_t *d, size_t n) {
         stk[sp++] = (char)ch;
         i++;
         while (i < n && strchr(" \t\r\n", d[i])) i++;
-        if (i < n && ((ch == '{' && d[i] == '}') ||
-                      (ch == '[' && d[i] == ']'))) {
+        if (i < n &&
+            ((ch == '{' && d[i] == '}') || (ch == '[' && d[i] == ']'))) {
           sp--;
           i++;
           want = 0;
@@ -166,8 +166,10 @@ static void file_text_notes(buf *o, const uint8_t *d, size_t n) {
   int crlf = 0, lf = 0, cr = 0, esc = 0;
   for (i = 0; i < n; i++) {
     if (d[i] == '\n') {
-      if (i && d[i - 1] == '\r') crlf = 1;
-      else lf = 1;
+      if (i && d[i - 1] == '\r')
+        crlf = 1;
+      else
+        lf = 1;
       if (line > maxline) maxline = line;
       line = 0;
     } else if (d[i] == '\r') {
@@ -181,12 +183,18 @@ static void file_text_notes(buf *o, const uint8_t *d, size_t n) {
   }
   if (line > maxline) maxline = line;
   if (maxline > 300) buf_printf(o, ", with very long lines (%zu)", maxline);
-  if (crlf && !lf && !cr) buf_puts(o, ", with CRLF line terminators");
-  else if (crlf && lf && !cr) buf_puts(o, ", with CRLF, LF line terminators");
-  else if (cr && !crlf && !lf) buf_puts(o, ", with CR line terminators");
-  else if (cr && lf && !crlf) buf_puts(o, ", with CR, LF line terminators");
-  else if (cr && crlf) buf_puts(o, ", with CRLF, CR line terminators");
-  else if (!crlf && !lf && !cr) buf_puts(o, ", with no line terminators");
+  if (crlf && !lf && !cr)
+    buf_puts(o, ", with CRLF line terminators");
+  else if (crlf && lf && !cr)
+    buf_puts(o, ", with CRLF, LF line terminators");
+  else if (cr && !crlf && !lf)
+    buf_puts(o, ", with CR line terminators");
+  else if (cr && lf && !crlf)
+    buf_puts(o, ", with CR, LF line terminators");
+  else if (cr && crlf)
+    buf_puts(o, ", with CRLF, CR line terminators");
+  else if (!crlf && !lf && !cr)
+    buf_puts(o, ", with no line terminators");
   if (esc) buf_puts(o, ", with escape sequences");
 }
 
@@ -207,7 +215,7 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
   *enc = "binary";
   if (n >= 24 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8) &&
       !memcmp(d + 12, "IHDR", 4)) {
-    static const char *types[] = {"grayscale", "?", "RGB", "colormap",
+    static const char *types[] = {"grayscale",  "?", "RGB", "colormap",
                                   "gray+alpha", "?", "RGBA"};
     int ct = n > 25 ? d[25] : 0;
     buf_printf(o, "PNG image data, %u x %u", file_be32(d + 16),
@@ -223,8 +231,7 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
   }
   if (n >= 6 && (!memcmp(d, "GIF87a", 6) || !memcmp(d, "GIF89a", 6))) {
     buf_printf(o, "GIF image data, version %.3s", (const char *)d + 3);
-    if (n >= 10)
-      buf_printf(o, ", %u x %u", d[6] | d[7] << 8, d[8] | d[9] << 8);
+    if (n >= 10) buf_printf(o, ", %u x %u", d[6] | d[7] << 8, d[8] | d[9] << 8);
     *mime = "image/gif";
     return;
   }
@@ -275,8 +282,10 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
     int ver = d[4] | d[5] << 8, meth = d[8] | d[9] << 8;
     buf_printf(o, "Zip archive data, at least v%d.%d to extract", ver / 10,
                ver % 10);
-    if (meth == 0) buf_puts(o, ", compression method=store");
-    else if (meth == 8) buf_puts(o, ", compression method=deflate");
+    if (meth == 0)
+      buf_puts(o, ", compression method=store");
+    else if (meth == 8)
+      buf_puts(o, ", compression method=deflate");
     *mime = "application/zip";
     return;
   }
@@ -286,7 +295,10 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
     *mime = "application/x-tar";
     return;
   }
-  if (n >= 6 && !memcmp(d, "\x7f" "ELF", 4)) {
+  if (n >= 6 && !memcmp(d,
+                        "\x7f"
+                        "ELF",
+                        4)) {
     buf_printf(o, "ELF %s-bit %s", d[4] == 2 ? "64" : "32",
                d[5] == 2 ? "MSB" : "LSB");
     *mime = "application/octet-stream";
@@ -300,7 +312,7 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
     return;
   }
   {
-    const char *tname = tk == 1 ? "ASCII text"
+    const char *tname = tk == 1   ? "ASCII text"
                         : tk == 2 ? "Unicode text, UTF-8 text"
                                   : "ISO-8859 text";
     *enc = tk == 1 ? "us-ascii" : tk == 2 ? "utf-8" : "iso-8859-1";
@@ -317,8 +329,7 @@ static void file_describe(cmd_ctx *c, const uint8_t *d, size_t n, buf *o,
       interp = (const char *)d + s0;
       for (nl = e0; nl > s0 && d[nl - 1] != '/'; nl--) {
       }
-      snprintf(name, sizeof name, "%.*s", (int)(e0 - nl),
-               (const char *)d + nl);
+      snprintf(name, sizeof name, "%.*s", (int)(e0 - nl), (const char *)d + nl);
       if (!strcmp(name, "env")) {
         while (i < n && (d[i] == ' ' || d[i] == '\t')) i++;
         s0 = i;
@@ -404,15 +415,16 @@ int cmd_file(cmd_ctx *c) {
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   if (g.nops < 1) {
-    buf_puts(c->err, "Usage: file [-bcCdEhikLlNnprsSvzZ0] [--apple] "
-                     "[--extension] [--mime-encoding]\n"
-                     "            [--mime-type] [-e <testname>] "
-                     "[-F <separator>]  [-f <namefile>]\n"
-                     "            [-m <magicfiles>] [-P <parameter=value>] "
-                     "[--exclude-quiet]\n"
-                     "            <file> ...\n"
-                     "       file -C [-m <magicfiles>]\n"
-                     "       file [--help]\n");
+    buf_puts(c->err,
+             "Usage: file [-bcCdEhikLlNnprsSvzZ0] [--apple] "
+             "[--extension] [--mime-encoding]\n"
+             "            [--mime-type] [-e <testname>] "
+             "[-F <separator>]  [-f <namefile>]\n"
+             "            [-m <magicfiles>] [-P <parameter=value>] "
+             "[--exclude-quiet]\n"
+             "            <file> ...\n"
+             "       file -C [-m <magicfiles>]\n"
+             "       file [--help]\n");
     return 1;
   }
   for (i = 0; i < g.nops; i++)
@@ -463,9 +475,12 @@ int cmd_file(cmd_ctx *c) {
         buf_printf(c->out, "%*s", (int)(width - strlen(op) + 1), "");
     }
     if (mime && mt) {
-      if (mime == 1) buf_puts(c->out, mt);
-      else if (mime == 2) buf_puts(c->out, enc);
-      else buf_printf(c->out, "%s; charset=%s", mt, enc);
+      if (mime == 1)
+        buf_puts(c->out, mt);
+      else if (mime == 2)
+        buf_puts(c->out, enc);
+      else
+        buf_printf(c->out, "%s; charset=%s", mt, enc);
     } else {
       buf_put(c->out, buf_str(&desc), desc.len);
     }

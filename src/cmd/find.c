@@ -53,12 +53,40 @@ static const char find_usage[] =
     "      -exec COMMAND ; -exec COMMAND {} + -ok COMMAND ;\n";
 
 enum {
-  FN_AND, FN_OR, FN_NOT, FN_COMMA, FN_TRUE, FN_FALSE,
-  FN_NAME, FN_PATH, FN_LNAME, FN_REGEX, FN_TYPE, FN_XTYPE, FN_SIZE,
-  FN_EMPTY, FN_NEWER, FN_MTIME, FN_MMIN, FN_PERM, FN_USER, FN_NOUSER,
-  FN_LINKS, FN_INUM, FN_READABLE, FN_WRITABLE, FN_EXECUTABLE,
-  FN_PRINT, FN_PRINT0, FN_PRINTF, FN_LS, FN_DELETE, FN_EXEC, FN_OK,
-  FN_PRUNE, FN_QUIT
+  FN_AND,
+  FN_OR,
+  FN_NOT,
+  FN_COMMA,
+  FN_TRUE,
+  FN_FALSE,
+  FN_NAME,
+  FN_PATH,
+  FN_LNAME,
+  FN_REGEX,
+  FN_TYPE,
+  FN_XTYPE,
+  FN_SIZE,
+  FN_EMPTY,
+  FN_NEWER,
+  FN_MTIME,
+  FN_MMIN,
+  FN_PERM,
+  FN_USER,
+  FN_NOUSER,
+  FN_LINKS,
+  FN_INUM,
+  FN_READABLE,
+  FN_WRITABLE,
+  FN_EXECUTABLE,
+  FN_PRINT,
+  FN_PRINT0,
+  FN_PRINTF,
+  FN_LS,
+  FN_DELETE,
+  FN_EXEC,
+  FN_OK,
+  FN_PRUNE,
+  FN_QUIT
 };
 
 typedef struct find_node {
@@ -107,8 +135,10 @@ typedef struct find_state {
 
 static find_node *find_new(find_state *s, int kind) {
   find_node *n = arena_zalloc(s->c->a, sizeof *n);
-  if (n) n->kind = kind;
-  else s->err = MSB_ENOMEM;
+  if (n)
+    n->kind = kind;
+  else
+    s->err = MSB_ENOMEM;
   return n;
 }
 
@@ -265,13 +295,17 @@ static find_node *find_primary(find_state *s) {
     s->nest--;
     if (s->err) return 0;
     if (!n) {
-      find_fail(s, "invalid expression; empty parentheses are not "
-                   "allowed.%s", "");
+      find_fail(s,
+                "invalid expression; empty parentheses are not "
+                "allowed.%s",
+                "");
       return 0;
     }
     if (s->pos >= s->nargs || strcmp(s->args[s->pos], ")")) {
-      find_fail(s, "invalid expression; I was expecting to find a ')' "
-                   "somewhere but did not see one.%s", "");
+      find_fail(s,
+                "invalid expression; I was expecting to find a ')' "
+                "somewhere but did not see one.%s",
+                "");
       return 0;
     }
     s->pos++;
@@ -280,8 +314,10 @@ static find_node *find_primary(find_state *s) {
   if (!strcmp(a, "!") || !strcmp(a, "-not")) {
     find_node *x;
     if (s->pos >= s->nargs) {
-      find_fail(s, "invalid expression; you have used a binary operator "
-                   "'%s' with nothing after it.", a);
+      find_fail(s,
+                "invalid expression; you have used a binary operator "
+                "'%s' with nothing after it.",
+                a);
       return 0;
     }
     if (++s->nest > 200) {
@@ -292,8 +328,10 @@ static find_node *find_primary(find_state *s) {
     s->nest--;
     if (!x) {
       if (!s->err)
-        find_fail(s, "invalid expression; you have used a binary operator "
-                     "'%s' with nothing after it.", a);
+        find_fail(s,
+                  "invalid expression; you have used a binary operator "
+                  "'%s' with nothing after it.",
+                  a);
       return 0;
     }
     n = find_new(s, FN_NOT);
@@ -302,8 +340,10 @@ static find_node *find_primary(find_state *s) {
   }
   if (!strcmp(a, "-o") || !strcmp(a, "-or") || !strcmp(a, "-a") ||
       !strcmp(a, "-and") || !strcmp(a, ",")) {
-    find_fail(s, "invalid expression; you have used a binary operator '%s' "
-                 "with nothing before it.", a);
+    find_fail(s,
+              "invalid expression; you have used a binary operator '%s' "
+              "with nothing before it.",
+              a);
     return 0;
   }
   if (!strcmp(a, ")")) {
@@ -351,11 +391,13 @@ static find_node *find_primary(find_state *s) {
              !strcmp(v, "posix-awk") || !strcmp(v, "gnu-awk"))
       s->regextype = FIND_RT_EXT;
     else {
-      find_fail(s, "Unknown regular expression type %s; valid types are "
-                   "'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', "
-                   "'posix-awk', 'awk', 'posix-basic', 'posix-egrep', "
-                   "'egrep', 'posix-extended', 'posix-minimal-basic', "
-                   "'sed'.", cmd_quote(c, v));
+      find_fail(s,
+                "Unknown regular expression type %s; valid types are "
+                "'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', "
+                "'posix-awk', 'awk', 'posix-basic', 'posix-egrep', "
+                "'egrep', 'posix-extended', 'posix-minimal-basic', "
+                "'sed'.",
+                cmd_quote(c, v));
       return 0;
     }
     return find_new(s, FN_TRUE);
@@ -494,8 +536,9 @@ static find_node *find_primary(find_state *s) {
     } else if (!strcmp(v, "root") || !strcmp(v, "0")) {
       n->num = 0;
     } else {
-      find_fail(s, a[1] == 'u' ? "%s is not the name of a known user"
-                               : "%s is not the name of an existing group",
+      find_fail(s,
+                a[1] == 'u' ? "%s is not the name of a known user"
+                            : "%s is not the name of an existing group",
                 cmd_quote(c, v));
       return 0;
     }
@@ -570,12 +613,11 @@ static find_node *find_primary(find_state *s) {
     }
     return n;
   }
-  if (!strcmp(a, "-execdir") || !strcmp(a, "-okdir") ||
-      !strcmp(a, "-fprint") || !strcmp(a, "-fprint0") ||
-      !strcmp(a, "-fprintf") || !strcmp(a, "-fls") ||
+  if (!strcmp(a, "-execdir") || !strcmp(a, "-okdir") || !strcmp(a, "-fprint") ||
+      !strcmp(a, "-fprint0") || !strcmp(a, "-fprintf") || !strcmp(a, "-fls") ||
       !strncmp(a, "-newer", 6) || !strcmp(a, "-anewer") ||
-      !strcmp(a, "-cnewer") || !strcmp(a, "-used") ||
-      !strcmp(a, "-context") || !strcmp(a, "-fstype")) {
+      !strcmp(a, "-cnewer") || !strcmp(a, "-used") || !strcmp(a, "-context") ||
+      !strcmp(a, "-fstype")) {
     find_fail(s, "%s is not supported in this sandbox", a);
     return 0;
   }
@@ -610,8 +652,10 @@ static find_node *find_parse_and(find_state *s) {
     if (!strcmp(a, "-a") || !strcmp(a, "-and")) {
       s->pos++;
       if (find_at_end(s)) {
-        find_fail(s, "invalid expression; you have used a binary operator "
-                     "'%s' with nothing after it.", a);
+        find_fail(s,
+                  "invalid expression; you have used a binary operator "
+                  "'%s' with nothing after it.",
+                  a);
         return 0;
       }
     }
@@ -632,12 +676,14 @@ static find_node *find_parse_and(find_state *s) {
 static find_node *find_parse_orx(find_state *s) {
   find_node *l = find_parse_and(s), *r, *last = 0;
   if (!l) return 0;
-  while (s->pos < s->nargs && (!strcmp(s->args[s->pos], "-o") ||
-                               !strcmp(s->args[s->pos], "-or"))) {
+  while (s->pos < s->nargs &&
+         (!strcmp(s->args[s->pos], "-o") || !strcmp(s->args[s->pos], "-or"))) {
     const char *a = s->args[s->pos++];
     if (s->pos >= s->nargs || !strcmp(s->args[s->pos], ")")) {
-      find_fail(s, "invalid expression; you have used a binary operator "
-                   "'%s' with nothing after it.", a);
+      find_fail(s,
+                "invalid expression; you have used a binary operator "
+                "'%s' with nothing after it.",
+                a);
       return 0;
     }
     r = find_parse_and(s);
@@ -664,8 +710,10 @@ static find_node *find_parse_or(find_state *s) {
     r = find_parse_orx(s);
     if (!r) {
       if (!s->err)
-        find_fail(s, "invalid expression; you have used a binary operator "
-                     "',' with nothing after it.%s", "");
+        find_fail(s,
+                  "invalid expression; you have used a binary operator "
+                  "',' with nothing after it.%s",
+                  "");
       return 0;
     }
     if (!last) {
@@ -729,8 +777,7 @@ static void find_free_regexes(find_state *s) {
   s->rxhead = 0;
 }
 
-static const char *find_dirpart(find_state *s, const char *path,
-                                size_t *len) {
+static const char *find_dirpart(find_state *s, const char *path, size_t *len) {
   const char *sl = strrchr(path, '/');
   (void)s;
   if (!sl) {
@@ -746,17 +793,14 @@ static const char *find_dirpart(find_state *s, const char *path,
 }
 
 static void find_time(buf *o, int64_t ns, int k) {
-  static const char *days[] = {"Sun", "Mon", "Tue", "Wed",
-                               "Thu", "Fri", "Sat"};
-  static const char *ldays[] = {"Sunday",   "Monday", "Tuesday",
-                                "Wednesday", "Thursday", "Friday",
-                                "Saturday"};
+  static const char *days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char *ldays[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                "Thursday", "Friday", "Saturday"};
   static const char *mons[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  static const char *lmons[] = {"January", "February", "March",
-                                "April",   "May",      "June",
-                                "July",    "August",   "September",
-                                "October", "November", "December"};
+  static const char *lmons[] = {
+      "January", "February", "March",     "April",   "May",      "June",
+      "July",    "August",   "September", "October", "November", "December"};
   int64_t sec = cmd_ns_to_s(ns);
   long long frac = (long long)(ns - sec * 1000000000);
   cmd_tm tm;
@@ -770,7 +814,8 @@ static void find_time(buf *o, int64_t ns, int k) {
   case '@': buf_printf(o, "%lld.%09lld0", (long long)sec, frac); break;
   case 'a': buf_puts(o, days[tm.wday]); break;
   case 'A': buf_puts(o, ldays[tm.wday]); break;
-  case 'b': case 'h': buf_puts(o, mons[tm.mon - 1]); break;
+  case 'b':
+  case 'h': buf_puts(o, mons[tm.mon - 1]); break;
   case 'B': buf_puts(o, lmons[tm.mon - 1]); break;
   case 'c':
     buf_printf(o, "%s %s %2d %02d:%02d:%02d %lld", days[tm.wday],
@@ -793,8 +838,8 @@ static void find_time(buf *o, int64_t ns, int k) {
   case 'M': buf_printf(o, "%02d", tm.min); break;
   case 'p': buf_puts(o, tm.hour < 12 ? "AM" : "PM"); break;
   case 'r':
-    buf_printf(o, "%02d:%02d:%02d %s", (tm.hour + 11) % 12 + 1, tm.min,
-               tm.sec, tm.hour < 12 ? "AM" : "PM");
+    buf_printf(o, "%02d:%02d:%02d %s", (tm.hour + 11) % 12 + 1, tm.min, tm.sec,
+               tm.hour < 12 ? "AM" : "PM");
     break;
   case 's': buf_printf(o, "%lld", (long long)sec); break;
   case 'S': buf_printf(o, "%02d.%09lld0", tm.sec, frac); break;
@@ -802,9 +847,8 @@ static void find_time(buf *o, int64_t ns, int k) {
     buf_printf(o, "%02d:%02d:%02d.%09lld0", tm.hour, tm.min, tm.sec, frac);
     break;
   case '+':
-    buf_printf(o, "%04lld-%02d-%02d+%02d:%02d:%02d.%09lld0",
-               (long long)tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec,
-               frac);
+    buf_printf(o, "%04lld-%02d-%02d+%02d:%02d:%02d.%09lld0", (long long)tm.year,
+               tm.mon, tm.mday, tm.hour, tm.min, tm.sec, frac);
     break;
   case 'u': buf_printf(o, "%d", tm.wday ? tm.wday : 7); break;
   case 'w': buf_printf(o, "%d", tm.wday); break;
@@ -840,8 +884,7 @@ static void find_check_format(find_state *s, const char *f) {
       }
       if (!strchr("%bdDfFgGhHiklmMnpPsSuUyY", *p))
         buf_printf(s->c->err,
-                   "find: warning: unrecognized format directive `%%%c'\n",
-                   *p);
+                   "find: warning: unrecognized format directive `%%%c'\n", *p);
     }
   }
 }
@@ -953,8 +996,7 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
         break;
       }
       case 's':
-        snprintf(num, sizeof num, "%llu",
-                 (unsigned long long)cmd_size(st));
+        snprintf(num, sizeof num, "%llu", (unsigned long long)cmd_size(st));
         buf_puts(&tmp, num);
         break;
       case 'd': buf_printf(&tmp, "%d", e->depth); break;
@@ -979,8 +1021,10 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
       case 'l':
         if (st->kind == VFS_LINK) vfs_readlink(c->fs, e->abs, &tmp);
         break;
-      case 'u': case 'g': buf_puts(&tmp, "user"); break;
-      case 'U': case 'G': buf_puts(&tmp, "1000"); break;
+      case 'u':
+      case 'g': buf_puts(&tmp, "user"); break;
+      case 'U':
+      case 'G': buf_puts(&tmp, "1000"); break;
       case 'i': buf_printf(&tmp, "%llu", (unsigned long long)st->ino); break;
       case 'n': buf_printf(&tmp, "%lu", (unsigned long)st->nlink); break;
       case 'k':
@@ -992,8 +1036,12 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
       case 'D': buf_puts(&tmp, "2049"); break;
       case 'F': buf_puts(&tmp, "memsandbox"); break;
       case 'S': buf_puts(&tmp, "1.0"); break;
-      case 'a': case 'c': case 't': find_time(&tmp, st->mtime_ns, 0); break;
-      case 'A': case 'C': case 'T':
+      case 'a':
+      case 'c':
+      case 't': find_time(&tmp, st->mtime_ns, 0); break;
+      case 'A':
+      case 'C':
+      case 'T':
         if (p[1]) {
           p++;
           find_time(&tmp, st->mtime_ns, *p);
@@ -1150,9 +1198,7 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
     n = n->r;
   }
   switch (n->kind) {
-  case FN_NOT:
-    r = find_eval(s, n->l, e);
-    return r < 0 ? r : !r;
+  case FN_NOT: r = find_eval(s, n->l, e); return r < 0 ? r : !r;
   case FN_TRUE: return 1;
   case FN_FALSE: return 0;
   case FN_NAME: {
@@ -1163,8 +1209,8 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
     return r;
   }
   case FN_PATH:
-    return glob_match(c->m, n->arg, strlen(n->arg), e->path,
-                      strlen(e->path), n->icase ? GLOB_NOCASE : 0, 0);
+    return glob_match(c->m, n->arg, strlen(n->arg), e->path, strlen(e->path),
+                      n->icase ? GLOB_NOCASE : 0, 0);
   case FN_LNAME: {
     buf t;
     if (st->kind != VFS_LINK) return 0;
@@ -1214,9 +1260,9 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
     }
     age = base - st->mtime_ns;
     if (n->kind == FN_MTIME) {
-      int64_t days = age >= 0 ? age / (unit * 1000000000)
-                              : -((-age + unit * 1000000000 - 1) /
-                                  (unit * 1000000000));
+      int64_t days =
+          age >= 0 ? age / (unit * 1000000000)
+                   : -((-age + unit * 1000000000 - 1) / (unit * 1000000000));
       return find_cmp(n, days);
     }
     /* -mmin: GNU compares the age in minutes, rounded up. */
@@ -1250,9 +1296,7 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
     buf_puts(c->out, e->path);
     buf_putc(c->out, '\n');
     return 1;
-  case FN_PRINT0:
-    buf_put(c->out, e->path, strlen(e->path) + 1);
-    return 1;
+  case FN_PRINT0: buf_put(c->out, e->path, strlen(e->path) + 1); return 1;
   case FN_PRINTF: return find_printf(s, n->arg, e);
   case FN_LS: return find_ls(s, e);
   case FN_DELETE:
@@ -1300,9 +1344,10 @@ static int find_start(find_state *s, const char *start) {
   while (!s->quit && (rc = cmd_walk_next(s->w, &e)) > 0) {
     int isdir = e->st.kind == VFS_DIR;
     if (e->err == MSB_ELOOP) {
-      cmd_err(c, "File system loop detected; %s is part of the same file "
-                 "system loop as %s.", cmd_quote(c, e->path),
-              cmd_quote(c, start));
+      cmd_err(c,
+              "File system loop detected; %s is part of the same file "
+              "system loop as %s.",
+              cmd_quote(c, e->path), cmd_quote(c, start));
       s->status = 1;
       continue;
     }
@@ -1344,9 +1389,12 @@ int cmd_find_main(cmd_ctx *c) {
   /* Leading -H -L -P (and --help / --version). */
   while (s.pos < s.nargs) {
     const char *a = s.args[s.pos];
-    if (!strcmp(a, "-H")) s.follow = 1;
-    else if (!strcmp(a, "-L")) s.follow = 2;
-    else if (!strcmp(a, "-P")) s.follow = 0;
+    if (!strcmp(a, "-H"))
+      s.follow = 1;
+    else if (!strcmp(a, "-L"))
+      s.follow = 2;
+    else if (!strcmp(a, "-P"))
+      s.follow = 0;
     else if (!strcmp(a, "--help")) {
       buf_puts(c->out, find_usage);
       return 0;
@@ -1356,7 +1404,8 @@ int cmd_find_main(cmd_ctx *c) {
     } else if (!strcmp(a, "--")) {
       s.pos++;
       break;
-    } else break;
+    } else
+      break;
     s.pos++;
   }
   first_expr = s.pos;
@@ -1374,8 +1423,7 @@ int cmd_find_main(cmd_ctx *c) {
         if (!strcmp(s.args[s.pos], ")"))
           find_fail(&s, "invalid expression; you have too many ')'%s", "");
         else
-          find_fail(&s, "paths must precede expression: `%s'",
-                    s.args[s.pos]);
+          find_fail(&s, "paths must precede expression: `%s'", s.args[s.pos]);
       }
     }
     if (s.err < 0) return s.err;
@@ -1398,8 +1446,8 @@ int cmd_find_main(cmd_ctx *c) {
       s.root = a;
     }
     {
-      find_node **st = arena_alloc(c->a, (size_t)(c->argc + 8) * 4 *
-                                             sizeof *st);
+      find_node **st =
+          arena_alloc(c->a, (size_t)(c->argc + 8) * 4 * sizeof *st);
       size_t n = 0;
       if (!st) {
         rc = MSB_ENOMEM;

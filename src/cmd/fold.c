@@ -41,8 +41,9 @@ static int fold_width(cmd_ctx *c, const char *s, size_t *w) {
     return 0;
   }
   if (rc == 0 || rc == CMD_NUM_RANGE)
-    cmd_err(c, "invalid number of columns: %s: Numerical result out of "
-               "range",
+    cmd_err(c,
+            "invalid number of columns: %s: Numerical result out of "
+            "range",
             cmd_quote(c, s));
   else
     cmd_err(c, "invalid number of columns: %s", cmd_quote(c, s));

@@ -348,8 +348,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
       }
       if (st->list) break;
       if (binary && outlines) {
-        buf_printf(c->err, "%s: %s: binary file matches\n", cmd_name(c),
-                   name);
+        buf_printf(c->err, "%s: %s: binary file matches\n", cmd_name(c), name);
         break;
       }
       if (outlines) {
@@ -457,9 +456,9 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
   if (rc == MSB_EISDIR && st->recursive) {
     cmd_walk *w;
     cmd_walk_ent *e;
-    rc = cmd_walk_open(c, op, st->recursive == 'R' ? CMD_WALK_FOLLOW
-                                                  : CMD_WALK_FOLLOW_ROOT,
-                       &w);
+    rc = cmd_walk_open(
+        c, op, st->recursive == 'R' ? CMD_WALK_FOLLOW : CMD_WALK_FOLLOW_ROOT,
+        &w);
     if (rc < 0) return rc;
     while (!st->stop && (rc = cmd_walk_next(w, &e)) == 1) {
       const char *shown = e->path;
@@ -521,8 +520,8 @@ static int grep_has_backref(const char *p, size_t n) {
 }
 
 /* Compiles the pattern list; 0, 2 (error printed) or a negative code. */
-static int grep_compile(grep_st *st, const char *pats, size_t plen,
-                        int mode, int icase) {
+static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
+                        int icase) {
   cmd_ctx *c = st->c;
   unsigned fl = (mode == 'E' || mode == 'F') ? RX_ERE
                 : mode == 'P'                ? RX_PERL
@@ -586,11 +585,15 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen,
       st->rxs[st->nrx++] = r;
     } else {
       if (joined.len || p != pats) buf_puts(&joined, alt);
-      if (fl & RX_ERE || mode == 'F') buf_putc(&joined, '(');
-      else buf_puts(&joined, "\\(");
+      if (fl & RX_ERE || mode == 'F')
+        buf_putc(&joined, '(');
+      else
+        buf_puts(&joined, "\\(");
       buf_put(&joined, one.p ? one.p : "", one.len);
-      if (fl & RX_ERE || mode == 'F') buf_putc(&joined, ')');
-      else buf_puts(&joined, "\\)");
+      if (fl & RX_ERE || mode == 'F')
+        buf_putc(&joined, ')');
+      else
+        buf_puts(&joined, "\\)");
       /* Validate alone so errors read as GNU's. */
       if (mode != 'F') {
         rx *r;
@@ -699,9 +702,7 @@ int cmd_grep(cmd_ctx *c) {
     case CMD_OPT_ERR:
       grep_usage_line(c, mark);
       /* fall through */
-    case CMD_OPT_EXIT:
-      buf_finish(&pats);
-      return opt == CMD_OPT_EXIT ? 0 : 2;
+    case CMD_OPT_EXIT: buf_finish(&pats); return opt == CMD_OPT_EXIT ? 0 : 2;
     case CMD_OPT_NUM:
       if ((rc = grep_context_arg(c, g.arg, &ctxc)) != 0) {
         buf_finish(&pats);
@@ -784,10 +785,12 @@ int cmd_grep(cmd_ctx *c) {
       } else if (strcmp(g.arg, "read") && strcmp(g.arg, "skip")) {
         cmd_err(c, "invalid argument %s for %s", cmd_quote(c, g.arg),
                 cmd_quote(c, "--directories"));
-        buf_puts(c->err, "Valid arguments are:\n  - 'read'\n"
-                         "  - 'recurse'\n  - 'skip'\n");
-        buf_printf(c->err, "Usage: %s [OPTION]... PATTERNS [FILE]...\n"
-                           "Try '%s --help' for more information.\n",
+        buf_puts(c->err,
+                 "Valid arguments are:\n  - 'read'\n"
+                 "  - 'recurse'\n  - 'skip'\n");
+        buf_printf(c->err,
+                   "Usage: %s [OPTION]... PATTERNS [FILE]...\n"
+                   "Try '%s --help' for more information.\n",
                    nm, nm);
         buf_finish(&pats);
         return 2;
@@ -857,8 +860,9 @@ int cmd_grep(cmd_ctx *c) {
   nops = g.nops;
   if (!have) {
     if (nops < 1) {
-      buf_printf(c->err, "Usage: %s [OPTION]... PATTERNS [FILE]...\n"
-                         "Try '%s --help' for more information.\n",
+      buf_printf(c->err,
+                 "Usage: %s [OPTION]... PATTERNS [FILE]...\n"
+                 "Try '%s --help' for more information.\n",
                  nm, nm);
       buf_finish(&pats);
       return 2;
@@ -874,8 +878,8 @@ int cmd_grep(cmd_ctx *c) {
     buf_finish(&pats);
     return MSB_ENOMEM;
   }
-  rc = npat ? grep_compile(&st, pats.p ? pats.p : "", pats.len, mode, icase)
-            : 0;
+  rc =
+      npat ? grep_compile(&st, pats.p ? pats.p : "", pats.len, mode, icase) : 0;
   buf_finish(&pats);
   if (rc != 0) {
     grep_free(&st);

@@ -31,14 +31,13 @@ static const char head_usage[] =
     "  -v, --verbose            always print headers giving file names\n"
     "  -z, --zero-terminated    line delimiter is NUL, not newline\n";
 
-static const cmd_opt head_opts[] = {
-    {'c', "bytes", CMD_ARG_REQ, 'c'},
-    {'n', "lines", CMD_ARG_REQ, 'n'},
-    {'q', "quiet", CMD_ARG_NONE, 'q'},
-    {0, "silent", CMD_ARG_NONE, 'q'},
-    {'v', "verbose", CMD_ARG_NONE, 'v'},
-    {'z', "zero-terminated", CMD_ARG_NONE, 'z'},
-    {0, 0, 0, 0}};
+static const cmd_opt head_opts[] = {{'c', "bytes", CMD_ARG_REQ, 'c'},
+                                    {'n', "lines", CMD_ARG_REQ, 'n'},
+                                    {'q', "quiet", CMD_ARG_NONE, 'q'},
+                                    {0, "silent", CMD_ARG_NONE, 'q'},
+                                    {'v', "verbose", CMD_ARG_NONE, 'v'},
+                                    {'z', "zero-terminated", CMD_ARG_NONE, 'z'},
+                                    {0, 0, 0, 0}};
 
 /* Parses [-]NUM with GNU size suffixes; 0 or prints and returns 1. */
 static int head_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
@@ -49,8 +48,7 @@ static int head_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
   if (rc == 0) return 0;
   cmd_err(c, "invalid number of %s: %s%s", bytes ? "bytes" : "lines",
           cmd_quote(c, s),
-          rc == CMD_NUM_RANGE ? ": Value too large for defined data type"
-                              : "");
+          rc == CMD_NUM_RANGE ? ": Value too large for defined data type" : "");
   return 1;
 }
 
@@ -122,8 +120,7 @@ int cmd_head(cmd_ctx *c) {
       status = 1;
       continue;
     }
-    if (verbose)
-      buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
+    if (verbose) buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
     first = 0;
     if (bytes) {
       if (allbut)

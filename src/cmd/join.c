@@ -153,10 +153,9 @@ static int join_read(join_st *s, int w, size_t k) {
   f->seen = k + 1;
   if (k == 0 || s->check == 0 || f->warned) return 0;
   if (s->check < 0 && !s->unpairable) return 0;
-  if (join_keycmp(s, &f->v[k - 1], f->field, &f->v[k], f->field) <= 0)
-    return 0;
-  buf_printf(s->c->err, "%s: %s:%lu: is not sorted: ", cmd_name(s->c),
-             f->name, (unsigned long)(k + 1));
+  if (join_keycmp(s, &f->v[k - 1], f->field, &f->v[k], f->field) <= 0) return 0;
+  buf_printf(s->c->err, "%s: %s:%lu: is not sorted: ", cmd_name(s->c), f->name,
+             (unsigned long)(k + 1));
   buf_put(s->c->err, f->v[k].p, f->v[k].len);
   buf_putc(s->c->err, '\n');
   f->warned = 1;
@@ -252,8 +251,7 @@ static int join_format(join_st *s, const char *arg) {
       if (join_fieldnum(c, item + 2, &s->o[s->no].field)) return 1;
     } else {
       if (item[0] && item[1] == '.')
-        cmd_err(c, "invalid file number in field spec: %s",
-                cmd_quote(c, item));
+        cmd_err(c, "invalid file number in field spec: %s", cmd_quote(c, item));
       else
         cmd_err(c, "invalid field specifier: %s", cmd_quote(c, item));
       return 1;
@@ -397,8 +395,7 @@ int cmd_join(cmd_ctx *c) {
   while (a < s.f[0].n && b < s.f[1].n) {
     int d;
     if (join_read(&s, 0, a) || join_read(&s, 1, b)) return 1;
-    d = join_keycmp(&s, &s.f[0].v[a], s.f[0].field, &s.f[1].v[b],
-                    s.f[1].field);
+    d = join_keycmp(&s, &s.f[0].v[a], s.f[0].field, &s.f[1].v[b], s.f[1].field);
     if (d < 0) {
       s.unpairable = 1;
       if (show[0]) join_out(&s, &s.f[0].v[a], NULL);

@@ -153,13 +153,13 @@ static int ln_one(ln_state *s, const char *target, const char *name) {
       cmd_err(c, "failed to create symbolic link %s: %s", cmd_quote(c, name),
               cmd_strerror(rc));
     else
-      cmd_err(c, "failed to create hard link %s => %s: %s",
-              cmd_quote(c, name), cmd_quote(c, target), cmd_strerror(rc));
+      cmd_err(c, "failed to create hard link %s => %s: %s", cmd_quote(c, name),
+              cmd_quote(c, target), cmd_strerror(rc));
     return 1;
   }
   if (s->verbose)
-    return cmd_outf(c, "%s %s %s\n", cmd_quote(c, name),
-                    s->sym ? "->" : "=>", cmd_quote(c, tval)) < 0
+    return cmd_outf(c, "%s %s %s\n", cmd_quote(c, name), s->sym ? "->" : "=>",
+                    cmd_quote(c, tval)) < 0
                ? MSB_ELIMIT
                : 0;
   return 0;

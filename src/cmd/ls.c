@@ -451,8 +451,8 @@ static void ls_link(ls_state *s, ls_ent *e) {
   }
 }
 
-static int ls_make(ls_state *s, ls_ent *e, const char *name,
-                   const char *abs, int follow) {
+static int ls_make(ls_state *s, ls_ent *e, const char *name, const char *abs,
+                   int follow) {
   int rc;
   memset(e, 0, sizeof *e);
   e->name = name;
@@ -463,8 +463,7 @@ static int ls_make(ls_state *s, ls_ent *e, const char *name,
   return rc;
 }
 
-static char *ls_join(cmd_ctx *c, const char *dir, const char *name,
-                     size_t nl) {
+static char *ls_join(cmd_ctx *c, const char *dir, const char *name, size_t nl) {
   size_t dl = strlen(dir);
   int slash = dl && dir[dl - 1] != '/';
   char *p = arena_alloc(c->a, dl + (size_t)slash + nl + 1);
@@ -478,8 +477,8 @@ static char *ls_join(cmd_ctx *c, const char *dir, const char *name,
 
 /* Lists one directory (name as displayed, abs path); header when asked.
  * Recursion (-R) uses an explicit worklist in the caller. */
-static int ls_dir(ls_state *s, const char *name, const char *abs,
-                  int header, char ***subs, size_t *nsubs) {
+static int ls_dir(ls_state *s, const char *name, const char *abs, int header,
+                  char ***subs, size_t *nsubs) {
   vfs_dir d;
   const char *en;
   size_t nl, n = 0, cap = 16, i;
@@ -648,13 +647,25 @@ int cmd_ls(cmd_ctx *c) {
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-    case 'a': s.all = 1; s.almost = 0; break;
-    case 'A': s.almost = 1; s.all = 0; break;
+    case 'a':
+      s.all = 1;
+      s.almost = 0;
+      break;
+    case 'A':
+      s.almost = 1;
+      s.all = 0;
+      break;
     case 'C': s.format = LS_COLS; break;
     case 'd': s.dir = 1; break;
-    case 'f': s.all = 1; s.sort = LS_SORT_NONE; break;
+    case 'f':
+      s.all = 1;
+      s.sort = LS_SORT_NONE;
+      break;
     case 'F': s.classify = 1; break;
-    case 'g': s.format = LS_LONG; s.noown = 1; break;
+    case 'g':
+      s.format = LS_LONG;
+      s.noown = 1;
+      break;
     case 'G': s.nogrp = 1; break;
     case 'h': s.human = 1; break;
     case 'H': s.deref_cmd = 1; break;
@@ -663,9 +674,15 @@ int cmd_ls(cmd_ctx *c) {
     case 'l': s.format = LS_LONG; break;
     case 'L': s.deref = 1; break;
     case 'm': s.format = LS_COMMAS; break;
-    case 'n': s.format = LS_LONG; s.numeric = 1; break;
+    case 'n':
+      s.format = LS_LONG;
+      s.numeric = 1;
+      break;
     case 'N': break;
-    case 'o': s.format = LS_LONG; s.nogrp = 1; break;
+    case 'o':
+      s.format = LS_LONG;
+      s.nogrp = 1;
+      break;
     case 'p': s.slash = 1; break;
     case 'r': s.reverse = 1; break;
     case 'R': s.rec = 1; break;
@@ -676,7 +693,10 @@ int cmd_ls(cmd_ctx *c) {
     case 'x': s.format = LS_ROWS; break;
     case '1': s.format = LS_ONE; break;
     case LS_SI: s.si = 1; break;
-    case LS_FULLTIME: s.format = LS_LONG; s.fulltime = 1; break;
+    case LS_FULLTIME:
+      s.format = LS_LONG;
+      s.fulltime = 1;
+      break;
     case LS_GROUPDIRS: s.groupdirs = 1; break;
     case 'w': {
       int64_t w;
@@ -702,9 +722,12 @@ int cmd_ls(cmd_ctx *c) {
       }
       break;
     case LS_INDICATOR:
-      if (!strcmp(g.arg, "slash")) s.slash = 1;
-      else if (!strcmp(g.arg, "classify")) s.classify = 1;
-      else if (strcmp(g.arg, "none")) return ls_refuse(c, "that indicator");
+      if (!strcmp(g.arg, "slash"))
+        s.slash = 1;
+      else if (!strcmp(g.arg, "classify"))
+        s.classify = 1;
+      else if (strcmp(g.arg, "none"))
+        return ls_refuse(c, "that indicator");
       break;
     case 'b': return ls_refuse(c, "ls -b");
     case 'c': return ls_refuse(c, "ls -c (change time)");

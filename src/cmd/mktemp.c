@@ -40,15 +40,14 @@ static const char mktemp_usage[] =
     "      --version     output version information and exit\n";
 
 enum { MKTEMP_SUFFIX = 256, MKTEMP_TMPDIR };
-static const cmd_opt mktemp_opts[] = {
-    {'d', "directory", CMD_ARG_NONE, 'd'},
-    {'u', "dry-run", CMD_ARG_NONE, 'u'},
-    {'q', "quiet", CMD_ARG_NONE, 'q'},
-    {0, "suffix", CMD_ARG_REQ, MKTEMP_SUFFIX},
-    {'p', 0, CMD_ARG_REQ, 'p'},
-    {0, "tmpdir", CMD_ARG_OPT, MKTEMP_TMPDIR},
-    {'t', 0, CMD_ARG_NONE, 't'},
-    {0, 0, 0, 0}};
+static const cmd_opt mktemp_opts[] = {{'d', "directory", CMD_ARG_NONE, 'd'},
+                                      {'u', "dry-run", CMD_ARG_NONE, 'u'},
+                                      {'q', "quiet", CMD_ARG_NONE, 'q'},
+                                      {0, "suffix", CMD_ARG_REQ, MKTEMP_SUFFIX},
+                                      {'p', 0, CMD_ARG_REQ, 'p'},
+                                      {0, "tmpdir", CMD_ARG_OPT, MKTEMP_TMPDIR},
+                                      {'t', 0, CMD_ARG_NONE, 't'},
+                                      {0, 0, 0, 0}};
 
 static uint64_t mktemp_next(uint64_t *st) {
   uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
@@ -82,8 +81,14 @@ int cmd_mktemp(cmd_ctx *c) {
     case 'u': dry = 1; break;
     case 'q': quiet = 1; break;
     case MKTEMP_SUFFIX: suffix = g.arg; break;
-    case 'p': pdir = g.arg; use_tmpdir = 1; break;
-    case MKTEMP_TMPDIR: pdir = g.arg; use_tmpdir = 1; break;
+    case 'p':
+      pdir = g.arg;
+      use_tmpdir = 1;
+      break;
+    case MKTEMP_TMPDIR:
+      pdir = g.arg;
+      use_tmpdir = 1;
+      break;
     case 't': tflag = 1; break;
     default: break;
     }
@@ -129,8 +134,7 @@ int cmd_mktemp(cmd_ctx *c) {
     strcat(path, suffix);
   }
   xs = xend;
-  while (xs > 0 && path[xs - 1] == 'X' &&
-         (!slash || path + xs - 1 > slash))
+  while (xs > 0 && path[xs - 1] == 'X' && (!slash || path + xs - 1 > slash))
     xs--;
   if (xend - xs < 3) {
     if (suffix && xend > 0 && path[xend - 1] != 'X')

@@ -98,8 +98,7 @@ static int mv_one(mv_state *s, const char *src, const char *dst) {
     if (s->noclobber) return 0;
     if (s->update && dt.mtime_ns >= st.mtime_ns) return 0;
     if (s->inter) {
-      buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c),
-                 cmd_quote(c, dst));
+      buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c), cmd_quote(c, dst));
       if (!mv_yes(s)) return 0;
     }
     if (dt.kind == VFS_DIR && dt.nodes > 1) {
@@ -111,8 +110,8 @@ static int mv_one(mv_state *s, const char *src, const char *dst) {
   rc = vfs_rename(c->fs, sabs, dabs, VFS_CP_OVERWRITE);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
-    cmd_err(c, "cannot move %s to %s: %s", cmd_quote(c, src),
-            cmd_quote(c, dst), cmd_strerror(rc));
+    cmd_err(c, "cannot move %s to %s: %s", cmd_quote(c, src), cmd_quote(c, dst),
+            cmd_strerror(rc));
     return 1;
   }
   if (s->verbose)
@@ -134,8 +133,14 @@ int cmd_mv(cmd_ctx *c) {
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
     case 'f': s.inter = s.noclobber = 0; break;
-    case 'i': s.inter = 1; s.noclobber = 0; break;
-    case 'n': s.noclobber = 1; s.inter = 0; break;
+    case 'i':
+      s.inter = 1;
+      s.noclobber = 0;
+      break;
+    case 'n':
+      s.noclobber = 1;
+      s.inter = 0;
+      break;
     case 't': tdir = g.arg; break;
     case 'T': notarget = 1; break;
     case 'u': s.update = 1; break;
@@ -147,8 +152,9 @@ int cmd_mv(cmd_ctx *c) {
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   n = g.nops;
   if (tdir && notarget) {
-    cmd_err(c, "cannot combine --target-directory (-t) and "
-               "--no-target-directory (-T)");
+    cmd_err(c,
+            "cannot combine --target-directory (-t) and "
+            "--no-target-directory (-T)");
     return 1;
   }
   if (n < 1) return cmd_usage_err(&g, "missing file operand");

@@ -71,8 +71,8 @@ static int nl_style_parse(cmd_getopt *g, const char *arg, const char *what,
     buf_init(&em, c->m);
     rx_free(st->re);
     st->re = NULL;
-    rc = rx_compile(c->m, arg + 1, strlen(arg + 1), RX_BRE | RX_NOSUB,
-                    &st->re, &em);
+    rc = rx_compile(c->m, arg + 1, strlen(arg + 1), RX_BRE | RX_NOSUB, &st->re,
+                    &em);
     if (rc < 0) {
       cmd_err(c, "%s", rc == MSB_EINVAL ? buf_str(&em) : cmd_strerror(rc));
       buf_finish(&em);
@@ -82,8 +82,7 @@ static int nl_style_parse(cmd_getopt *g, const char *arg, const char *what,
     st->kind = 'p';
     return 0;
   }
-  cmd_usage_err(g, "invalid %s numbering style: %s", what,
-                cmd_quote(c, arg));
+  cmd_usage_err(g, "invalid %s numbering style: %s", what, cmd_quote(c, arg));
   return 1;
 }
 
@@ -150,8 +149,7 @@ int cmd_nl(cmd_ctx *c) {
     case 'p': norenum = 1; break;
     case 's': sep = g.arg; break;
     case 'v':
-      if (nl_num(&g, g.arg, "starting line number", &start, INT64_MIN))
-        rc = 1;
+      if (nl_num(&g, g.arg, "starting line number", &start, INT64_MIN)) rc = 1;
       break;
     case 'w':
       if (nl_num(&g, g.arg, "line number field width", &width, 1)) rc = 1;

@@ -65,11 +65,9 @@ static int opt_builtin(cmd_getopt *g, int key) {
     if (g->usage)
       buf_puts(g->c->out, g->usage);
     else
-      buf_printf(g->c->out, "Usage: %s [OPTION]... [ARG]...\n",
-                 cmd_name(g->c));
+      buf_printf(g->c->out, "Usage: %s [OPTION]... [ARG]...\n", cmd_name(g->c));
   } else {
-    buf_printf(g->c->out, "%s (memsandbox) %s\n", cmd_name(g->c),
-               MSB_VERSION);
+    buf_printf(g->c->out, "%s (memsandbox) %s\n", cmd_name(g->c), MSB_VERSION);
   }
   return CMD_OPT_EXIT;
 }
@@ -107,8 +105,9 @@ static int opt_long(cmd_getopt *g, const char *text) {
     return CMD_OPT_ERR;
   }
   if (ambig) {
-    buf_printf(e, "%s: option '--%s' is ambiguous; possibilities:",
-               cmd_name(g->c), text);
+    buf_printf(e,
+               "%s: option '--%s' is ambiguous; possibilities:", cmd_name(g->c),
+               text);
     for (t = 0; t < 2; t++)
       for (o = tabs[t]; o && (o->sh || o->lng); o++)
         if (o->lng && !strncmp(o->lng, text, n))
@@ -130,8 +129,8 @@ static int opt_long(cmd_getopt *g, const char *text) {
     g->arg = eq + 1;
   } else if (found->arg == CMD_ARG_REQ) {
     if (g->ind >= g->c->argc) {
-      buf_printf(e, "%s: option '--%s' requires an argument\n",
-                 cmd_name(g->c), found->lng);
+      buf_printf(e, "%s: option '--%s' requires an argument\n", cmd_name(g->c),
+                 found->lng);
       opt_try(g);
       return CMD_OPT_ERR;
     }

@@ -46,8 +46,7 @@ static int paste_delims(cmd_ctx *c, const char *s, int **out, size_t *n) {
     int ch = (unsigned char)*s++;
     if (ch == '\\') {
       if (!*s) {
-        cmd_err(c, "delimiter list ends with an unescaped backslash: %s",
-                list);
+        cmd_err(c, "delimiter list ends with an unescaped backslash: %s", list);
         return 1;
       }
       ch = (unsigned char)*s++;
@@ -70,8 +69,7 @@ static int paste_delims(cmd_ctx *c, const char *s, int **out, size_t *n) {
 }
 
 /* Next line of an input: 1 and the line, 0 at its end. */
-static int paste_line(paste_in *in, int eol, const uint8_t **l,
-                      size_t *ll) {
+static int paste_line(paste_in *in, int eol, const uint8_t **l, size_t *ll) {
   const uint8_t *q;
   size_t p;
   if (!in->ok || *in->pos >= in->len) return 0;

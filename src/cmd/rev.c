@@ -22,9 +22,8 @@ static const char rev_usage[] =
     " -h, --help     display this help\n"
     " -V, --version  display version\n";
 
-static const cmd_opt rev_opts[] = {{'h', 0, CMD_ARG_NONE, 'h'},
-                                   {'V', 0, CMD_ARG_NONE, 'V'},
-                                   {0, 0, 0, 0}};
+static const cmd_opt rev_opts[] = {
+    {'h', 0, CMD_ARG_NONE, 'h'}, {'V', 0, CMD_ARG_NONE, 'V'}, {0, 0, 0, 0}};
 
 /* Entry point: see the usage above. */
 int cmd_rev(cmd_ctx *c) {

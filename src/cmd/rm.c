@@ -126,8 +126,10 @@ static int rm_one(cmd_ctx *c, rm_state *s, const char *op) {
     if (!strcmp(op, "/"))
       cmd_err(c, "it is dangerous to operate recursively on '/'");
     else
-      cmd_err(c, "it is dangerous to operate recursively on %s (same as "
-                 "'/')", cmd_quote(c, op));
+      cmd_err(c,
+              "it is dangerous to operate recursively on %s (same as "
+              "'/')",
+              cmd_quote(c, op));
     cmd_err(c, "use --no-preserve-root to override this failsafe");
     return 1;
   }
@@ -166,9 +168,9 @@ static int rm_one(cmd_ctx *c, rm_state *s, const char *op) {
     return 1;
   }
   if (s->verbose)
-    return cmd_outf(c, st.kind == VFS_DIR ? "removed directory %s\n"
-                                          : "removed %s\n",
-                    cmd_quote(c, op));
+    return cmd_outf(
+        c, st.kind == VFS_DIR ? "removed directory %s\n" : "removed %s\n",
+        cmd_quote(c, op));
   return 0;
 }
 
@@ -182,8 +184,14 @@ int cmd_rm(cmd_ctx *c) {
   cmd_opt_init(&g, c, rm_opts, rm_usage, 0);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
-    case 'f': s.force = 1; s.inter = 0; break;
-    case 'i': s.inter = 1; s.force = 0; break;
+    case 'f':
+      s.force = 1;
+      s.inter = 0;
+      break;
+    case 'i':
+      s.inter = 1;
+      s.force = 0;
+      break;
     case 'r': s.rec = 1; break;
     case 'd': s.dir = 1; break;
     case 'v': s.verbose = 1; break;

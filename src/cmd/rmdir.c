@@ -64,9 +64,8 @@ int cmd_rmdir(cmd_ctx *c) {
     if (!name) return MSB_ENOMEM;
     for (;;) {
       size_t n;
-      if (verbose &&
-          cmd_outf(c, "%s: removing directory, %s\n", cmd_name(c),
-                   cmd_quote(c, name)) < 0)
+      if (verbose && cmd_outf(c, "%s: removing directory, %s\n", cmd_name(c),
+                              cmd_quote(c, name)) < 0)
         return MSB_ELIMIT;
       rc = rmdir_one(c, name);
       if (rc == MSB_ENOMEM) return rc;
@@ -76,8 +75,8 @@ int cmd_rmdir(cmd_ctx *c) {
             cmd_err(c, "failed to remove %s: %s", cmd_quote(c, name),
                     cmd_strerror(rc));
           else
-            cmd_err(c, "failed to remove directory %s: %s",
-                    cmd_quote(c, name), cmd_strerror(rc));
+            cmd_err(c, "failed to remove directory %s: %s", cmd_quote(c, name),
+                    cmd_strerror(rc));
           status = 1;
         }
         break;

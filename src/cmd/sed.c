@@ -213,8 +213,8 @@ static int sed_bad(sed *s, const char *msg) {
     size_t line = 1, k;
     for (k = start; k < pos && k < s->slen; k++)
       if (s->sc[k] == '\n' && k + 1 < pos) line++;
-    cmd_err(s->c, "file %s line %lu: %s", s->piecename[i],
-            (unsigned long)line, msg);
+    cmd_err(s->c, "file %s line %lu: %s", s->piecename[i], (unsigned long)line,
+            msg);
   } else {
     size_t n = 0, k;
     for (k = 0; k < i; k++)
@@ -426,8 +426,8 @@ static const char *sed_word(sed *s, int semi, size_t *len) {
     s->pos++;
   *len = s->pos - st;
   if (semi)
-    while (*len && (s->sc[st + *len - 1] == ' ' ||
-                    s->sc[st + *len - 1] == '\t'))
+    while (*len &&
+           (s->sc[st + *len - 1] == ' ' || s->sc[st + *len - 1] == '\t'))
       (*len)--;
   return arena_strndup(s->c->a, s->sc + st, *len);
 }
@@ -524,20 +524,19 @@ static int sed_rpart_add(sed *s, sed_cmd *c, size_t *cap, int kind,
                          const char *p, size_t len, int group, int cs);
 
 /* Parses an s replacement into parts. 0 or 1 (error printed). */
-static int sed_repl(sed *s, sed_cmd *c, const char *r, size_t n,
-                    size_t nsub) {
+static int sed_repl(sed *s, sed_cmd *c, const char *r, size_t n, size_t nsub) {
   size_t i, cap = 8;
   buf lit;
   c->rp = arena_alloc(s->c->a, cap * sizeof *c->rp);
   if (!c->rp) return 1;
   buf_init(&lit, s->c->m);
-#define SED_FLUSH()                                                       \
-  do {                                                                    \
-    if (lit.len) {                                                        \
-      if (sed_rpart_add(s, c, &cap, SED_R_LIT, lit.p, lit.len, 0, 0))     \
-        goto fail;                                                        \
-      buf_clear(&lit);                                                    \
-    }                                                                     \
+#define SED_FLUSH()                                                   \
+  do {                                                                \
+    if (lit.len) {                                                    \
+      if (sed_rpart_add(s, c, &cap, SED_R_LIT, lit.p, lit.len, 0, 0)) \
+        goto fail;                                                    \
+      buf_clear(&lit);                                                \
+    }                                                                 \
   } while (0)
   for (i = 0; i < n; i++) {
     int ch = (unsigned char)r[i];
@@ -685,8 +684,8 @@ static int sed_parse_s(sed *s, sed_cmd *c) {
       }
       c->wfile = sed_wfile_get(s, fn);
       break;
-    } else if (ch >= 0 && ch != ' ' && ch != '\t' && ch != '\n' &&
-               ch != ';' && ch != '}' && ch != '#') {
+    } else if (ch >= 0 && ch != ' ' && ch != '\t' && ch != '\n' && ch != ';' &&
+               ch != '}' && ch != '#') {
       s->pos++;
       buf_finish(&re);
       buf_finish(&rep);
@@ -829,22 +828,18 @@ static int sed_parse(sed *s) {
       return sed_bad(s, "missing command");
     }
     c->cmd = ch;
-    if (c->a1.type == SED_A_ZERO &&
-        (c->a2.type != SED_A_RE || s->posix))
+    if (c->a1.type == SED_A_ZERO && (c->a2.type != SED_A_RE || s->posix))
       return sed_bad(s, "invalid usage of line address 0");
     if (c->a1.type == SED_A_ZERO) c->active = 1;
     switch (ch) {
-    case '{':
-      stack[depth++] = s->ncmd - 1;
-      break;
+    case '{': stack[depth++] = s->ncmd - 1; break;
     case '}':
       if (!depth) return sed_bad(s, "unexpected `}'");
       if (c->a1.type) return sed_bad(s, "`}' doesn't want any addresses");
       s->cmds[stack[--depth]].jump = s->ncmd;
       if (sed_endcmd(s)) return 1;
       break;
-    case '#':
-      return sed_bad(s, "comments don't accept any addresses");
+    case '#': return sed_bad(s, "comments don't accept any addresses");
     case ':': {
       size_t len;
       if (c->a1.type) return sed_bad(s, ": doesn't want any addresses");
@@ -932,8 +927,7 @@ static int sed_parse(sed *s) {
       if (sed_peek(s) == ';') s->pos++;
       break;
     }
-    case 'e':
-      return sed_bad(s, "e command not supported in memsandbox");
+    case 'e': return sed_bad(s, "e command not supported in memsandbox");
     default: {
       char msg[40];
       const char *pre = "unknown command: `";
@@ -1054,8 +1048,8 @@ static int sed_match(sed *s, rx *r, size_t start, rx_match *m, size_t nm) {
     return MSB_EINVAL;
   }
   s->lastre = r;
-  return rx_exec(r, (const uint8_t *)(s->ps.p ? s->ps.p : ""), s->ps.len,
-                 start, 0, m, nm, &budget);
+  return rx_exec(r, (const uint8_t *)(s->ps.p ? s->ps.p : ""), s->ps.len, start,
+                 0, m, nm, &budget);
 }
 
 static int sed_addr_match(sed *s, const sed_addr *a, int last) {
@@ -1066,9 +1060,7 @@ static int sed_addr_match(sed *s, const sed_addr *a, int last) {
   case SED_A_STEP:
     if (!a->n2) return s->lineno == a->n1;
     return s->lineno >= a->n1 && (s->lineno - a->n1) % a->n2 == 0;
-  case SED_A_RE:
-    r = sed_match(s, a->re, 0, NULL, 0);
-    return r;
+  case SED_A_RE: r = sed_match(s, a->re, 0, NULL, 0); return r;
   default: return 0;
   }
 }
@@ -1245,8 +1237,7 @@ static int sed_subst(sed *s, sed_cmd *c) {
         } else if (p->kind == SED_R_GROUP) {
           if ((size_t)p->group <= nsub && m[p->group].so >= 0)
             sed_put_case(&res, s->ps.p + m[p->group].so,
-                         (size_t)(m[p->group].eo - m[p->group].so), cs,
-                         &once);
+                         (size_t)(m[p->group].eo - m[p->group].so), cs, &once);
         } else if (p->cs == 'l' || p->cs == 'u') {
           once = p->cs;
         } else {
@@ -1356,8 +1347,7 @@ static int sed_run(sed *s, sed_in *in) {
         goto endcycle;
       case 'b':
         pc = c->jump == (size_t)-1 ? s->ncmd : c->jump;
-        if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
-          return r;
+        if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0) return r;
         break;
       case 't':
         if (s->tflag) {
@@ -1376,9 +1366,7 @@ static int sed_run(sed *s, sed_in *in) {
           s->tflag = 0;
         }
         break;
-      case 'd':
-        autoprint = 0;
-        goto endcycle;
+      case 'd': autoprint = 0; goto endcycle;
       case 'D': {
         const char *nl = s->ps.p ? memchr(s->ps.p, '\n', s->ps.len) : NULL;
         if (!nl) {
@@ -1423,9 +1411,7 @@ static int sed_run(sed *s, sed_in *in) {
         s->hs_chomped = k;
         break;
       }
-      case 'l':
-        sed_list(s, c->code >= 0 ? c->code : s->lwidth);
-        break;
+      case 'l': sed_list(s, c->code >= 0 ? c->code : s->lwidth); break;
       case 'n':
         if (s->quit || !sed_more(s, in)) {
           if (s->posix) autoprint = 0;
@@ -1460,8 +1446,7 @@ static int sed_run(sed *s, sed_in *in) {
         s->exitcode = c->code >= 0 ? c->code : 0;
         s->quit = 1;
         /* q always ends its output with a newline, as GNU does. */
-        if (autoprint)
-          sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, 1);
+        if (autoprint) sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, 1);
         sed_nl(s);
         autoprint = 0;
         goto endcycle;
@@ -1521,8 +1506,7 @@ static int sed_run(sed *s, sed_in *in) {
     if (restart && !s->quit) {
       /* D restarts the cycle without reading a new line. */
       s->tflag = 0;
-      if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0)
-        return r;
+      if ((++s->jumps & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0) return r;
       if (s->ps.err || s->out->err) return MSB_ENOMEM;
       goto again;
     }
@@ -1541,8 +1525,8 @@ static int sed_wfiles_write(sed *s) {
     int rc;
     if (w->special) continue;
     abs = cmd_path(s->c, w->name);
-    rc = abs ? vfs_write(s->c->fs, abs, w->data.p ? w->data.p : "",
-                         w->data.len, 0, 0644, NULL)
+    rc = abs ? vfs_write(s->c->fs, abs, w->data.p ? w->data.p : "", w->data.len,
+                         0, 0644, NULL)
              : MSB_ENOMEM;
     if (rc < 0) {
       cmd_err(s->c, "couldn't open file %s: %s", w->name, cmd_strerror(rc));
@@ -1603,8 +1587,7 @@ static int sed_inplace(sed *s, char *name) {
     rc = bk.err;
     if (!rc) {
       const char *babs = cmd_path(s->c, buf_str(&bk));
-      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, 0644, NULL)
-                : MSB_ENOMEM;
+      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, 0644, NULL) : MSB_ENOMEM;
     }
     buf_finish(&bk);
     if (rc < 0) {
@@ -1625,8 +1608,8 @@ static int sed_inplace(sed *s, char *name) {
   s->out = s->c->out;
   if (rc == 0 && out.err) rc = out.err;
   if (rc == 0) {
-    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len,
-                   VFS_KEEP_MODE, 0644, NULL);
+    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len, VFS_KEEP_MODE,
+                   0644, NULL);
     if (rc < 0) {
       cmd_err(s->c, "couldn't open temporary file %s: %s", name,
               cmd_strerror(rc));

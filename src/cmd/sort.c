@@ -176,7 +176,6 @@ static const uint8_t *sort_limfield(const sort_state *s, const sort_line *l,
   return p;
 }
 
-
 static const uint8_t *sort_numparse(const uint8_t *p, const uint8_t *e,
                                     sort_num *n) {
   memset(n, 0, sizeof *n);
@@ -250,8 +249,8 @@ static int sort_unit(const uint8_t *p, const uint8_t *e) {
   return (int)(u - units + 1) * (neg ? -1 : 1);
 }
 
-static int sort_humancmp(const uint8_t *a, const uint8_t *ae,
-                         const uint8_t *b, const uint8_t *be) {
+static int sort_humancmp(const uint8_t *a, const uint8_t *ae, const uint8_t *b,
+                         const uint8_t *be) {
   int d;
   while (a < ae && sort_blank(*a)) a++;
   while (b < be && sort_blank(*b)) b++;
@@ -338,12 +337,11 @@ static size_t sort_verprefix(const uint8_t *s, size_t n) {
   while (i < n) {
     i++;
     pre = i;
-    while (i + 1 < n && s[i] == '.' && (sort_isalpha(s[i + 1]) ||
-                                        s[i + 1] == '~'))
-      for (i += 2; i < n && (sort_isalpha(s[i]) || sort_isdigit(s[i]) ||
-                             s[i] == '~');
-           i++)
-        ;
+    while (i + 1 < n && s[i] == '.' &&
+           (sort_isalpha(s[i + 1]) || s[i + 1] == '~'))
+      for (i += 2;
+           i < n && (sort_isalpha(s[i]) || sort_isdigit(s[i]) || s[i] == '~');
+           i++);
   }
   return pre;
 }
@@ -610,8 +608,8 @@ static int sort_compat(cmd_ctx *c, const sort_key *k) {
   return 2;
 }
 
-static int sort_read(cmd_ctx *c, const char *name, sort_line **v,
-                     size_t *n, size_t *cap, int delim) {
+static int sort_read(cmd_ctx *c, const char *name, sort_line **v, size_t *n,
+                     size_t *cap, int delim) {
   const uint8_t *d, *rec;
   size_t len, rl;
   int rc, term;
@@ -708,8 +706,8 @@ int cmd_sort(cmd_ctx *c) {
     case 'V': gkey.version = 1; break;
     case SORT_O_SORT: {
       static const char *const words[] = {"general-numeric", "human-numeric",
-                                          "month", "numeric", "random",
-                                          "version"};
+                                          "month",           "numeric",
+                                          "random",          "version"};
       static const char letters[] = "ghMnRV";
       size_t w, len = strlen(g.arg), hit = 6, hits = 0;
       for (w = 0; w < 6; w++)
@@ -725,9 +723,10 @@ int cmd_sort(cmd_ctx *c) {
       if (hits != 1) {
         cmd_err(c, "%s argument %s for %s", hits ? "ambiguous" : "invalid",
                 cmd_quote(c, g.arg), cmd_quote(c, "--sort"));
-        buf_puts(c->err, "Valid arguments are:\n  - 'general-numeric'\n"
-                         "  - 'human-numeric'\n  - 'month'\n"
-                         "  - 'numeric'\n  - 'random'\n  - 'version'\n");
+        buf_puts(c->err,
+                 "Valid arguments are:\n  - 'general-numeric'\n"
+                 "  - 'human-numeric'\n  - 'month'\n"
+                 "  - 'numeric'\n  - 'random'\n  - 'version'\n");
         buf_printf(c->err, "Try '%s --help' for more information.\n",
                    cmd_name(c));
         return 1;
@@ -741,12 +740,13 @@ int cmd_sort(cmd_ctx *c) {
       break;
     }
     case SORT_O_CHECK:
-      if (g.arg && strcmp(g.arg, "diagnose-first") &&
-          strcmp(g.arg, "quiet") && strcmp(g.arg, "silent")) {
+      if (g.arg && strcmp(g.arg, "diagnose-first") && strcmp(g.arg, "quiet") &&
+          strcmp(g.arg, "silent")) {
         cmd_err(c, "invalid argument %s for %s", cmd_quote(c, g.arg),
                 cmd_quote(c, "--check"));
-        buf_puts(c->err, "Valid arguments are:\n  - 'quiet', 'silent'\n"
-                         "  - 'diagnose-first'\n");
+        buf_puts(c->err,
+                 "Valid arguments are:\n  - 'quiet', 'silent'\n"
+                 "  - 'diagnose-first'\n");
         buf_printf(c->err, "Try '%s --help' for more information.\n",
                    cmd_name(c));
         return 1;
@@ -838,8 +838,8 @@ int cmd_sort(cmd_ctx *c) {
     return rc;
   s.reverse = gkey.reverse;
   if (check && g.nops > 1) {
-    cmd_err(c, "extra operand %s not allowed with -%c",
-            cmd_quote(c, g.ops[1]), check);
+    cmd_err(c, "extra operand %s not allowed with -%c", cmd_quote(c, g.ops[1]),
+            check);
     return 2;
   }
   /* Read everything first so -o may name an input. */
@@ -849,8 +849,7 @@ int cmd_sort(cmd_ctx *c) {
   for (i = 0; i < (size_t)g.nops || (i == 0 && g.nops == 0); i++) {
     const uint8_t *d, *q, *e;
     size_t len;
-    if (cmd_input(c, g.nops ? g.ops[i] : "-", &d, &len) < 0 || !len)
-      continue;
+    if (cmd_input(c, g.nops ? g.ops[i] : "-", &d, &len) < 0 || !len) continue;
     for (e = d + len; d < e && (q = memchr(d, s.delim, (size_t)(e - d)));
          d = q + 1)
       cap++;
@@ -866,8 +865,8 @@ int cmd_sort(cmd_ctx *c) {
     rc = sort_read(c, name, &v, &n, &cap, s.delim);
     if (rc == MSB_ENOMEM) return 2;
     if (rc < 0) {
-      cmd_err(c, "%s: %s: %s", rc == MSB_EISDIR ? "read failed" :
-              "cannot read", cmd_quotef(c, name), cmd_strerror(rc));
+      cmd_err(c, "%s: %s: %s", rc == MSB_EISDIR ? "read failed" : "cannot read",
+              cmd_quotef(c, name), cmd_strerror(rc));
       return 2;
     }
   }
@@ -886,8 +885,7 @@ int cmd_sort(cmd_ctx *c) {
     if (!tmp || !run) return 2;
     for (i = 0; i < nrun; i++) run[i] = merge ? starts[i] : i;
     run[nrun] = n;
-    if ((rc = sort_msort(c, &s, v, tmp, n, run, nrun, !merge)) != 0)
-      return rc;
+    if ((rc = sort_msort(c, &s, v, tmp, n, run, nrun, !merge)) != 0) return rc;
   }
   buf_init(&ob, c->m);
   bad = 0;
@@ -905,9 +903,9 @@ int cmd_sort(cmd_ctx *c) {
   if (outfile) {
     const char *abs = cmd_path(c, outfile);
     rc = ob.err;
-    if (!rc) rc = abs ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0,
-                                  0644, NULL)
-                      : MSB_ENOMEM;
+    if (!rc)
+      rc = abs ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644, NULL)
+               : MSB_ENOMEM;
     buf_finish(&ob);
     if (rc < 0) {
       cmd_err(c, "open failed: %s: %s", cmd_quotef(c, outfile),

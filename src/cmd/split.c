@@ -118,8 +118,7 @@ static int split_write(split_st *s, const uint8_t *p, size_t n) {
   abs = cmd_path(s->c, buf_str(&name));
   rc = abs ? vfs_write(s->c->fs, abs, p, n, 0, 0644, NULL) : MSB_ENOMEM;
   if (rc < 0 && rc != MSB_ENOMEM) {
-    cmd_err(s->c, "%s: %s", cmd_quotef(s->c, buf_str(&name)),
-            cmd_strerror(rc));
+    cmd_err(s->c, "%s: %s", cmd_quotef(s->c, buf_str(&name)), cmd_strerror(rc));
     rc = 1;
   }
   buf_finish(&name);
@@ -295,8 +294,9 @@ int cmd_split(cmd_ctx *c) {
       v /= s.alen;
     }
     if (v) {
-      cmd_err(c, "numerical suffix start value is too large for the "
-                 "suffix length");
+      cmd_err(c,
+              "numerical suffix start value is too large for the "
+              "suffix length");
       rc = 1;
       goto out;
     }

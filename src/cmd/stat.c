@@ -35,13 +35,12 @@ static const char stat_usage[] =
     "      --version     output version information and exit\n";
 
 #define STAT_PRINTF 256
-static const cmd_opt stat_opts[] = {
-    {'L', "dereference", CMD_ARG_NONE, 'L'},
-    {'f', "file-system", CMD_ARG_NONE, 'f'},
-    {'c', "format", CMD_ARG_REQ, 'c'},
-    {0, "printf", CMD_ARG_REQ, STAT_PRINTF},
-    {'t', "terse", CMD_ARG_NONE, 't'},
-    {0, 0, 0, 0}};
+static const cmd_opt stat_opts[] = {{'L', "dereference", CMD_ARG_NONE, 'L'},
+                                    {'f', "file-system", CMD_ARG_NONE, 'f'},
+                                    {'c', "format", CMD_ARG_REQ, 'c'},
+                                    {0, "printf", CMD_ARG_REQ, STAT_PRINTF},
+                                    {'t', "terse", CMD_ARG_NONE, 't'},
+                                    {0, 0, 0, 0}};
 
 static const char *stat_type(const struct vfs_stat *st) {
   if (st->kind == VFS_DIR) return "directory";
@@ -91,7 +90,10 @@ static int stat_dir(cmd_ctx *c, int d, const char *name, const char *abs,
   char tmp[64];
   switch (d) {
   case 'a': buf_printf(val, "%o", (unsigned)(st->mode & 07777)); return 1;
-  case 'A': cmd_mode_str(st->kind, st->mode, tmp); buf_puts(val, tmp); break;
+  case 'A':
+    cmd_mode_str(st->kind, st->mode, tmp);
+    buf_puts(val, tmp);
+    break;
   case 'b':
     buf_printf(val, "%llu", (unsigned long long)cmd_blocks(st));
     return 1;
@@ -99,14 +101,17 @@ static int stat_dir(cmd_ctx *c, int d, const char *name, const char *abs,
   case 'd': buf_puts(val, "2049"); return 1;
   case 'D': buf_puts(val, "801"); break;
   case 'f': {
-    unsigned t = st->kind == VFS_DIR ? 0040000u
-                 : st->kind == VFS_LINK ? 0120000u : 0100000u;
+    unsigned t = st->kind == VFS_DIR    ? 0040000u
+                 : st->kind == VFS_LINK ? 0120000u
+                                        : 0100000u;
     buf_printf(val, "%x", t | (unsigned)(st->mode & 07777));
     break;
   }
   case 'F': buf_puts(val, stat_type(st)); break;
-  case 'g': case 'u': buf_puts(val, "1000"); return 1;
-  case 'G': case 'U': buf_puts(val, "user"); break;
+  case 'g':
+  case 'u': buf_puts(val, "1000"); return 1;
+  case 'G':
+  case 'U': buf_puts(val, "user"); break;
   case 'h': buf_printf(val, "%lu", (unsigned long)st->nlink); return 1;
   case 'i': buf_printf(val, "%llu", (unsigned long long)st->ino); return 1;
   case 'm': buf_puts(val, "/"); break;
@@ -123,19 +128,22 @@ static int stat_dir(cmd_ctx *c, int d, const char *name, const char *abs,
     }
     break;
   case 'o': buf_puts(val, "4096"); return 1;
-  case 's':
-    buf_printf(val, "%llu", (unsigned long long)cmd_size(st));
-    return 1;
-  case 't': case 'T': buf_puts(val, "0"); break;
+  case 's': buf_printf(val, "%llu", (unsigned long long)cmd_size(st)); return 1;
+  case 't':
+  case 'T': buf_puts(val, "0"); break;
   case 'w': buf_puts(val, "-"); break;
   case 'W': buf_puts(val, "0"); return 1;
-  case 'x': case 'y': case 'z': {
+  case 'x':
+  case 'y':
+  case 'z': {
     char t[48];
     cmd_time_full(st->mtime_ns, t);
     buf_puts(val, t);
     break;
   }
-  case 'X': case 'Y': case 'Z':
+  case 'X':
+  case 'Y':
+  case 'Z':
     stat_time_epoch(st->mtime_ns, tmp, sizeof tmp);
     buf_puts(val, tmp);
     return 1;
@@ -189,9 +197,8 @@ static int stat_escape(buf *o, const char **pp) {
   return 0;
 }
 
-static void stat_format(cmd_ctx *c, const char *fmt, int esc,
-                        const char *name, const char *abs,
-                        const struct vfs_stat *st) {
+static void stat_format(cmd_ctx *c, const char *fmt, int esc, const char *name,
+                        const char *abs, const struct vfs_stat *st) {
   buf *o = c->out;
   buf val;
   const char *p;
@@ -252,8 +259,8 @@ static void stat_default(cmd_ctx *c, const char *name, const char *abs,
   }
   snprintf(sz, sizeof sz, "%llu", (unsigned long long)cmd_size(st));
   snprintf(bl, sizeof bl, "%llu", (unsigned long long)cmd_blocks(st));
-  buf_printf(o, "\n  Size: %-10s\tBlocks: %-10s IO Block: %-6s %s\n", sz,
-             bl, "4096", stat_type(st));
+  buf_printf(o, "\n  Size: %-10s\tBlocks: %-10s IO Block: %-6s %s\n", sz, bl,
+             "4096", stat_type(st));
   snprintf(sz, sizeof sz, "%llu", (unsigned long long)st->ino);
   buf_printf(o, "Device: 8,1\tInode: %-11s Links: %lu\n", sz,
              (unsigned long)st->nlink);
@@ -274,11 +281,18 @@ int cmd_stat(cmd_ctx *c) {
     switch (k) {
     case 'L': follow = 1; break;
     case 'f':
-      cmd_err(c, "file system status (-f) is not supported in this "
-                 "sandbox");
+      cmd_err(c,
+              "file system status (-f) is not supported in this "
+              "sandbox");
       return 1;
-    case 'c': fmt = g.arg; esc = 0; break;
-    case STAT_PRINTF: fmt = g.arg; esc = 1; break;
+    case 'c':
+      fmt = g.arg;
+      esc = 0;
+      break;
+    case STAT_PRINTF:
+      fmt = g.arg;
+      esc = 1;
+      break;
     case 't': terse = 1; break;
     default: break;
     }

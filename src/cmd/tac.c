@@ -25,19 +25,18 @@ static const char tac_usage[] =
     "  -s, --separator=STRING   use STRING as the separator instead of "
     "newline\n";
 
-static const cmd_opt tac_opts[] = {
-    {'b', "before", CMD_ARG_NONE, 'b'},
-    {'r', "regex", CMD_ARG_NONE, 'r'},
-    {'s', "separator", CMD_ARG_REQ, 's'},
-    {0, 0, 0, 0}};
+static const cmd_opt tac_opts[] = {{'b', "before", CMD_ARG_NONE, 'b'},
+                                   {'r', "regex", CMD_ARG_NONE, 'r'},
+                                   {'s', "separator", CMD_ARG_REQ, 's'},
+                                   {0, 0, 0, 0}};
 
 /* Finds sep in d[from..len) (memmem). */
 static const uint8_t *tac_find(const uint8_t *d, size_t len, size_t from,
                                const char *sep, size_t sl) {
   const uint8_t *p = d + from, *end = d + len;
   while ((size_t)(end - p) >= sl) {
-    const uint8_t *q = memchr(p, (unsigned char)sep[0],
-                              (size_t)(end - p) - sl + 1);
+    const uint8_t *q =
+        memchr(p, (unsigned char)sep[0], (size_t)(end - p) - sl + 1);
     if (!q) return NULL;
     if (!memcmp(q, sep, sl)) return q;
     p = q + 1;

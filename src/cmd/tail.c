@@ -32,16 +32,15 @@ static const char tail_usage[] =
 
 enum { TAIL_O_FOLLOW = 256 };
 
-static const cmd_opt tail_opts[] = {
-    {'c', "bytes", CMD_ARG_REQ, 'c'},
-    {'f', "follow", CMD_ARG_OPT, 'f'},
-    {'F', 0, CMD_ARG_NONE, 'f'},
-    {'n', "lines", CMD_ARG_REQ, 'n'},
-    {'q', "quiet", CMD_ARG_NONE, 'q'},
-    {0, "silent", CMD_ARG_NONE, 'q'},
-    {'v', "verbose", CMD_ARG_NONE, 'v'},
-    {'z', "zero-terminated", CMD_ARG_NONE, 'z'},
-    {0, 0, 0, 0}};
+static const cmd_opt tail_opts[] = {{'c', "bytes", CMD_ARG_REQ, 'c'},
+                                    {'f', "follow", CMD_ARG_OPT, 'f'},
+                                    {'F', 0, CMD_ARG_NONE, 'f'},
+                                    {'n', "lines", CMD_ARG_REQ, 'n'},
+                                    {'q', "quiet", CMD_ARG_NONE, 'q'},
+                                    {0, "silent", CMD_ARG_NONE, 'q'},
+                                    {'v', "verbose", CMD_ARG_NONE, 'v'},
+                                    {'z', "zero-terminated", CMD_ARG_NONE, 'z'},
+                                    {0, 0, 0, 0}};
 
 /* Parses [+-]NUM with GNU size suffixes; 0 or prints and returns 1. */
 static int tail_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
@@ -54,8 +53,7 @@ static int tail_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
   if (rc == 0) return 0;
   cmd_err(c, "invalid number of %s: %s%s", bytes ? "bytes" : "lines",
           cmd_quote(c, s),
-          rc == CMD_NUM_RANGE ? ": Value too large for defined data type"
-                              : "");
+          rc == CMD_NUM_RANGE ? ": Value too large for defined data type" : "");
   return 1;
 }
 
@@ -110,8 +108,9 @@ int cmd_tail(cmd_ctx *c) {
       if (tail_num(c, g.arg, bytes, &n, &from)) return 1;
       break;
     case 'f':
-      cmd_err(c, "following files (-f, -F, --follow) is not supported in "
-                 "memsandbox");
+      cmd_err(c,
+              "following files (-f, -F, --follow) is not supported in "
+              "memsandbox");
       return 1;
     case 'q': verbose = 0; break;
     case 'v': verbose = 1; break;
@@ -146,8 +145,7 @@ int cmd_tail(cmd_ctx *c) {
       status = 1;
       continue;
     }
-    if (verbose)
-      buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
+    if (verbose) buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
     first = 0;
     start = tail_start(d, len, n, from, bytes, delim);
     if ((rc = cmd_write(c, d + start, len - start)) < 0) return rc;

@@ -34,16 +34,15 @@ static const char touch_usage[] =
     "      --help        display this help and exit\n"
     "      --version     output version information and exit\n";
 
-static const cmd_opt touch_opts[] = {
-    {'a', 0, CMD_ARG_NONE, 'a'},
-    {'c', "no-create", CMD_ARG_NONE, 'c'},
-    {'d', "date", CMD_ARG_REQ, 'd'},
-    {'f', 0, CMD_ARG_NONE, 'f'},
-    {'h', "no-dereference", CMD_ARG_NONE, 'h'},
-    {'m', 0, CMD_ARG_NONE, 'm'},
-    {'r', "reference", CMD_ARG_REQ, 'r'},
-    {'t', 0, CMD_ARG_REQ, 't'},
-    {0, 0, 0, 0}};
+static const cmd_opt touch_opts[] = {{'a', 0, CMD_ARG_NONE, 'a'},
+                                     {'c', "no-create", CMD_ARG_NONE, 'c'},
+                                     {'d', "date", CMD_ARG_REQ, 'd'},
+                                     {'f', 0, CMD_ARG_NONE, 'f'},
+                                     {'h', "no-dereference", CMD_ARG_NONE, 'h'},
+                                     {'m', 0, CMD_ARG_NONE, 'm'},
+                                     {'r', "reference", CMD_ARG_REQ, 'r'},
+                                     {'t', 0, CMD_ARG_REQ, 't'},
+                                     {0, 0, 0, 0}};
 
 static int touch_2(const char *s) { return (s[0] - '0') * 10 + s[1] - '0'; }
 
@@ -109,8 +108,7 @@ int cmd_touch(cmd_ctx *c) {
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   if ((date || ref) && stamp) {
     cmd_err(c, "cannot specify times from more than one source");
-    buf_printf(c->err, "Try '%s --help' for more information.\n",
-               cmd_name(c));
+    buf_printf(c->err, "Try '%s --help' for more information.\n", cmd_name(c));
     return 1;
   }
   t = now;
@@ -150,8 +148,7 @@ int cmd_touch(cmd_ctx *c) {
     rc = vfs_stat(c->fs, abs, !nofollow, &st);
     if (rc == MSB_ENOENT && !nocreate) {
       rc = vfs_write(c->fs, abs, "", 0, 0, 0666 & ~CMD_UMASK, 0);
-      if (rc == 0 && t != vfs_clock(c->fs))
-        rc = vfs_utime(c->fs, abs, t, 0);
+      if (rc == 0 && t != vfs_clock(c->fs)) rc = vfs_utime(c->fs, abs, t, 0);
     } else if (rc == MSB_ENOENT) {
       continue;
     } else if (rc == 0 && (!only_a || only_m)) {

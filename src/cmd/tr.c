@@ -29,13 +29,12 @@ static const char tr_usage[] =
     "character\n"
     "  -t, --truncate-set1     first truncate ARRAY1 to length of ARRAY2\n";
 
-static const cmd_opt tr_opts[] = {
-    {'c', "complement", CMD_ARG_NONE, 'c'},
-    {'C', 0, CMD_ARG_NONE, 'c'},
-    {'d', "delete", CMD_ARG_NONE, 'd'},
-    {'s', "squeeze-repeats", CMD_ARG_NONE, 's'},
-    {'t', "truncate-set1", CMD_ARG_NONE, 't'},
-    {0, 0, 0, 0}};
+static const cmd_opt tr_opts[] = {{'c', "complement", CMD_ARG_NONE, 'c'},
+                                  {'C', 0, CMD_ARG_NONE, 'c'},
+                                  {'d', "delete", CMD_ARG_NONE, 'd'},
+                                  {'s', "squeeze-repeats", CMD_ARG_NONE, 's'},
+                                  {'t', "truncate-set1", CMD_ARG_NONE, 't'},
+                                  {0, 0, 0, 0}};
 
 /* An expanded set: bytes in order, and where a [c*] fill goes. */
 typedef struct tr_set {
@@ -73,8 +72,7 @@ static int tr_inclass(const char *cls, int ch) {
   if (!strcmp(cls, "graph")) return ch > 32 && ch < 127;
   if (!strcmp(cls, "lower")) return lo;
   if (!strcmp(cls, "print")) return ch >= 32 && ch < 127;
-  if (!strcmp(cls, "punct"))
-    return ch > 32 && ch < 127 && !up && !lo && !dg;
+  if (!strcmp(cls, "punct")) return ch > 32 && ch < 127 && !up && !lo && !dg;
   if (!strcmp(cls, "space")) return ch == ' ' || (ch >= 9 && ch <= 13);
   if (!strcmp(cls, "upper")) return up;
   if (!strcmp(cls, "xdigit"))
@@ -88,8 +86,9 @@ static int tr_char(cmd_ctx *c, const char **pp, const char *end) {
   int ch = (unsigned char)*p++;
   if (ch == '\\') {
     if (p >= end) {
-      cmd_err(c, "warning: an unescaped backslash at end of string is not "
-                 "portable");
+      cmd_err(c,
+              "warning: an unescaped backslash at end of string is not "
+              "portable");
       *pp = p;
       return '\\';
     }
@@ -143,12 +142,10 @@ static int tr_parse(cmd_ctx *c, const char *str, int is2, tr_set *s) {
         }
         if (is2 && strcmp(cls, "upper") && strcmp(cls, "lower"))
           s->has_class = 1;
-        if ((!strcmp(cls, "upper") || !strcmp(cls, "lower")) &&
-            s->ncase < 16)
+        if ((!strcmp(cls, "upper") || !strcmp(cls, "lower")) && s->ncase < 16)
           s->casepos[s->ncase++] = s->n;
         for (ch = 0; ch < 256; ch++)
-          if (tr_inclass(cls, ch) && (rc = tr_push(c, s, ch, 1)) < 0)
-            return rc;
+          if (tr_inclass(cls, ch) && (rc = tr_push(c, s, ch, 1)) < 0) return rc;
         p = q + 2;
         continue;
       }
@@ -187,14 +184,16 @@ static int tr_parse(cmd_ctx *c, const char *str, int is2, tr_set *s) {
             return 1;
           }
           if (!is2) {
-            cmd_err(c, "the [c*] repeat construct may not appear in "
-                       "string1");
+            cmd_err(c,
+                    "the [c*] repeat construct may not appear in "
+                    "string1");
             return 1;
           }
           if (n == 0) {
             if (s->fill_at >= 0) {
-              cmd_err(c, "only one [c*] repeat construct may appear in "
-                         "string2");
+              cmd_err(c,
+                      "only one [c*] repeat construct may appear in "
+                      "string2");
               return 1;
             }
             s->fill_at = (long)s->n;
@@ -215,8 +214,9 @@ static int tr_parse(cmd_ctx *c, const char *str, int is2, tr_set *s) {
         int b = tr_char(c, &q, end), ch;
         if (b < a) {
           char *bad = arena_strndup(c->a, p, (size_t)(q - p));
-          cmd_err(c, "range-endpoints of %s are in reverse collating "
-                     "sequence order",
+          cmd_err(c,
+                  "range-endpoints of %s are in reverse collating "
+                  "sequence order",
                   cmd_quote(c, bad ? bad : ""));
           return 1;
         }
@@ -299,8 +299,9 @@ int cmd_tr(cmd_ctx *c) {
   if (!del && nsets == 2) {
     /* Translation: size SET2 to SET1. */
     if (s2.has_class) {
-      cmd_err(c, "when translating, the only character classes that may "
-                 "appear in\nstring2 are 'upper' and 'lower'");
+      cmd_err(c,
+              "when translating, the only character classes that may "
+              "appear in\nstring2 are 'upper' and 'lower'");
       return 1;
     }
     if (s2.fill_at >= 0) {

@@ -52,8 +52,8 @@ typedef struct tree_node {
 
 typedef struct tree_state {
   cmd_ctx *c;
-  int all, dirs, follow, full, noindent, classify, perms, size, human,
-      noreport, dirsfirst, prune, reverse, maxlevel;
+  int all, dirs, follow, full, noindent, classify, perms, size, human, noreport,
+      dirsfirst, prune, reverse, maxlevel;
   const char *ipat, *ppat;
   uint64_t ndirs, nfiles;
   int utf8;          /* line drawing: UTF-8 boxes or ASCII (C locale) */
@@ -307,8 +307,7 @@ static void tree_line(tree_state *s, buf *o, const tree_node *x, int root) {
       if (s->human)
         cmd_human(cmd_size(&x->st), 0, tmp);
       else
-        snprintf(tmp, sizeof tmp, "%llu",
-                 (unsigned long long)cmd_size(&x->st));
+        snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)cmd_size(&x->st));
       buf_printf(o, s->human ? "%4s" : "%11s", tmp);
     }
     buf_puts(o, "]  ");
@@ -317,7 +316,8 @@ static void tree_line(tree_state *s, buf *o, const tree_node *x, int root) {
   if (x->st.kind == VFS_LINK) {
     buf_puts(o, " -> ");
     buf_puts(o, x->target ? x->target : "");
-    if (s->classify && x->isdir) buf_putc(o, '/');
+    if (s->classify && x->isdir)
+      buf_putc(o, '/');
     else if (s->classify && x->target) {
       struct vfs_stat t;
       if (vfs_stat(s->c->fs, x->abs, 1, &t) == 0 && (t.mode & 0111))
@@ -325,8 +325,10 @@ static void tree_line(tree_state *s, buf *o, const tree_node *x, int root) {
     }
     if (x->recursive) buf_puts(o, "  [recursive, not followed]");
   } else if (s->classify) {
-    if (x->isdir) buf_putc(o, '/');
-    else if (x->st.mode & 0111) buf_putc(o, '*');
+    if (x->isdir)
+      buf_putc(o, '/');
+    else if (x->st.mode & 0111)
+      buf_putc(o, '*');
   }
   buf_putc(o, '\n');
 }
@@ -368,8 +370,10 @@ static int tree_draw(tree_state *s, tree_node *root) {
         buf_puts(o, last ? "`-- " : "|-- ");
     }
     tree_line(s, o, x, 0);
-    if (x->isdir) s->ndirs++;
-    else s->nfiles++;
+    if (x->isdir)
+      s->ndirs++;
+    else
+      s->nfiles++;
     if (o->err) {
       rc = o->err;
       break;
@@ -445,7 +449,10 @@ int cmd_tree(cmd_ctx *c) {
         case 'F': s.classify = 1; break;
         case 'i': s.noindent = 1; break;
         case 'l': s.follow = 1; break;
-        case 'n': case 'N': case 'U': case 'x': break;
+        case 'n':
+        case 'N':
+        case 'U':
+        case 'x': break;
         case 'p': s.perms = 1; break;
         case 's': s.size = 1; break;
         case 'h': s.size = s.human = 1; break;

@@ -47,8 +47,13 @@ static const cmd_opt uniq_opts[] = {
     {0, 0, 0, 0}};
 
 /* -D/--group separation methods. */
-enum { UNIQ_SEP_NONE, UNIQ_SEP_PREPEND, UNIQ_SEP_SEPARATE, UNIQ_SEP_APPEND,
-       UNIQ_SEP_BOTH };
+enum {
+  UNIQ_SEP_NONE,
+  UNIQ_SEP_PREPEND,
+  UNIQ_SEP_SEPARATE,
+  UNIQ_SEP_APPEND,
+  UNIQ_SEP_BOTH
+};
 
 typedef struct uniq_st {
   uint64_t skipf, skipc, checkc;
@@ -105,8 +110,8 @@ static int uniq_count_arg(cmd_ctx *c, const char *s, const char *what,
 
 static int uniq_method(cmd_getopt *g, const char *arg, const char *opt,
                        int group, int *out) {
-  static const char *const names[] = {"none", "prepend", "separate",
-                                      "append", "both"};
+  static const char *const names[] = {"none", "prepend", "separate", "append",
+                                      "both"};
   int i, n = group ? 5 : 3, hit = -1, hits = 0;
   size_t len = strlen(arg);
   for (i = group ? 1 : 0; i < n; i++) {
@@ -159,8 +164,7 @@ int cmd_uniq(cmd_ctx *c) {
     case 'D': alldup = 1; break;
     case UNIQ_O_ALLREP:
       alldup = 1;
-      if (g.arg && uniq_method(&g, g.arg, "--all-repeated", 0, &sep))
-        return 1;
+      if (g.arg && uniq_method(&g, g.arg, "--all-repeated", 0, &sep)) return 1;
       break;
     case UNIQ_O_GROUP:
       group = 1;
@@ -172,8 +176,7 @@ int cmd_uniq(cmd_ctx *c) {
         return 1;
       break;
     case 's':
-      if (uniq_count_arg(c, g.arg, "invalid number of bytes to skip",
-                         &u.skipc))
+      if (uniq_count_arg(c, g.arg, "invalid number of bytes to skip", &u.skipc))
         return 1;
       break;
     case 'w':
@@ -192,11 +195,13 @@ int cmd_uniq(cmd_ctx *c) {
   if (g.nops > 2)
     return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
   if (group && (count || dup || alldup || uniq))
-    return cmd_usage_err(&g, "--group is mutually exclusive with "
-                             "-c/-d/-D/-u");
+    return cmd_usage_err(&g,
+                         "--group is mutually exclusive with "
+                         "-c/-d/-D/-u");
   if (alldup && count)
-    return cmd_usage_err(&g, "printing all duplicated lines and repeat "
-                             "counts is meaningless");
+    return cmd_usage_err(&g,
+                         "printing all duplicated lines and repeat "
+                         "counts is meaningless");
   if (g.nops >= 1) in = g.ops[0];
   if (g.nops == 2) outname = g.ops[1];
   rc = cmd_input(c, in, &d, &len);
@@ -213,8 +218,7 @@ int cmd_uniq(cmd_ctx *c) {
       n++;
       if (alldup) {
         if (n == 2) {
-          if (!first_group && (sep == UNIQ_SEP_SEPARATE))
-            buf_putc(o, u.delim);
+          if (!first_group && (sep == UNIQ_SEP_SEPARATE)) buf_putc(o, u.delim);
           if (sep == UNIQ_SEP_PREPEND) buf_putc(o, u.delim);
           first_group = 0;
           buf_put(o, gs, gl);
@@ -252,8 +256,7 @@ int cmd_uniq(cmd_ctx *c) {
   if (outname) {
     const char *abs = cmd_path(c, outname);
     rc = ob.err ? ob.err
-         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644,
-                            NULL)
+         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644, NULL)
                 : MSB_ENOMEM;
     buf_finish(&ob);
     if (rc < 0) {

@@ -121,9 +121,7 @@ static const char *util_quote(cmd_ctx *c, const char *s, int always) {
   return r ? r : "";
 }
 
-const char *cmd_quote(cmd_ctx *c, const char *s) {
-  return util_quote(c, s, 1);
-}
+const char *cmd_quote(cmd_ctx *c, const char *s) { return util_quote(c, s, 1); }
 
 const char *cmd_quotef(cmd_ctx *c, const char *s) {
   return util_quote(c, s, 0);
@@ -151,8 +149,8 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
   va_end(ap);
   if (c->out->err) return c->out->err;
   if (c->out_max && c->out->len > c->out_max) {
-    buf_truncate(c->out, before > c->out_max ? (size_t)before
-                                             : (size_t)c->out_max);
+    buf_truncate(c->out,
+                 before > c->out_max ? (size_t)before : (size_t)c->out_max);
     return MSB_ELIMIT;
   }
   return 0;
@@ -214,15 +212,13 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   return vfs_read(c->fs, p, data, len);
 }
 
-void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len,
-                    int delim) {
+void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len, int delim) {
   l->p = data;
   l->end = data + len;
   l->delim = delim;
 }
 
-int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len,
-                   int *term) {
+int cmd_lines_next(cmd_lines *l, const uint8_t **rec, size_t *len, int *term) {
   const uint8_t *q;
   if (l->p >= l->end) return 0;
   q = memchr(l->p, l->delim, (size_t)(l->end - l->p));
@@ -317,37 +313,52 @@ int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
   for (;;) {
     uint32_t who = 0;
     for (;; p++) {
-      if (*p == 'u') who |= 04700;
-      else if (*p == 'g') who |= 02070;
-      else if (*p == 'o') who |= 01007;
-      else if (*p == 'a') who |= 07777;
-      else break;
+      if (*p == 'u')
+        who |= 04700;
+      else if (*p == 'g')
+        who |= 02070;
+      else if (*p == 'o')
+        who |= 01007;
+      else if (*p == 'a')
+        who |= 07777;
+      else
+        break;
     }
     if (*p != '+' && *p != '-' && *p != '=') return CMD_NUM_INVALID;
     while (*p == '+' || *p == '-' || *p == '=') {
       int op = *p++;
       uint32_t val = 0, mask = who ? who : 07777 & ~umask;
       if (*p == 'u' || *p == 'g' || *p == 'o') {
-        uint32_t b = *p == 'u' ? (mode >> 6) & 7
-                   : *p == 'g' ? (mode >> 3) & 7 : mode & 7;
+        uint32_t b = *p == 'u'   ? (mode >> 6) & 7
+                     : *p == 'g' ? (mode >> 3) & 7
+                                 : mode & 7;
         val = b * 0111;
         p++;
       } else {
         for (;; p++) {
-          if (*p == 'r') val |= 0444;
-          else if (*p == 'w') val |= 0222;
-          else if (*p == 'x') val |= 0111;
+          if (*p == 'r')
+            val |= 0444;
+          else if (*p == 'w')
+            val |= 0222;
+          else if (*p == 'x')
+            val |= 0111;
           else if (*p == 'X') {
             if (is_dir || (mode & 0111)) val |= 0111;
-          } else if (*p == 's') val |= 06000;
-          else if (*p == 't') val |= 01000;
-          else break;
+          } else if (*p == 's')
+            val |= 06000;
+          else if (*p == 't')
+            val |= 01000;
+          else
+            break;
         }
       }
       val &= mask;
-      if (op == '+') mode |= val;
-      else if (op == '-') mode &= ~val;
-      else mode = (mode & ~(who ? who : (07777 & ~umask))) | val;
+      if (op == '+')
+        mode |= val;
+      else if (op == '-')
+        mode &= ~val;
+      else
+        mode = (mode & ~(who ? who : (07777 & ~umask))) | val;
     }
     if (*p == ',') {
       p++;
@@ -366,8 +377,7 @@ void cmd_mode_str(int kind, uint32_t mode, char out[11]) {
   static const char rwx[] = "rwxrwxrwx";
   int i;
   out[0] = kind == VFS_DIR ? 'd' : kind == VFS_LINK ? 'l' : '-';
-  for (i = 0; i < 9; i++)
-    out[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
+  for (i = 0; i < 9; i++) out[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
   if (mode & 04000) out[3] = (mode & 0100) ? 's' : 'S';
   if (mode & 02000) out[6] = (mode & 0010) ? 's' : 'S';
   if (mode & 01000) out[9] = (mode & 0001) ? 't' : 'T';
@@ -463,8 +473,8 @@ void cmd_gmtime(int64_t secs, cmd_tm *tm) {
   tm->mday = (int)(doy - (153 * mp + 2) / 5 + 1);
   tm->mon = (int)(mp < 10 ? mp + 3 : mp - 9);
   tm->year = yoe + era * 400 + (tm->mon <= 2);
-  tm->yday = (int)(util_days(tm->year, tm->mon, tm->mday) -
-                   util_days(tm->year, 1, 1));
+  tm->yday =
+      (int)(util_days(tm->year, tm->mon, tm->mday) - util_days(tm->year, 1, 1));
 }
 
 int64_t cmd_timegm(const cmd_tm *tm) {
@@ -490,8 +500,8 @@ void cmd_time_ls(int64_t t_ns, int64_t now_ns, char out[32]) {
     snprintf(out, 32, "%.3s %2d %02d:%02d", util_months + (tm.mon - 1) * 3,
              tm.mday, tm.hour, tm.min);
   else
-    snprintf(out, 32, "%.3s %2d  %lld", util_months + (tm.mon - 1) * 3,
-             tm.mday, (long long)tm.year);
+    snprintf(out, 32, "%.3s %2d  %lld", util_months + (tm.mon - 1) * 3, tm.mday,
+             (long long)tm.year);
 }
 
 void cmd_time_full(int64_t t_ns, char out[48]) {
@@ -525,10 +535,10 @@ static int util_relative(const char *s, int64_t *ns) {
   static const struct {
     const char *name;
     int64_t secs;
-  } units[] = {{"second", 1},      {"sec", 1},   {"minute", 60},
-               {"min", 60},        {"hour", 3600}, {"day", 86400},
-               {"week", 604800},   {"fortnight", 1209600},
-               {"month", -1},      {"year", -2}};
+  } units[] = {
+      {"second", 1},  {"sec", 1},     {"minute", 60},   {"min", 60},
+      {"hour", 3600}, {"day", 86400}, {"week", 604800}, {"fortnight", 1209600},
+      {"month", -1},  {"year", -2}};
   int64_t total = *ns;
   s = util_skip_ws(s);
   while (*s) {
@@ -548,8 +558,8 @@ static int util_relative(const char *s, int64_t *ns) {
       s = util_skip_ws(s);
     }
     n *= sign;
-    for (len = 0; (s[len] >= 'a' && s[len] <= 'z') ||
-                  (s[len] >= 'A' && s[len] <= 'Z');
+    for (len = 0;
+         (s[len] >= 'a' && s[len] <= 'z') || (s[len] >= 'A' && s[len] <= 'Z');
          len++) {
     }
     if (!len) return -1;
@@ -694,7 +704,7 @@ struct cmd_walk {
   cmd_ctx *c;
   unsigned flags;
   int max_depth;
-  int state;   /* 0 root pending, 1 walking, 2 done */
+  int state; /* 0 root pending, 1 walking, 2 done */
   int pending; /* the entry just returned is a directory to open */
   int pruned;
   uint64_t seen;
@@ -884,8 +894,7 @@ int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
       digits = 1;
     }
     if (!digits || (*p && *p != ',' && *p != ' ')) {
-      cmd_err(c, "tab size contains invalid character(s): %s",
-              cmd_quote(c, p));
+      cmd_err(c, "tab size contains invalid character(s): %s", cmd_quote(c, p));
       return 1;
     }
     if (v == 0) {

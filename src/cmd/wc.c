@@ -35,14 +35,13 @@ static const char wc_usage[] =
 
 enum { WC_O_FILES0 = 256 };
 
-static const cmd_opt wc_opts[] = {
-    {'c', "bytes", CMD_ARG_NONE, 'c'},
-    {'m', "chars", CMD_ARG_NONE, 'm'},
-    {'l', "lines", CMD_ARG_NONE, 'l'},
-    {0, "files0-from", CMD_ARG_REQ, WC_O_FILES0},
-    {'L', "max-line-length", CMD_ARG_NONE, 'L'},
-    {'w', "words", CMD_ARG_NONE, 'w'},
-    {0, 0, 0, 0}};
+static const cmd_opt wc_opts[] = {{'c', "bytes", CMD_ARG_NONE, 'c'},
+                                  {'m', "chars", CMD_ARG_NONE, 'm'},
+                                  {'l', "lines", CMD_ARG_NONE, 'l'},
+                                  {0, "files0-from", CMD_ARG_REQ, WC_O_FILES0},
+                                  {'L', "max-line-length", CMD_ARG_NONE, 'L'},
+                                  {'w', "words", CMD_ARG_NONE, 'w'},
+                                  {0, 0, 0, 0}};
 
 /* Counts: lines, words, chars, bytes, max line length. */
 typedef struct wc_counts {
@@ -91,8 +90,8 @@ static void wc_count(const uint8_t *d, size_t len, wc_counts *r) {
   r->v[4] = maxlen;
 }
 
-static void wc_print(cmd_ctx *c, const wc_counts *w, const int *show,
-                     int width, const char *name) {
+static void wc_print(cmd_ctx *c, const wc_counts *w, const int *show, int width,
+                     const char *name) {
   int i, first = 1;
   buf line;
   buf_init(&line, c->m);

@@ -35,14 +35,11 @@ static void tc_done(tc_env *e) {
   CHECK(e->m.blocks == 0);
 }
 
-static const cmd_opt tc_opts[] = {{'a', "all", CMD_ARG_NONE, 'a'},
-                                  {'A', "almost-all", CMD_ARG_NONE, 'A'},
-                                  {'n', "lines", CMD_ARG_REQ, 'n'},
-                                  {0, "color", CMD_ARG_OPT, 300},
-                                  {0, "classify", CMD_ARG_NONE, 'F'},
-                                  {'F', 0, CMD_ARG_NONE, 'F'},
-                                  {'v', "verbose", CMD_ARG_NONE, 'v'},
-                                  {0, 0, 0, 0}};
+static const cmd_opt tc_opts[] = {
+    {'a', "all", CMD_ARG_NONE, 'a'},     {'A', "almost-all", CMD_ARG_NONE, 'A'},
+    {'n', "lines", CMD_ARG_REQ, 'n'},    {0, "color", CMD_ARG_OPT, 300},
+    {0, "classify", CMD_ARG_NONE, 'F'},  {'F', 0, CMD_ARG_NONE, 'F'},
+    {'v', "verbose", CMD_ARG_NONE, 'v'}, {0, 0, 0, 0}};
 
 /* Parses argv and records "key[=arg]" items and operands into a string. */
 static int tc_parse(tc_env *e, unsigned flags, char *res, size_t cap) {
@@ -69,9 +66,9 @@ static int tc_parse(tc_env *e, unsigned flags, char *res, size_t cap) {
   return 0;
 }
 
-#define TC_ARGV(...)                                  \
-  const char *tc_cargv[] = {__VA_ARGS__, 0};          \
-  char **tc_argv = (char **)(void *)tc_cargv;         \
+#define TC_ARGV(...)                          \
+  const char *tc_cargv[] = {__VA_ARGS__, 0};  \
+  char **tc_argv = (char **)(void *)tc_cargv; \
   int tc_argc = (int)(sizeof tc_cargv / sizeof tc_cargv[0]) - 1
 
 TEST("cmd-1.1 table sorted bytewise, each entry has a purpose") {
@@ -88,10 +85,10 @@ TEST("cmd-1.1 table sorted bytewise, each entry has a purpose") {
 
 TEST("cmd-1.2 file commands are registered") {
   static const char *names[] = {
-      "basename", "cat",   "chmod", "cp",       "df",    "dirname",
-      "du",       "file",  "find",  "ln",       "ls",    "mkdir",
-      "mktemp",   "mv",    "readlink", "realpath", "rm", "rmdir",
-      "stat",     "tee",   "touch", "tree"};
+      "basename", "cat",  "chmod",    "cp",       "df", "dirname",
+      "du",       "file", "find",     "ln",       "ls", "mkdir",
+      "mktemp",   "mv",   "readlink", "realpath", "rm", "rmdir",
+      "stat",     "tee",  "touch",    "tree"};
   size_t i;
   for (i = 0; i < sizeof names / sizeof names[0]; i++)
     CHECK(cmd_find(names[i]) != 0);
@@ -110,8 +107,8 @@ TEST("cmd-2.1 clustered shorts, attached and separate arguments") {
 TEST("cmd-2.2 long options, prefixes, = and separate values, --") {
   tc_env e;
   char r[256];
-  TC_ARGV("ls", "--all", "--lines=3", "--lin", "4", "--col", "--color=x",
-          "--", "-a", "--all");
+  TC_ARGV("ls", "--all", "--lines=3", "--lin", "4", "--col", "--color=x", "--",
+          "-a", "--all");
   tc_setup(&e, tc_argc, tc_argv);
   CHECK(tc_parse(&e, 0, r, sizeof r) == 0);
   CHECK_STR(r, "97 110=3 110=4 300 300=x [-a][--all]");
@@ -147,10 +144,12 @@ TEST("cmd-2.5 GNU getopt error wording") {
       {"-n", "ls: option requires an argument -- 'n'\n"},
       {"--lines", "ls: option '--lines' requires an argument\n"},
       {"--all=x", "ls: option '--all' doesn't allow an argument\n"},
-      {"--al", "ls: option '--al' is ambiguous; possibilities: '--all' "
-               "'--almost-all'\n"},
-      {"--c", "ls: option '--c' is ambiguous; possibilities: '--color' "
-              "'--classify'\n"},
+      {"--al",
+       "ls: option '--al' is ambiguous; possibilities: '--all' "
+       "'--almost-all'\n"},
+      {"--c",
+       "ls: option '--c' is ambiguous; possibilities: '--color' "
+       "'--classify'\n"},
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -162,8 +161,8 @@ TEST("cmd-2.5 GNU getopt error wording") {
     argv[2] = 0;
     tc_setup(&e, 2, argv);
     CHECK(tc_parse(&e, 0, r, sizeof r) == CMD_OPT_ERR);
-    snprintf(want, sizeof want,
-             "%sTry 'ls --help' for more information.\n", cases[i].msg);
+    snprintf(want, sizeof want, "%sTry 'ls --help' for more information.\n",
+             cases[i].msg);
     CHECK_STR(buf_str(&e.err), want);
     tc_done(&e);
   }
@@ -253,10 +252,10 @@ TEST("cmd-5.1 human sizes round up like GNU") {
   static const struct {
     uint64_t n;
     const char *s;
-  } cases[] = {{0, "0"},        {1023, "1023"},     {1024, "1.0K"},
-               {1025, "1.1K"},  {1536, "1.5K"},     {10239, "10K"},
-               {10240, "10K"},  {10241, "11K"},     {1048575, "1.0M"},
-               {1048576, "1.0M"}, {4096, "4.0K"},   {12582912, "12M"}};
+  } cases[] = {{0, "0"},          {1023, "1023"}, {1024, "1.0K"},
+               {1025, "1.1K"},    {1536, "1.5K"}, {10239, "10K"},
+               {10240, "10K"},    {10241, "11K"}, {1048575, "1.0M"},
+               {1048576, "1.0M"}, {4096, "4.0K"}, {12582912, "12M"}};
   size_t i;
   char out[24];
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -376,13 +375,11 @@ TEST("cmd-7.1 walker: pre/post order, sorted, depth, prune") {
   buf_init(&log, &e.m);
   REQUIRE(cmd_walk_open(&e.c, "a", CMD_WALK_POST, &w) == 0);
   while (cmd_walk_next(w, &ent) > 0) {
-    buf_printf(&log, "%s%s:%d ", ent->post ? "/" : "", ent->path,
-               ent->depth);
+    buf_printf(&log, "%s%s:%d ", ent->post ? "/" : "", ent->path, ent->depth);
     if (!ent->post && !strcmp(ent->name, "p")) cmd_walk_prune(w);
   }
   cmd_walk_close(w);
-  CHECK_STR(buf_str(&log),
-            "a:0 a/b:1 a/c:1 /a/c:1 a/p:1 /a/p:1 /a:0 ");
+  CHECK_STR(buf_str(&log), "a:0 a/b:1 a/c:1 /a/c:1 a/p:1 /a/p:1 /a:0 ");
   buf_finish(&log);
   vfs_destroy(v);
   tc_done(&e);
@@ -406,8 +403,8 @@ TEST("cmd-7.2 walker: deleting entries while walking is safe") {
   REQUIRE(cmd_walk_open(&e.c, "d", CMD_WALK_POST, &w) == 0);
   while (cmd_walk_next(w, &ent) > 0) {
     if (ent->st.kind == VFS_DIR && !ent->post) continue;
-    CHECK(vfs_remove(v, ent->abs, ent->st.kind == VFS_DIR ? VFS_RM_DIR
-                                                           : 0) == 0);
+    CHECK(vfs_remove(v, ent->abs, ent->st.kind == VFS_DIR ? VFS_RM_DIR : 0) ==
+          0);
     n++;
   }
   cmd_walk_close(w);

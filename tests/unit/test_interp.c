@@ -124,11 +124,11 @@ TEST("interp-1.6 var assoc iteration follows bash's hash order") {
   var *v;
   var_elem **el;
   size_t n, i;
-  static const char *const keys[] = {"a", "b", "c", "foo", "bar", "zz",
-                                     "x1", "x2"};
+  static const char *const keys[] = {"a",   "b",  "c",  "foo",
+                                     "bar", "zz", "x1", "x2"};
   /* bash 5.2: declare -A a; for k in ...; do a[$k]=1; done; "${!a[@]}" */
-  static const char *const want[] = {"x1", "x2", "c", "b", "a", "zz", "foo",
-                                     "bar"};
+  static const char *const want[] = {"x1", "x2", "c",   "b",
+                                     "a",  "zz", "foo", "bar"};
   mem_init(&m, 0);
   vs = var_create(&m);
   REQUIRE(vs);
@@ -262,8 +262,8 @@ TEST("interp-2.1 state persists across exec calls") {
   interp_t t;
   char out[256];
   REQUIRE(interp_t_open(&t));
-  CHECK(interp_t_run(&t, "x=5; f() { echo \"f$1\"; }; cd /tmp", out, NULL)
-        == 0);
+  CHECK(interp_t_run(&t, "x=5; f() { echo \"f$1\"; }; cd /tmp", out, NULL) ==
+        0);
   CHECK(interp_t_run(&t, "echo $x; f 2; pwd", out, NULL) == 0);
   CHECK_STR(out, "5\nf2\n/tmp\n");
   CHECK_STR(shell_cwd(t.sh), "/tmp");
@@ -281,8 +281,8 @@ TEST("interp-2.2 env and fresh_state options") {
   o.env = env;
   o.env_count = 1;
   interp_t_run(&t, "keep=1", out, NULL);
-  CHECK(interp_t_run(&t, "echo $GREETING; bash -c 'echo $GREETING'", out,
-                     &o) == 0);
+  CHECK(interp_t_run(&t, "echo $GREETING; bash -c 'echo $GREETING'", out, &o) ==
+        0);
   CHECK_STR(out, "hi\nhi\n");
   CHECK(interp_t_run(&t, "echo \"[$GREETING]\"", out, NULL) == 0);
   CHECK_STR(out, "[]\n");
@@ -344,8 +344,9 @@ TEST("interp-2.5 out of memory is a result, never a crash") {
   for (k = 0; k < 400; k += 7) {
     interp_t t;
     msb_result r;
-    const char *s = "a=(1 2 3); f() { local x=$1; echo ${x}${a[@]}; }; "
-                    "f q | cat; echo $((2+3)) {a,b}";
+    const char *s =
+        "a=(1 2 3); f() { local x=$1; echo ${x}${a[@]}; }; "
+        "f q | cat; echo $((2+3)) {a,b}";
     if (!interp_t_open(&t)) continue;
     t.m.fail_after = k;
     if (shell_exec(t.sh, s, strlen(s), NULL, &r) == 0) {
@@ -364,11 +365,11 @@ TEST("interp-2.6 read splits by IFS like bash") {
   interp_t t;
   char out[256];
   REQUIRE(interp_t_open(&t));
-  interp_t_run(&t, "IFS=: read -r a b c <<< 'x::y:z:w'; echo \"$a|$b|$c\"",
-               out, NULL);
+  interp_t_run(&t, "IFS=: read -r a b c <<< 'x::y:z:w'; echo \"$a|$b|$c\"", out,
+               NULL);
   CHECK_STR(out, "x||y:z:w\n");
-  interp_t_run(&t, "read -r a b <<< '  lead  trail  '; echo \"[$a][$b]\"",
-               out, NULL);
+  interp_t_run(&t, "read -r a b <<< '  lead  trail  '; echo \"[$a][$b]\"", out,
+               NULL);
   CHECK_STR(out, "[lead][trail]\n");
   interp_t_run(&t, "IFS=, read -r a b <<< 'p,q,'; echo \"[$a][$b]\"", out,
                NULL);
