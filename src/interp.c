@@ -2596,6 +2596,27 @@ int interp_cond(shell *sh, ast_cond *c) {
 
 /* ---- traps, strings, scripts ---------------------------------------- */
 
+/* Prints the parser's warnings for the command just parsed (the here-doc
+ * delimited by end-of-file), each line behind the shell's prefix, as bash
+ * does at parse time. */
+static void interp_parse_warnings(shell *sh, const parser *p,
+                                  const char *prefix) {
+  size_t len, i = 0;
+  const char *w = parse_warnings(p, &len);
+  buf b;
+  if (!len) return;
+  buf_init(&b, sh->m);
+  while (i < len) {
+    const char *nl = memchr(w + i, '\n', len - i);
+    size_t e = nl ? (size_t)(nl - w) + 1 : len;
+    buf_puts(&b, prefix);
+    buf_put(&b, w + i, e - i);
+    i = e;
+  }
+  if (!b.err) interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+}
+
 /* Runs a string of shell code in sh (eval semantics). */
 int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
@@ -2615,6 +2636,13 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   sh->tree = parse_tree(p);
   for (;;) {
     rc = parse_next(p, &node);
+    if (!rc) {
+      buf pre;
+      buf_init(&pre, sh->m);
+      buf_printf(&pre, "%s: ", interp_name(sh));
+      if (!pre.err) interp_parse_warnings(sh, p, buf_str(&pre));
+      buf_finish(&pre);
+    }
     if (rc) {
       const parse_error *e = parse_get_error(p);
       if (rc == MSB_ENOMEM) break;
@@ -2886,6 +2914,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
   sh->parser = p;
   for (;;) {
     rc = parse_next(p, &node);
+    if (!rc) interp_parse_warnings(sh, p, "bash: ");
     if (rc) {
       const parse_error *e = parse_get_error(p);
       buf b;
