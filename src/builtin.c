@@ -9,6 +9,16 @@
 
 #include "interp.h"
 
+int interp_print_func(shell *sh, const char *name, const ast_node *body,
+                      buf *b) {
+  int rc = ast_print_function(b, name, body);
+  if (rc == MSB_ENOTSUP) {
+    interp_errf(sh, "%s: cannot print this function's body exactly", name);
+    return rc;
+  }
+  return rc ? rc : buf_putc(b, '\n');
+}
+
 static int bi_usage(shell *sh, const char *name, const char *usage) {
   interp_errf(sh, "%s: usage: %s", name, usage);
   return 2;

@@ -254,9 +254,9 @@ int expand_split_read(shell *sh, const char *s, size_t n, int max,
 /* Pattern match with shell options. */
 int expand_match(shell *sh, const char *pat, const char *s, int casefold);
 
-/* ---- interp_print.c ------------------------------------------------- */
-
-/* Appends a function definition in bash's `declare -f` layout. */
+/* Appends a function definition in bash's `declare -f` layout (the
+ * parser's ast_print_function) and a newline. A body the printer cannot
+ * reproduce exactly is refused with a message and MSB_ENOTSUP. */
 int interp_print_func(shell *sh, const char *name, const ast_node *body,
                       buf *b);
 
