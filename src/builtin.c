@@ -9,6 +9,7 @@
 
 #include "interp.h"
 
+/* declare -f / type: one printer for function bodies, the parser's. */
 int interp_print_func(shell *sh, const char *name, const ast_node *body,
                       buf *b) {
   int rc = ast_print_function(b, name, body);
