@@ -131,6 +131,9 @@ int cmd_opt_next(cmd_getopt *g);
 /* Prints "NAME: msg\nTry 'NAME --help' for more information.\n" and
  * returns g->status: for usage errors the command detects itself (missing
  * operand, bad argument). */
+/* For tools taking exactly two FILE operands (comm, join): the usage error
+ * GNU prints for a missing or extra operand; returns g->status. */
+int cmd_two_operands(cmd_getopt *g);
 int cmd_usage_err(cmd_getopt *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -114,13 +114,7 @@ int cmd_comm(cmd_ctx *c) {
       break;
     }
   }
-  if (g.nops < 2) {
-    if (g.nops == 0) return cmd_usage_err(&g, "missing operand");
-    return cmd_usage_err(&g, "missing operand after %s",
-                         cmd_quote(c, g.ops[0]));
-  }
-  if (g.nops > 2)
-    return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
+  if (g.nops != 2) return cmd_two_operands(&g);
   memset(f, 0, sizeof f);
   for (i = 0; i < 2; i++) {
     const uint8_t *d;

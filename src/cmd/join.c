@@ -345,13 +345,7 @@ int cmd_join(cmd_ctx *c) {
       break;
     }
   }
-  if (g.nops < 2) {
-    if (g.nops == 0) return cmd_usage_err(&g, "missing operand");
-    return cmd_usage_err(&g, "missing operand after %s",
-                         cmd_quote(c, g.ops[0]));
-  }
-  if (g.nops > 2)
-    return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
+  if (g.nops != 2) return cmd_two_operands(&g);
   s.f[0].field = f1 == (size_t)-1 ? 0 : f1;
   s.f[1].field = f2 == (size_t)-1 ? 0 : f2;
   for (i = 0; i < 2; i++) {

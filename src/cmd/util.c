@@ -913,3 +913,13 @@ int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
   }
   return 0;
 }
+
+/* ---- Operand count (comm, join) -------------------------------------- */
+
+int cmd_two_operands(cmd_getopt *g) {
+  if (g->nops == 0) return cmd_usage_err(g, "missing operand");
+  if (g->nops == 1)
+    return cmd_usage_err(g, "missing operand after %s",
+                         cmd_quote(g->c, g->ops[0]));
+  return cmd_usage_err(g, "extra operand %s", cmd_quote(g->c, g->ops[2]));
+}
