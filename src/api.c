@@ -197,6 +197,9 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
     return api_fail(sb, rc, "%s: file name too long", disp);
   }
   case MSB_EINVAL: return api_fail(sb, rc, "%s: invalid argument", disp);
+  case MSB_EPOLICY:
+    return api_fail(sb, rc, "%s: permission denied by the policy's path rules",
+                    disp);
   default: return api_fail(sb, rc, "%s: %s", disp, msb_strerror(rc));
   }
 }
@@ -270,7 +273,9 @@ static int api_install_bin(msb_sandbox *sb) {
   buf path;
   int rc;
   vnode *saved;
+  struct policy *pol;
   if (!vfs_stat(sb->fs, "/usr/bin", 0, &st)) return 0;
+  pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   saved = vfs_root_get(sb->fs); /* all or nothing */
   rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
   if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
@@ -287,6 +292,7 @@ static int api_install_bin(msb_sandbox *sb) {
   if (rc) vfs_root_set(sb->fs, saved);
   vnode_unref(sb->fs, saved);
   vfs_set_revision(sb->fs, rev);
+  vfs_set_policy(sb->fs, pol);
   return rc;
 }
 
@@ -313,6 +319,7 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
   sb->clock = cfg ? cfg->clock_ns : 0;
   sb->seed = cfg ? cfg->seed : 0;
   sb->next_cp = 1;
+  events_init(&sb->ev, &sb->m);
   vl.max_total_bytes = lim.max_total_bytes;
   vl.max_file_bytes = lim.max_file_bytes;
   vl.max_nodes = lim.max_nodes;
@@ -328,6 +335,7 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
     api_close(sb);
     return MSB_ENOMEM;
   }
+  api_event(sb, "sandbox.created", 0);
   *out = sb;
   return 0;
 }
@@ -344,6 +352,8 @@ size_t api_close(msb_sandbox *sb) {
   mem_free(&sb->m, sb->cps);
   shell_destroy(sb->sh);
   vfs_destroy(sb->fs);
+  policy_destroy(sb->pol);
+  events_finish(&sb->ev);
   m = sb->m;
   leaked = m.used - mem_size(sb) + (m.blocks - 1);
   mem_free(&m, sb);
@@ -380,7 +390,7 @@ uint64_t msb_memory_used(const msb_sandbox *sb) { return sb ? sb->m.used : 0; }
 /* ---- filesystem ----------------------------------------------------- */
 
 /* Reads a whole file into a caller-freed copy. */
-int msb_read(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len) {
+int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len) {
   api_path p;
   const uint8_t *d;
   size_t n;
@@ -442,7 +452,7 @@ out:
 }
 
 /* Writes a whole file. */
-int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
+int api_write_run(msb_sandbox *sb, const char *path, const void *data, size_t len,
               int cond, const uint8_t *expect_hash, uint32_t mode,
               unsigned flags) {
   unsigned vf = 0;
@@ -473,7 +483,7 @@ int msb_write(msb_sandbox *sb, const char *path, const void *data, size_t len,
 }
 
 /* Appends to a file, creating it if absent. */
-int msb_append(msb_sandbox *sb, const char *path, const void *data, size_t len,
+int api_append_run(msb_sandbox *sb, const char *path, const void *data, size_t len,
                unsigned flags) {
   API_CHECK(sb);
   if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
@@ -487,7 +497,7 @@ int msb_append(msb_sandbox *sb, const char *path, const void *data, size_t len,
 }
 
 /* Stats a path. */
-int msb_stat_path(msb_sandbox *sb, const char *path, unsigned flags,
+int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
                   msb_stat *st) {
   api_path p;
   struct vfs_stat vs;
@@ -517,7 +527,7 @@ out:
 }
 
 /* Lists a directory as NUL-terminated names. */
-int msb_list(msb_sandbox *sb, const char *path, char **names, size_t *len,
+int api_list_run(msb_sandbox *sb, const char *path, char **names, size_t *len,
              size_t *count) {
   api_path p;
   vfs_dir d;
@@ -561,7 +571,7 @@ out:
 }
 
 /* Creates a directory. */
-int msb_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
+int api_mkdir_run(msb_sandbox *sb, const char *path, uint32_t mode,
               unsigned flags) {
   api_path p;
   unsigned vf = 0;
@@ -584,7 +594,7 @@ out:
 }
 
 /* Removes a file, link or directory. */
-int msb_remove(msb_sandbox *sb, const char *path, unsigned flags) {
+int api_remove_run(msb_sandbox *sb, const char *path, unsigned flags) {
   api_path p;
   const char *disp;
   int rc;
@@ -708,21 +718,21 @@ out:
 }
 
 /* Copies src to dst. */
-int msb_copy(msb_sandbox *sb, const char *src, const char *dst,
+int api_copy_run(msb_sandbox *sb, const char *src, const char *dst,
              unsigned flags) {
   API_CHECK(sb);
   return api_copy_move(sb, src, dst, flags, 0);
 }
 
 /* Moves src to dst. */
-int msb_move(msb_sandbox *sb, const char *src, const char *dst,
+int api_move_run(msb_sandbox *sb, const char *src, const char *dst,
              unsigned flags) {
   API_CHECK(sb);
   return api_copy_move(sb, src, dst, flags, 1);
 }
 
 /* Creates a symbolic link. */
-int msb_symlink(msb_sandbox *sb, const char *target, const char *linkpath) {
+int api_symlink_run(msb_sandbox *sb, const char *target, const char *linkpath) {
   api_path p;
   int rc;
   API_CHECK(sb);
@@ -740,7 +750,7 @@ out:
 }
 
 /* Reads a link target into a caller-freed string. */
-int msb_readlink(msb_sandbox *sb, const char *path, char **target) {
+int api_readlink_run(msb_sandbox *sb, const char *path, char **target) {
   api_path p;
   buf b;
   int rc;
@@ -765,7 +775,7 @@ out:
 }
 
 /* Sets permission bits. */
-int msb_chmod(msb_sandbox *sb, const char *path, uint32_t mode) {
+int api_chmod_run(msb_sandbox *sb, const char *path, uint32_t mode) {
   api_path p;
   int rc;
   API_CHECK(sb);
@@ -781,7 +791,7 @@ out:
 }
 
 /* SHA-256 of a path (a link hashes as its target string). */
-int msb_hash(msb_sandbox *sb, const char *path, uint8_t out[32]) {
+int api_hash_run(msb_sandbox *sb, const char *path, uint8_t out[32]) {
   api_path p;
   int rc;
   API_CHECK(sb);
@@ -800,7 +810,7 @@ uint64_t msb_revision(const msb_sandbox *sb) {
 }
 
 /* Hash of /workspace. */
-int msb_root_hash(msb_sandbox *sb, uint8_t out[32]) {
+int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]) {
   int rc;
   API_CHECK(sb);
   if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
@@ -811,7 +821,7 @@ int msb_root_hash(msb_sandbox *sb, uint8_t out[32]) {
 /* ---- shell ---------------------------------------------------------- */
 
 /* Runs a script in the session. */
-int msb_exec(msb_sandbox *sb, const char *script, size_t len,
+int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
              const msb_exec_opts *opts, msb_result *res) {
   vnode *saved = NULL;
   shell *keep = NULL;
@@ -916,7 +926,7 @@ static api_checkpoint *api_cp_find(msb_sandbox *sb, uint32_t id) {
 
 /* Takes an O(1) checkpoint of the filesystem (one root reference) plus a
  * copy of the shell session. */
-int msb_checkpoint(msb_sandbox *sb, uint32_t *id) {
+int api_checkpoint_run(msb_sandbox *sb, uint32_t *id) {
   api_checkpoint *c;
   shell *sh;
   API_CHECK(sb);
@@ -942,7 +952,7 @@ int msb_checkpoint(msb_sandbox *sb, uint32_t *id) {
 }
 
 /* Returns to a checkpoint, which stays valid. */
-int msb_rollback(msb_sandbox *sb, uint32_t id) {
+int api_rollback_run(msb_sandbox *sb, uint32_t id) {
   api_checkpoint *c;
   shell *sh;
   API_CHECK(sb);
@@ -959,7 +969,7 @@ int msb_rollback(msb_sandbox *sb, uint32_t id) {
 }
 
 /* Releases a checkpoint. */
-int msb_release(msb_sandbox *sb, uint32_t id) {
+int api_release_run(msb_sandbox *sb, uint32_t id) {
   api_checkpoint *c;
   size_t i;
   API_CHECK(sb);
@@ -977,7 +987,7 @@ int msb_release(msb_sandbox *sb, uint32_t id) {
 /* Creates an independent sandbox with the same state: a deep copy into
  * the new sandbox's own allocator (O(size); the JS layer forks by copying
  * the whole module memory instead). Checkpoints are not carried over. */
-int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
+int api_fork_run(msb_sandbox *sb, msb_sandbox **out) {
   API_CHECK(sb);
   if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
   *out = NULL;
@@ -986,20 +996,4 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
   return api_fail(sb, MSB_ENOTSUP,
                   "fork is not supported yet: the shell session cannot be "
                   "copied into another sandbox");
-}
-
-/* Policy and events are declared for the host-controls work that is still
- * to come; until then they say so instead of pretending. */
-int msb_set_policy(msb_sandbox *sb, const char *text, size_t len) {
-  API_CHECK(sb);
-  (void)text;
-  (void)len;
-  return api_fail(sb, MSB_ENOTSUP, "policies are not supported yet");
-}
-
-int msb_events_take(msb_sandbox *sb, char **json, size_t *len) {
-  API_CHECK(sb);
-  if (json) *json = NULL;
-  if (len) *len = 0;
-  return api_fail(sb, MSB_ENOTSUP, "events are not supported yet");
 }

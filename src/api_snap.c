@@ -27,7 +27,7 @@ static int api_snap_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
 }
 
 /* Serialises the state as a deterministic tar.gz (caller frees *data). */
-int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len) {
+int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len) {
   buf out;
   int rc;
   if (!sb) return MSB_EMISUSE;
@@ -74,7 +74,7 @@ static void api_snap_cd(msb_sandbox *sb, const char *dir) {
 }
 
 /* Replaces the state with an archive; all or nothing. */
-int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len) {
+int api_restore_run(msb_sandbox *sb, const uint8_t *data, size_t len) {
   arc_limits lim;
   vfs_limits vl;
   buf cwd;

@@ -354,6 +354,8 @@ static int bi_chdir(shell *sh, const char *arg, const char *shown,
   }
   if (!rc) rc = vfs_stat(sh->fs, buf_str(&p), 1, &st);
   if (!rc && st.kind != VFS_DIR) rc = MSB_ENOTDIR;
+  /* a directory the policy hides cannot become the cwd */
+  if (!rc) rc = vfs_access(sh->fs, buf_str(&p), VFS_ACC_READ);
   if (rc) {
     buf_finish(&p);
     if (rc == MSB_ENOMEM) return rc;

@@ -11,6 +11,9 @@
  *   --limits K=V,...  override msb_limits fields by name
  *   --clock NS        sandbox clock in ns since the epoch (default: now)
  *   --rng-seed N      seed for $RANDOM and friends (default 0)
+ *   --policy FILE     set the policy from a host file (memsandbox.h's text
+ *                     form) after seeding
+ *   --events FILE     write the events (JSON lines) to a host file at exit
  *   --json            print one JSON object instead of the raw streams
  *   --help, --version
  *
@@ -53,6 +56,8 @@ static const char cli_usage[] =
     "  --limits K=V,...   set limits by field name, e.g. max_steps=1000\n"
     "  --clock NS         sandbox clock, ns since the epoch (default: now)\n"
     "  --rng-seed N       random seed (default 0)\n"
+    "  --policy FILE      set the host policy from FILE (after --seed)\n"
+    "  --events FILE      write the events as JSON lines to FILE at exit\n"
     "  --json             print the result as one JSON object\n"
     "  --help             show this help\n"
     "  --version          show the version\n";
@@ -392,6 +397,45 @@ static int cli_is_exit(const char *line, int *code) {
   return *p == '\n' || *p == 0;
 }
 
+/* Sets the policy from a host file. */
+static int cli_policy(msb_sandbox *sb, const char *path) {
+  cli_buf t = {0, 0, 0};
+  FILE *f = fopen(path, "rb");
+  int rc;
+  if (!f || cli_read_all(f, &t)) {
+    fprintf(stderr, "msb: %s: %s\n", path, strerror(errno));
+    if (f) fclose(f);
+    free(t.p);
+    return 1;
+  }
+  fclose(f);
+  rc = msb_set_policy(sb, t.p ? t.p : "", t.len);
+  free(t.p);
+  if (rc) fprintf(stderr, "msb: --policy: %s\n", msb_errmsg(sb));
+  return rc != 0;
+}
+
+/* Writes the pending events to a host file. */
+static int cli_events(msb_sandbox *sb, const char *path) {
+  char *json = 0;
+  size_t len = 0;
+  FILE *f;
+  if (msb_events_take(sb, &json, &len)) {
+    fprintf(stderr, "msb: events: %s\n", msb_errmsg(sb));
+    return 1;
+  }
+  f = fopen(path, "wb");
+  if (!f || (len && fwrite(json, 1, len, f) != len)) {
+    fprintf(stderr, "msb: %s: %s\n", path, strerror(errno));
+    if (f) fclose(f);
+    msb_free(sb, json);
+    return 1;
+  }
+  fclose(f);
+  msb_free(sb, json);
+  return 0;
+}
+
 static int cli_repl(msb_sandbox *sb, int json) {
   cli_buf script = {0, 0, 0};
   char *line = 0, *cwd = 0;
@@ -445,6 +489,7 @@ int main(int argc, char **argv) {
   msb_config cfg;
   msb_sandbox *sb = 0;
   const char *seed = 0, *limits = 0, *script_arg = 0, *file = 0;
+  const char *policy_file = 0, *events_file = 0;
   int profile = MSB_PROFILE_NORMAL, json = 0, i, status, have_c = 0;
   int64_t clock_ns;
   uint64_t rng = 0;
@@ -484,8 +529,9 @@ int main(int argc, char **argv) {
     if (!strncmp(a, "--", 2) && a[2]) {
       const char *eq = strchr(a, '=');
       size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-      static const char *const known[] = {"--seed",  "--profile",  "--limits",
-                                          "--clock", "--rng-seed", 0};
+      static const char *const known[] = {
+          "--seed",     "--profile", "--limits", "--clock",
+          "--rng-seed", "--policy",  "--events", 0};
       int k, hit = -1;
       for (k = 0; known[k]; k++)
         if (strlen(known[k]) == nl && !strncmp(a, known[k], nl)) hit = k;
@@ -522,6 +568,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "msb: --rng-seed: bad number '%s'\n", val);
         return 2;
       }
+      if (hit == 5) policy_file = val;
+      if (hit == 6) events_file = val;
       continue;
     }
     if (a[0] == '-' && a[1]) {
@@ -549,6 +597,10 @@ int main(int argc, char **argv) {
   if (seed && cli_seed_dir(sb, seed, "/workspace")) {
     msb_close(sb);
     return CLI_FAIL;
+  }
+  if (policy_file && cli_policy(sb, policy_file)) {
+    msb_close(sb);
+    return 2;
   }
 
   if (!have_c && !file && isatty(0)) {
@@ -601,6 +653,7 @@ int main(int argc, char **argv) {
                    (const uint8_t *)in.p, in.len, json);
   free(script.p);
   free(in.p);
+  if (events_file && cli_events(sb, events_file)) status = CLI_FAIL;
   msb_close(sb);
   return status;
 }

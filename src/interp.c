@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "glob.h"
+#include "policy.h"
 #include "regex.h"
 
 #define SH_LIMIT_STATUS 124
@@ -927,6 +928,26 @@ static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
   return e;
 }
 
+/* Whether the host's policy denies running name (shown as typed); a
+ * denied command fails like a missing one, with its own message and
+ * status 126. Returns 126 when denied, 0 when allowed, or MSB_ENOMEM. */
+static int interp_denied(shell *sh, const char *shown, const char *name,
+                         int builtin) {
+  policy *p = vfs_get_policy(sh->fs);
+  int rc;
+  if (!p || policy_command_allowed(p, name, builtin)) return 0;
+  p->denied_cmds++;
+  rc = interp_errf(sh, "%s: command denied by policy", shown);
+  return rc == MSB_ENOMEM ? rc : 126;
+}
+
+/* Runs a builtin unless the policy denies it by name. */
+static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
+                          char **argv) {
+  int rc = interp_denied(sh, argv[0], b->name, 1);
+  return rc ? rc : b->fn(sh, argc, argv);
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -935,6 +956,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
   int rc, r2;
+  if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
+    return rc;
   memset(&c, 0, sizeof c);
   arena_init(&a, sh->m);
   buf_init(&tout, sh->m);
@@ -1212,7 +1235,7 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   if (strchr(argv[0], '/')) return interp_run_path(sh, argc, argv);
   if (!no_funcs && (f = interp_func_get(sh, argv[0])))
     return interp_call(sh, f, argc, argv);
-  if ((b = builtin_find(argv[0]))) return b->fn(sh, argc, argv);
+  if ((b = builtin_find(argv[0]))) return interp_builtin(sh, b, argc, argv);
   if ((d = cmd_find(argv[0])))
     return interp_table_cmd(sh, d, argc, argv, NULL, 0);
   {
@@ -1244,6 +1267,11 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
       }
       path = e ? e + 1 : NULL;
     }
+  }
+  {
+    /* a name the policy denies says so even when nothing provides it */
+    int rc = interp_denied(sh, argv[0], argv[0], 1);
+    if (rc) return rc;
   }
   interp_errf(sh, "%s: command not found", argv[0]);
   return 127;
@@ -1770,7 +1798,7 @@ static int interp_simple(shell *sh, ast_node *n) {
       if (f)
         rc = interp_call(sh, f, ac, av);
       else
-        rc = b->fn(sh, ac, av);
+        rc = interp_builtin(sh, b, ac, av);
       if (nextra) var_pop_scope(sh->vars);
     } else {
       if (nextra && strchr(name, '/')) {

@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "mem.h"
 #include "memsandbox.h"
+#include "policy.h"
 #include "shell.h"
 #include "vfs.h"
 
@@ -37,6 +39,8 @@ struct msb_sandbox {
   api_checkpoint *cps; /* sorted by id */
   size_t ncps, capcps;
   uint32_t next_cp;
+  policy *pol; /* host policy; NULL = everything allowed */
+  events ev;   /* pending events (api_host.c) */
   char errmsg[API_ERRMSG_MAX];
 };
 
@@ -44,5 +48,42 @@ struct msb_sandbox {
  * held after everything was freed: leaked bytes plus leaked blocks, so 0
  * means nothing leaked. The debug check the unit tests read. */
 size_t api_close(msb_sandbox *sb);
+
+/* The bodies of the public operations (api.c, api_snap.c). The msb_*
+ * entry points in api_host.c wrap each in the policy's admission check
+ * and its events. */
+int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data,
+                 size_t *len);
+int api_write_run(msb_sandbox *sb, const char *path, const void *data,
+                  size_t len, int cond, const uint8_t *expect_hash,
+                  uint32_t mode, unsigned flags);
+int api_append_run(msb_sandbox *sb, const char *path, const void *data,
+                   size_t len, unsigned flags);
+int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
+                      msb_stat *st);
+int api_list_run(msb_sandbox *sb, const char *path, char **names, size_t *len,
+                 size_t *count);
+int api_mkdir_run(msb_sandbox *sb, const char *path, uint32_t mode,
+                  unsigned flags);
+int api_remove_run(msb_sandbox *sb, const char *path, unsigned flags);
+int api_copy_run(msb_sandbox *sb, const char *src, const char *dst,
+                 unsigned flags);
+int api_move_run(msb_sandbox *sb, const char *src, const char *dst,
+                 unsigned flags);
+int api_symlink_run(msb_sandbox *sb, const char *target, const char *linkpath);
+int api_readlink_run(msb_sandbox *sb, const char *path, char **target);
+int api_chmod_run(msb_sandbox *sb, const char *path, uint32_t mode);
+int api_hash_run(msb_sandbox *sb, const char *path, uint8_t out[32]);
+int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]);
+int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
+                 const msb_exec_opts *opts, msb_result *res);
+int api_checkpoint_run(msb_sandbox *sb, uint32_t *id);
+int api_rollback_run(msb_sandbox *sb, uint32_t id);
+int api_release_run(msb_sandbox *sb, uint32_t id);
+int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
+int api_restore_run(msb_sandbox *sb, const uint8_t *data, size_t len);
+int api_fork_run(msb_sandbox *sb, msb_sandbox **out);
+/* Queues an event of kind with no operation fields (api_host.c). */
+void api_event(msb_sandbox *sb, const char *kind, uint64_t op);
 
 #endif

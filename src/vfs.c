@@ -582,6 +582,34 @@ static int vfs_walk_push(vfs_walk *w, vnode *d, const char *name, size_t nlen,
   return 0;
 }
 
+/* The resolved path of a walk into b: the directories lv[1..nlev-1], then
+ * the final (or first missing) component when final is set. */
+static int vfs_walk_path(const vfs_walk *w, size_t nlev, int final, buf *b) {
+  size_t i;
+  for (i = 1; i < nlev; i++) {
+    buf_putc(b, '/');
+    buf_put(b, w->lv[i].name, w->lv[i].nlen);
+  }
+  if (final && !w->isroot && w->name) {
+    buf_putc(b, '/');
+    buf_put(b, w->name, w->nlen);
+  }
+  if (!b->len) buf_putc(b, '/');
+  return b->err;
+}
+
+/* 1 when the directory the walk stands in is invisible (policy "none"),
+ * 0 when not, MSB_ENOMEM. */
+static int vfs_walk_hidden(vfs_walk *w) {
+  buf b;
+  int rc;
+  buf_init(&b, w->v->m);
+  rc = vfs_walk_path(w, w->n, 0, &b);
+  if (!rc) rc = policy_path_mode(w->v->pol, b.p, b.len) == POLICY_NONE;
+  buf_finish(&b);
+  return rc;
+}
+
 /* Resolves an absolute path. On success lv[0..n-1] are the directories
  * from "/" to the final component's parent and found/node/name/idx describe
  * the final component (or isroot). Intermediate symlinks are always
@@ -643,6 +671,12 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
       continue;
     }
     if (cl == 2 && c[0] == '.' && c[1] == '.') {
+      /* leaving a directory through ".." must not reveal what is in it */
+      if (w->n > 1 && v->pol && v->pol->has_none && !w->denied &&
+          (rc = vfs_walk_hidden(w)) != 0) {
+        if (rc < 0) return rc;
+        w->denied = 1;
+      }
       if (w->n > 1) w->n--;
       w->dotlast = last;
       continue;
@@ -718,7 +752,64 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
   }
 }
 
-/* The final component is "/", "/workspace" or "/tmp". */
+/* Resolves a path and applies the policy (see vfs_int.h). Without a
+ * policy this is vfs_walk_run plus one pointer check. */
+int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow,
+                 int lexical, int acc) {
+  int rc = vfs_walk_run(v, w, path, follow, lexical), prc, ok;
+  policy *p = v->pol;
+  buf b;
+  if (!p || !p->nrules) return rc;
+  if (rc && rc != MSB_ENOENT && rc != MSB_ENOTDIR) return rc;
+  ok = !w->denied;
+  buf_init(&b, v->m);
+  if (ok && acc == VFS_ACC_STAT) {
+    /* metadata needs the parent only, like search permission */
+    prc = vfs_walk_path(w, w->isroot ? 1 : w->n, 0, &b);
+    ok = prc || policy_path_mode(p, b.p, b.len) != POLICY_NONE;
+  } else if (ok) {
+    int mode, below = POLICY_RW;
+    prc = vfs_walk_path(w, w->n, 1, &b);
+    if (prc) goto out;
+    mode = policy_path_mode(p, b.p, b.len);
+    if (acc == VFS_ACC_TREE_READ || acc == VFS_ACC_TREE_WRITE ||
+        (acc == VFS_ACC_WRITE && rc == MSB_ENOENT && w->missing))
+      below = policy_below_mode(p, b.p, b.len);
+    if (acc == VFS_ACC_READ)
+      ok = mode != POLICY_NONE;
+    else if (acc == VFS_ACC_TREE_READ)
+      ok = mode != POLICY_NONE && below != POLICY_NONE;
+    else
+      ok = mode == POLICY_RW && below == POLICY_RW;
+  }
+  prc = 0;
+out:
+  buf_finish(&b);
+  if (prc) return prc;
+  if (ok) return rc;
+  p->denied_paths++;
+  return MSB_EPOLICY;
+}
+
+/* Sets the policy path operations obey; returns the previous one. */
+struct policy *vfs_set_policy(vfs *v, struct policy *pol) {
+  policy *old = v->pol;
+  v->pol = pol;
+  return old;
+}
+
+/* The policy in force. */
+struct policy *vfs_get_policy(const vfs *v) { return v->pol; }
+
+/* Whether path exists and may be accessed as acc. */
+int vfs_access(vfs *v, const char *path, int acc) {
+  vfs_walk w;
+  int rc = vfs_walk_acc(v, &w, path, 1, 0, acc);
+  if (!rc && !w.found) rc = MSB_ENOENT;
+  vfs_walk_finish(&w);
+  return rc;
+}
+
 /* ---- queries ------------------------------------------------------------ */
 
 static void vfs_fill(const vnode *n, struct vfs_stat *st) {
@@ -740,7 +831,7 @@ static void vfs_fill(const vnode *n, struct vfs_stat *st) {
 int vfs_realpath(vfs *v, const char *path, int missing_ok, buf *out) {
   vfs_walk w;
   size_t i, base = out->len;
-  int rc = vfs_walk_run(v, &w, path, 1, missing_ok == 2);
+  int rc = vfs_walk_acc(v, &w, path, 1, missing_ok == 2, VFS_ACC_STAT);
   if (!rc && !w.found && !missing_ok) rc = MSB_ENOENT;
   if (!rc && w.trail && !w.found && missing_ok < 2) rc = MSB_ENOENT;
   if (!rc) {
@@ -762,7 +853,7 @@ int vfs_realpath(vfs *v, const char *path, int missing_ok, buf *out) {
 /* Describes a node. */
 int vfs_stat(vfs *v, const char *path, int follow, struct vfs_stat *st) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, follow, 0);
+  int rc = vfs_walk_acc(v, &w, path, follow, 0, VFS_ACC_STAT);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && st) vfs_fill(w.node, st);
   vfs_walk_finish(&w);
@@ -772,7 +863,7 @@ int vfs_stat(vfs *v, const char *path, int follow, struct vfs_stat *st) {
 /* Borrowed view of a file's bytes. */
 int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, 1, 0);
+  int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_READ);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind == VFS_DIR) rc = MSB_EISDIR;
   if (!rc) {
@@ -787,7 +878,7 @@ int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len) {
 /* A symlink's target (MSB_EINVAL when not a link). */
 int vfs_readlink(vfs *v, const char *path, buf *out) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, 0, 0);
+  int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_STAT);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind != VFS_LINK) rc = MSB_EINVAL;
   if (!rc) rc = buf_put(out, w.node->b->data, w.node->b->len);
@@ -865,7 +956,7 @@ static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
 /* SHA-256 of a node. */
 int vfs_hash(vfs *v, const char *path, int follow, uint8_t out[32]) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, follow, 0);
+  int rc = vfs_walk_acc(v, &w, path, follow, 0, VFS_ACC_TREE_READ);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc) rc = vfs_node_hash(v, w.node, out);
   vfs_walk_finish(&w);
@@ -875,7 +966,7 @@ int vfs_hash(vfs *v, const char *path, int follow, uint8_t out[32]) {
 /* Opens a directory for iteration, pinning its current version. */
 int vfs_opendir(vfs *v, const char *path, vfs_dir *d) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, 1, 0);
+  int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_READ);
   memset(d, 0, sizeof *d);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind != VFS_DIR) rc = MSB_ENOTDIR;

@@ -140,6 +140,22 @@ uint64_t vfs_total_nodes(const vfs *v);
 /* Replaces the quotas; content already above them stays, only growth is
  * refused. */
 void vfs_set_limits(vfs *v, const vfs_limits *lim);
+/* Path access kinds checked against the policy (vfs_access). */
+#define VFS_ACC_STAT 1       /* metadata: the parent must be visible */
+#define VFS_ACC_READ 2       /* contents or listing: visible */
+#define VFS_ACC_WRITE 3      /* create or change the node: read-write */
+#define VFS_ACC_TREE_READ 4  /* read a whole subtree (copy source, hash) */
+#define VFS_ACC_TREE_WRITE 5 /* remove or move a whole subtree */
+struct policy;
+/* Makes every path operation obey pol's path rules (borrowed; NULL for
+ * none). Returns the previous policy so a caller can suspend it. */
+struct policy *vfs_set_policy(vfs *v, struct policy *pol);
+/* The policy in force (borrowed), or NULL. */
+struct policy *vfs_get_policy(const vfs *v);
+/* 0 when path exists and may be accessed as acc, MSB_EPOLICY when the
+ * policy denies it, else the resolution error (cd's check). */
+int vfs_access(vfs *v, const char *path, int acc);
+
 /* Deep copy of the current tree, limits, clock and revision into another
  * allocator (forks); sharing inside the tree is kept. NULL when out of
  * memory. O(distinct nodes + bytes). */

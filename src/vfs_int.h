@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
 #include "vfs.h"
 
 #define VFS_MAXLINKS 40
@@ -87,6 +88,7 @@ struct vfs {
   size_t frcap;
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */
   vchunk *spare1; /* a small chunk set aside for a first entry */
+  policy *pol;    /* the host's policy (borrowed); NULL = no rules */
 };
 
 /* One resolved directory on a path: lv[0] is "/", lv[i] was reached
@@ -120,6 +122,7 @@ typedef struct vfs_walk {
   int missing; /* MSB_ENOENT at an intermediate component */
   const char *rest; /* what follows the missing component */
   size_t restlen;
+  int denied;  /* ".." left a directory the policy makes invisible */
 } vfs_walk;
 
 /* Small objects and tree helpers (vfs.c). */
@@ -147,6 +150,11 @@ void vfs_changed(vfs *v);
 int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
                  int lexical);
 void vfs_walk_finish(vfs_walk *w);
+/* vfs_walk_run followed by the policy's verdict on the resolved path for
+ * an access of kind acc (VFS_ACC_*): MSB_EPOLICY when denied. The one seam
+ * through which every path operation meets the policy. */
+int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow,
+                 int lexical, int acc);
 
 /* The entry at an encoded position. */
 static inline vent *vfs_at(const vnode *d, size_t pos) {

@@ -269,7 +269,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   int rc;
   if (!data && len) return MSB_EINVAL;
   if ((flags & VFS_HASH_EQ) && !expect) return MSB_EINVAL;
-  rc = vfs_walk_run(v, &w, path, !(flags & VFS_EXCL), 0);
+  rc = vfs_walk_acc(v, &w, path, !(flags & VFS_EXCL), 0, VFS_ACC_WRITE);
   if (rc == MSB_ENOENT && w.missing && (flags & VFS_PARENTS) &&
       !(flags & VFS_HASH_EQ))
     rc = 0;
@@ -346,7 +346,7 @@ out:
 int vfs_mkdir(vfs *v, const char *path, uint32_t mode, unsigned flags) {
   vfs_walk w;
   vnode *leaf;
-  int rc = vfs_walk_run(v, &w, path, 0, 0);
+  int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_WRITE);
   if (rc == MSB_ENOENT && w.missing && (flags & VFS_MK_PARENTS)) rc = 0;
   if (rc) goto out;
   if (w.found) {
@@ -390,7 +390,7 @@ static vnode *vfs_detach(vfs *v, vfs_walk *w) {
 int vfs_remove(vfs *v, const char *path, unsigned flags) {
   vfs_walk w;
   vnode *n;
-  int rc = vfs_walk_run(v, &w, path, 0, 0);
+  int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_TREE_WRITE);
   if (rc) goto out;
   rc = MSB_ENOENT;
   if (!w.found) goto out;
@@ -476,7 +476,8 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   vfs_walk *d = &wd;
   vnode *sn, *leaf = NULL;
   int rc, rf = -1;
-  rc = vfs_walk_run(v, &ws, src, !(flags & VFS_CP_NOFOLLOW), 0);
+  rc = vfs_walk_acc(v, &ws, src, !(flags & VFS_CP_NOFOLLOW), 0,
+                    VFS_ACC_TREE_READ);
   wd.v = wf.v = v;
   wd.lv = wd.inl;
   wf.lv = wf.inl;
@@ -485,12 +486,12 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   rc = MSB_ENOENT;
   if (!ws.found) goto out;
   sn = ws.node;
-  rc = vfs_walk_run(v, &wd, dst, 0, 0);
+  rc = vfs_walk_acc(v, &wd, dst, 0, 0, VFS_ACC_TREE_WRITE);
   if (rc == MSB_ENOENT && wd.missing && (flags & VFS_CP_PARENTS)) rc = 0;
   if (rc) goto out;
   if (wd.found && wd.node->kind == VFS_LINK && sn->kind != VFS_DIR) {
     /* like cp: write through a link to an existing file */
-    rf = vfs_walk_run(v, &wf, dst, 1, 0);
+    rf = vfs_walk_acc(v, &wf, dst, 1, 0, VFS_ACC_TREE_WRITE);
     if (!rf && wf.found && wf.node->kind == VFS_FILE) d = &wf;
   }
   rc = MSB_EPERM;
@@ -540,7 +541,7 @@ int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags) {
   wd.v = v;
   wd.lv = wd.inl;
   wd.nown = 0;
-  rc = vfs_walk_run(v, &ws, src, 0, 0);
+  rc = vfs_walk_acc(v, &ws, src, 0, 0, VFS_ACC_TREE_WRITE);
   if (rc) goto out;
   rc = MSB_ENOENT;
   if (!ws.found) goto out;
@@ -549,7 +550,7 @@ int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags) {
   rc = MSB_EINVAL;
   if (ws.dotlast) goto out;
   sn = ws.node;
-  rc = vfs_walk_run(v, &wd, dst, 0, 0);
+  rc = vfs_walk_acc(v, &wd, dst, 0, 0, VFS_ACC_TREE_WRITE);
   if (rc == MSB_ENOENT && wd.missing && parents) rc = 0;
   if (rc) goto out;
   if (wd.found && vfs_samepath(&ws, &wd)) goto out; /* no-op */
@@ -613,7 +614,7 @@ int vfs_symlink(vfs *v, const char *target, const char *linkpath) {
   tl = strlen(target);
   if (!tl) return MSB_ENOENT;
   if (tl > v->lim.max_path_bytes) return MSB_ENAMETOOLONG;
-  rc = vfs_walk_run(v, &w, linkpath, 0, 0);
+  rc = vfs_walk_acc(v, &w, linkpath, 0, 0, VFS_ACC_WRITE);
   if (rc) goto out;
   rc = MSB_EEXIST;
   if (w.found) goto out;
@@ -633,7 +634,7 @@ out:
 /* Changes the mode of a node (follows symlinks). */
 int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, 1, 0);
+  int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (rc || w.node->mode == (mode & 07777)) goto out;
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
@@ -647,7 +648,7 @@ out:
 /* Sets a node's mtime. */
 int vfs_utime(vfs *v, const char *path, int64_t mtime_ns, int nofollow) {
   vfs_walk w;
-  int rc = vfs_walk_run(v, &w, path, !nofollow, 0);
+  int rc = vfs_walk_acc(v, &w, path, !nofollow, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (rc) goto out;
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;

@@ -233,6 +233,13 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
     unsigned fl = s->deref == CP_DEREF_ALWAYS ? 0 : VFS_CP_NOFOLLOW;
     if (s->preserve) fl |= VFS_CP_KEEP_META;
     rc = vfs_copy(c->fs, sabs, dabs, fl);
+    if (rc == MSB_EPOLICY &&
+        vfs_access(c->fs, sabs, VFS_ACC_TREE_READ) == MSB_EPOLICY) {
+      /* the policy hides part of the source tree */
+      cmd_err(c, "cannot open directory %s: %s", cmd_quote(c, src),
+              cmd_strerror(rc));
+      return 1;
+    }
     if (rc < 0) {
       if (rc == MSB_ENOMEM) return rc;
       cmd_err(c, "cannot create directory %s: %s", cmd_quote(c, dst),

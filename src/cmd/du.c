@@ -159,6 +159,13 @@ static int du_one(du_state *s, const char *op, uint64_t *total) {
       cap *= 2;
     }
     if (e->err == MSB_ELOOP) continue;
+    if (e->err == MSB_EPOLICY) {
+      /* unreadable (policy): report it, count it as an empty directory */
+      cmd_err(c, "cannot read directory %s: %s", cmd_quote(c, e->path),
+              cmd_strerror(e->err));
+      status = 1;
+      e->post = 1;
+    }
     if (skip_post) {
       skip_post = 0;
       if (e->post) continue;

@@ -1351,7 +1351,7 @@ static int find_start(find_state *s, const char *start) {
       s->status = 1;
       continue;
     }
-    if (e->err < 0 && e->depth > 0) {
+    if (e->err < 0 && (e->depth > 0 || e->err == MSB_EPOLICY)) {
       cmd_err(c, "%s: %s", cmd_quote(c, e->path), cmd_strerror(e->err));
       s->status = 1;
       continue;

@@ -785,6 +785,9 @@ static int util_walk_push(cmd_walk *w) {
   }
   f = &w->st[w->n];
   rc = vfs_opendir(w->c->fs, buf_str(&w->abs), &f->d);
+  /* a directory the policy hides is reported (its entry again, with the
+   * error), as GNU tools report an unreadable directory */
+  if (rc == MSB_EPOLICY) return 1;
   if (rc < 0) return rc == MSB_ENOMEM ? rc : 0;
   f->pathlen = w->path.len;
   f->abslen = w->abs.len;
@@ -826,6 +829,10 @@ int cmd_walk_next(cmd_walk *w, cmd_walk_ent **out) {
     w->pending = 0;
     if (!w->pruned && (w->max_depth < 0 || e->depth < w->max_depth)) {
       if ((rc = util_walk_push(w)) < 0) return rc;
+      if (rc == 1) {
+        e->err = MSB_EPOLICY;
+        return 1;
+      }
     } else if (w->flags & CMD_WALK_POST) {
       e->post = 1;
       return 1;
