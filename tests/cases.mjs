@@ -31,8 +31,10 @@
 // "=== ID description"; sections are "--- NAME [ARGS]" lines followed by
 // body lines: file PATH [noeol] [mode=NNN], dir PATH, link PATH TARGET,
 // stdin [noeol], cmd, stdout [noeol], stderr [noeol], exit N,
-// sandbox-only REASON. Lines before the first "===" are comments. Bodies
-// are bytes; escapes are not interpreted.
+// sandbox-only REASON, policy (the body is a host policy in memsandbox.h's
+// text form, set after seeding; such a case is sandbox-only). Lines before
+// the first "===" are comments. Bodies are bytes; escapes are not
+// interpreted.
 //
 // Library use (ESM): parseCases(text, file) parses one file; runCases(files,
 // executor, opts) runs cases with any executor(case) -> Promise<{stdout:
@@ -46,14 +48,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SECTIONS = new Set(['file', 'dir', 'link', 'stdin', 'cmd', 'stdout',
-  'stderr', 'exit', 'sandbox-only']);
+  'stderr', 'exit', 'sandbox-only', 'policy']);
 const TIMEOUT_MS = 30000;
 
 /** Parses the text of a .cases file (a string or Buffer) into case objects:
  * { id, desc, file, line, files: [{path, data: Buffer, mode}], dirs: [],
  *   links: [{path, target}], stdin: Buffer|null, cmd: string,
  *   stdout: Buffer|null, stderr: Buffer|null, exit: number|null,
- *   sandboxOnly: string|null }.
+ *   sandboxOnly: string|null, policy: Buffer|null }.
  * null expectations mean "not given" (the runner treats them as empty / 0).
  * Throws on malformed input, naming file and line. */
 export function parseCases(text, file = '<input>') {
@@ -82,6 +84,7 @@ export function parseCases(text, file = '<input>') {
       case 'cmd': cur.cmd = data.toString('utf8'); break;
       case 'stdout': cur.stdout = data; break;
       case 'stderr': cur.stderr = data; break;
+      case 'policy': cur.policy = data; break;
       default:
         if (sec.lines.length && sec.lines.some((l) => l.trim() !== ''))
           fail(sec.line, `section '${sec.name}' takes no body`);
@@ -98,7 +101,7 @@ export function parseCases(text, file = '<input>') {
       cur = {
         id: m[1], desc: m[2], file, line: ln, files: [], dirs: [],
         links: [], stdin: null, cmd: null, stdout: null, stderr: null,
-        exit: null, sandboxOnly: null,
+        exit: null, sandboxOnly: null, policy: null,
       };
       cases.push(cur);
       continue;
@@ -139,8 +142,8 @@ export function parseCases(text, file = '<input>') {
             else fail(ln, `unknown option '${a}' for ${name}`);
           }
           break;
-        case 'cmd':
-          if (args.length) fail(ln, 'cmd takes no arguments');
+        case 'cmd': case 'policy':
+          if (args.length) fail(ln, `${name} takes no arguments`);
           break;
         case 'exit':
           if (args.length !== 1 || !/^\d+$/.test(args[0]))
@@ -160,6 +163,7 @@ export function parseCases(text, file = '<input>') {
   closeSection();
   for (const c of cases) {
     if (c.cmd === null) fail(c.line, `case ${c.id} has no cmd section`);
+    if (c.policy !== null && !c.sandboxOnly) c.sandboxOnly = 'host policy';
     for (const k of Object.keys(c)) if (k.startsWith('_')) delete c[k];
   }
   return cases;
@@ -277,13 +281,22 @@ export async function bashExecutor(c) {
 export function nativeExecutor(msb) {
   return async (c) => {
     const dir = materialize(c);
+    // the policy file lives outside the seeded tree
+    const pol = c.policy === null ? null
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'msbpol-'));
     try {
-      return await runProcess(msb, ['--seed', dir, '-c', c.cmd], {
+      const args = ['--seed', dir];
+      if (pol) {
+        fs.writeFileSync(path.join(pol, 'policy'), c.policy);
+        args.push('--policy', path.join(pol, 'policy'));
+      }
+      return await runProcess(msb, [...args, '-c', c.cmd], {
         cwd: dir,
         env: { LC_ALL: 'C', PATH: '/usr/bin:/bin' },
       }, c.stdin);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      if (pol) fs.rmSync(pol, { recursive: true, force: true });
     }
   };
 }

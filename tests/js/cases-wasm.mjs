@@ -8,7 +8,7 @@
 // MSB_WASM picks the module (default: build/npm/memsandbox.wasm). Each case
 // gets a fresh sandbox (one instance, the module compiled once) seeded with
 // the case's files, directories and links, like `msb --seed DIR -c CMD`
-// (rng seed 0, host clock). Prints "N passed, M failed" last.
+// (rng seed 0, host clock), then given the case's policy, if any. Prints "N passed, M failed" last.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ export async function wasmExecutor(c) {
       if (parent) await sb.mkdir(parent, { parents: true });
       await sb.symlink(l.target, l.path);
     }
+    if (c.policy !== null) await sb.setPolicy(c.policy.toString('utf8'));
     const r = await sb.execute(c.cmd, { stdin: c.stdin ?? undefined, encoding: 'bytes' });
     return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit: r.exitCode };
   } finally {
