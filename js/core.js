@@ -412,6 +412,52 @@ export const SandboxState = Object.freeze({
   CREATED: 'CREATED', RUNNING: 'RUNNING', CLOSED: 'CLOSED', FAILED: 'FAILED',
 });
 
+const POLICY_ACCESS = new Set(['none', 'read-only', 'read-write']);
+
+// The text form of a policy given as a string or an object (see
+// Sandbox.setPolicy). Names and paths may not hold line breaks; the C
+// parser checks the rest and names the bad line.
+function policyText(policy) {
+  if (typeof policy === 'string') return policy;
+  if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) {
+    throw invalid('policy must be a string or an object');
+  }
+  const known = new Set(['allowCommands', 'denyCommands', 'paths', 'allowOperations',
+    'denyOperations']);
+  for (const k of Object.keys(policy)) {
+    if (!known.has(k)) throw invalid(`unknown policy field "${k}"`);
+  }
+  const lines = [];
+  const word = (v, what) => {
+    if (typeof v !== 'string' || v === '' || /[\r\n]/.test(v)) {
+      throw invalid(`${what} must be non-empty strings without line breaks`);
+    }
+    return v;
+  };
+  const list = (field, keyword) => {
+    const v = policy[field];
+    if (v === undefined) return;
+    if (!Array.isArray(v)) throw invalid(`policy.${field} must be an array`);
+    for (const x of v) lines.push(`${keyword} ${word(x, `policy.${field}`)}`);
+  };
+  list('allowCommands', 'allow-command');
+  list('denyCommands', 'deny-command');
+  list('allowOperations', 'allow-op');
+  list('denyOperations', 'deny-op');
+  if (policy.paths !== undefined) {
+    if (policy.paths === null || typeof policy.paths !== 'object' || Array.isArray(policy.paths)) {
+      throw invalid('policy.paths must be an object of PREFIX: access');
+    }
+    for (const [prefix, access] of Object.entries(policy.paths)) {
+      if (!POLICY_ACCESS.has(access)) {
+        throw invalid(`policy.paths["${prefix}"] must be none, read-only or read-write`);
+      }
+      lines.push(`path ${word(prefix, 'policy.paths keys')} ${access}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 /**
  * One sandbox: a workspace and a shell session in a private instance.
  * Create with `await Sandbox.create(options)`.
@@ -426,6 +472,8 @@ export class Sandbox {
     this._failure = null;
     this._onEvent = info.onEvent;
     this._pendingCwd = null;
+    /** Opaque id carried by every event as `sandbox`. */
+    this.id = randomHandle();
   }
 
   /**
@@ -433,7 +481,8 @@ export class Sandbox {
    * mode}]), directories ([path]), cwd, env ({NAME: value}), profile
    * ('normal' | 'strict'), limits ({max_memory_bytes: n, ...}), clock
    * ('system', a Date, ms, or BigInt ns), seed (number | BigInt), onEvent
-   * (function), wasm (Module | bytes | URL).
+   * (function), policy (see setPolicy; set after files and directories
+   * are seeded), wasm (Module | bytes | URL).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -459,6 +508,7 @@ export class Sandbox {
     if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
       throw invalid('onEvent must be a function');
     }
+    const policy = options.policy === undefined ? null : policyText(options.policy);
     const maxPages = memoryPages(limits.max_memory_bytes);
     const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
       limits, profile: profileName };
@@ -490,11 +540,13 @@ export class Sandbox {
     sbClock = () => sb._clockNow();
     try {
       await sb._seed(options);
+      if (policy !== null) await sb.setPolicy(policy);
     } catch (e) {
       sb._destroy();
       throw e;
     }
     sb._state = SandboxState.RUNNING;
+    sb._flushEvents();
     return sb;
   }
 
@@ -601,7 +653,7 @@ export class Sandbox {
   _fail(e) {
     this._state = SandboxState.FAILED;
     this._failure = e instanceof Error ? e.message : String(e);
-    this._emit({ type: 'sandbox.failed', message: this._failure });
+    this._emit({ kind: 'sandbox.failed', message: this._failure });
     throw new MemSandboxError('sandbox_failed', 'internal',
       `the sandbox failed: ${this._failure}`);
   }
@@ -609,7 +661,7 @@ export class Sandbox {
   _emit(event) {
     if (!this._onEvent) return;
     try {
-      this._onEvent(event);
+      this._onEvent({ ...event, sandbox: this.id });
     } catch {
       // A subscriber's exception must not break the sandbox.
     }
@@ -639,7 +691,7 @@ export class Sandbox {
       try {
         ev = JSON.parse(line);
       } catch {
-        ev = { type: 'event.malformed', raw: line };
+        ev = { kind: 'event.malformed' };
       }
       this._emit(ev);
     }
@@ -1019,9 +1071,16 @@ export class Sandbox {
     return { revision: this.revision };
   }
 
-  /** Sets the policy from its text form (see memsandbox.h). */
-  async setPolicy(text) {
-    const data = toBytes(text, 'policy');
+  /**
+   * Replaces the policy, atomically: the text form of memsandbox.h, or
+   * { allowCommands, denyCommands, paths: { PREFIX: 'none' | 'read-only' |
+   * 'read-write' }, allowOperations, denyOperations }. An empty policy
+   * allows everything. A denial later is an MSB_EPOLICY error
+   * (category 'policy_denied') for host operations, and status 126 with
+   * "NAME: command denied by policy" for commands.
+   */
+  async setPolicy(policy) {
+    const data = toBytes(policyText(policy), 'policy');
     this._call('setPolicy', (s) => this._inst.x.msb_wasm_set_policy(this._sb,
       s.bytes(data), data.length));
   }
@@ -1045,6 +1104,8 @@ export class Sandbox {
     sbClock = () => child._clockNow();
     child._pendingCwd = this._pendingCwd;
     child._state = SandboxState.RUNNING;
+    // the copy carries the policy (C memory); the events are the child's own
+    child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
     return child;
   }
 
@@ -1060,8 +1121,10 @@ export class Sandbox {
   /** Closes the sandbox; idempotent. */
   async close() {
     if (this._state === SandboxState.CLOSED) return;
+    if (this._inst && this._state !== SandboxState.FAILED) this._flushEvents();
     if (this._inst) this._destroy();
     this._state = SandboxState.CLOSED;
+    this._emit({ kind: 'sandbox.closed' });
   }
 }
 
@@ -1116,7 +1179,7 @@ export class SandboxService {
       await sandbox.close();
       this._open();
     }
-    const handle = randomHandle();
+    const handle = sandbox.id; /* the handle events carry as `sandbox` */
     this._sandboxes.set(handle, sandbox);
     return { handle, sandbox };
   }
@@ -1129,7 +1192,7 @@ export class SandboxService {
   /** Forks a sandbox under a new handle; resolves to { handle, sandbox }. */
   async fork(handle) {
     const sandbox = await this._find(handle).fork();
-    const child = randomHandle();
+    const child = sandbox.id;
     this._sandboxes.set(child, sandbox);
     return { handle: child, sandbox };
   }

@@ -59,9 +59,58 @@ export interface Limits {
 
 export type Content = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 
+/**
+ * One event. Events from the core carry seq (strictly increasing per
+ * sandbox), operation (id) and op (operation kind); the terminal event of
+ * an operation carries the revision, and an execute's its exit_code and
+ * bytes. Never file contents, command text, output or environment values.
+ */
 export interface SandboxEvent {
-  type: string;
-  [key: string]: unknown;
+  kind:
+    | 'sandbox.created' | 'sandbox.closed' | 'sandbox.failed'
+    | 'operation.started' | 'operation.completed' | 'operation.failed'
+    | 'policy.denied' | 'limit.exceeded' | 'snapshot.created' | 'snapshot.restored'
+    | 'events.dropped' | 'event.malformed';
+  /** The sandbox's id (SandboxService handle). */
+  sandbox: string;
+  seq?: number;
+  operation?: number;
+  op?: OperationKind;
+  revision?: number;
+  exit_code?: number;
+  /** Normalised paths the operation named (at most 8). */
+  paths?: string[];
+  bytes?: { stdout?: number; stderr?: number; read?: number; written?: number };
+  /** policy.denied: denials in the operation; events.dropped: events lost. */
+  count?: number;
+  limit?: string;
+  /** operation.failed: the C code name, e.g. "MSB_ENOENT". */
+  code?: string;
+  /** policy.denied: "operation", "command" or "path". */
+  reason?: string;
+  /** sandbox.failed: what broke. */
+  message?: string;
+  /** sandbox.created of a fork: the parent's id. */
+  forkedFrom?: string;
+}
+
+export type OperationKind =
+  | 'execute' | 'read_file' | 'write_file' | 'stat' | 'list_entries'
+  | 'create_directory' | 'remove_path' | 'copy_path' | 'move_path'
+  | 'create_symlink' | 'read_link' | 'change_mode' | 'hash' | 'checkpoint'
+  | 'rollback' | 'release' | 'create_snapshot' | 'restore_snapshot' | 'fork';
+
+/** A policy as an object; the text form (memsandbox.h) is accepted too. */
+export interface Policy {
+  /** When given, only these commands (plus shell builtins) may run. */
+  allowCommands?: string[];
+  /** Never run these (builtins included). */
+  denyCommands?: string[];
+  /** Access by path prefix; the longest matching prefix wins. */
+  paths?: Record<string, 'none' | 'read-only' | 'read-write'>;
+  /** When given, only these host operations are allowed. */
+  allowOperations?: OperationKind[];
+  denyOperations?: OperationKind[];
 }
 
 export interface CreateOptions {
@@ -75,6 +124,8 @@ export interface CreateOptions {
   clock?: 'system' | Date | number | bigint;
   seed?: number | bigint;
   onEvent?: (event: SandboxEvent) => void;
+  /** Set after files and directories are seeded. */
+  policy?: Policy | string;
   wasm?: WasmSource;
 }
 
@@ -149,7 +200,9 @@ export class Sandbox {
   release(id: number): Promise<void>;
   snapshot(options?: { level?: number }): Promise<Uint8Array>;
   restore(archive: Content): Promise<{ revision: number }>;
-  setPolicy(text: string): Promise<void>;
+  /** Opaque id events carry as `sandbox`. */
+  readonly id: string;
+  setPolicy(policy: Policy | string): Promise<void>;
   fork(options?: { onEvent?: (event: SandboxEvent) => void }): Promise<Sandbox>;
   close(): Promise<void>;
 }
