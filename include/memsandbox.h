@@ -266,17 +266,95 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
 
 /* ---- Host controls --------------------------------------------------- */
 
-/* Not implemented yet: both return MSB_ENOTSUP. The interface is fixed. */
+/* Policy
+ *   The host's policy is checked in the core before anything runs; a
+ *   denial changes nothing. It is host state: checkpoints and rollbacks
+ *   leave it as it is, forks (the JS memory copy) carry it, snapshots do
+ *   not contain it. Text form, one rule per line; blank lines and lines
+ *   starting with '#' are ignored, surrounding blanks are trimmed:
+ *
+ *     allow-command NAME   when any is given, only these commands run
+ *     deny-command NAME    never run NAME (wins over allow-command)
+ *     path PREFIX ACCESS   ACCESS: none | read-only | read-write
+ *     allow-op OP          when any is given, only these host operations
+ *     deny-op OP           refuse a host operation (wins over allow-op)
+ *
+ *   Commands. Shell builtins (cd, echo, test, printf, eval, ...) are part of
+ *   the language: an allow-list does not restrict them, only deny-command
+ *   by name does. Functions are not commands; what they run is checked. A
+ *   denied command is refused however it is reached (directly, through
+ *   /usr/bin/NAME, env, xargs, timeout, command, exec, eval, bash -c or a
+ *   script): it fails like a missing command, with status 126 and
+ *   "bash: line N: NAME: command denied by policy" on stderr, and the
+ *   script goes on as bash does after a failed command. A denied name that
+ *   nothing provides says so too.
+ *
+ *   Paths. PREFIX is normalised like a path argument (relative to
+ *   /workspace, "." and ".." resolved lexically, no trailing '/'). A path's
+ *   access is that of the longest rule that is a prefix of it segment-wise
+ *   ("/workspace/a" covers "/workspace/a/b", never "/workspace/ab");
+ *   without a matching rule it is read-write. Rules apply to the resolved
+ *   path (after symlinks), for commands, redirections, globbing, cd and
+ *   host operations alike:
+ *     none        contents cannot be read, listed, globbed, found or
+ *                 entered ("Permission denied", like a mode 000 directory
+ *                 seen by an ordinary user); the entry itself stays
+ *                 visible in its parent's listing
+ *     read-only   reads work; every change fails ("Permission denied")
+ *     read-write  no restriction
+ *   Removing, moving or copying a whole tree also needs every rule inside
+ *   it to allow that (copy: no "none" inside; remove/move: nothing but
+ *   read-write inside). Two different accesses for one prefix are an
+ *   error. Whole-state host operations (checkpoint, rollback, release,
+ *   create_snapshot, restore_snapshot, fork, msb_root_hash) are governed
+ *   by operation rules only. The core's own /usr/bin listing is exempt.
+ *
+ *   Host operations (OP), the reference product's names plus ours:
+ *     execute (msb_exec), read_file (msb_read), write_file (msb_write,
+ *     msb_append), stat (msb_stat_path), list_entries (msb_list),
+ *     create_directory (msb_mkdir), remove_path (msb_remove), copy_path
+ *     (msb_copy), move_path (msb_move), create_symlink (msb_symlink),
+ *     read_link (msb_readlink), change_mode (msb_chmod), hash (msb_hash,
+ *     msb_root_hash), checkpoint, rollback, release, create_snapshot
+ *     (msb_snapshot), restore_snapshot (msb_restore), fork (msb_fork).
+ *   A denied operation or path returns MSB_EPOLICY; msb_errmsg names the
+ *   operation ("operation write_file is denied by policy") or the path.
+ *
+ * Events
+ *   Every operation above emits "operation.started", then any of
+ *   "policy.denied", "limit.exceeded", "snapshot.created" /
+ *   "snapshot.restored", then exactly one of "operation.completed" or
+ *   "operation.failed". msb_open queues "sandbox.created"; a host adds
+ *   "sandbox.closed" / "sandbox.failed" (the JS package does). One compact
+ *   JSON object per line, keys in this order, absent ones left out:
+ *     seq        per sandbox, strictly increasing (gaps when dropped)
+ *     kind       the event kind
+ *     operation  operation id, increasing per sandbox
+ *     op         operation kind (the OP names above)
+ *     revision   workspace revision after the operation (terminal events)
+ *     exit_code  execute's exit status
+ *     paths      normalised path arguments (at most 8)
+ *     bytes      {"stdout","stderr"} for execute, {"read"} / {"written"}
+ *     count      policy.denied: denials in the operation; events.dropped
+ *     limit      limit.exceeded: the limit's name, e.g. "max_steps"
+ *     code       operation.failed: the code name, e.g. "MSB_ENOENT"
+ *     reason     policy.denied: "operation", "command" or "path"
+ *   Events never hold file contents, command text, output or environment
+ *   values; they carry no sandbox id (the host adds its own). Strings are
+ *   JSON-escaped; bytes that are not valid UTF-8 appear as \u00XX, one per
+ *   byte. The queue holds 256 events and 64 KiB; beyond that events are
+ *   counted, and the next drain ends with one "events.dropped" event
+ *   carrying the count. Running out of memory drops events, never fails an
+ *   operation. */
 
-/* Sets the policy from a small text form, one rule per line:
- *   allow-command NAME | deny-command NAME
- *   path PREFIX none|read-only|read-write
- *   allow-op OP | deny-op OP          (OP: read, write, exec, snapshot, ...)
- * Replaces the previous policy. MSB_EINVAL names the bad line. */
+/* Replaces the policy atomically (see Policy above); an empty text allows
+ * everything. A bad line returns MSB_EINVAL, names the line in msb_errmsg
+ * ("invalid policy: line 2: unknown access \"x\"") and keeps the old
+ * policy. */
 int msb_set_policy(msb_sandbox *sb, const char *text, size_t len);
 
-/* Drains pending events as JSON lines (one object per line). *json is
- * caller-freed (NULL when none). */
+/* Drains pending events as JSON lines (see Events above), each ending in
+ * '\n'. *json is caller-freed and NUL-terminated (NULL when none). */
 int msb_events_take(msb_sandbox *sb, char **json, size_t *len);
 
 #ifdef __cplusplus

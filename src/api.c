@@ -390,7 +390,8 @@ uint64_t msb_memory_used(const msb_sandbox *sb) { return sb ? sb->m.used : 0; }
 /* ---- filesystem ----------------------------------------------------- */
 
 /* Reads a whole file into a caller-freed copy. */
-int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data, size_t *len) {
+int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data,
+                 size_t *len) {
   api_path p;
   const uint8_t *d;
   size_t n;
@@ -452,9 +453,9 @@ out:
 }
 
 /* Writes a whole file. */
-int api_write_run(msb_sandbox *sb, const char *path, const void *data, size_t len,
-              int cond, const uint8_t *expect_hash, uint32_t mode,
-              unsigned flags) {
+int api_write_run(msb_sandbox *sb, const char *path, const void *data,
+                  size_t len, int cond, const uint8_t *expect_hash,
+                  uint32_t mode, unsigned flags) {
   unsigned vf = 0;
   API_CHECK(sb);
   if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
@@ -483,8 +484,8 @@ int api_write_run(msb_sandbox *sb, const char *path, const void *data, size_t le
 }
 
 /* Appends to a file, creating it if absent. */
-int api_append_run(msb_sandbox *sb, const char *path, const void *data, size_t len,
-               unsigned flags) {
+int api_append_run(msb_sandbox *sb, const char *path, const void *data,
+                   size_t len, unsigned flags) {
   API_CHECK(sb);
   if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
   if (flags & ~MSB_PARENTS)
@@ -498,7 +499,7 @@ int api_append_run(msb_sandbox *sb, const char *path, const void *data, size_t l
 
 /* Stats a path. */
 int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
-                  msb_stat *st) {
+                      msb_stat *st) {
   api_path p;
   struct vfs_stat vs;
   int rc;
@@ -528,7 +529,7 @@ out:
 
 /* Lists a directory as NUL-terminated names. */
 int api_list_run(msb_sandbox *sb, const char *path, char **names, size_t *len,
-             size_t *count) {
+                 size_t *count) {
   api_path p;
   vfs_dir d;
   const char *nm;
@@ -572,7 +573,7 @@ out:
 
 /* Creates a directory. */
 int api_mkdir_run(msb_sandbox *sb, const char *path, uint32_t mode,
-              unsigned flags) {
+                  unsigned flags) {
   api_path p;
   unsigned vf = 0;
   int rc;
@@ -719,14 +720,14 @@ out:
 
 /* Copies src to dst. */
 int api_copy_run(msb_sandbox *sb, const char *src, const char *dst,
-             unsigned flags) {
+                 unsigned flags) {
   API_CHECK(sb);
   return api_copy_move(sb, src, dst, flags, 0);
 }
 
 /* Moves src to dst. */
 int api_move_run(msb_sandbox *sb, const char *src, const char *dst,
-             unsigned flags) {
+                 unsigned flags) {
   API_CHECK(sb);
   return api_copy_move(sb, src, dst, flags, 1);
 }
@@ -822,7 +823,7 @@ int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]) {
 
 /* Runs a script in the session. */
 int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
-             const msb_exec_opts *opts, msb_result *res) {
+                 const msb_exec_opts *opts, msb_result *res) {
   vnode *saved = NULL;
   shell *keep = NULL;
   uint64_t rev;

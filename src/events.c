@@ -85,8 +85,7 @@ int events_add(buf *b, const char *s, size_t len) {
 }
 
 static void events_num(buf *b, int *first, const char *key, uint64_t v) {
-  buf_printf(b, "%s\"%s\":%llu", *first ? "" : ",", key,
-             (unsigned long long)v);
+  buf_printf(b, "%s\"%s\":%llu", *first ? "" : ",", key, (unsigned long long)v);
   *first = 0;
 }
 

@@ -16,14 +16,25 @@
 
 #include "memsandbox.h"
 
-static const char *const policy_ops[POLICY_OP_COUNT] = {
-    "execute",          "read_file",        "write_file",
-    "stat",             "list_entries",     "create_directory",
-    "remove_path",      "copy_path",        "move_path",
-    "create_symlink",   "read_link",        "change_mode",
-    "hash",             "checkpoint",       "rollback",
-    "release",          "create_snapshot",  "restore_snapshot",
-    "fork"};
+static const char *const policy_ops[POLICY_OP_COUNT] = {"execute",
+                                                        "read_file",
+                                                        "write_file",
+                                                        "stat",
+                                                        "list_entries",
+                                                        "create_directory",
+                                                        "remove_path",
+                                                        "copy_path",
+                                                        "move_path",
+                                                        "create_symlink",
+                                                        "read_link",
+                                                        "change_mode",
+                                                        "hash",
+                                                        "checkpoint",
+                                                        "rollback",
+                                                        "release",
+                                                        "create_snapshot",
+                                                        "restore_snapshot",
+                                                        "fork"};
 
 /* The operation's name. */
 const char *policy_op_name(int op) {
@@ -36,8 +47,7 @@ static int policy_key(const char *s, size_t len, size_t i) {
   return s[i] == '/' ? 1 : (unsigned char)s[i] + 2;
 }
 
-static int policy_cmp(const char *a, size_t alen, const char *b,
-                      size_t blen) {
+static int policy_cmp(const char *a, size_t alen, const char *b, size_t blen) {
   size_t i, n = alen > blen ? alen : blen;
   for (i = 0; i < n; i++) {
     int ka = policy_key(a, alen, i), kb = policy_key(b, blen, i);
@@ -248,8 +258,8 @@ static int policy_line_do(policy *p, const policy_line *ln, uint32_t *allow_ops,
   if (KW("allow-command") || KW("deny-command")) {
     size_t k;
     if (!arglen)
-      return policy_bad(err, errlen, ln->no, "%s%.*smissing command name",
-                        NULL, 0);
+      return policy_bad(err, errlen, ln->no, "%s%.*smissing command name", NULL,
+                        0);
     for (k = 0; k < arglen; k++)
       if (policy_space(arg[k]) || arg[k] == '/')
         return policy_bad(err, errlen, ln->no,
@@ -377,8 +387,8 @@ int policy_parse(mem *m, const char *text, size_t len, policy **out, char *err,
     ln.len = j - i;
     i = j + 1;
     while (ln.len && (policy_space(*ln.s))) ln.s++, ln.len--;
-    while (ln.len && (policy_space(ln.s[ln.len - 1]) || ln.s[ln.len - 1] ==
-                                                            '\r'))
+    while (ln.len &&
+           (policy_space(ln.s[ln.len - 1]) || ln.s[ln.len - 1] == '\r'))
       ln.len--;
     if (!ln.len || ln.s[0] == '#') continue;
     if (memchr(ln.s, 0, ln.len))
@@ -394,8 +404,8 @@ int policy_parse(mem *m, const char *text, size_t len, policy **out, char *err,
   }
   policy_uniq(p, p->allow, &p->nallow);
   policy_uniq(p, p->deny, &p->ndeny);
-  p->ops = (any_allow_op ? allow_ops : ((1u << POLICY_OP_COUNT) - 1)) &
-           ~deny_ops;
+  p->ops =
+      (any_allow_op ? allow_ops : ((1u << POLICY_OP_COUNT) - 1)) & ~deny_ops;
   *out = p;
   return 0;
 }

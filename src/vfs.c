@@ -754,8 +754,8 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
 
 /* Resolves a path and applies the policy (see vfs_int.h). Without a
  * policy this is vfs_walk_run plus one pointer check. */
-int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow,
-                 int lexical, int acc) {
+int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
+                 int acc) {
   int rc = vfs_walk_run(v, w, path, follow, lexical), prc, ok;
   policy *p = v->pol;
   buf b;

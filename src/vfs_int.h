@@ -153,8 +153,8 @@ void vfs_walk_finish(vfs_walk *w);
 /* vfs_walk_run followed by the policy's verdict on the resolved path for
  * an access of kind acc (VFS_ACC_*): MSB_EPOLICY when denied. The one seam
  * through which every path operation meets the policy. */
-int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow,
-                 int lexical, int acc);
+int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
+                 int acc);
 
 /* The entry at an encoded position. */
 static inline vent *vfs_at(const vnode *d, size_t pos) {

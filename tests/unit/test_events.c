@@ -37,19 +37,21 @@ static size_t te_lines(const char *s) {
 TEST("events-1.1") { /* JSON strings: escapes, UTF-8 kept, bad bytes */
   mem m;
   buf b;
-  static const char in[] = "a\"b\\c\n\t\x01\x7f"
-                           "\xc3\xa9"         /* valid e-acute */
-                           "\xff"             /* invalid lead */
-                           "\xc0\x80"         /* overlong NUL */
-                           "\xed\xa0\x80"     /* surrogate */
-                           "\xe2\x82"         /* truncated */
-                           "\xf0\x9f\x98\x80"; /* valid 4-byte */
+  static const char in[] =
+      "a\"b\\c\n\t\x01\x7f"
+      "\xc3\xa9"         /* valid e-acute */
+      "\xff"             /* invalid lead */
+      "\xc0\x80"         /* overlong NUL */
+      "\xed\xa0\x80"     /* surrogate */
+      "\xe2\x82"         /* truncated */
+      "\xf0\x9f\x98\x80"; /* valid 4-byte */
   mem_init(&m, 0);
   buf_init(&b, &m);
   CHECK(events_add(&b, in, sizeof in - 1) == 0);
-  CHECK_STR(buf_str(&b), "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\xc3\xa9\\u00ff"
-                         "\\u00c0\\u0080\\u00ed\\u00a0\\u0080\\u00e2\\u0082"
-                         "\xf0\x9f\x98\x80\"");
+  CHECK_STR(buf_str(&b),
+            "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\xc3\xa9\\u00ff"
+            "\\u00c0\\u0080\\u00ed\\u00a0\\u0080\\u00e2\\u0082"
+            "\xf0\x9f\x98\x80\"");
   buf_finish(&b);
   CHECK(m.used == 0);
 }
@@ -62,8 +64,8 @@ TEST("events-1.2") { /* one operation: started, exactly one terminal */
   REQUIRE(sb);
   CHECK(te_take(sb, out, sizeof out) == 0);
   CHECK_STR(out, "{\"seq\":1,\"kind\":\"sandbox.created\"}\n");
-  CHECK(msb_write(sb, "/workspace/./a\nb.txt", "hello", 5, MSB_WRITE_ANY, NULL, 0,
-                  0) == 0);
+  CHECK(msb_write(sb, "/workspace/./a\nb.txt", "hello", 5, MSB_WRITE_ANY, NULL,
+                  0, 0) == 0);
   CHECK(msb_read(sb, "/workspace/missing", &d, &n) == MSB_ENOENT);
   CHECK(te_take(sb, out, sizeof out) == 0);
   CHECK_STR(out,
@@ -94,11 +96,12 @@ TEST("events-1.3") { /* execute: exit code, byte counts, no text */
   REQUIRE(msb_exec(sb, s, strlen(s), NULL, &r) == 0);
   msb_result_finish(sb, &r);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK_STR(out, "{\"seq\":2,\"kind\":\"operation.started\",\"operation\":1,"
-                 "\"op\":\"execute\"}\n"
-                 "{\"seq\":3,\"kind\":\"operation.completed\",\"operation\":"
-                 "1,\"op\":\"execute\",\"revision\":0,\"exit_code\":3,"
-                 "\"bytes\":{\"stdout\":11,\"stderr\":4}}\n");
+  CHECK_STR(out,
+            "{\"seq\":2,\"kind\":\"operation.started\",\"operation\":1,"
+            "\"op\":\"execute\"}\n"
+            "{\"seq\":3,\"kind\":\"operation.completed\",\"operation\":"
+            "1,\"op\":\"execute\",\"revision\":0,\"exit_code\":3,"
+            "\"bytes\":{\"stdout\":11,\"stderr\":4}}\n");
   CHECK(api_close(sb) == 0);
   /* a limit stop is a result and a limit.exceeded event */
   msb_limits_init(&lim, MSB_PROFILE_NORMAL);
@@ -111,8 +114,9 @@ TEST("events-1.3") { /* execute: exit code, byte counts, no text */
   REQUIRE(msb_exec(sb, s, strlen(s), NULL, &r) == 0);
   msb_result_finish(sb, &r);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK(strstr(out, "{\"seq\":3,\"kind\":\"limit.exceeded\",\"operation\":1,"
-                    "\"op\":\"execute\",\"limit\":\"max_steps\"}\n") != NULL);
+  CHECK(strstr(out,
+               "{\"seq\":3,\"kind\":\"limit.exceeded\",\"operation\":1,"
+               "\"op\":\"execute\",\"limit\":\"max_steps\"}\n") != NULL);
   CHECK(te_lines(out) == 3);
   CHECK(api_close(sb) == 0);
 }
@@ -127,38 +131,41 @@ TEST("events-1.4") { /* policy denials and snapshots */
   REQUIRE(sb);
   REQUIRE(msb_write(sb, "s/k", "k", 1, MSB_WRITE_ANY, NULL, 0, MSB_PARENTS) ==
           0);
-  REQUIRE(msb_set_policy(sb, "deny-op read_file\ndeny-command curl\n"
-                             "path /workspace/s none\n",
+  REQUIRE(msb_set_policy(sb,
+                         "deny-op read_file\ndeny-command curl\n"
+                         "path /workspace/s none\n",
                          strlen("deny-op read_file\ndeny-command curl\n"
                                 "path /workspace/s none\n")) == 0);
   te_take(sb, out, sizeof out);
   CHECK(msb_read(sb, "s/k", &d, &n) == MSB_EPOLICY);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK_STR(out, "{\"seq\":4,\"kind\":\"operation.started\",\"operation\":2,"
-                 "\"op\":\"read_file\",\"paths\":[\"/workspace/s/k\"]}\n"
-                 "{\"seq\":5,\"kind\":\"policy.denied\",\"operation\":2,"
-                 "\"op\":\"read_file\",\"paths\":[\"/workspace/s/k\"],"
-                 "\"reason\":\"operation\"}\n"
-                 "{\"seq\":6,\"kind\":\"operation.failed\",\"operation\":2,"
-                 "\"op\":\"read_file\",\"revision\":1,\"paths\":[\"/workspace/"
-                 "s/k\"],\"code\":\"MSB_EPOLICY\"}\n");
+  CHECK_STR(out,
+            "{\"seq\":4,\"kind\":\"operation.started\",\"operation\":2,"
+            "\"op\":\"read_file\",\"paths\":[\"/workspace/s/k\"]}\n"
+            "{\"seq\":5,\"kind\":\"policy.denied\",\"operation\":2,"
+            "\"op\":\"read_file\",\"paths\":[\"/workspace/s/k\"],"
+            "\"reason\":\"operation\"}\n"
+            "{\"seq\":6,\"kind\":\"operation.failed\",\"operation\":2,"
+            "\"op\":\"read_file\",\"revision\":1,\"paths\":[\"/workspace/"
+            "s/k\"],\"code\":\"MSB_EPOLICY\"}\n");
   REQUIRE(msb_exec(sb, s, strlen(s), NULL, &r) == 0);
   msb_result_finish(sb, &r);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK(strstr(out, "\"kind\":\"policy.denied\",\"operation\":3,\"op\":"
-                    "\"execute\",\"count\":1,\"reason\":\"command\"}") !=
-        NULL);
-  CHECK(strstr(out, "\"kind\":\"policy.denied\",\"operation\":3,\"op\":"
-                    "\"execute\",\"count\":2,\"reason\":\"path\"}") != NULL);
+  CHECK(strstr(out,
+               "\"kind\":\"policy.denied\",\"operation\":3,\"op\":"
+               "\"execute\",\"count\":1,\"reason\":\"command\"}") != NULL);
+  CHECK(strstr(out,
+               "\"kind\":\"policy.denied\",\"operation\":3,\"op\":"
+               "\"execute\",\"count\":2,\"reason\":\"path\"}") != NULL);
   REQUIRE(msb_snapshot(sb, 1, &d, &n) == 0);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK(strstr(out, "{\"seq\":12,\"kind\":\"snapshot.created\",\"operation\":"
-                    "4,\"op\":\"create_snapshot\",\"revision\":1,") != NULL);
+  CHECK(strstr(out,
+               "{\"seq\":12,\"kind\":\"snapshot.created\",\"operation\":"
+               "4,\"op\":\"create_snapshot\",\"revision\":1,") != NULL);
   REQUIRE(msb_restore(sb, d, n) == 0);
   msb_free(sb, d);
   CHECK(te_take(sb, out, sizeof out) == 0);
-  CHECK(strstr(out, "\"kind\":\"snapshot.restored\",\"operation\":5") !=
-        NULL);
+  CHECK(strstr(out, "\"kind\":\"snapshot.restored\",\"operation\":5") != NULL);
   CHECK(strstr(out, "\"kind\":\"operation.completed\",\"operation\":5") !=
         NULL);
   CHECK(api_close(sb) == 0);
@@ -177,8 +184,9 @@ TEST("events-1.5") { /* bounded: one events.dropped with the count */
   /* 1 created + 600 operation events: 256 kept, 345 dropped */
   CHECK(te_take(sb, out, sizeof out) == 0);
   CHECK(te_lines(out) == EVENTS_MAX + 1);
-  last = strstr(out, "{\"seq\":602,\"kind\":\"events.dropped\",\"count\":345}"
-                     "\n");
+  last = strstr(out,
+                "{\"seq\":602,\"kind\":\"events.dropped\",\"count\":345}"
+                "\n");
   CHECK(last != NULL && last[strlen(last) - 1] == '\n' &&
         strchr(last, '\n')[1] == 0);
   CHECK(sb->ev.len == 0 && sb->ev.p == NULL);

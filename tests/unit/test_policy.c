@@ -19,8 +19,7 @@ static int tp_set(msb_sandbox *sb, const char *text) {
 }
 
 static int tp_put(msb_sandbox *sb, const char *path, const char *s) {
-  return msb_write(sb, path, s, strlen(s), MSB_WRITE_ANY, NULL, 0,
-                   MSB_PARENTS);
+  return msb_write(sb, path, s, strlen(s), MSB_WRITE_ANY, NULL, 0, MSB_PARENTS);
 }
 
 /* Runs a script; out/err receive the streams (NUL-terminated). */
@@ -51,8 +50,9 @@ TEST("policy-1.1") { /* parse errors name the line; nothing is kept */
   CHECK_STR(err, "line 2: unknown rule \"frobnicate\"");
   CHECK(policy_parse(&m, "path /x everything", 18, &p, err, sizeof err) ==
         MSB_EINVAL);
-  CHECK_STR(err, "line 1: unknown access \"everything\" (none, read-only or "
-                 "read-write)");
+  CHECK_STR(err,
+            "line 1: unknown access \"everything\" (none, read-only or "
+            "read-write)");
   CHECK(policy_parse(&m, "\n# c\nallow-op read", 18, &p, err, sizeof err) ==
         MSB_EINVAL);
   CHECK_STR(err, "line 3: unknown operation \"read\"");
@@ -73,14 +73,15 @@ TEST("policy-1.2") { /* longest prefix, segment-wise, '/' ordered first */
   mem m;
   policy *p;
   char err[128];
-  const char *t = "path / read-only\n"
-                  "  path   /workspace   read-write  \r\n"
-                  "path /workspace/a none\n"
-                  "path /workspace/a/b read-write\n"
-                  "path /workspace/a-c read-only\n"
-                  "path /workspace/a.d none\n"
-                  "path docs/../notes read-only\n"
-                  "path /workspace/a none\n";
+  const char *t =
+      "path / read-only\n"
+      "  path   /workspace   read-write  \r\n"
+      "path /workspace/a none\n"
+      "path /workspace/a/b read-write\n"
+      "path /workspace/a-c read-only\n"
+      "path /workspace/a.d none\n"
+      "path docs/../notes read-only\n"
+      "path /workspace/a none\n";
   mem_init(&m, 0);
   REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
   CHECK(p->nrules == 7); /* the duplicate is merged */
@@ -112,9 +113,10 @@ TEST("policy-1.3") { /* commands and operations */
   mem m;
   policy *p;
   char err[128];
-  const char *t = "allow-command grep\nallow-command sed\ndeny-command sed\n"
-                  "deny-command echo\nallow-command grep\n"
-                  "allow-op read_file\nallow-op execute\ndeny-op execute\n";
+  const char *t =
+      "allow-command grep\nallow-command sed\ndeny-command sed\n"
+      "deny-command echo\nallow-command grep\n"
+      "allow-op read_file\nallow-op execute\ndeny-op execute\n";
   mem_init(&m, 0);
   REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
   CHECK(policy_command_allowed(p, "grep", 0));
@@ -148,8 +150,9 @@ TEST("policy-2.1") { /* host operations: denial, atomic replacement */
   msb_free(sb, d);
   /* a bad text keeps the old policy */
   CHECK(tp_set(sb, "deny-op nope") == MSB_EINVAL);
-  CHECK_STR(msb_errmsg(sb), "invalid policy: line 1: unknown operation "
-                            "\"nope\"");
+  CHECK_STR(msb_errmsg(sb),
+            "invalid policy: line 1: unknown operation "
+            "\"nope\"");
   CHECK(tp_put(sb, "a.txt", "B") == MSB_EPOLICY);
   /* an empty text allows everything again */
   CHECK(tp_set(sb, "") == 0);
@@ -170,11 +173,13 @@ TEST("policy-2.2") { /* path rules through the host API */
   REQUIRE(tp_put(sb, "ro/file", "R") == 0);
   REQUIRE(tp_put(sb, "pub/a", "P") == 0);
   REQUIRE(msb_symlink(sb, "secret/key", "lnk") == 0);
-  REQUIRE(tp_set(sb, "path /workspace/secret none\n"
-                     "path /workspace/ro read-only\n") == 0);
+  REQUIRE(tp_set(sb,
+                 "path /workspace/secret none\n"
+                 "path /workspace/ro read-only\n") == 0);
   CHECK(msb_read(sb, "secret/key", &d, &n) == MSB_EPOLICY);
-  CHECK_STR(msb_errmsg(sb), "/workspace/secret/key: permission denied by the "
-                            "policy's path rules");
+  CHECK_STR(msb_errmsg(sb),
+            "/workspace/secret/key: permission denied by the "
+            "policy's path rules");
   CHECK(msb_read(sb, "lnk", &d, &n) == MSB_EPOLICY); /* resolved path */
   CHECK(msb_read(sb, "secret/missing", &d, &n) == MSB_EPOLICY);
   CHECK(msb_list(sb, "secret", &names, &len, &count) == MSB_EPOLICY);
@@ -189,8 +194,7 @@ TEST("policy-2.2") { /* path rules through the host API */
   CHECK(msb_move(sb, "ro/file", "pub/file", 0) == MSB_EPOLICY);
   CHECK(msb_move(sb, "pub/a", "secret/a", 0) == MSB_EPOLICY);
   CHECK(msb_copy(sb, "secret", "pub/s", MSB_RECURSIVE) == MSB_EPOLICY);
-  CHECK(msb_copy(sb, "/workspace/pub", "ro/p", MSB_RECURSIVE) ==
-        MSB_EPOLICY);
+  CHECK(msb_copy(sb, "/workspace/pub", "ro/p", MSB_RECURSIVE) == MSB_EPOLICY);
   CHECK(msb_chmod(sb, "ro/file", 0600) == MSB_EPOLICY);
   CHECK(msb_copy(sb, "ro/file", "pub/copy", 0) == 0);
   /* "/workspace/ro" must not match "/workspace/rox" */
@@ -206,27 +210,31 @@ TEST("policy-2.3") { /* commands, paths and cd in the shell */
   REQUIRE(sb);
   REQUIRE(tp_put(sb, "secret/key", "K\n") == 0);
   REQUIRE(tp_put(sb, "pub/a", "P\n") == 0);
-  REQUIRE(tp_set(sb, "path /workspace/secret none\ndeny-command wc\n"
-                     "deny-command cd\n") == 0);
+  REQUIRE(tp_set(sb,
+                 "path /workspace/secret none\ndeny-command wc\n"
+                 "deny-command cd\n") == 0);
   CHECK(tp_exec(sb, "wc -l pub/a; echo $?", out, err, sizeof out) == 0);
   CHECK_STR(out, "126\n");
   CHECK_STR(err, "bash: line 1: wc: command denied by policy\n");
-  CHECK(tp_exec(sb, "/usr/bin/wc pub/a; env wc pub/a; echo x | xargs wc; "
-                    "bash -c 'wc pub/a'; command wc; timeout 5 wc pub/a; "
-                    "cd /tmp",
-                    out, err, sizeof out) == 126);
-  CHECK_STR(err, "bash: line 1: /usr/bin/wc: command denied by policy\n"
-                 "bash: line 1: wc: command denied by policy\n"
-                 "bash: line 1: wc: command denied by policy\n"
-                 "bash: line 1: wc: command denied by policy\n"
-                 "bash: line 1: wc: command denied by policy\n"
-                 "bash: line 1: wc: command denied by policy\n"
-                 "bash: line 1: cd: command denied by policy\n");
-  CHECK(tp_exec(sb, "cat secret/key; echo s/*; ls secret; echo end", out,
-                err, sizeof out) == 0);
+  CHECK(tp_exec(sb,
+                "/usr/bin/wc pub/a; env wc pub/a; echo x | xargs wc; "
+                "bash -c 'wc pub/a'; command wc; timeout 5 wc pub/a; "
+                "cd /tmp",
+                out, err, sizeof out) == 126);
+  CHECK_STR(err,
+            "bash: line 1: /usr/bin/wc: command denied by policy\n"
+            "bash: line 1: wc: command denied by policy\n"
+            "bash: line 1: wc: command denied by policy\n"
+            "bash: line 1: wc: command denied by policy\n"
+            "bash: line 1: wc: command denied by policy\n"
+            "bash: line 1: wc: command denied by policy\n"
+            "bash: line 1: cd: command denied by policy\n");
+  CHECK(tp_exec(sb, "cat secret/key; echo s/*; ls secret; echo end", out, err,
+                sizeof out) == 0);
   CHECK_STR(out, "s/*\nend\n");
-  CHECK_STR(err, "cat: secret/key: Permission denied\n"
-                 "ls: cannot open directory 'secret': Permission denied\n");
+  CHECK_STR(err,
+            "cat: secret/key: Permission denied\n"
+            "ls: cannot open directory 'secret': Permission denied\n");
   CHECK(api_close(sb) == 0);
 }
 
@@ -236,22 +244,23 @@ TEST("policy-2.4") { /* host state: survives rollback, allow-list */
   uint32_t cp;
   REQUIRE(sb);
   REQUIRE(msb_checkpoint(sb, &cp) == 0);
-  REQUIRE(tp_set(sb, "allow-command cat\npath /workspace/ro read-only\n") ==
-          0);
+  REQUIRE(tp_set(sb, "allow-command cat\npath /workspace/ro read-only\n") == 0);
   REQUIRE(msb_rollback(sb, cp) == 0);
   CHECK(tp_exec(sb, "echo hi > ro; cat ro; ls; echo $?", out, err,
                 sizeof out) == 0);
   CHECK_STR(out, "126\n");
-  CHECK_STR(err, "bash: line 1: ro: Permission denied\n"
-                 "cat: ro: No such file or directory\n"
-                 "bash: line 1: ls: command denied by policy\n");
+  CHECK_STR(err,
+            "bash: line 1: ro: Permission denied\n"
+            "cat: ro: No such file or directory\n"
+            "bash: line 1: ls: command denied by policy\n");
   CHECK(api_close(sb) == 0);
 }
 
 TEST("policy-3.1") { /* fault injection: set_policy is all or nothing */
-  const char *t = "allow-command cat\ndeny-command rm\n"
-                  "path /workspace/a none\npath /workspace/b read-only\n"
-                  "path /workspace/a/c read-write\ndeny-op fork\n";
+  const char *t =
+      "allow-command cat\ndeny-command rm\n"
+      "path /workspace/a none\npath /workspace/b read-only\n"
+      "path /workspace/a/c read-write\ndeny-op fork\n";
   long k;
   int rc = MSB_ENOMEM;
   for (k = 0; k < 200 && rc == MSB_ENOMEM; k++) {
@@ -283,8 +292,9 @@ TEST("policy-3.2") { /* fault injection: operations under a policy */
     uint64_t rev;
     REQUIRE(sb);
     REQUIRE(tp_put(sb, "a/deep/f", "1") == 0);
-    REQUIRE(tp_set(sb, "path /workspace/a/deep none\n"
-                       "path /workspace/b read-only\n") == 0);
+    REQUIRE(tp_set(sb,
+                   "path /workspace/a/deep none\n"
+                   "path /workspace/b read-only\n") == 0);
     rev = msb_revision(sb);
     sb->m.fail_after = k;
     rc = msb_copy(sb, "a", "c", MSB_RECURSIVE);
