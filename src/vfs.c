@@ -582,30 +582,46 @@ static int vfs_walk_push(vfs_walk *w, vnode *d, const char *name, size_t nlen,
   return 0;
 }
 
-/* The resolved path of a walk into b: the directories lv[1..nlev-1], then
- * the final (or first missing) component when final is set. */
-static int vfs_walk_path(const vfs_walk *w, size_t nlev, int final, buf *b) {
-  size_t i;
+/* The resolved path of a walk: the directories lv[1..nlev-1], then the
+ * final (or first missing) component when final is set. Written into
+ * out (cap bytes) when it fits, else into b; NULL when out of memory. */
+static const char *vfs_walk_path(const vfs_walk *w, size_t nlev, int final,
+                                 char *out, size_t cap, buf *b, size_t *len) {
+  size_t i, n = 0, need = 1;
+  char *p = out;
+  int last = final && !w->isroot && w->name;
+  for (i = 1; i < nlev; i++) need += 1 + w->lv[i].nlen;
+  if (last) need += 1 + w->nlen;
+  if (need > cap) {
+    if (buf_reserve(b, need)) return NULL;
+    p = b->p;
+  }
   for (i = 1; i < nlev; i++) {
-    buf_putc(b, '/');
-    buf_put(b, w->lv[i].name, w->lv[i].nlen);
+    p[n++] = '/';
+    memcpy(p + n, w->lv[i].name, w->lv[i].nlen);
+    n += w->lv[i].nlen;
   }
-  if (final && !w->isroot && w->name) {
-    buf_putc(b, '/');
-    buf_put(b, w->name, w->nlen);
+  if (last) {
+    p[n++] = '/';
+    memcpy(p + n, w->name, w->nlen);
+    n += w->nlen;
   }
-  if (!b->len) buf_putc(b, '/');
-  return b->err;
+  if (!n) p[n++] = '/';
+  *len = n;
+  return p;
 }
 
 /* 1 when the directory the walk stands in is invisible (policy "none"),
  * 0 when not, MSB_ENOMEM. */
 static int vfs_walk_hidden(vfs_walk *w) {
+  char tmp[512];
+  const char *p;
+  size_t n;
   buf b;
   int rc;
   buf_init(&b, w->v->m);
-  rc = vfs_walk_path(w, w->n, 0, &b);
-  if (!rc) rc = policy_path_mode(w->v->pol, b.p, b.len) == POLICY_NONE;
+  p = vfs_walk_path(w, w->n, 0, tmp, sizeof tmp, &b, &n);
+  rc = !p ? MSB_ENOMEM : policy_path_mode(w->v->pol, p, n) == POLICY_NONE;
   buf_finish(&b);
   return rc;
 }
@@ -753,28 +769,35 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
 }
 
 /* Resolves a path and applies the policy (see vfs_int.h). Without a
- * policy this is vfs_walk_run plus one pointer check. */
+ * policy this is vfs_walk_run plus one pointer check; with one, the
+ * resolved path is built once (on the stack when short) for one
+ * longest-prefix lookup. */
 int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
                  int acc) {
-  int rc = vfs_walk_run(v, w, path, follow, lexical), prc, ok;
+  int rc = vfs_walk_run(v, w, path, follow, lexical), ok, mode;
   policy *p = v->pol;
+  char tmp[512];
+  const char *rp;
+  size_t n;
   buf b;
   if (!p || !p->nrules) return rc;
   if (rc && rc != MSB_ENOENT && rc != MSB_ENOTDIR) return rc;
-  ok = !w->denied;
+  if (w->denied) {
+    p->denied_paths++;
+    return MSB_EPOLICY;
+  }
   buf_init(&b, v->m);
-  if (ok && acc == VFS_ACC_STAT) {
+  if (acc == VFS_ACC_STAT) {
     /* metadata needs the parent only, like search permission */
-    prc = vfs_walk_path(w, w->isroot ? 1 : w->n, 0, &b);
-    ok = prc || policy_path_mode(p, b.p, b.len) != POLICY_NONE;
-  } else if (ok) {
-    int mode, below = POLICY_RW;
-    prc = vfs_walk_path(w, w->n, 1, &b);
-    if (prc) goto out;
-    mode = policy_path_mode(p, b.p, b.len);
-    if (acc == VFS_ACC_TREE_READ || acc == VFS_ACC_TREE_WRITE ||
-        (acc == VFS_ACC_WRITE && rc == MSB_ENOENT && w->missing))
-      below = policy_below_mode(p, b.p, b.len);
+    rp = vfs_walk_path(w, w->isroot ? 1 : w->n, 0, tmp, sizeof tmp, &b, &n);
+    ok = rp && policy_path_mode(p, rp, n) != POLICY_NONE;
+  } else {
+    int below = POLICY_RW;
+    rp = vfs_walk_path(w, w->n, 1, tmp, sizeof tmp, &b, &n);
+    mode = rp ? policy_path_mode(p, rp, n) : POLICY_NONE;
+    if (rp && (acc == VFS_ACC_TREE_READ || acc == VFS_ACC_TREE_WRITE ||
+               (acc == VFS_ACC_WRITE && rc == MSB_ENOENT && w->missing)))
+      below = policy_below_mode(p, rp, n);
     if (acc == VFS_ACC_READ)
       ok = mode != POLICY_NONE;
     else if (acc == VFS_ACC_TREE_READ)
@@ -782,10 +805,8 @@ int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
     else
       ok = mode == POLICY_RW && below == POLICY_RW;
   }
-  prc = 0;
-out:
   buf_finish(&b);
-  if (prc) return prc;
+  if (!rp) return MSB_ENOMEM;
   if (ok) return rc;
   p->denied_paths++;
   return MSB_EPOLICY;
