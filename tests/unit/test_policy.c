@@ -310,3 +310,57 @@ TEST("policy-3.2") { /* fault injection: operations under a policy */
   }
   CHECK(rc == MSB_EPOLICY);
 }
+
+TEST("policy-1.4") { /* hostile text: random bytes and near-valid lines */
+  static const char *const pieces[] = {"path ",
+                                       "/",
+                                       "a",
+                                       "..",
+                                       " none",
+                                       " read-only",
+                                       "\n",
+                                       "\r",
+                                       "\t",
+                                       "allow-command ",
+                                       "deny-op ",
+                                       "fork",
+                                       "#",
+                                       " ",
+                                       "\x00",
+                                       "\xff",
+                                       "//",
+                                       "path / read-write\n",
+                                       "deny-command x\n"};
+  mem m;
+  uint32_t x = 12345;
+  int i, k;
+  mem_init(&m, 0);
+  for (i = 0; i < 3000; i++) {
+    char text[256];
+    size_t n = 0;
+    policy *p = NULL;
+    char err[64];
+    int rc;
+    for (k = 0; k < 12; k++) {
+      const char *pc;
+      size_t pl;
+      x = x * 1103515245u + 12345u;
+      pc = pieces[(x >> 16) % (sizeof pieces / sizeof pieces[0])];
+      pl = pc[0] ? strlen(pc) : 1;
+      if (n + pl > sizeof text) break;
+      memcpy(text + n, pc, pl);
+      n += pl;
+    }
+    rc = policy_parse(&m, text, n, &p, err, sizeof err);
+    CHECK(rc == 0 || rc == MSB_EINVAL);
+    CHECK((rc == 0) == (p != NULL));
+    if (p) {
+      /* every lookup works on whatever was accepted */
+      (void)policy_path_mode(p, "/a/b", 4);
+      (void)policy_below_mode(p, "/", 1);
+      (void)policy_command_allowed(p, "x", 0);
+    }
+    policy_destroy(p);
+  }
+  CHECK(m.used == 0 && m.blocks == 0);
+}
