@@ -830,13 +830,18 @@ static int diff_load(cmd_ctx *c, diff_file *f, const char *name,
 static int diff_paths(cmd_ctx *c, const diff_opt *o, const char *n0,
                       const char *n1, const char *p0, const char *p1, int top);
 
-/* Sorted names of a directory (arena), NULL-terminated. */
-static char **diff_names(cmd_ctx *c, const char *path, size_t *count) {
+/* Sorted names of a directory (arena), NULL-terminated, into *out; 0, the
+ * error opening the directory, or MSB_ENOMEM. */
+static int diff_names(cmd_ctx *c, const char *path, char ***out,
+                      size_t *count) {
   vfs_dir d;
   const char *name;
   size_t len, n = 0, cap = 16;
   char **v = arena_alloc(c->a, sizeof *v * cap);
-  if (!v || vfs_opendir(c->fs, path, &d)) return NULL;
+  int rc;
+  *out = NULL;
+  if (!v) return MSB_ENOMEM;
+  if ((rc = vfs_opendir(c->fs, path, &d))) return rc;
   while (vfs_readdir(&d, &name, &len, NULL) == 1) {
     if (n + 1 >= cap) {
       char **v2 = arena_alloc(c->a, sizeof *v * cap * 2);
@@ -850,7 +855,8 @@ static char **diff_names(cmd_ctx *c, const char *path, size_t *count) {
   vfs_closedir(&d);
   v[n] = NULL;
   *count = n;
-  return v;
+  *out = v;
+  return 0;
 }
 
 static char *diff_join(cmd_ctx *c, const char *a, const char *b) {
@@ -867,9 +873,14 @@ static char *diff_join(cmd_ctx *c, const char *a, const char *b) {
 static int diff_dirs(cmd_ctx *c, const diff_opt *o, const char *n0,
                      const char *n1, const char *p0, const char *p1) {
   size_t c0 = 0, c1 = 0, i = 0, j = 0;
-  char **a = diff_names(c, p0, &c0), **b = diff_names(c, p1, &c1);
+  char **a, **b;
   int status = 0, rc;
-  if (!a || !b) return MSB_ENOMEM;
+  /* an unreadable directory (policy) is an error, like GNU's EACCES */
+  if ((rc = diff_names(c, p0, &a, &c0)) || (rc = diff_names(c, p1, &b, &c1))) {
+    if (rc == MSB_ENOMEM) return rc;
+    cmd_err(c, "%s: %s", a ? n1 : n0, cmd_strerror(rc));
+    return 2;
+  }
   while (i < c0 || j < c1) {
     int cmp = i == c0 ? 1 : j == c1 ? -1 : strcmp(a[i], b[j]);
     const char *name = cmp <= 0 ? a[i] : b[j];
