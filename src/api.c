@@ -1,4 +1,5 @@
-/* api.c - every public msb_* entry point: argument checks, path handling,
+/* api.c - the bodies of the public msb_* operations (api_host.c wraps
+ * them in policy checks and events): argument checks, path handling,
  * error messages, revisions, checkpoints.
  *
  * The layer is thin on purpose: the filesystem (vfs.c) already makes each
