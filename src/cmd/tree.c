@@ -57,6 +57,7 @@ typedef struct tree_state {
   const char *ipat, *ppat;
   uint64_t ndirs, nfiles;
   int utf8;          /* line drawing: UTF-8 boxes or ASCII (C locale) */
+  int unreadable;    /* a directory could not be opened: status 2 */
   uint64_t *visited; /* -l: inodes of directories already listed */
   size_t nvisited, cvisited;
 } tree_state;
@@ -155,6 +156,8 @@ static int tree_read(tree_state *s, tree_node *n) {
   const char *en;
   size_t nl, cap = 8;
   int rc = vfs_opendir(c->fs, n->abs, &d);
+  n->err = rc == MSB_EPOLICY; /* unreadable: said on its line, like GNU */
+  if (n->err) s->unreadable = 1;
   if (rc < 0) return rc == MSB_ENOMEM ? rc : 0;
   n->kids = arena_alloc(c->a, cap * sizeof *n->kids);
   if (!n->kids) {
@@ -330,6 +333,7 @@ static void tree_line(tree_state *s, buf *o, const tree_node *x, int root) {
     else if (x->st.mode & 0111)
       buf_putc(o, '*');
   }
+  if (x->err) buf_puts(o, "  [error opening dir]");
   buf_putc(o, '\n');
 }
 
@@ -529,5 +533,5 @@ int cmd_tree(cmd_ctx *c) {
                  (unsigned long long)s.ndirs, s.ndirs == 1 ? "y" : "ies",
                  (unsigned long long)s.nfiles, s.nfiles == 1 ? "" : "s");
   }
-  return status;
+  return s.unreadable ? 2 : status;
 }

@@ -185,6 +185,11 @@ TEST("policy-2.2") { /* path rules through the host API */
   CHECK(msb_list(sb, "secret", &names, &len, &count) == MSB_EPOLICY);
   CHECK(msb_stat_path(sb, "secret", 0, &st) == 0); /* like a 000 dir */
   CHECK(msb_stat_path(sb, "secret/key", 0, &st) == MSB_EPOLICY);
+  /* ".." out of a hidden directory must not probe what is inside */
+  CHECK(msb_stat_path(sb, "/workspace/secret/../pub/a", 0, &st) == MSB_EPOLICY);
+  CHECK(msb_stat_path(sb, "/workspace/secret/nope/../../pub/a", 0, &st) ==
+        MSB_EPOLICY);
+  CHECK(msb_stat_path(sb, "/workspace/ro/../pub/a", 0, &st) == 0);
   CHECK(msb_read(sb, "ro/file", &d, &n) == 0);
   msb_free(sb, d);
   CHECK(tp_put(sb, "ro/file", "X") == MSB_EPOLICY);
