@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "memsandbox.h"
 #include "sandbox.h"
+#include "secret.h"
 
 /* ---- limits --------------------------------------------------------- */
 
@@ -99,6 +100,18 @@ static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
   va_end(ap);
+  if (sb->secrets &&
+      secret_find(sb->secrets, sb->errmsg, strlen(sb->errmsg), NULL, 0)) {
+    buf b;
+    buf_init(&b, &sb->m);
+    if (!secret_redact(sb->secrets, sb->errmsg, strlen(sb->errmsg), &b))
+      snprintf(sb->errmsg, sizeof sb->errmsg, "%s", buf_str(&b));
+    else /* cannot redact: withhold rather than leak */
+      snprintf(sb->errmsg, sizeof sb->errmsg,
+               "%s (details withheld: they held a secret value)",
+               msb_strerror(rc));
+    buf_finish(&b);
+  }
   return rc;
 }
 
@@ -810,13 +823,15 @@ int msb_root_hash(msb_sandbox *sb, uint8_t out[32]) {
 
 /* ---- shell ---------------------------------------------------------- */
 
+static int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
+                        const msb_exec_opts *opts, msb_result *res);
+
 /* Runs a script in the session. */
 int msb_exec(msb_sandbox *sb, const char *script, size_t len,
              const msb_exec_opts *opts, msb_result *res) {
-  vnode *saved = NULL;
-  shell *keep = NULL;
-  uint64_t rev;
+  secret_set sec;
   int rc;
+  memset(&sec, 0, sizeof sec);
   API_CHECK(sb);
   if (!res) return api_fail(sb, MSB_EINVAL, "res is required");
   memset(res, 0, sizeof *res);
@@ -827,10 +842,30 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
   if (opts && ((opts->env_count && !opts->env) ||
                (opts->secret_count && !opts->secrets)))
     return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
-  /* Until output redaction and the refusal of secret values in files
-   * exist, binding a secret would leak it: refuse rather than pretend. */
-  if (opts && opts->secret_count)
-    return api_fail(sb, MSB_ENOTSUP, "secrets are not supported yet");
+  if (opts && opts->secret_count) {
+    /* checked here for the message; the shell binds its own copy */
+    buf why;
+    buf_init(&why, &sb->m);
+    rc = secret_set_init(&sec, &sb->m, opts->secrets, opts->secret_count,
+                         opts->env, opts->env_count, &why);
+    if (rc == MSB_EINVAL) api_fail(sb, rc, "%s", buf_str(&why));
+    buf_finish(&why);
+    if (rc) return rc == MSB_EINVAL ? rc : api_oom(sb);
+    sb->secrets = &sec;
+  }
+  rc = api_exec_run(sb, script, len, opts, res);
+  sb->secrets = NULL;
+  secret_set_finish(&sec);
+  return rc;
+}
+
+/* msb_exec once its arguments are checked. */
+static int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
+                        const msb_exec_opts *opts, msb_result *res) {
+  vnode *saved = NULL;
+  shell *keep = NULL;
+  uint64_t rev;
+  int rc;
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
   saved = vfs_root_get(sb->fs);

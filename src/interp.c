@@ -68,9 +68,21 @@ static void interp_trim_stream(shell *sh, buf *b, uint64_t *drop) {
   }
 }
 
+/* Called whenever the run's stdout or stderr grew: the one point where
+ * the exec's output is collected, so redaction here covers every command,
+ * builtin and shell message. */
 static void interp_trim_output(shell *sh) {
-  interp_trim_stream(sh, &sh->run->out, &sh->run->out_drop);
-  interp_trim_stream(sh, &sh->run->err, &sh->run->err_drop);
+  sh_run *r = sh->run;
+  if (r->sec) {
+    /* the redactor keeps max_output_bytes of the redacted stream */
+    secret_stream_put(&r->rout, r->out.p, r->out.len);
+    secret_stream_put(&r->rerr, r->err.p, r->err.len);
+    buf_truncate(&r->out, 0);
+    buf_truncate(&r->err, 0);
+    return;
+  }
+  interp_trim_stream(sh, &r->out, &r->out_drop);
+  interp_trim_stream(sh, &r->err, &r->err_drop);
 }
 
 /* Writes bytes to fd's stream. */
@@ -89,6 +101,7 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   case SH_S_FILE:
     rc = vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
                    0666 & ~sh->umask, NULL);
+    if (rc && rc != MSB_ENOMEM) sh->run->write_err = rc;
     return rc;
   default: return MSB_EINVAL;
   }
@@ -934,7 +947,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2;
+  int rc, r2, werr;
   memset(&c, 0, sizeof c);
   arena_init(&a, sh->m);
   buf_init(&tout, sh->m);
@@ -979,8 +992,10 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf_clear(&tout);
     if (rc == 0) rc = 1;
   }
+  sh->run->write_err = 0;
   r2 =
       (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
+  werr = sh->run->write_err;
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -1001,10 +1016,26 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf_finish(&pre);
   } else if (!r2)
     r2 = interp_deliver(sh, 2, &terr);
-  if (!r2 && s1 == s2 && (d->flags & CMD_BUILTIN))
+  if (!r2 && s1 == s2 && (d->flags & CMD_BUILTIN)) {
+    sh->run->write_err = 0;
     r2 = interp_deliver(sh, 1, &tout); /* 2>&1: diagnostics came first */
+    if (!werr) werr = sh->run->write_err;
+  }
   buf_finish(&tout);
   buf_finish(&terr);
+  if (!r2 && werr) {
+    /* stdout is a file the write to which failed (a quota, or a secret
+     * value): report it as bash and GNU tools report a write error */
+    buf b;
+    buf_init(&b, sh->m);
+    buf_printf(&b, "%s%s: write error: %s\n",
+               (d->flags & CMD_BUILTIN) ? "bash: " : "", argv[0],
+               msb_strerror(werr));
+    r2 = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+    if (r2 != MSB_ENOMEM) r2 = 0;
+    buf_finish(&b);
+    if (rc >= 0 && !(rc & 255)) rc = 1;
+  }
   if (rc < 0) {
     /* A stage whose output outgrows the pipe cap is not quietly cut short
      * (the next stage would see a wrong, truncated stream): the run stops
@@ -2966,6 +2997,11 @@ static void interp_limit_message(shell *sh, int rc) {
   if (rc == MSB_ENOMEM) {
     buf_finish(e);
     buf_init(e, sh->m);
+    if (sh->run->sec) {
+      /* the message replaces what stderr held, redacted or not */
+      secret_stream_reset(&sh->run->rerr);
+      buf_clear(&sh->run->red_err);
+    }
     buf_printf(e,
                "bash: memsandbox: memory limit exceeded "
                "(max_memory_bytes=%llu)\n",
@@ -3006,6 +3042,20 @@ static void interp_limit_message(shell *sh, int rc) {
 static void interp_fill_result(shell *sh, int status, msb_result *res) {
   sh_run *r = sh->run;
   interp_trim_output(sh);
+  if (r->sec) {
+    secret_stream_flush(&r->rout);
+    secret_stream_flush(&r->rerr);
+    res->exit_code = status;
+    res->out_total = r->rout.total;
+    res->err_total = r->rerr.total;
+    res->out = (uint8_t *)buf_steal(&r->red_out, &res->out_len);
+    res->err = (uint8_t *)buf_steal(&r->red_err, &res->err_len);
+    res->out_truncated = res->out_total > res->out_len;
+    res->err_truncated = res->err_total > res->err_len;
+    res->cwd = mem_strdup(sh->m, sh->cwd);
+    res->limit = r->limit;
+    return;
+  }
   res->exit_code = status;
   res->out_total = r->out.len + r->out_drop;
   res->err_total = r->err.len + r->err_drop;
@@ -3017,16 +3067,155 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->limit = r->limit;
 }
 
+/* Builds the exec's secret set and its two redacting streams. Returns 0,
+ * MSB_EINVAL (bad bindings: msb_exec checks them first, with a message)
+ * or MSB_ENOMEM. */
+static int interp_secrets_begin(shell *sh, const msb_exec_opts *opts,
+                                secret_set *set, sh_run *run) {
+  buf why;
+  int rc;
+  buf_init(&why, sh->m);
+  rc = secret_set_init(set, sh->m, opts->secrets, opts->secret_count, opts->env,
+                       opts->env_count, &why);
+  buf_finish(&why);
+  if (rc) return rc;
+  buf_init(&run->red_out, sh->m);
+  buf_init(&run->red_err, sh->m);
+  if ((rc = secret_stream_init(&run->rout, set, &run->red_out,
+                               sh->lim->max_output_bytes)) ||
+      (rc = secret_stream_init(&run->rerr, set, &run->red_err,
+                               sh->lim->max_output_bytes))) {
+    secret_stream_finish(&run->rout);
+    secret_set_finish(set);
+    return rc;
+  }
+  run->sec = set;
+  vfs_set_guard(sh->fs, set);
+  return 0;
+}
+
+static void interp_secrets_end(shell *sh, secret_set *set, sh_run *run) {
+  if (!run->sec) return;
+  vfs_set_guard(sh->fs, NULL);
+  secret_stream_finish(&run->rout);
+  secret_stream_finish(&run->rerr);
+  buf_finish(&run->red_out);
+  buf_finish(&run->red_err);
+  secret_set_finish(set);
+  run->sec = NULL;
+}
+
+/* Notes on stderr that a piece of session state was dropped. */
+static void interp_scrub_note(shell *sh, const char *what, const char *name) {
+  buf_printf(&sh->run->err,
+             "bash: memsandbox: %s%s%s not kept after this call: it holds a "
+             "secret value\n",
+             name ? name : "", name ? ": " : "", what);
+}
+
+static int interp_has_secret(const secret_set *s, const char *v) {
+  return v && secret_find(s, v, strlen(v), NULL, 0);
+}
+
+/* Secrets live for one call: whatever session state would carry a value
+ * into later calls (or a snapshot) is dropped here, with a note on
+ * stderr. Variables (values, array elements and keys), functions,
+ * aliases, traps, positional parameters and the directory stack. */
+static int interp_scrub_secrets(shell *sh, const secret_set *s) {
+  var **vl = NULL;
+  size_t n = 0, i, j;
+  int k;
+  buf b;
+  if (var_list(sh->vars, sh->m, &vl, &n)) return MSB_ENOMEM;
+  buf_init(&b, sh->m);
+  /* names to unset, collected first: unsetting may move bindings */
+  for (i = 0; i < n; i++) {
+    var *v = vl[i];
+    int hit = interp_has_secret(s, v->val);
+    for (j = 0; !hit && j < v->n; j++)
+      hit = interp_has_secret(s, v->el[j].val) ||
+            interp_has_secret(s, v->el[j].key);
+    if (hit) buf_put(&b, v->name, strlen(v->name) + 1);
+  }
+  mem_free(sh->m, vl);
+  if (b.err) {
+    buf_finish(&b);
+    return MSB_ENOMEM;
+  }
+  for (i = 0; i < b.len; i += strlen(b.p + i) + 1) {
+    var *v = var_lookup(sh->vars, b.p + i);
+    if (v) v->attr &= ~VAR_READONLY;
+    var_unset(sh->vars, b.p + i);
+    interp_scrub_note(sh, "variable", b.p + i);
+  }
+  var_changed(sh->vars);
+  for (i = 0; i < sh->funcn; i++) {
+    sh_func *f = &sh->funcs[i];
+    if (!f->name || !f->body) continue;
+    buf_clear(&b);
+    ast_print_function(&b, f->name, f->body);
+    if (b.err == MSB_ENOMEM) break;
+    if (secret_find(s, b.p, b.len, NULL, 0)) {
+      interp_scrub_note(sh, "function", f->name);
+      interp_func_unset(sh, f->name);
+    }
+  }
+  buf_finish(&b);
+  for (i = 0; i < sh->naliases;) {
+    sh_alias *a = &sh->aliases[i];
+    if (interp_has_secret(s, a->name) || interp_has_secret(s, a->value)) {
+      interp_scrub_note(sh, "alias", NULL);
+      mem_free(sh->m, a->name);
+      mem_free(sh->m, a->value);
+      memmove(a, a + 1, (sh->naliases - i - 1) * sizeof *a);
+      sh->naliases--;
+    } else
+      i++;
+  }
+  if (interp_has_secret(s, sh->trap_err)) {
+    interp_scrub_note(sh, "ERR trap", NULL);
+    mem_free(sh->m, sh->trap_err);
+    sh->trap_err = NULL;
+  }
+  if (interp_has_secret(s, sh->trap_return)) {
+    interp_scrub_note(sh, "RETURN trap", NULL);
+    mem_free(sh->m, sh->trap_return);
+    sh->trap_return = NULL;
+  }
+  for (k = 0; k < sh->npos; k++)
+    if (interp_has_secret(s, sh->pos[k])) {
+      interp_scrub_note(sh, "positional parameters", NULL);
+      if (interp_set_pos(sh, NULL, 0)) return MSB_ENOMEM;
+      break;
+    }
+  for (k = 0; k < sh->ndirs;) {
+    if (interp_has_secret(s, sh->dirstack[k])) {
+      interp_scrub_note(sh, "directory stack entry", NULL);
+      mem_free(sh->m, sh->dirstack[k]);
+      memmove(sh->dirstack + k, sh->dirstack + k + 1,
+              (size_t)(sh->ndirs - k - 1) * sizeof *sh->dirstack);
+      sh->ndirs--;
+    } else
+      k++;
+  }
+  return b.err == MSB_ENOMEM ? MSB_ENOMEM : 0;
+}
+
 static int interp_exec(shell *sh, const char *script, size_t len,
                        const msb_exec_opts *opts, msb_result *res) {
   sh_run run;
+  secret_set set;
   interp_envsave *save = NULL;
   size_t nsave = 0;
-  int rc, k;
+  int rc, k, oom = 0;
   sh_stream *s0, *s1, *s2;
   memset(&run, 0, sizeof run);
+  memset(&set, 0, sizeof set);
   buf_init(&run.out, sh->m);
   buf_init(&run.err, sh->m);
+  if (opts && opts->secret_count &&
+      (rc = interp_secrets_begin(sh, opts, &set, &run)))
+    return rc;
   run.procsub_next = 63;
   sh->run = &run;
   sh->flow = SH_FLOW_NONE;
@@ -3039,6 +3228,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     interp_stream_unref(sh, s0);
     interp_stream_unref(sh, s1);
     interp_stream_unref(sh, s2);
+    interp_secrets_end(sh, &set, &run);
     sh->run = NULL;
     return MSB_ENOMEM;
   }
@@ -3103,15 +3293,26 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
+  if (run.sec && interp_scrub_secrets(sh, &set)) oom = 1;
   if (run.made_devfd) {
     vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
     vfs_remove(sh->fs, "/dev", VFS_RM_DIR);
   }
   interp_fill_result(sh, rc, res);
+  if (run.sec && (run.rout.err || run.rerr.err || run.out.err || run.err.err))
+    oom = 1; /* never hand back output that may have missed redaction */
+  interp_secrets_end(sh, &set, &run);
   for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
   buf_finish(&run.out);
   buf_finish(&run.err);
   sh->run = NULL;
+  if (oom) {
+    mem_free(sh->m, res->out);
+    mem_free(sh->m, res->err);
+    mem_free(sh->m, res->cwd);
+    memset(res, 0, sizeof *res);
+    return MSB_ENOMEM;
+  }
   return 0;
 }
 

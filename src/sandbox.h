@@ -37,6 +37,8 @@ struct msb_sandbox {
   api_checkpoint *cps; /* sorted by id */
   size_t ncps, capcps;
   uint32_t next_cp;
+  const struct secret_set *secrets; /* bound during msb_exec: messages are
+                                       redacted while set */
   char errmsg[API_ERRMSG_MAX];
 };
 

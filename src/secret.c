@@ -21,11 +21,11 @@
 /* Names the shell sets or reads for its own working: binding a secret to
  * one would change how the shell behaves, or be overwritten by it. */
 static const char *const secret_reserved[] = {
-    "BASHOPTS", "BASHPID",  "BASH_ENV", "CDPATH",   "EUID",     "FUNCNAME",
-    "GLOBIGNORE", "HOME",   "IFS",      "LINENO",   "OLDPWD",   "OPTARG",
-    "OPTIND",   "PATH",     "PIPESTATUS", "PPID",   "PS1",      "PS2",
-    "PS3",      "PS4",      "PWD",      "RANDOM",   "SECONDS",  "SHELLOPTS",
-    "SHLVL",    "SRANDOM",  "UID",      "_",
+    "BASHOPTS",   "BASHPID", "BASH_ENV",   "CDPATH", "EUID",    "FUNCNAME",
+    "GLOBIGNORE", "HOME",    "IFS",        "LINENO", "OLDPWD",  "OPTARG",
+    "OPTIND",     "PATH",    "PIPESTATUS", "PPID",   "PS1",     "PS2",
+    "PS3",        "PS4",     "PWD",        "RANDOM", "SECONDS", "SHELLOPTS",
+    "SHLVL",      "SRANDOM", "UID",        "_",
 };
 
 static int secret_is_reserved(const char *name) {
@@ -183,8 +183,8 @@ static size_t secret_step(const secret_set *s, uint32_t *q, uint8_t c,
 }
 
 /* Whether a value occurs in a followed by b. */
-int secret_find(const secret_set *s, const void *a, size_t alen,
-                const void *b, size_t blen) {
+int secret_find(const secret_set *s, const void *a, size_t alen, const void *b,
+                size_t blen) {
   uint32_t q[SECRET_MAX], mq = 0;
   int part;
   if (!s || !s->n) return 0;
@@ -334,6 +334,16 @@ int secret_stream_flush(secret_stream *st) {
   st->active = 0;
   secret_settle(st, st->n);
   return st->err;
+}
+
+/* Forgets held-back bytes and the produced count. */
+void secret_stream_reset(secret_stream *st) {
+  memset(st->q, 0, sizeof st->q);
+  st->active = 0;
+  st->nruns = st->rhead = 0;
+  st->emit = st->n;
+  st->total = 0;
+  st->err = 0;
 }
 
 /* Redacts a whole string. */

@@ -42,8 +42,8 @@ void secret_set_finish(secret_set *s);
 
 /* 1 when some value occurs in the bytes a[0..alen) followed by
  * b[0..blen) (b may be NULL), else 0. Linear time. NULL s: 0. */
-int secret_find(const secret_set *s, const void *a, size_t alen,
-                const void *b, size_t blen);
+int secret_find(const secret_set *s, const void *a, size_t alen, const void *b,
+                size_t blen);
 
 /* Appends p[0..n) to out with every occurrence of a value replaced by
  * SECRET_MARK; overlapping occurrences become one mark. Returns 0 or
@@ -81,6 +81,9 @@ int secret_stream_init(secret_stream *st, const secret_set *s, buf *out,
 int secret_stream_put(secret_stream *st, const void *p, size_t n);
 /* Decides the held-back bytes (end of the stream). */
 int secret_stream_flush(secret_stream *st);
+/* Forgets the held-back bytes and the count of bytes produced (used when
+ * the caller empties out to replace it). */
+void secret_stream_reset(secret_stream *st);
 /* Frees the stream's own storage (not out). */
 void secret_stream_finish(secret_stream *st);
 

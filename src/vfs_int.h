@@ -87,6 +87,7 @@ struct vfs {
   size_t frcap;
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */
   vchunk *spare1; /* a small chunk set aside for a first entry */
+  const struct secret_set *guard; /* secrets no write may contain */
 };
 
 /* One resolved directory on a path: lv[0] is "/", lv[i] was reached

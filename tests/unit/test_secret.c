@@ -22,8 +22,7 @@ static int ts_set(mem *m, secret_set *s, const char *const *b, size_t n,
 
 /* Redacts text fed in pieces of size step (0: whole); result in out. */
 static void ts_stream(const secret_set *s, const char *text, size_t step,
-                      uint64_t cap, char *out, size_t outcap,
-                      uint64_t *total) {
+                      uint64_t cap, char *out, size_t outcap, uint64_t *total) {
   buf o;
   secret_stream st;
   size_t n = strlen(text), i;
@@ -210,4 +209,252 @@ TEST("secret-2.5 pathological values stay linear and exact") {
   buf_finish(&o);
   secret_set_finish(&s);
   CHECK(m.used == 0);
+}
+
+/* ---- through msb_exec ------------------------------------------------ */
+
+typedef struct ts_run {
+  int rc, code, trunc;
+  char out[4096], err[4096];
+  uint64_t out_total;
+} ts_run;
+
+/* Runs script with the given secrets (and env); fills *r. */
+static void ts_exec_env(msb_sandbox *sb, const char *script,
+                        const char *const *sec, size_t nsec,
+                        const char *const *env, size_t nenv, int atomic,
+                        ts_run *r) {
+  msb_exec_opts o;
+  msb_result res;
+  memset(&o, 0, sizeof o);
+  memset(r, 0, sizeof *r);
+  o.secrets = sec;
+  o.secret_count = nsec;
+  o.env = env;
+  o.env_count = nenv;
+  o.atomic = atomic;
+  r->rc = msb_exec(sb, script, strlen(script), &o, &res);
+  if (r->rc) {
+    snprintf(r->err, sizeof r->err, "%s", msb_errmsg(sb));
+    return;
+  }
+  r->code = res.exit_code;
+  snprintf(r->out, sizeof r->out, "%.*s", (int)res.out_len,
+           res.out ? (const char *)res.out : "");
+  snprintf(r->err, sizeof r->err, "%.*s", (int)res.err_len,
+           res.err ? (const char *)res.err : "");
+  r->trunc = res.out_truncated;
+  r->out_total = res.out_total;
+  msb_result_finish(sb, &res);
+}
+
+static void ts_exec(msb_sandbox *sb, const char *script, const char *secret,
+                    ts_run *r) {
+  const char *s[1];
+  s[0] = secret;
+  ts_exec_env(sb, script, s, secret ? 1 : 0, NULL, 0, 0, r);
+}
+
+static msb_sandbox *ts_open(void) {
+  msb_sandbox *sb = NULL;
+  return msb_open(NULL, &sb) ? NULL : sb;
+}
+
+TEST("secret-3.1 exec: expansion, env, printenv are redacted") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  REQUIRE(sb);
+  ts_exec(sb, "echo \"t=$TOKEN\"; printenv TOKEN; env | grep ^TOKEN=",
+          "TOKEN=s3cr3t-value", &r);
+  CHECK(r.rc == 0 && r.code == 0);
+  CHECK_STR(r.out, "t=[REDACTED]\n[REDACTED]\nTOKEN=[REDACTED]\n");
+  /* split across two writes, and on stderr */
+  ts_exec(sb, "printf %s s3cr3t; printf %s -value; echo; echo $TOKEN >&2",
+          "TOKEN=s3cr3t-value", &r);
+  CHECK_STR(r.out, "[REDACTED]\n");
+  CHECK_STR(r.err, "[REDACTED]\n");
+  /* derived forms are not recognised */
+  ts_exec(sb, "printf %s \"$TOKEN\" | tr a-z A-Z; echo", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "ABCD\n");
+  ts_exec(sb, "declare -p TOKEN; set | grep ^TOKEN=", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "declare -x TOKEN=\"[REDACTED]\"\nTOKEN=[REDACTED]\n");
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.2 exec: the value is gone after the call") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  REQUIRE(sb);
+  ts_exec(sb, "X=\"Bearer $TOKEN\"; Y=keep; f() { :; }; echo ${#X}",
+          "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "11\n");
+  CHECK_STR(r.err,
+            "bash: memsandbox: X: variable not kept after this call: "
+            "it holds a secret value\n");
+  ts_exec(sb, "echo \"[${TOKEN-unset}] [${X-unset}] [$Y]\"", NULL, &r);
+  CHECK_STR(r.out, "[unset] [unset] [keep]\n");
+  /* a variable the session had before the call comes back */
+  ts_exec(sb, "TOKEN=old", NULL, &r);
+  ts_exec(sb, "echo $TOKEN", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "[REDACTED]\n");
+  ts_exec(sb, "echo $TOKEN", NULL, &r);
+  CHECK_STR(r.out, "old\n");
+  /* arrays, functions, positional parameters */
+  ts_exec(sb,
+          "a=(x \"$TOKEN\"); declare -A m=([k]=v); m[$TOKEN]=1; "
+          "eval \"g() { echo $TOKEN; }\"; set -- \"$TOKEN\"",
+          "TOKEN=abcd", &r);
+  CHECK(strstr(r.err, "a: variable not kept") != NULL);
+  CHECK(strstr(r.err, "m: variable not kept") != NULL);
+  CHECK(strstr(r.err, "g: function not kept") != NULL);
+  CHECK(strstr(r.err, "positional parameters not kept") != NULL);
+  ts_exec(sb, "echo \"${a[*]-none} ${m[k]-none} $# $(type -t g)\"", NULL, &r);
+  CHECK_STR(r.out, "none none 0 \n");
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.3 exec: writes holding a value are refused") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  uint8_t *d;
+  size_t n;
+  REQUIRE(sb);
+  ts_exec(sb, "echo $TOKEN > f; echo $?; cat f | wc -c", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "1\n0\n");
+  CHECK_STR(r.err,
+            "bash: echo: write error: Refusing to write a secret "
+            "value\n");
+  ts_exec(sb, "printf ab >> g; printf cd >> g; echo $?; cat g; echo",
+          "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "1\nab\n");
+  ts_exec(sb, "echo $TOKEN | tee t; echo ${PIPESTATUS[1]}", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "[REDACTED]\n1\n");
+  CHECK_STR(r.err, "tee: t: Refusing to write a secret value\n");
+  ts_exec(sb,
+          "echo x > \"$TOKEN.txt\"; mkdir -p \"d/$TOKEN\"; "
+          "ln -s \"$TOKEN\" l; ls",
+          "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "d\nf\ng\n"); /* d made before d/abcd */
+  CHECK(strstr(r.err, "[REDACTED].txt: Refusing to write a secret value") !=
+        NULL);
+  /* a derived form is an ordinary value */
+  ts_exec(sb, "printf %s \"$TOKEN\" | base64 > b64; cat b64", "TOKEN=abcd", &r);
+  CHECK_STR(r.out, "YWJjZA==\n");
+  /* the guard ends with the call: the host may write the same bytes */
+  CHECK(msb_write(sb, "h", "abcd", 4, MSB_WRITE_ANY, NULL, 0, 0) == 0);
+  REQUIRE(msb_read(sb, "h", &d, &n) == 0);
+  CHECK(n == 4);
+  msb_free(sb, d);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.4 exec: bad bindings fail with a message, nothing runs") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  const char *two[] = {"A=1", "A=2"};
+  const char *env[] = {"A=x"};
+  const char *one[] = {"A=secretvalue"};
+  REQUIRE(sb);
+  ts_exec(sb, "touch ran", "PWD=/tmp", &r);
+  CHECK(r.rc == MSB_EINVAL);
+  CHECK_STR(r.err, "secret name PWD is reserved by the shell");
+  ts_exec(sb, "touch ran", "no-equals-secretvalue", &r);
+  CHECK(r.rc == MSB_EINVAL && !strstr(r.err, "secretvalue"));
+  ts_exec_env(sb, "touch ran", two, 2, NULL, 0, 0, &r);
+  CHECK(r.rc == MSB_EINVAL);
+  ts_exec_env(sb, "touch ran", one, 1, env, 1, 0, &r);
+  CHECK(r.rc == MSB_EINVAL);
+  CHECK_STR(r.err, "A is bound both as a secret and in env");
+  ts_exec(sb, "test -e ran; echo $?", NULL, &r);
+  CHECK_STR(r.out, "1\n");
+  CHECK(msb_revision(sb) == 0);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.5 exec: truncation counts the redacted stream") {
+  msb_sandbox *sb = NULL;
+  msb_limits lim;
+  msb_config cfg;
+  ts_run r;
+  msb_limits_init(&lim, MSB_PROFILE_NORMAL);
+  lim.max_output_bytes = 6;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = &lim;
+  REQUIRE(msb_open(&cfg, &sb) == 0);
+  ts_exec(sb, "printf 'ab%s' \"$T\"", "T=0123456789abcdef", &r);
+  CHECK_STR(r.out, "ab[RED");
+  CHECK(r.trunc == 1 && r.out_total == 12);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.6 exec: atomic runs and checkpoints keep working") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  const char *s[] = {"T=abcd"};
+  uint32_t cp;
+  REQUIRE(sb);
+  REQUIRE(msb_checkpoint(sb, &cp) == 0);
+  ts_exec_env(sb, "echo ok > a; X=$T; false", s, 1, NULL, 0, 1, &r);
+  CHECK(r.code == 1);
+  ts_exec(sb, "ls; echo \"[${X-}]\"", NULL, &r);
+  CHECK_STR(r.out, "[]\n");
+  ts_exec_env(sb, "echo ok > a; Y=$T", s, 1, NULL, 0, 1, &r);
+  CHECK(r.code == 0);
+  ts_exec(sb, "cat a; echo \"[${Y-}]\"", NULL, &r);
+  CHECK_STR(r.out, "ok\n[]\n");
+  CHECK(msb_rollback(sb, cp) == 0);
+  ts_exec(sb, "ls | wc -l", NULL, &r);
+  CHECK_STR(r.out, "0\n");
+  CHECK(msb_release(sb, cp) == 0);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.7 exec: fresh state and snapshots never hold the value") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  msb_exec_opts o;
+  msb_result res;
+  const char *s[] = {"T=abcdefgh"};
+  uint8_t *snap;
+  size_t n;
+  REQUIRE(sb);
+  memset(&o, 0, sizeof o);
+  o.secrets = s;
+  o.secret_count = 1;
+  o.fresh_state = 1;
+  REQUIRE(msb_exec(sb, "echo $T", 7, &o, &res) == 0);
+  CHECK(res.out_len == 11 && !memcmp(res.out, "[REDACTED]\n", 11));
+  msb_result_finish(sb, &res);
+  ts_exec(sb, "K=$T; export K2=$T; echo done", "T=abcdefgh", &r);
+  CHECK_STR(r.out, "done\n");
+  REQUIRE(msb_snapshot(sb, 0, &snap, &n) == 0);
+  CHECK(!secret_find(NULL, snap, n, NULL, 0));
+  {
+    size_t i, hit = 0;
+    for (i = 0; i + 8 <= n; i++)
+      if (!memcmp(snap + i, "abcdefgh", 8)) hit = 1;
+    CHECK(hit == 0);
+  }
+  msb_free(sb, snap);
+  CHECK(api_close(sb) == 0);
+}
+
+TEST("secret-3.8 exec: out of memory anywhere is a clean error") {
+  int k, done = 0;
+  for (k = 0; k < 4000 && !done; k++) {
+    msb_sandbox *sb = ts_open();
+    ts_run r;
+    if (!sb) break;
+    sb->m.fail_after = k;
+    ts_exec(sb, "X=$T; echo \"$T\" | tee f; printf %s ab; printf %s cd",
+            "T=abcd", &r);
+    sb->m.fail_after = -1;
+    if (r.rc == 0 && r.code == 0 && !strcmp(r.out, "[REDACTED]\n[REDACTED]"))
+      done = 1;
+    else
+      CHECK(r.rc != 0 || !strstr(r.out, "abcd"));
+    CHECK(!strstr(r.err, "abcd"));
+    CHECK(api_close(sb) == 0);
+  }
+  CHECK(done);
 }
