@@ -15,9 +15,10 @@
 
 #include "buf.h"
 #include "mem.h"
+#include "memsandbox.h"
 
-#define SECRET_MAX 16           /* bindings per exec */
-#define SECRET_MAX_VALUE 4096   /* bytes of one value */
+#define SECRET_MAX MSB_SECRET_MAX             /* bindings per exec */
+#define SECRET_MAX_VALUE MSB_SECRET_MAX_VALUE /* bytes of one value */
 #define SECRET_MARK "[REDACTED]"
 
 typedef struct secret_set {
