@@ -72,7 +72,22 @@ const char *msb_strerror(int code);
 typedef struct msb_sandbox msb_sandbox;
 
 /* Limits. Every field is a hard cap; 0 never means unlimited except where
- * noted. Fill with msb_limits_init and change what you need. */
+ * noted. Fill with msb_limits_init and change what you need.
+ *
+ * How a limit shows:
+ *   - Execution limits and max_memory_bytes stop an exec: exit status 124,
+ *     msb_result.limit names the field, and stderr ends with e.g. "bash:
+ *     memsandbox: step limit exceeded (max_steps=100)".
+ *   - max_output_bytes truncates: out_truncated / err_truncated, with
+ *     out_total / err_total the full sizes.
+ *   - Filesystem quotas are errors the script sees, like a full disk:
+ *     commands print GNU's wording ("No space left on device" for
+ *     max_total_bytes, "Disk quota exceeded" for max_nodes, "File too
+ *     large" for max_file_bytes, "File name too long" for the path limits)
+ *     and fail, and the script goes on; msb_result.limit stays NULL, since
+ *     nothing stopped the run. Host calls fail with MSB_ENOSPC, MSB_EDQUOT,
+ *     MSB_EFBIG or MSB_ENAMETOOLONG and a message giving the size and the
+ *     limit ("file contains 101 bytes; limit is 100 bytes"). */
 typedef struct msb_limits {
   /* memory */
   uint64_t max_memory_bytes;   /* allocator cap for the whole sandbox */

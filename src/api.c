@@ -214,6 +214,22 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
   }
 }
 
+/* " (max_nodes=N)": the quota a filesystem error code stands for, so a
+ * message names the limit to raise; "" for other codes. Borrowed from
+ * sb->errname until the next call. */
+static const char *api_quota_name(msb_sandbox *sb, int rc) {
+  const char *name;
+  uint64_t v;
+  switch (rc) {
+  case MSB_ENOSPC: name = "max_total_bytes", v = sb->lim.max_total_bytes; break;
+  case MSB_EDQUOT: name = "max_nodes", v = sb->lim.max_nodes; break;
+  case MSB_EFBIG: name = "max_file_bytes", v = sb->lim.max_file_bytes; break;
+  default: return "";
+  }
+  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", name, api_ull(v));
+  return sb->errname;
+}
+
 /* Quota messages; add_* is the growth the operation asked for. */
 static int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
                          uint64_t add_bytes, uint64_t add_nodes,
@@ -879,8 +895,10 @@ static int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
   if ((rc = api_install_bin(sb))) {
     shell_destroy(keep);
     vnode_unref(sb->fs, saved);
-    return rc == MSB_ENOMEM ? api_oom(sb)
-                            : api_fail(sb, rc, "cannot create /usr/bin");
+    return rc == MSB_ENOMEM
+               ? api_oom(sb)
+               : api_fail(sb, rc, "cannot create /usr/bin: %s%s",
+                          msb_strerror(rc), api_quota_name(sb, rc));
   }
   vfs_batch_begin(sb->fs);
   rc = shell_exec(sb->sh, script, len, opts, res);

@@ -40,6 +40,7 @@ struct msb_sandbox {
   const struct secret_set *secrets; /* bound during msb_exec: messages are
                                        redacted while set */
   char errmsg[API_ERRMSG_MAX];
+  char errname[64]; /* scratch for api_quota_name */
 };
 
 /* Closes a sandbox like msb_close and reports what its allocator still
