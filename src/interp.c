@@ -101,7 +101,7 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   case SH_S_FILE:
     rc = vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
                    0666 & ~sh->umask, NULL);
-    if (rc && rc != MSB_ENOMEM) sh->run->write_err = rc;
+    if (rc && rc != MSB_ENOMEM && fd == 1) sh->run->write_err = rc;
     return rc;
   default: return MSB_EINVAL;
   }
@@ -940,6 +940,53 @@ static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
   return e;
 }
 
+/* The message GNU tools print when writing their stdout fails (most say
+ * "NAME: write error: TEXT"; a few word it their own way and exit with
+ * their trouble status). Returns the exit status to use. */
+static int interp_write_error(buf *b, const cmd_desc *d, const char *name,
+                              const char *text) {
+  static const struct {
+    const char *name, *msg, *more; /* msg: "%s" is the error text */
+    int status;
+  } odd[] = {
+      {"diff", "standard output: %s", NULL, 2},
+      {"du", "write error", NULL, 1},
+      {"env", "write error: %s", NULL, 125},
+      {"find", "'standard output': %s", "write error", 1},
+      {"md5sum", "write error", NULL, 1},
+      {"sed", "couldn't flush stdout: %s", NULL, 4},
+      {"sha1sum", "write error", NULL, 1},
+      {"sha256sum", "write error", NULL, 1},
+      {"sha512sum", "write error", NULL, 1},
+      {"sort", "fflush failed: 'standard output': %s", "write error", 2},
+      {"wc", "write error", NULL, 1},
+      {"xxd", "%s", NULL, 3},
+      {"yes", "standard output: %s", NULL, 1},
+  };
+  size_t i;
+  if (d->flags & CMD_BUILTIN) {
+    buf_printf(b, "bash: %s: write error: %s\n", name, text);
+    return 1;
+  }
+  for (i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+    const char *pct;
+    if (strcmp(name, odd[i].name)) continue;
+    pct = strstr(odd[i].msg, "%s");
+    buf_printf(b, "%s: ", name);
+    if (pct) {
+      buf_put(b, odd[i].msg, (size_t)(pct - odd[i].msg));
+      buf_puts(b, text);
+      buf_puts(b, pct + 2);
+    } else
+      buf_puts(b, odd[i].msg);
+    buf_putc(b, '\n');
+    if (odd[i].more) buf_printf(b, "%s: %s\n", name, odd[i].more);
+    return odd[i].status;
+  }
+  buf_printf(b, "%s: write error: %s\n", name, text);
+  return 1;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -1023,18 +1070,17 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   }
   buf_finish(&tout);
   buf_finish(&terr);
+  sh->run->write_err = 0; /* reported here, not again by a caller */
   if (!r2 && werr) {
     /* stdout is a file the write to which failed (a quota, or a secret
      * value): report it as bash and GNU tools report a write error */
     buf b;
     buf_init(&b, sh->m);
-    buf_printf(&b, "%s%s: write error: %s\n",
-               (d->flags & CMD_BUILTIN) ? "bash: " : "", argv[0],
-               msb_strerror(werr));
+    int st = interp_write_error(&b, d, argv[0], msb_strerror(werr));
     r2 = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
     if (r2 != MSB_ENOMEM) r2 = 0;
     buf_finish(&b);
-    if (rc >= 0 && !(rc & 255)) rc = 1;
+    if (rc >= 0 && !(rc & 255)) rc = st;
   }
   if (rc < 0) {
     /* A stage whose output outgrows the pipe cap is not quietly cut short
@@ -1234,6 +1280,29 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
   return rc;
 }
 
+/* Runs a shell builtin. Its stdout may be a file the write to which
+ * failed (a quota, or a secret value): reported as bash does, "bash: NAME:
+ * write error: ...", status 1. */
+static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
+                          char **argv) {
+  int rc, werr;
+  sh->run->write_err = 0;
+  rc = b->fn(sh, argc, argv);
+  werr = sh->run->write_err;
+  sh->run->write_err = 0;
+  if (werr && rc >= 0) {
+    buf m;
+    int r2;
+    buf_init(&m, sh->m);
+    buf_printf(&m, "bash: %s: write error: %s\n", argv[0], msb_strerror(werr));
+    r2 = m.err ? m.err : interp_write(sh, 2, m.p, m.len);
+    buf_finish(&m);
+    if (r2 == MSB_ENOMEM) return r2;
+    if (!rc) rc = 1;
+  }
+  return rc;
+}
+
 /* Runs argv through functions, builtins, the table and paths. */
 int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   const sh_builtin *b;
@@ -1243,7 +1312,7 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   if (strchr(argv[0], '/')) return interp_run_path(sh, argc, argv);
   if (!no_funcs && (f = interp_func_get(sh, argv[0])))
     return interp_call(sh, f, argc, argv);
-  if ((b = builtin_find(argv[0]))) return b->fn(sh, argc, argv);
+  if ((b = builtin_find(argv[0]))) return interp_builtin(sh, b, argc, argv);
   if ((d = cmd_find(argv[0])))
     return interp_table_cmd(sh, d, argc, argv, NULL, 0);
   {
@@ -1801,7 +1870,7 @@ static int interp_simple(shell *sh, ast_node *n) {
       if (f)
         rc = interp_call(sh, f, ac, av);
       else
-        rc = b->fn(sh, ac, av);
+        rc = interp_builtin(sh, b, ac, av);
       if (nextra) var_pop_scope(sh->vars);
     } else {
       if (nextra && strchr(name, '/')) {

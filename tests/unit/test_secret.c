@@ -458,3 +458,33 @@ TEST("secret-3.8 exec: out of memory anywhere is a clean error") {
   }
   CHECK(done);
 }
+
+TEST("secret-4.1 a failed redirected write is reported like bash") {
+  msb_sandbox *sb = NULL;
+  msb_limits lim;
+  msb_config cfg;
+  ts_run r;
+  msb_limits_init(&lim, MSB_PROFILE_NORMAL);
+  lim.max_file_bytes = 1000;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = &lim;
+  REQUIRE(msb_open(&cfg, &sb) == 0);
+  ts_exec(sb,
+          "x=$(printf %1200s); echo \"$x\" > f; echo $?; "
+          "printf %s \"$x\" > g; echo $?; cat f g | wc -c; "
+          "declare -p x > h; echo $?; eval 'echo \"$x\" > i'; echo $?; "
+          "printf %s \"$x\" | head -c 1100 > j; echo $?; echo ok > k; echo $?; "
+          "sort <<<\"$x\" > l; echo $?; sed p <<<\"$x\" > m; echo $?",
+          NULL, &r);
+  CHECK_STR(r.out, "1\n1\n0\n1\n1\n1\n0\n2\n4\n");
+  CHECK_STR(r.err,
+            "bash: echo: write error: File too large\n"
+            "bash: printf: write error: File too large\n"
+            "bash: declare: write error: File too large\n"
+            "bash: echo: write error: File too large\n"
+            "head: write error: File too large\n"
+            "sort: fflush failed: 'standard output': File too large\n"
+            "sort: write error\n"
+            "sed: couldn't flush stdout: File too large\n");
+  CHECK(api_close(sb) == 0);
+}
