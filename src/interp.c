@@ -2908,8 +2908,11 @@ typedef struct interp_envsave {
   int had;
 } interp_envsave;
 
+/* Binds "NAME=value" strings as exported variables, saving what they
+ * replace. fresh: drop the old binding first, so no attribute of it (-i,
+ * -u, -l, a nameref) can turn the value into another form (secrets). */
 static int interp_bind_env(shell *sh, const char *const *env, size_t n,
-                           interp_envsave *save) {
+                           interp_envsave *save, int fresh) {
   size_t i;
   for (i = 0; i < n; i++) {
     const char *eq = env[i] ? strchr(env[i], '=') : NULL;
@@ -2924,6 +2927,10 @@ static int interp_bind_env(shell *sh, const char *const *env, size_t n,
       save[i].val = mem_strdup(sh->m, v->val);
     }
     if (v) v->attr &= ~VAR_READONLY;
+    if (v && fresh) {
+      v->attr &= ~VAR_NAMEREF;
+      var_unset(sh->vars, save[i].name);
+    }
     if (var_set(sh->vars, save[i].name, eq + 1, 0) < 0) return MSB_ENOMEM;
     v = var_lookup(sh->vars, save[i].name);
     if (v) v->attr |= VAR_EXPORT;
@@ -3336,10 +3343,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     if (!save)
       rc = MSB_ENOMEM;
     else {
-      rc = interp_bind_env(sh, opts->env, opts->env_count, save);
+      rc = interp_bind_env(sh, opts->env, opts->env_count, save, 0);
       if (!rc)
         rc = interp_bind_env(sh, opts->secrets, opts->secret_count,
-                             save + opts->env_count);
+                             save + opts->env_count, 1);
     }
   } else
     rc = 0;

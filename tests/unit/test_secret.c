@@ -488,3 +488,17 @@ TEST("secret-4.1 a failed redirected write is reported like bash") {
             "sed: couldn't flush stdout: File too large\n");
   CHECK(api_close(sb) == 0);
 }
+
+TEST("secret-3.9 attributes of an old binding cannot transform the value") {
+  msb_sandbox *sb = ts_open();
+  ts_run r;
+  REQUIRE(sb);
+  ts_exec(sb, "T=old; declare -u T; declare -n R=T; declare -i N=1", NULL, &r);
+  ts_exec(sb, "echo $T $R", "T=abcd", &r);
+  CHECK_STR(r.out, "[REDACTED] [REDACTED]\n");
+  ts_exec(sb, "echo $N", "N=7*6", &r);
+  CHECK_STR(r.out, "[REDACTED]\n");
+  ts_exec(sb, "declare -p T N", NULL, &r);
+  CHECK_STR(r.out, "declare -u T=\"old\"\ndeclare -i N=\"1\"\n");
+  CHECK(api_close(sb) == 0);
+}
