@@ -502,3 +502,84 @@ TEST("secret-3.9 attributes of an old binding cannot transform the value") {
   CHECK_STR(r.out, "declare -u T=\"old\"\ndeclare -i N=\"1\"\n");
   CHECK(api_close(sb) == 0);
 }
+
+/* The obvious quadratic redaction, as the reference for the stream. */
+static size_t ts_match_end(const char *t, size_t n, size_t i,
+                           const char *const *v, size_t nv) {
+  size_t k, e = 0;
+  for (k = 0; k < nv; k++) {
+    size_t l = strlen(v[k]);
+    if (i + l <= n && !memcmp(t + i, v[k], l) && i + l > e) e = i + l;
+  }
+  return e;
+}
+
+static void ts_naive(const char *t, const char *const *v, size_t nv,
+                     char *out) {
+  size_t n = strlen(t), i = 0, o = 0;
+  while (i < n) {
+    size_t end = ts_match_end(t, n, i, v, nv), j;
+    if (!end) {
+      out[o++] = t[i++];
+      continue;
+    }
+    for (j = i + 1; j < end; j++) { /* matches that overlap join the run */
+      size_t e = ts_match_end(t, n, j, v, nv);
+      if (e > end) end = e;
+    }
+    memcpy(out + o, "[REDACTED]", 10);
+    o += 10;
+    i = end;
+  }
+  out[o] = 0;
+}
+
+TEST("secret-2.6 the stream agrees with a naive redactor (random)") {
+  mem m;
+  uint32_t seed = 12345;
+  int round;
+  mem_init(&m, 0);
+  for (round = 0; round < 3000; round++) {
+    char vals[4][8], binds[4][48], text[80], want[1024], got[1024], why[64];
+    const char *b[4], *vp[4];
+    secret_set s;
+    size_t nv, k, n, step;
+    seed = seed * 1103515245u + 12345u;
+    nv = 1 + (seed >> 16) % 3;
+    for (k = 0; k < nv; k++) {
+      size_t l, j;
+      seed = seed * 1103515245u + 12345u;
+      l = 1 + (seed >> 16) % 5;
+      for (j = 0; j < l; j++) {
+        seed = seed * 1103515245u + 12345u;
+        vals[k][j] = "ab"[(seed >> 16) & 1];
+      }
+      vals[k][l] = 0;
+      snprintf(binds[k], sizeof binds[k], "V%u=%s", (unsigned)k, vals[k]);
+      b[k] = binds[k];
+      vp[k] = vals[k];
+    }
+    seed = seed * 1103515245u + 12345u;
+    n = (seed >> 16) % 60;
+    for (k = 0; k < n; k++) {
+      seed = seed * 1103515245u + 12345u;
+      text[k] = "abab-"[(seed >> 16) % 5];
+    }
+    text[n] = 0;
+    REQUIRE(ts_set(&m, &s, b, nv, why, sizeof why) == 0);
+    ts_naive(text, vp, nv, want);
+    seed = seed * 1103515245u + 12345u;
+    step = (seed >> 16) % 4;
+    ts_stream(&s, text, step, 0, got, sizeof got, NULL);
+    if (strcmp(got, want)) {
+      fprintf(stderr, "    text [%s] values", text);
+      for (k = 0; k < nv; k++) fprintf(stderr, " [%s]", vals[k]);
+      fprintf(stderr, " step %u\n", (unsigned)step);
+      CHECK_STR(got, want);
+      secret_set_finish(&s);
+      return;
+    }
+    secret_set_finish(&s);
+  }
+  CHECK(m.used == 0);
+}
