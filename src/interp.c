@@ -1075,8 +1075,9 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     /* stdout is a file the write to which failed (a quota, or a secret
      * value): report it as bash and GNU tools report a write error */
     buf b;
+    int st;
     buf_init(&b, sh->m);
-    int st = interp_write_error(&b, d, argv[0], msb_strerror(werr));
+    st = interp_write_error(&b, d, argv[0], msb_strerror(werr));
     r2 = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
     if (r2 != MSB_ENOMEM) r2 = 0;
     buf_finish(&b);
@@ -3193,45 +3194,44 @@ static int interp_has_secret(const secret_set *s, const char *v) {
   return v && secret_find(s, v, strlen(v), NULL, 0);
 }
 
+typedef struct interp_scrub {
+  shell *sh;
+  const secret_set *s;
+} interp_scrub;
+
+static int interp_scrub_var(void *ctx, const var *v) {
+  interp_scrub *c = ctx;
+  int hit = interp_has_secret(c->s, v->val);
+  size_t j;
+  for (j = 0; !hit && j < v->n; j++)
+    hit = interp_has_secret(c->s, v->el[j].val) ||
+          interp_has_secret(c->s, v->el[j].key);
+  if (hit) interp_scrub_note(c->sh, "variable", v->name);
+  return hit;
+}
+
 /* Secrets live for one call: whatever session state would carry a value
  * into later calls (or a snapshot) is dropped here, with a note on
- * stderr. Variables (values, array elements and keys), functions,
- * aliases, traps, positional parameters and the directory stack. */
-static int interp_scrub_secrets(shell *sh, const secret_set *s) {
-  var **vl = NULL;
-  size_t n = 0, i, j;
+ * stderr: variables (values, array elements and keys), functions, aliases,
+ * traps, positional parameters and the directory stack. Nothing here
+ * needs memory except the notes and the printing of function bodies, and
+ * a function that cannot be printed goes too: out of memory never leaves
+ * a value behind. */
+static void interp_scrub_secrets(shell *sh, const secret_set *s) {
+  interp_scrub c;
+  size_t i;
   int k;
   buf b;
-  if (var_list(sh->vars, sh->m, &vl, &n)) return MSB_ENOMEM;
+  c.sh = sh;
+  c.s = s;
+  var_drop_if(sh->vars, interp_scrub_var, &c);
   buf_init(&b, sh->m);
-  /* names to unset, collected first: unsetting may move bindings */
-  for (i = 0; i < n; i++) {
-    var *v = vl[i];
-    int hit = interp_has_secret(s, v->val);
-    for (j = 0; !hit && j < v->n; j++)
-      hit = interp_has_secret(s, v->el[j].val) ||
-            interp_has_secret(s, v->el[j].key);
-    if (hit) buf_put(&b, v->name, strlen(v->name) + 1);
-  }
-  mem_free(sh->m, vl);
-  if (b.err) {
-    buf_finish(&b);
-    return MSB_ENOMEM;
-  }
-  for (i = 0; i < b.len; i += strlen(b.p + i) + 1) {
-    var *v = var_lookup(sh->vars, b.p + i);
-    if (v) v->attr &= ~VAR_READONLY;
-    var_unset(sh->vars, b.p + i);
-    interp_scrub_note(sh, "variable", b.p + i);
-  }
-  var_changed(sh->vars);
   for (i = 0; i < sh->funcn; i++) {
     sh_func *f = &sh->funcs[i];
     if (!f->name || !f->body) continue;
     buf_clear(&b);
-    ast_print_function(&b, f->name, f->body);
-    if (b.err == MSB_ENOMEM) break;
-    if (secret_find(s, b.p, b.len, NULL, 0)) {
+    if (ast_print_function(&b, f->name, f->body) == MSB_ENOMEM || b.err ||
+        secret_find(s, b.p, b.len, NULL, 0)) {
       interp_scrub_note(sh, "function", f->name);
       interp_func_unset(sh, f->name);
     }
@@ -3261,7 +3261,7 @@ static int interp_scrub_secrets(shell *sh, const secret_set *s) {
   for (k = 0; k < sh->npos; k++)
     if (interp_has_secret(s, sh->pos[k])) {
       interp_scrub_note(sh, "positional parameters", NULL);
-      if (interp_set_pos(sh, NULL, 0)) return MSB_ENOMEM;
+      interp_set_pos(sh, NULL, 0); /* frees only */
       break;
     }
   for (k = 0; k < sh->ndirs;) {
@@ -3274,7 +3274,6 @@ static int interp_scrub_secrets(shell *sh, const secret_set *s) {
     } else
       k++;
   }
-  return b.err == MSB_ENOMEM ? MSB_ENOMEM : 0;
 }
 
 static int interp_exec(shell *sh, const char *script, size_t len,
@@ -3369,7 +3368,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
-  if (run.sec && interp_scrub_secrets(sh, &set)) oom = 1;
+  if (run.sec) interp_scrub_secrets(sh, &set);
   if (run.made_devfd) {
     vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
     vfs_remove(sh->fs, "/dev", VFS_RM_DIR);

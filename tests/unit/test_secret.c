@@ -454,6 +454,9 @@ TEST("secret-3.8 exec: out of memory anywhere is a clean error") {
     else
       CHECK(r.rc != 0 || !strstr(r.out, "abcd"));
     CHECK(!strstr(r.err, "abcd"));
+    /* whatever failed, the session keeps nothing */
+    ts_exec(sb, "echo \"${X-unset}\"; set | grep -c abcd", NULL, &r);
+    CHECK_STR(r.out, "unset\n0\n");
     CHECK(api_close(sb) == 0);
   }
   CHECK(done);
