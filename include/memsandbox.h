@@ -72,7 +72,22 @@ const char *msb_strerror(int code);
 typedef struct msb_sandbox msb_sandbox;
 
 /* Limits. Every field is a hard cap; 0 never means unlimited except where
- * noted. Fill with msb_limits_init and change what you need. */
+ * noted. Fill with msb_limits_init and change what you need.
+ *
+ * How a limit shows:
+ *   - Execution limits and max_memory_bytes stop an exec: exit status 124,
+ *     msb_result.limit names the field, and stderr ends with e.g. "bash:
+ *     memsandbox: step limit exceeded (max_steps=100)".
+ *   - max_output_bytes truncates: out_truncated / err_truncated, with
+ *     out_total / err_total the full sizes.
+ *   - Filesystem quotas are errors the script sees, like a full disk:
+ *     commands print GNU's wording ("No space left on device" for
+ *     max_total_bytes, "Disk quota exceeded" for max_nodes, "File too
+ *     large" for max_file_bytes, "File name too long" for the path limits)
+ *     and fail, and the script goes on; msb_result.limit stays NULL, since
+ *     nothing stopped the run. Host calls fail with MSB_ENOSPC, MSB_EDQUOT,
+ *     MSB_EFBIG or MSB_ENAMETOOLONG and a message giving the size and the
+ *     limit ("file contains 101 bytes; limit is 100 bytes"). */
 typedef struct msb_limits {
   /* memory */
   uint64_t max_memory_bytes;   /* allocator cap for the whole sandbox */
@@ -209,12 +224,49 @@ typedef struct msb_exec_opts {
                       exit status is non-zero */
   const char *const *env; /* "NAME=value" strings for this call only */
   size_t env_count;
-  const char *const *secrets; /* reserved for secret bindings (values
-                                 redacted from output, never written to
-                                 files); not implemented yet: a non-zero
-                                 secret_count fails with MSB_ENOTSUP */
+  const char *const *secrets; /* "NAME=value" secrets for this call only;
+                                 see Secrets below */
   size_t secret_count;
 } msb_exec_opts;
+
+/* Secrets
+ *   msb_exec_opts.secrets binds up to MSB_SECRET_MAX values to exported
+ *   variables for one call: `$NAME`, env and printenv see them; commands
+ *   run with them. Bindings are checked first (MSB_EINVAL naming the
+ *   problem, never quoting a value, and nothing runs): "NAME=value" form,
+ *   NAME a shell identifier not already bound in env or twice, not one the
+ *   shell manages (PWD, OLDPWD, HOME, PATH, IFS, CDPATH, PS1-PS4, OPTIND,
+ *   OPTARG, RANDOM, SECONDS, LINENO, UID, EUID, PPID, SHLVL, FUNCNAME,
+ *   PIPESTATUS, GLOBIGNORE, SHELLOPTS, BASHOPTS, _, or BASH*), value
+ *   non-empty and at most MSB_SECRET_MAX_VALUE bytes.
+ *   - Redaction: every occurrence of a value in the call's stdout and
+ *     stderr becomes "[REDACTED]"; overlapping occurrences (of one value or
+ *     several) become one mark; an occurrence split across writes is found.
+ *     It happens where the call's output is collected, so every command,
+ *     builtin, trace and shell message is covered; out_total and truncation
+ *     describe the redacted stream. msb_errmsg is redacted the same way.
+ *     Matching is on exact bytes: derived forms (base64, changed case,
+ *     shell quoting such as `printf %q`) are not recognised.
+ *   - Never written: during the call, a file write whose bytes contain a
+ *     value (the new bytes, plus for appends the old tail a value could
+ *     straddle), a new file or directory name containing one, or a symlink
+ *     target containing one fails with MSB_ESECRET and writes nothing.
+ *     Commands report it like a write error, in their usual wording with
+ *     the text "Refusing to write a secret value": a redirection, `bash:
+ *     echo: write error: ...` (exit status 1); a command writing a file
+ *     itself, e.g. `tee: out.txt: ...`. A redirection target is still
+ *     created (empty) before the command runs, as in bash. Copies and
+ *     moves of existing files are not searched (their bytes are not new).
+ *   - Never kept: at the end of the call the bindings go (a variable of the
+ *     same name the session had before comes back), and any session state
+ *     holding a value is dropped with a note on stderr ("bash: memsandbox:
+ *     X: variable not kept after this call: it holds a secret value"):
+ *     variables (values, array elements, keys), functions, aliases, ERR and
+ *     RETURN traps, positional parameters, directory stack entries. So a
+ *     later call, checkpoint, fork or snapshot never holds a value. An
+ *     atomic call that fails goes back to the state before the call. */
+#define MSB_SECRET_MAX 16
+#define MSB_SECRET_MAX_VALUE 4096
 
 typedef struct msb_result {
   int exit_code;

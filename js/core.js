@@ -398,6 +398,7 @@ function envStrings(env, what) {
   return Object.entries(env).map(([k, v]) => {
     if (!ENV_NAME.test(k)) throw invalid(`${what}: invalid variable name "${k}"`);
     if (typeof v !== 'string') throw invalid(`${what}: ${k} must be a string`);
+    if (v.includes('\0')) throw invalid(`${what}: ${k} contains a NUL byte`);
     return `${k}=${v}`;
   });
 }

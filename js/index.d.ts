@@ -133,6 +133,12 @@ export interface ExecuteOptions {
   stdin?: Content;
   cwd?: string;
   env?: Record<string, string>;
+  /**
+   * Secret values for this call only, bound like env. Every occurrence in
+   * stdout/stderr becomes "[REDACTED]", writes containing one are refused,
+   * and nothing holding one is kept after the call. At most 16, each value
+   * 1-4096 bytes without NUL; names not used by the shell (PWD, PATH, ...).
+   */
   secrets?: Record<string, string>;
   fresh?: boolean;
   atomic?: boolean;

@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "memsandbox.h"
 #include "sandbox.h"
+#include "secret.h"
 
 /* ---- limits --------------------------------------------------------- */
 
@@ -100,6 +101,18 @@ static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
   va_end(ap);
+  if (sb->secrets &&
+      secret_find(sb->secrets, sb->errmsg, strlen(sb->errmsg), NULL, 0)) {
+    buf b;
+    buf_init(&b, &sb->m);
+    if (!secret_redact(sb->secrets, sb->errmsg, strlen(sb->errmsg), &b))
+      snprintf(sb->errmsg, sizeof sb->errmsg, "%s", buf_str(&b));
+    else /* cannot redact: withhold rather than leak */
+      snprintf(sb->errmsg, sizeof sb->errmsg,
+               "%s (details withheld: they held a secret value)",
+               msb_strerror(rc));
+    buf_finish(&b);
+  }
   return rc;
 }
 
@@ -203,6 +216,22 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
                     disp);
   default: return api_fail(sb, rc, "%s: %s", disp, msb_strerror(rc));
   }
+}
+
+/* " (max_nodes=N)": the quota a filesystem error code stands for, so a
+ * message names the limit to raise; "" for other codes. Borrowed from
+ * sb->errname until the next call. */
+static const char *api_quota_name(msb_sandbox *sb, int rc) {
+  const char *name;
+  uint64_t v;
+  switch (rc) {
+  case MSB_ENOSPC: name = "max_total_bytes", v = sb->lim.max_total_bytes; break;
+  case MSB_EDQUOT: name = "max_nodes", v = sb->lim.max_nodes; break;
+  case MSB_EFBIG: name = "max_file_bytes", v = sb->lim.max_file_bytes; break;
+  default: return "";
+  }
+  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", name, api_ull(v));
+  return sb->errname;
 }
 
 /* Quota messages; add_* is the growth the operation asked for. */
@@ -822,13 +851,16 @@ int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]) {
 
 /* ---- shell ---------------------------------------------------------- */
 
-/* Runs a script in the session. */
+static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
+                         const msb_exec_opts *opts, msb_result *res);
+
+/* Runs a script in the session (msb_exec's body): checks the arguments and
+ * binds the secrets for the run. */
 int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
                  const msb_exec_opts *opts, msb_result *res) {
-  vnode *saved = NULL;
-  shell *keep = NULL;
-  uint64_t rev;
+  secret_set sec;
   int rc;
+  memset(&sec, 0, sizeof sec);
   API_CHECK(sb);
   if (!res) return api_fail(sb, MSB_EINVAL, "res is required");
   memset(res, 0, sizeof *res);
@@ -839,10 +871,30 @@ int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
   if (opts && ((opts->env_count && !opts->env) ||
                (opts->secret_count && !opts->secrets)))
     return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
-  /* Until output redaction and the refusal of secret values in files
-   * exist, binding a secret would leak it: refuse rather than pretend. */
-  if (opts && opts->secret_count)
-    return api_fail(sb, MSB_ENOTSUP, "secrets are not supported yet");
+  if (opts && opts->secret_count) {
+    /* checked here for the message; the shell binds its own copy */
+    buf why;
+    buf_init(&why, &sb->m);
+    rc = secret_set_init(&sec, &sb->m, opts->secrets, opts->secret_count,
+                         opts->env, opts->env_count, &why);
+    if (rc == MSB_EINVAL) api_fail(sb, rc, "%s", buf_str(&why));
+    buf_finish(&why);
+    if (rc) return rc == MSB_EINVAL ? rc : api_oom(sb);
+    sb->secrets = &sec;
+  }
+  rc = api_exec_body(sb, script, len, opts, res);
+  sb->secrets = NULL;
+  secret_set_finish(&sec);
+  return rc;
+}
+
+/* msb_exec once its arguments are checked. */
+static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
+                         const msb_exec_opts *opts, msb_result *res) {
+  vnode *saved = NULL;
+  shell *keep = NULL;
+  uint64_t rev;
+  int rc;
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
   saved = vfs_root_get(sb->fs);
@@ -856,8 +908,10 @@ int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
   if ((rc = api_install_bin(sb))) {
     shell_destroy(keep);
     vnode_unref(sb->fs, saved);
-    return rc == MSB_ENOMEM ? api_oom(sb)
-                            : api_fail(sb, rc, "cannot create /usr/bin");
+    return rc == MSB_ENOMEM
+               ? api_oom(sb)
+               : api_fail(sb, rc, "cannot create /usr/bin: %s%s",
+                          msb_strerror(rc), api_quota_name(sb, rc));
   }
   vfs_batch_begin(sb->fs);
   rc = shell_exec(sb->sh, script, len, opts, res);

@@ -69,9 +69,21 @@ static void interp_trim_stream(shell *sh, buf *b, uint64_t *drop) {
   }
 }
 
+/* Called whenever the run's stdout or stderr grew: the one point where
+ * the exec's output is collected, so redaction here covers every command,
+ * builtin and shell message. */
 static void interp_trim_output(shell *sh) {
-  interp_trim_stream(sh, &sh->run->out, &sh->run->out_drop);
-  interp_trim_stream(sh, &sh->run->err, &sh->run->err_drop);
+  sh_run *r = sh->run;
+  if (r->sec) {
+    /* the redactor keeps max_output_bytes of the redacted stream */
+    secret_stream_put(&r->rout, r->out.p, r->out.len);
+    secret_stream_put(&r->rerr, r->err.p, r->err.len);
+    buf_truncate(&r->out, 0);
+    buf_truncate(&r->err, 0);
+    return;
+  }
+  interp_trim_stream(sh, &r->out, &r->out_drop);
+  interp_trim_stream(sh, &r->err, &r->err_drop);
 }
 
 /* Writes bytes to fd's stream. */
@@ -90,6 +102,7 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   case SH_S_FILE:
     rc = vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
                    0666 & ~sh->umask, NULL);
+    if (rc && rc != MSB_ENOMEM && fd == 1) sh->run->write_err = rc;
     return rc;
   default: return MSB_EINVAL;
   }
@@ -941,11 +954,51 @@ static int interp_denied(shell *sh, const char *shown, const char *name,
   return rc == MSB_ENOMEM ? rc : 126;
 }
 
-/* Runs a builtin unless the policy denies it by name. */
-static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
-                          char **argv) {
-  int rc = interp_denied(sh, argv[0], b->name, 1);
-  return rc ? rc : b->fn(sh, argc, argv);
+/* The message GNU tools print when writing their stdout fails (most say
+ * "NAME: write error: TEXT"; a few word it their own way and exit with
+ * their trouble status). Returns the exit status to use. */
+static int interp_write_error(buf *b, const cmd_desc *d, const char *name,
+                              const char *text) {
+  static const struct {
+    const char *name, *msg, *more; /* msg: "%s" is the error text */
+    int status;
+  } odd[] = {
+      {"diff", "standard output: %s", NULL, 2},
+      {"du", "write error", NULL, 1},
+      {"env", "write error: %s", NULL, 125},
+      {"find", "'standard output': %s", "write error", 1},
+      {"md5sum", "write error", NULL, 1},
+      {"sed", "couldn't flush stdout: %s", NULL, 4},
+      {"sha1sum", "write error", NULL, 1},
+      {"sha256sum", "write error", NULL, 1},
+      {"sha512sum", "write error", NULL, 1},
+      {"sort", "fflush failed: 'standard output': %s", "write error", 2},
+      {"wc", "write error", NULL, 1},
+      {"xxd", "%s", NULL, 3},
+      {"yes", "standard output: %s", NULL, 1},
+  };
+  size_t i;
+  if (d->flags & CMD_BUILTIN) {
+    buf_printf(b, "bash: %s: write error: %s\n", name, text);
+    return 1;
+  }
+  for (i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+    const char *pct;
+    if (strcmp(name, odd[i].name)) continue;
+    pct = strstr(odd[i].msg, "%s");
+    buf_printf(b, "%s: ", name);
+    if (pct) {
+      buf_put(b, odd[i].msg, (size_t)(pct - odd[i].msg));
+      buf_puts(b, text);
+      buf_puts(b, pct + 2);
+    } else
+      buf_puts(b, odd[i].msg);
+    buf_putc(b, '\n');
+    if (odd[i].more) buf_printf(b, "%s: %s\n", name, odd[i].more);
+    return odd[i].status;
+  }
+  buf_printf(b, "%s: write error: %s\n", name, text);
+  return 1;
 }
 
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
@@ -955,7 +1008,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2;
+  int rc, r2, werr;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
   memset(&c, 0, sizeof c);
@@ -1002,8 +1055,10 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf_clear(&tout);
     if (rc == 0) rc = 1;
   }
+  sh->run->write_err = 0;
   r2 =
       (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
+  werr = sh->run->write_err;
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -1024,10 +1079,26 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf_finish(&pre);
   } else if (!r2)
     r2 = interp_deliver(sh, 2, &terr);
-  if (!r2 && s1 == s2 && (d->flags & CMD_BUILTIN))
+  if (!r2 && s1 == s2 && (d->flags & CMD_BUILTIN)) {
+    sh->run->write_err = 0;
     r2 = interp_deliver(sh, 1, &tout); /* 2>&1: diagnostics came first */
+    if (!werr) werr = sh->run->write_err;
+  }
   buf_finish(&tout);
   buf_finish(&terr);
+  sh->run->write_err = 0; /* reported here, not again by a caller */
+  if (!r2 && werr) {
+    /* stdout is a file the write to which failed (a quota, or a secret
+     * value): report it as bash and GNU tools report a write error */
+    buf b;
+    int st;
+    buf_init(&b, sh->m);
+    st = interp_write_error(&b, d, argv[0], msb_strerror(werr));
+    r2 = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+    if (r2 != MSB_ENOMEM) r2 = 0;
+    buf_finish(&b);
+    if (rc >= 0 && !(rc & 255)) rc = st;
+  }
   if (rc < 0) {
     /* A stage whose output outgrows the pipe cap is not quietly cut short
      * (the next stage would see a wrong, truncated stream): the run stops
@@ -1226,6 +1297,30 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
   return rc;
 }
 
+/* Runs a shell builtin unless the policy denies it by name. Its stdout may be a file the write to which
+ * failed (a quota, or a secret value): reported as bash does, "bash: NAME:
+ * write error: ...", status 1. */
+static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
+                          char **argv) {
+  int rc, werr;
+  if ((rc = interp_denied(sh, argv[0], b->name, 1))) return rc;
+  sh->run->write_err = 0;
+  rc = b->fn(sh, argc, argv);
+  werr = sh->run->write_err;
+  sh->run->write_err = 0;
+  if (werr && rc >= 0) {
+    buf m;
+    int r2;
+    buf_init(&m, sh->m);
+    buf_printf(&m, "bash: %s: write error: %s\n", argv[0], msb_strerror(werr));
+    r2 = m.err ? m.err : interp_write(sh, 2, m.p, m.len);
+    buf_finish(&m);
+    if (r2 == MSB_ENOMEM) return r2;
+    if (!rc) rc = 1;
+  }
+  return rc;
+}
+
 /* Runs argv through functions, builtins, the table and paths. */
 int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   const sh_builtin *b;
@@ -1303,7 +1398,7 @@ static int interp_xtrace(shell *sh, char **av, int ac, char **as, int nas) {
 /* ---- assignments ---------------------------------------------------- */
 
 typedef struct interp_aval {
-  char *key;   /* assoc key, or NULL */
+  char *key; /* assoc key, or NULL */
   int64_t idx; /* explicit index (has_idx) */
   int has_idx, append;
   char *val;
@@ -2836,8 +2931,11 @@ typedef struct interp_envsave {
   int had;
 } interp_envsave;
 
+/* Binds "NAME=value" strings as exported variables, saving what they
+ * replace. fresh: drop the old binding first, so no attribute of it (-i,
+ * -u, -l, a nameref) can turn the value into another form (secrets). */
 static int interp_bind_env(shell *sh, const char *const *env, size_t n,
-                           interp_envsave *save) {
+                           interp_envsave *save, int fresh) {
   size_t i;
   for (i = 0; i < n; i++) {
     const char *eq = env[i] ? strchr(env[i], '=') : NULL;
@@ -2852,6 +2950,10 @@ static int interp_bind_env(shell *sh, const char *const *env, size_t n,
       save[i].val = mem_strdup(sh->m, v->val);
     }
     if (v) v->attr &= ~VAR_READONLY;
+    if (v && fresh) {
+      v->attr &= ~VAR_NAMEREF;
+      var_unset(sh->vars, save[i].name);
+    }
     if (var_set(sh->vars, save[i].name, eq + 1, 0) < 0) return MSB_ENOMEM;
     v = var_lookup(sh->vars, save[i].name);
     if (v) v->attr |= VAR_EXPORT;
@@ -2994,6 +3096,11 @@ static void interp_limit_message(shell *sh, int rc) {
   if (rc == MSB_ENOMEM) {
     buf_finish(e);
     buf_init(e, sh->m);
+    if (sh->run->sec) {
+      /* the message replaces what stderr held, redacted or not */
+      secret_stream_reset(&sh->run->rerr);
+      buf_clear(&sh->run->red_err);
+    }
     buf_printf(e,
                "bash: memsandbox: memory limit exceeded "
                "(max_memory_bytes=%llu)\n",
@@ -3034,6 +3141,20 @@ static void interp_limit_message(shell *sh, int rc) {
 static void interp_fill_result(shell *sh, int status, msb_result *res) {
   sh_run *r = sh->run;
   interp_trim_output(sh);
+  if (r->sec) {
+    secret_stream_flush(&r->rout);
+    secret_stream_flush(&r->rerr);
+    res->exit_code = status;
+    res->out_total = r->rout.total;
+    res->err_total = r->rerr.total;
+    res->out = (uint8_t *)buf_steal(&r->red_out, &res->out_len);
+    res->err = (uint8_t *)buf_steal(&r->red_err, &res->err_len);
+    res->out_truncated = res->out_total > res->out_len;
+    res->err_truncated = res->err_total > res->err_len;
+    res->cwd = mem_strdup(sh->m, sh->cwd);
+    res->limit = r->limit;
+    return;
+  }
   res->exit_code = status;
   res->out_total = r->out.len + r->out_drop;
   res->err_total = r->err.len + r->err_drop;
@@ -3045,16 +3166,153 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->limit = r->limit;
 }
 
+/* Builds the exec's secret set and its two redacting streams. Returns 0,
+ * MSB_EINVAL (bad bindings: msb_exec checks them first, with a message)
+ * or MSB_ENOMEM. */
+static int interp_secrets_begin(shell *sh, const msb_exec_opts *opts,
+                                secret_set *set, sh_run *run) {
+  buf why;
+  int rc;
+  buf_init(&why, sh->m);
+  rc = secret_set_init(set, sh->m, opts->secrets, opts->secret_count, opts->env,
+                       opts->env_count, &why);
+  buf_finish(&why);
+  if (rc) return rc;
+  buf_init(&run->red_out, sh->m);
+  buf_init(&run->red_err, sh->m);
+  if ((rc = secret_stream_init(&run->rout, set, &run->red_out,
+                               sh->lim->max_output_bytes)) ||
+      (rc = secret_stream_init(&run->rerr, set, &run->red_err,
+                               sh->lim->max_output_bytes))) {
+    secret_stream_finish(&run->rout);
+    secret_set_finish(set);
+    return rc;
+  }
+  run->sec = set;
+  vfs_set_guard(sh->fs, set);
+  return 0;
+}
+
+static void interp_secrets_end(shell *sh, secret_set *set, sh_run *run) {
+  if (!run->sec) return;
+  vfs_set_guard(sh->fs, NULL);
+  secret_stream_finish(&run->rout);
+  secret_stream_finish(&run->rerr);
+  buf_finish(&run->red_out);
+  buf_finish(&run->red_err);
+  secret_set_finish(set);
+  run->sec = NULL;
+}
+
+/* Notes on stderr that a piece of session state was dropped. */
+static void interp_scrub_note(shell *sh, const char *what, const char *name) {
+  buf_printf(&sh->run->err,
+             "bash: memsandbox: %s%s%s not kept after this call: it holds a "
+             "secret value\n",
+             name ? name : "", name ? ": " : "", what);
+}
+
+static int interp_has_secret(const secret_set *s, const char *v) {
+  return v && secret_find(s, v, strlen(v), NULL, 0);
+}
+
+typedef struct interp_scrub {
+  shell *sh;
+  const secret_set *s;
+} interp_scrub;
+
+static int interp_scrub_var(void *ctx, const var *v) {
+  interp_scrub *c = ctx;
+  int hit = interp_has_secret(c->s, v->val);
+  size_t j;
+  for (j = 0; !hit && j < v->n; j++)
+    hit = interp_has_secret(c->s, v->el[j].val) ||
+          interp_has_secret(c->s, v->el[j].key);
+  if (hit) interp_scrub_note(c->sh, "variable", v->name);
+  return hit;
+}
+
+/* Secrets live for one call: whatever session state would carry a value
+ * into later calls (or a snapshot) is dropped here, with a note on
+ * stderr: variables (values, array elements and keys), functions, aliases,
+ * traps, positional parameters and the directory stack. Nothing here
+ * needs memory except the notes and the printing of function bodies, and
+ * a function that cannot be printed goes too: out of memory never leaves
+ * a value behind. */
+static void interp_scrub_secrets(shell *sh, const secret_set *s) {
+  interp_scrub c;
+  size_t i;
+  int k;
+  buf b;
+  c.sh = sh;
+  c.s = s;
+  var_drop_if(sh->vars, interp_scrub_var, &c);
+  buf_init(&b, sh->m);
+  for (i = 0; i < sh->funcn; i++) {
+    sh_func *f = &sh->funcs[i];
+    if (!f->name || !f->body) continue;
+    buf_clear(&b);
+    if (ast_print_function(&b, f->name, f->body) == MSB_ENOMEM || b.err ||
+        secret_find(s, b.p, b.len, NULL, 0)) {
+      interp_scrub_note(sh, "function", f->name);
+      interp_func_unset(sh, f->name);
+    }
+  }
+  buf_finish(&b);
+  for (i = 0; i < sh->naliases;) {
+    sh_alias *a = &sh->aliases[i];
+    if (interp_has_secret(s, a->name) || interp_has_secret(s, a->value)) {
+      interp_scrub_note(sh, "alias", NULL);
+      mem_free(sh->m, a->name);
+      mem_free(sh->m, a->value);
+      memmove(a, a + 1, (sh->naliases - i - 1) * sizeof *a);
+      sh->naliases--;
+    } else
+      i++;
+  }
+  if (interp_has_secret(s, sh->trap_err)) {
+    interp_scrub_note(sh, "ERR trap", NULL);
+    mem_free(sh->m, sh->trap_err);
+    sh->trap_err = NULL;
+  }
+  if (interp_has_secret(s, sh->trap_return)) {
+    interp_scrub_note(sh, "RETURN trap", NULL);
+    mem_free(sh->m, sh->trap_return);
+    sh->trap_return = NULL;
+  }
+  for (k = 0; k < sh->npos; k++)
+    if (interp_has_secret(s, sh->pos[k])) {
+      interp_scrub_note(sh, "positional parameters", NULL);
+      interp_set_pos(sh, NULL, 0); /* frees only */
+      break;
+    }
+  for (k = 0; k < sh->ndirs;) {
+    if (interp_has_secret(s, sh->dirstack[k])) {
+      interp_scrub_note(sh, "directory stack entry", NULL);
+      mem_free(sh->m, sh->dirstack[k]);
+      memmove(sh->dirstack + k, sh->dirstack + k + 1,
+              (size_t)(sh->ndirs - k - 1) * sizeof *sh->dirstack);
+      sh->ndirs--;
+    } else
+      k++;
+  }
+}
+
 static int interp_exec(shell *sh, const char *script, size_t len,
                        const msb_exec_opts *opts, msb_result *res) {
   sh_run run;
+  secret_set set;
   interp_envsave *save = NULL;
   size_t nsave = 0;
-  int rc, k;
+  int rc, k, oom = 0;
   sh_stream *s0, *s1, *s2;
   memset(&run, 0, sizeof run);
+  memset(&set, 0, sizeof set);
   buf_init(&run.out, sh->m);
   buf_init(&run.err, sh->m);
+  if (opts && opts->secret_count &&
+      (rc = interp_secrets_begin(sh, opts, &set, &run)))
+    return rc;
   run.procsub_next = 63;
   sh->run = &run;
   sh->flow = SH_FLOW_NONE;
@@ -3067,6 +3325,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     interp_stream_unref(sh, s0);
     interp_stream_unref(sh, s1);
     interp_stream_unref(sh, s2);
+    interp_secrets_end(sh, &set, &run);
     sh->run = NULL;
     return MSB_ENOMEM;
   }
@@ -3105,10 +3364,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     if (!save)
       rc = MSB_ENOMEM;
     else {
-      rc = interp_bind_env(sh, opts->env, opts->env_count, save);
+      rc = interp_bind_env(sh, opts->env, opts->env_count, save, 0);
       if (!rc)
         rc = interp_bind_env(sh, opts->secrets, opts->secret_count,
-                             save + opts->env_count);
+                             save + opts->env_count, 1);
     }
   } else
     rc = 0;
@@ -3131,15 +3390,26 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
+  if (run.sec) interp_scrub_secrets(sh, &set);
   if (run.made_devfd) {
     vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
     vfs_remove(sh->fs, "/dev", VFS_RM_DIR);
   }
   interp_fill_result(sh, rc, res);
+  if (run.sec && (run.rout.err || run.rerr.err || run.out.err || run.err.err))
+    oom = 1; /* never hand back output that may have missed redaction */
+  interp_secrets_end(sh, &set, &run);
   for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
   buf_finish(&run.out);
   buf_finish(&run.err);
   sh->run = NULL;
+  if (oom) {
+    mem_free(sh->m, res->out);
+    mem_free(sh->m, res->err);
+    mem_free(sh->m, res->cwd);
+    memset(res, 0, sizeof *res);
+    return MSB_ENOMEM;
+  }
   return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "mem.h"
 #include "parse.h"
+#include "secret.h"
 #include "shell.h"
 #include "var.h"
 #include "vfs.h"
@@ -88,6 +89,12 @@ typedef struct sh_run {
   uint64_t out_drop, err_drop;
   int procsub_next;     /* next /dev/fd/N number for <(...) */
   int made_devfd;       /* we created /dev/fd */
+  int write_err;        /* last failed write to a file stream (MSB_E*) */
+  /* secrets bound for this exec: out and err then only stage raw bytes,
+   * which move through the redacting streams into red_out / red_err */
+  const secret_set *sec;
+  secret_stream rout, rerr;
+  buf red_out, red_err;
 } sh_run;
 
 struct shell {

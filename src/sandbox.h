@@ -41,7 +41,10 @@ struct msb_sandbox {
   uint32_t next_cp;
   policy *pol; /* host policy; NULL = everything allowed */
   events ev;   /* pending events (api_host.c) */
+  const struct secret_set *secrets; /* bound during msb_exec: messages are
+                                       redacted while set */
   char errmsg[API_ERRMSG_MAX];
+  char errname[64]; /* scratch for api_quota_name */
 };
 
 /* Closes a sandbox like msb_close and reports what its allocator still

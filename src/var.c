@@ -706,6 +706,21 @@ int var_list(var_store *vs, mem *m, var ***out, size_t *count) {
   return 0;
 }
 
+/* Drops the selected bindings. */
+void var_drop_if(var_store *vs, int (*drop)(void *ctx, const var *v),
+                 void *ctx) {
+  size_t i;
+  for (i = 0; i < vs->tabn; i++) {
+    var_slot *s = vs->tab[i];
+    while (s && s->top && drop(ctx, s->top)) {
+      var *v = s->top;
+      s->top = v->shadow;
+      var_free_binding(vs->m, v);
+      vs->env_dirty = 1;
+    }
+  }
+}
+
 /* Exported environment, cached. */
 char **var_environ(var_store *vs) {
   var **list;

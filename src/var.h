@@ -104,6 +104,11 @@ int var_level(const var_store *vs);
  * exists there; returns it. */
 var *var_local(var_store *vs, const char *name);
 
+/* Removes every visible binding drop(ctx, v) selects, without allocating,
+ * so it cannot fail (the end-of-exec scrub of secret values). Readonly
+ * bindings go too. Meant for the global level. */
+void var_drop_if(var_store *vs, int (*drop)(void *ctx, const var *v),
+                 void *ctx);
 /* All visible variables sorted by name; *out from m, caller frees. */
 int var_list(var_store *vs, mem *m, var ***out, size_t *count);
 /* Exported "NAME=value" strings (NULL-terminated, cached until an exported

@@ -481,6 +481,8 @@ int64_t vfs_clock(const vfs *v) { return VFS_NOW(v); }
 const vfs_limits *vfs_get_limits(const vfs *v) { return &v->lim; }
 /* Replaces the quotas; existing content above them stays. */
 void vfs_set_limits(vfs *v, const vfs_limits *lim) { v->lim = *lim; }
+/* Sets or clears the secret write guard. */
+void vfs_set_guard(vfs *v, const struct secret_set *s) { v->guard = s; }
 /* The current revision. */
 uint64_t vfs_revision(const vfs *v) { return v->rev; }
 /* Sets the revision (rollback, restore). */

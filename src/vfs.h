@@ -137,6 +137,14 @@ void vnode_unref(vfs *v, vnode *n);
 uint64_t vfs_total_bytes(const vfs *v);
 uint64_t vfs_total_nodes(const vfs *v);
 
+/* Write guard: while set, every write whose bytes, link target or new
+ * entry names contain one of the set's values fails with MSB_ESECRET and
+ * changes nothing (an append is checked on its new bytes plus the old
+ * tail a value could straddle). Borrowed; NULL removes the guard. Not
+ * carried by vfs_clone. */
+struct secret_set;
+void vfs_set_guard(vfs *v, const struct secret_set *s);
+
 /* Replaces the quotas; content already above them stays, only growth is
  * refused. */
 void vfs_set_limits(vfs *v, const vfs_limits *lim);

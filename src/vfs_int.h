@@ -89,6 +89,7 @@ struct vfs {
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */
   vchunk *spare1; /* a small chunk set aside for a first entry */
   policy *pol;    /* the host's policy (borrowed); NULL = no rules */
+  const struct secret_set *guard; /* secrets no write may contain */
 };
 
 /* One resolved directory on a path: lv[0] is "/", lv[i] was reached

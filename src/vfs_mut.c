@@ -9,6 +9,7 @@
  * copy-on-write equal what they replaced. See vfs.c for the data layout. */
 #include <string.h>
 
+#include "secret.h"
 #include "vfs.h"
 #include "vfs_int.h"
 
@@ -165,6 +166,11 @@ static int vfs_plan_new(vfs *v, vfs_walk *w, vnode *leaf, int parents,
   memset(pl, 0, sizeof *pl);
   if (w->missing && !parents) return MSB_ENOENT;
   if (w->lexical || w->isroot || w->found) return MSB_EINVAL;
+  /* new names are data too: a secret never becomes a file name */
+  if (v->guard &&
+      (secret_find(v->guard, w->name, w->nlen, NULL, 0) ||
+       (w->missing && secret_find(v->guard, w->rest, w->restlen, NULL, 0))))
+    return MSB_ESECRET;
   for (i = 1; i < w->n; i++) plen += w->lv[i].nlen + 1;
   plen += w->nlen + 1;
   if (w->missing) {
@@ -259,6 +265,18 @@ static int vfs_create_at(vfs *v, vfs_walk *w, vnode *leaf, int parents) {
 
 /* ---- mutations ------------------------------------------------------- */
 
+/* Whether writing data into an existing blob would store a secret value:
+ * for an append, only the new bytes and the old tail a value could
+ * straddle are searched, so appending in pieces stays linear. */
+static int vfs_guard_hit(vfs *v, const vblob *old, const void *data, size_t len,
+                         unsigned flags) {
+  size_t keep = v->guard->maxlen ? v->guard->maxlen - 1 : 0;
+  if (!(flags & VFS_APPEND)) return secret_find(v->guard, data, len, NULL, 0);
+  if (keep > old->len) keep = old->len;
+  return secret_find(v->guard, keep ? old->data + old->len - keep : NULL, keep,
+                     data, len);
+}
+
 /* Writes a file. */
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect) {
@@ -279,6 +297,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     if (flags & VFS_HASH_EQ) goto out;
     rc = MSB_EISDIR;
     if (w.trail) goto out;
+    rc = MSB_ESECRET;
+    if (v->guard && secret_find(v->guard, data, len, NULL, 0)) goto out;
     rc = MSB_EFBIG;
     if (len > v->lim.max_file_bytes) goto out;
     rc = MSB_ENOMEM;
@@ -294,6 +314,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   if (flags & VFS_EXCL) goto out;
   rc = MSB_EISDIR;
   if (n->kind != VFS_FILE) goto out;
+  rc = MSB_ESECRET;
+  if (v->guard && vfs_guard_hit(v, n->b, data, len, flags)) goto out;
   rc = MSB_ESTALE;
   if ((flags & VFS_HASH_EQ) && memcmp(vfs_blob_hash(n->b), expect, 32))
     goto out;
@@ -614,6 +636,8 @@ int vfs_symlink(vfs *v, const char *target, const char *linkpath) {
   tl = strlen(target);
   if (!tl) return MSB_ENOENT;
   if (tl > v->lim.max_path_bytes) return MSB_ENAMETOOLONG;
+  if (v->guard && secret_find(v->guard, target, tl, NULL, 0))
+    return MSB_ESECRET;
   rc = vfs_walk_acc(v, &w, linkpath, 0, 0, VFS_ACC_WRITE);
   if (rc) goto out;
   rc = MSB_EEXIST;
