@@ -109,8 +109,9 @@ const SCHEMAS = {
 };
 
 const DESCRIPTIONS = {
-  execute: 'Execute one command line in the MemSandbox shell (bash syntax with GNU ' +
-    'coreutils, grep, sed, awk, find, diff, patch, tar, jq ...) inside an in-memory ' +
+  execute: 'Execute one command line in the MemSandbox shell (bash syntax; GNU-style ' +
+    'ls, cat, grep, sed, find, sort, cut, diff, patch, tar and more: run `help` for the ' +
+    'list) inside an in-memory ' +
     'workspace at /workspace. This is not a host shell: no network, no host files, no ' +
     'processes. Shell state (cwd, variables, functions) persists between calls. A ' +
     'non-zero exit is still ok: true; read exit_code, stdout and stderr.',
