@@ -152,6 +152,13 @@ class ToolInputError extends Error {
   }
 }
 
+// The Sandbox prefixes some messages with the operation and path
+// ("write /workspace/a: file contains ..."); the model gets the reference
+// product's wording, which names the path itself where it matters.
+function plainMessage(message) {
+  return message.replace(/^(?:read|write|stat|hash) \/[^:]*: /, '');
+}
+
 function errorEnvelope(tool, e, operationId) {
   if (e instanceof ToolInputError) {
     return { ok: false, error: { category: 'invalid_request', code: 'invalid_tool_input',
@@ -159,7 +166,7 @@ function errorEnvelope(tool, e, operationId) {
       details: e.detail } };
   }
   if (e instanceof MemSandboxError && e.category !== 'internal') {
-    return { ok: false, error: { category: e.category, code: e.code, message: e.message,
+    return { ok: false, error: { category: e.category, code: e.code, message: plainMessage(e.message),
       correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout',
       operation_id: operationId } };
   }
@@ -490,7 +497,13 @@ export function createTools(sandbox, options = {}) {
       const operationId = randomId();
       const startedAt = new Date().toISOString();
       try {
-        const a = parseArgs(SCHEMAS[name], args);
+        let a;
+        try {
+          a = parseArgs(SCHEMAS[name], args);
+        } catch (e) {
+          // Proxies and getters can throw anything: still the caller's input.
+          throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
+        }
         return { ok: true, result: await handlers[name](a, operationId, startedAt) };
       } catch (e) {
         return errorEnvelope(name, e, operationId);
