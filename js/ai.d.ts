@@ -1,6 +1,6 @@
 // ai.d.ts - types of memsandbox/ai (Vercel AI SDK tools).
-import type { Sandbox } from './index.js';
-import type { JsonSchema, ToolEnvelope, ToolName, ToolOptions } from './tools.js';
+import type { Sandbox } from './index.d.ts';
+import type { JsonSchema, ToolEnvelope, ToolName, ToolOptions } from './tools.d.ts';
 
 export interface AiToolDefinition {
   description: string;

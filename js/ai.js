@@ -10,6 +10,9 @@
 // answer with an ok:false envelope the model can read rather than an
 // exception). execute resolves to the envelope object, which the SDK
 // sends to the model as JSON.
+//
+// Types: ai.d.ts (the directive below points Deno at it).
+// @ts-self-types="./ai.d.ts"
 import { createTools } from './tools.js';
 
 const SCHEMA_MARK = Symbol.for('vercel.ai.schema');

@@ -1,6 +1,6 @@
 // mcp.d.ts - types of memsandbox/mcp.
-import type { Sandbox } from './index.js';
-import type { Tool, ToolOptions } from './tools.js';
+import type { Sandbox } from './index.d.ts';
+import type { Tool, ToolOptions } from './tools.d.ts';
 
 export const MCP_PROTOCOL_VERSIONS: readonly string[];
 export const MCP_MAX_LINE_BYTES: number;

@@ -15,6 +15,9 @@
 // parse error, -32600 invalid request, -32601 unknown method, -32602 bad
 // params or unknown tool. Each tool result carries the envelope as JSON
 // text and as structuredContent.
+//
+// Types: mcp.d.ts (the directive below points Deno at it).
+// @ts-self-types="./mcp.d.ts"
 import { createTools, toolResultText } from './tools.js';
 import constants from './constants.js';
 

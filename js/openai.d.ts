@@ -1,6 +1,6 @@
 // openai.d.ts - types of memsandbox/openai.
-import type { Sandbox } from './index.js';
-import type { JsonSchema, ToolName, ToolOptions } from './tools.js';
+import type { Sandbox } from './index.d.ts';
+import type { JsonSchema, ToolName, ToolOptions } from './tools.d.ts';
 
 export interface OpenAIToolDefinition {
   name: ToolName;

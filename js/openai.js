@@ -8,6 +8,9 @@
 // '@openai/agents'), so this package stays dependency-free. execute
 // returns the reference product's compact JSON envelope as a string, which
 // the SDK gives the model verbatim.
+//
+// Types: openai.d.ts (the directive below points Deno at it).
+// @ts-self-types="./openai.d.ts"
 import { createTools, toolResultText } from './tools.js';
 
 // Keywords OpenAI's strict mode has not always accepted; the handlers

@@ -1,5 +1,5 @@
 // tools.d.ts - types of memsandbox/tools (also exported by the package root).
-import type { Sandbox } from './index.js';
+import type { Sandbox } from './index.d.ts';
 
 export type ToolName = 'execute' | 'read_file' | 'write_file' | 'apply_patch';
 

@@ -19,6 +19,9 @@
 // reports the operation per file.
 //
 // Runtime-neutral: no node: imports; works wherever core.js does.
+//
+// Types: tools.d.ts (the directive below points Deno at it).
+// @ts-self-types="./tools.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
 
 const enc = new TextEncoder();
