@@ -283,8 +283,15 @@ function parseArgs(schema, args) {
 
 // ---- the tools -----------------------------------------------------------------
 
+// Lone UTF-16 surrogates have no UTF-8 form; encoding would silently
+// replace them.
+function wellFormed(s) {
+  return typeof s.isWellFormed !== 'function' || s.isWellFormed();
+}
+
 function checkPath(path) {
   if (path.includes('\0')) throw domainError('invalid_path', 'invalid_request', 'path must not contain NUL');
+  if (!wellFormed(path)) throw domainError('invalid_path', 'invalid_request', 'path must be valid UTF-8 text');
   return path;
 }
 
@@ -446,6 +453,7 @@ export function createTools(sandbox, options = {}) {
       if (cond !== 'content_hash_must_equal' && a.expected_hash !== null) {
         throw new ToolInputError(`expected_hash must be null with ${cond}`);
       }
+      if (!wellFormed(a.content)) throw new ToolInputError('content must be valid UTF-8 text');
       const path = resolve(a.path);
       let previous = null;
       try {
@@ -469,6 +477,7 @@ export function createTools(sandbox, options = {}) {
         throw domainError('invalid_patch', 'invalid_request',
           `patch contains ${size} bytes; limit is ${lim.maxPatchBytes} bytes`);
       }
+      if (!wellFormed(a.patch)) throw new ToolInputError('patch must be valid UTF-8 text');
       if (a.patch.includes('\0')) {
         throw domainError('invalid_patch', 'invalid_request', 'patch contains a NUL byte');
       }

@@ -34,6 +34,7 @@ static int api_tools_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
 typedef struct api_tools_op {
   int del;
   const char *path, *from; /* from is "" unless a V4A move */
+  const char *hash;        /* hex of the written content; "" for a delete */
 } api_tools_op;
 
 /* Reads the record at *p (end e); 0 at the end, 1 with *op filled. */
@@ -42,7 +43,8 @@ static int api_tools_next(const char **p, const char *e, api_tools_op *op) {
   op->del = **p == 'D';
   op->path = *p + 1;
   op->from = op->path + strlen(op->path) + 1;
-  *p = op->from + strlen(op->from) + 1;
+  op->hash = op->from + strlen(op->from) + 1;
+  *p = op->hash + strlen(op->hash) + 1;
   return 1;
 }
 
@@ -91,32 +93,44 @@ static int api_tools_moved_from(const char *s, const char *e,
   return 0;
 }
 
+/* The last operation on path in [s, e) (there is at least one). */
+static api_tools_op api_tools_last(const char *s, const char *e,
+                                   const char *path) {
+  api_tools_op op, last;
+  memset(&last, 0, sizeof last);
+  while (api_tools_next(&s, e, &op))
+    if (!strcmp(op.path, path)) last = op;
+  return last;
+}
+
 /* Turns the engine's operations into change records: one per distinct
- * path in patch order, classified by what existed before (in old) and
- * after (the current tree). A delete that is the source of a move is
- * covered by the move's record. */
+ * path in patch order, its final operation deciding what happened. The
+ * hash before comes from old, the tree the patch started from (swapped in
+ * for the lookups), the hash after from the record, so a dry run reports
+ * the same as a real one. A delete that is the source of a move is covered
+ * by the move's record. */
 static int api_tools_changes(msb_sandbox *sb, vnode *old, const buf *ops,
                              buf *out, size_t *count) {
   const char *s = ops->p ? ops->p : "", *e = s + ops->len, *p = s, *at;
   vnode *now = vfs_root_get(sb->fs);
-  api_tools_op op;
-  char prev[65], cur[65];
+  api_tools_op first, op;
+  char prev[65];
   *count = 0;
-  for (at = p; api_tools_next(&p, e, &op); at = p) {
+  for (at = p; api_tools_next(&p, e, &first); at = p) {
     const char *kind;
-    if (api_tools_seen(s, at, op.path)) continue;
+    if (api_tools_seen(s, at, first.path)) continue;
+    op = api_tools_last(at, e, first.path);
     if (op.del && api_tools_moved_from(s, e, op.path)) continue;
     vfs_root_set(sb->fs, old);
     api_tools_hex(sb->fs, *op.from ? op.from : op.path, prev);
     vfs_root_set(sb->fs, now);
-    api_tools_hex(sb->fs, op.path, cur);
     if (*op.from)
       kind = "move";
-    else if (!*prev && !*cur)
+    else if (!*prev && op.del)
       continue; /* added and deleted by the same patch */
     else
-      kind = !*prev ? "add" : !*cur ? "delete" : "update";
-    api_tools_record(out, kind, op.path, op.from, prev, cur);
+      kind = !*prev ? "add" : op.del ? "delete" : "update";
+    api_tools_record(out, kind, op.path, op.from, prev, op.hash);
     (*count)++;
   }
   vnode_unref(sb->fs, now);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "memsandbox.h"
+#include "sha256.h"
 
 #define PATCH_DEFAULT_BUDGET 400000000ull
 
@@ -1319,9 +1320,20 @@ int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
   /* Listed before the commit, so running out of memory here changes
    * nothing. */
   for (i = 0; !rc && changes && i < j.nops; i++) {
+    static const char hx[] = "0123456789abcdef";
+    uint8_t h[32];
+    size_t k;
     buf_putc(changes, j.ops[i].del ? 'D' : 'W');
     buf_put(changes, j.ops[i].path, strlen(j.ops[i].path) + 1);
     if (j.ops[i].from) buf_puts(changes, j.ops[i].from);
+    buf_putc(changes, 0);
+    if (!j.ops[i].del) {
+      sha256_digest(j.ops[i].data ? j.ops[i].data : "", j.ops[i].len, h);
+      for (k = 0; k < 32; k++) {
+        buf_putc(changes, hx[h[k] >> 4]);
+        buf_putc(changes, hx[h[k] & 15]);
+      }
+    }
     buf_putc(changes, 0);
     if (changes->err) rc = changes->err;
   }

@@ -380,6 +380,8 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
     ['apply_patch', { patch: UNIFIED, expected_hashes: [{ path: 'a', content_hash: sha('a'), x: 1 }] }],
     ['apply_patch', { patch: '' }], ['apply_patch', { patch: null }],
     ['apply_patch', new Proxy({}, { ownKeys() { throw new Error('boom'); } })],
+    ['write_file', { path: 'b.txt', content: 'x\ud800', write_condition: 'any_current_state' }],
+    ['apply_patch', { patch: UNIFIED + '\udc00' }],
   ];
   for (const [name, args] of cases) {
     const env = await call(name, args);
@@ -389,10 +391,12 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
   // NUL bytes in paths: invalid_path, nothing written
   for (const env of [
     await call('read_file', { path: 'a\0.txt' }),
+    await call('read_file', { path: 'a\ud800.txt' }),
     await call('write_file', { path: 'b\0.txt', content: 'x', write_condition: 'any_current_state' }),
     await call('apply_patch', { patch: UNIFIED, expected_hashes: [{ path: 'src/app.py\0', content_hash: sha('a') }] }),
   ]) {
-    assertError(env, { category: 'invalid_request', code: 'invalid_path', message: 'path must not contain NUL' });
+    assertError(env, { category: 'invalid_request', code: 'invalid_path' });
+    assert.match(env.error.message, /^path must (not contain NUL|be valid UTF-8 text)$/);
   }
   assertError(await call('apply_patch', { patch: '--- a\0\n' }), { code: 'invalid_patch' });
   // huge strings are refused by limits, not by crashing

@@ -219,7 +219,12 @@ TEST("tools-1.5") { /* dry run, cwd, no change list, session cwd */
   rev = msb_revision(sb);
   CHECK(tt_apply(sb, "--- sub/a.txt\n+++ sub/a.txt\n@@ -1 +1 @@\n-a\n+A\n",
                  MSB_PATCH_DRY_RUN, out, sizeof out) == 0);
-  CHECK(strncmp(out, "update /workspace/sub/a.txt  ", 29) == 0);
+  {
+    char want[256], h1[65], h2[65];
+    snprintf(want, sizeof want, "update /workspace/sub/a.txt  %s %s;",
+             tt_short("a\n", h1), tt_short("A\n", h2));
+    CHECK_STR(out, want);
+  }
   CHECK_STR(tt_get(sb, "sub/a.txt", got, sizeof got), "a\n");
   CHECK(msb_revision(sb) == rev);
   CHECK(msb_apply_patch(sb, "--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-a\n+A\n", 38,
