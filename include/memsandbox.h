@@ -200,11 +200,11 @@ int msb_root_hash(msb_sandbox *sb, uint8_t out[32]);
 
 /* ---- Patches --------------------------------------------------------- */
 
-/* Patch flags. */
-#define MSB_PATCH_EXACT \
-  1u   /* unified hunks apply only at their stated
-                                line (the reference product's rule) */
-#define MSB_PATCH_DRY_RUN 2u /* check and report; change nothing */
+/* Patch flags: MSB_PATCH_EXACT applies unified hunks only at their stated
+ * line (the reference product's rule); MSB_PATCH_DRY_RUN checks and
+ * reports but changes nothing. */
+#define MSB_PATCH_EXACT 1u
+#define MSB_PATCH_DRY_RUN 2u
 
 /* Applies a patch to the workspace, all or nothing. Two formats:
  *   - unified diffs ("--- a/x" / "+++ b/x" / "@@ -l,n +l,n @@"), as diff -u
