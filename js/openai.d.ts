@@ -16,3 +16,23 @@ export function openaiToolDefinitions(sandbox: Sandbox, options?: ToolOptions): 
 export function openaiTools<T>(sandbox: Sandbox,
   options: ToolOptions & { tool: (def: OpenAIToolDefinition) => T }): T[];
 export function openaiTools(sandbox: Sandbox, options?: ToolOptions): OpenAIToolDefinition[];
+
+export interface OpenAIShellResult {
+  output: Array<{ stdout: string; stderr: string; outcome: { type: 'exit'; exitCode: number } }>;
+  maxOutputLength?: number;
+}
+/** A Shell for shellTool({ shell }) from '@openai/agents'. */
+export function openaiShell(sandbox: Sandbox): {
+  run(action: { commands: string[]; timeoutMs?: number; maxOutputLength?: number }): Promise<OpenAIShellResult>;
+};
+
+export interface OpenAIEditorResult {
+  status: 'completed' | 'failed';
+  output: string;
+}
+/** An Editor for applyPatchTool({ editor }) from '@openai/agents'. */
+export function openaiEditor(sandbox: Sandbox): {
+  createFile(op: { type?: 'create_file'; path: string; diff: string }): Promise<OpenAIEditorResult>;
+  updateFile(op: { type?: 'update_file'; path: string; diff: string; moveTo?: string }): Promise<OpenAIEditorResult>;
+  deleteFile(op: { type?: 'delete_file'; path: string }): Promise<OpenAIEditorResult>;
+};

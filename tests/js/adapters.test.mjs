@@ -70,3 +70,36 @@ test('adapters-1.2 ai: tools object keyed by name, AI SDK schemas, envelopes as 
   assert.throws(() => aiTools(sb, { jsonSchema: 1 }), TypeError);
   await sb.close();
 });
+
+test('adapters-1.3 openai: Shell for shellTool and Editor for applyPatchTool', async () => {
+  const { openaiShell, openaiEditor } = await import('../../build/npm/openai.js');
+  const sb = await open();
+  const shell = openaiShell(sb);
+  const r = await shell.run({ commands: ['cat a.txt', 'cd /tmp; pwd; nope'], maxOutputLength: 4 });
+  assert.deepEqual(r, { maxOutputLength: 4, output: [
+    { stdout: 'hell', stderr: '', outcome: { type: 'exit', exitCode: 0 } },
+    { stdout: '/tmp', stderr: 'bash', outcome: { type: 'exit', exitCode: 127 } }] });
+  assert.equal((await shell.run({ commands: ['pwd'] })).output[0].stdout, '/tmp\n');
+  await assert.rejects(shell.run({ commands: 'ls' }), TypeError);
+  const ed = openaiEditor(sb);
+  // operations carry headerless V4A diffs (integrations.md §1.3)
+  assert.deepEqual(await ed.createFile({ type: 'create_file', path: 'src/n.py', diff: '+a\n+b' }),
+    { status: 'completed', output: 'Created src/n.py' });
+  assert.equal(await sb.readFile('src/n.py'), 'a\nb\n');
+  assert.deepEqual(await ed.updateFile({ type: 'update_file', path: 'src/n.py', diff: '@@\n a\n-b\n+B\n',
+    moveTo: 'src/m.py' }), { status: 'completed', output: 'Updated src/m.py' });
+  assert.equal(await sb.readFile('src/m.py'), 'a\nB\n');
+  assert.equal(await sb.exists('src/n.py'), false);
+  const rev = sb.revision;
+  const bad = await ed.updateFile({ type: 'update_file', path: 'src/m.py', diff: '@@\n-zzz\n+y\n' });
+  assert.equal(bad.status, 'failed');
+  assert.match(bad.output, /src\/m\.py \(hunk #1\)/);
+  assert.equal((await ed.createFile({ path: 'x\n*** Delete File: a.txt', diff: '+x' })).status, 'failed');
+  assert.equal((await ed.deleteFile({ path: 'missing.txt' })).status, 'failed');
+  assert.equal((await ed.deleteFile(null)).status, 'failed');
+  assert.equal(sb.revision, rev);
+  assert.deepEqual(await ed.deleteFile({ type: 'delete_file', path: 'src/m.py' }),
+    { status: 'completed', output: 'Deleted src/m.py' });
+  assert.equal(await sb.exists('a.txt'), true);
+  await sb.close();
+});
