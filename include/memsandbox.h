@@ -241,6 +241,13 @@ int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
  * model's relative paths against it, as a terminal would. */
 const char *msb_session_cwd(const msb_sandbox *sb);
 
+/* The shell session's exported variables, as the commands it runs see
+ * them: "NAME=value" strings sorted by name, each followed by a NUL byte.
+ * *env is caller-freed (NULL when there are none), *len its size, *count
+ * the entries. Agent tools diff it around a run to report which
+ * variables a command set or unset. */
+int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count);
+
 /* ---- Shell ----------------------------------------------------------- */
 
 typedef struct msb_exec_opts {

@@ -1068,6 +1068,28 @@ export class Sandbox {
     }
   }
 
+  /** The shell session's exported variables as { NAME: value }. */
+  async env() {
+    return this._sessionEnv();
+  }
+
+  _sessionEnv() {
+    const out = {};
+    this._call('env', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_session_env(this._sb, b);
+      if (rc >= 0) {
+        const { data, count } = this._takeBlob(b);
+        for (const kv of dec.decode(data).split('\0').slice(0, count)) {
+          const i = kv.indexOf('=');
+          out[kv.slice(0, i)] = kv.slice(i + 1);
+        }
+      }
+      return rc;
+    });
+    return out;
+  }
+
   /** The shell session's working directory (where relative paths resolve). */
   get cwd() {
     if (this._pendingCwd !== null) return normalisePath('/workspace', this._pendingCwd);

@@ -175,6 +175,8 @@ export class Sandbox {
    * patch paths resolve against cwd (default /workspace).
    */
   applyPatch(patch: Content, options?: ApplyPatchOptions): Promise<ApplyPatchResult>;
+  /** The shell session's exported variables. */
+  env(): Promise<Record<string, string>>;
   /** The shell session's working directory. */
   readonly cwd: string;
   checkpoint(): Promise<number>;

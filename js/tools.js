@@ -318,6 +318,14 @@ function cutUtf8(data, max) {
   return data.subarray(0, end);
 }
 
+// Exported variables a run set, changed or unset, sorted by name; value
+// null for an unset one.
+function envChanges(before, after) {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].sort().filter((n) => before[n] !== after[n])
+    .map((name) => ({ name, value: Object.hasOwn(after, name) ? after[name] : null }));
+}
+
 function failureCode(r) {
   if (r.exitCode === 0) return null;
   if (r.limit) return 'execution_limit_exceeded';
@@ -361,7 +369,9 @@ export function createTools(sandbox, options = {}) {
   const handlers = {
     async execute(a, operationId, startedAt) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
+      const envBefore = await sandbox.env();
       const r = await sandbox.execute(a.command, { encoding: 'bytes' });
+      const envAfter = await sandbox.env();
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
       return {
@@ -376,6 +386,7 @@ export function createTools(sandbox, options = {}) {
         stderr_truncated: r.stderrTruncated || err.length < r.stderr.length,
         duration_ms: r.durationMs,
         resulting_cwd: r.cwd,
+        environment_changes: envChanges(envBefore, envAfter),
         limit: r.limit ?? null,
       };
     },

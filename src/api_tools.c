@@ -1,6 +1,6 @@
 /* api_tools.c - the entry points the agent tools need beyond plain file
  * access: msb_apply_patch (unified diffs and V4A patches, atomically) and
- * msb_session_cwd.
+ * msb_session_cwd and msb_session_env.
  *
  * Kept apart from api.c so the two can change independently. The patch
  * engine (patch.c) computes every file first and commits in one batch;
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interp.h"
 #include "patch.h"
 #include "sandbox.h"
 
@@ -198,4 +199,30 @@ int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
 /* The session's working directory (borrowed). */
 const char *msb_session_cwd(const msb_sandbox *sb) {
   return sb && sb->sh ? shell_cwd(sb->sh) : "";
+}
+
+/* The session's exported variables (see memsandbox.h). */
+int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count) {
+  char **e;
+  buf b;
+  size_t n = 0;
+  if (!sb) return MSB_EMISUSE;
+  if (!env || !len || !count)
+    return api_tools_fail(sb, MSB_EINVAL, "env, len and count are required");
+  *env = NULL;
+  *len = *count = 0;
+  e = var_environ(sb->sh->vars);
+  buf_init(&b, &sb->m);
+  for (; e && e[n]; n++) buf_put(&b, e[n], strlen(e[n]) + 1);
+  if (!e || b.err) {
+    buf_finish(&b);
+    return api_tools_fail(sb, MSB_ENOMEM,
+                          "out of memory: the sandbox memory limit (%llu "
+                          "bytes) was reached",
+                          (unsigned long long)sb->lim.max_memory_bytes);
+  }
+  *env = buf_steal(&b, len);
+  *count = n;
+  sb->errmsg[0] = 0;
+  return 0;
 }

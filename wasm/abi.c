@@ -366,6 +366,16 @@ const char *msb_wasm_session_cwd(msb_sandbox *sb) {
   return msb_session_cwd(sb);
 }
 
+/* The session's exported variables into a blob record (see
+ * msb_session_env). */
+int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob) {
+  char *env = NULL;
+  size_t len = 0, count = 0;
+  int rc = msb_session_env(sb, &env, &len, &count);
+  abi_blob(blob, rc ? NULL : env, rc ? 0 : len, rc ? 0 : count);
+  return rc;
+}
+
 /* Takes a checkpoint; its id goes to *id. */
 int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id) {
   return msb_checkpoint(sb, id);

@@ -95,6 +95,14 @@ test('tools-2.1 execute: result fields, state persists, failure codes', async ()
   assert.ok(Date.parse(r.metadata.completed_at) >= Date.parse(r.metadata.started_at));
   r = assertOk(await call('execute', { command: 'pwd; echo $X' }));
   assert.equal(r.stdout, '/workspace/src\n1\n');
+  assert.deepEqual(r.environment_changes, []);
+  // exported variables set, changed and unset (§4.2 environment_changes)
+  r = assertOk(await call('execute', { command: 'export B=2 A="x y" C=3; NOTEXP=1' }));
+  assert.deepEqual(r.environment_changes, [{ name: 'A', value: 'x y' }, { name: 'B', value: '2' },
+    { name: 'C', value: '3' }]);
+  r = assertOk(await call('execute', { command: 'unset B; export C=4 A="x y"' }));
+  assert.deepEqual(r.environment_changes, [{ name: 'B', value: null }, { name: 'C', value: '4' }]);
+  assert.deepEqual(Object.entries(await sb.env()).filter(([k]) => k.length === 1), [['A', 'x y'], ['C', '4']]);
   // a non-zero exit is still ok: true, and always has a failure code
   r = assertOk(await call('execute', { command: 'nosuchcmd' }));
   assert.equal(r.exit_code, 127);
@@ -419,7 +427,7 @@ test('tools-6.2 internal failures are redacted with a correlation id', async () 
   const fake = {
     execute: async () => { throw new TypeError('secret host detail'); },
     applyPatch: async () => ({ files: [], revision: 0 }),
-    revision: 0, cwd: '/workspace',
+    env: async () => ({}), revision: 0, cwd: '/workspace',
   };
   const [execute] = createTools(fake);
   const env = await execute.execute({ command: 'true' });

@@ -295,3 +295,46 @@ TEST("tools-1.7") { /* out of memory at every allocation: nothing changes */
   }
   CHECK(rc == 0);
 }
+
+/* Whether the session env list holds entry, and is sorted by name. */
+static int tt_env_has(msb_sandbox *sb, const char *entry) {
+  char *env = NULL, *p, *prev = NULL;
+  size_t len = 0, count = 0, i;
+  int found = 0;
+  if (msb_session_env(sb, &env, &len, &count)) return -1;
+  for (p = env, i = 0; i < count; i++) {
+    if (!strcmp(p, entry)) found = 1;
+    if (prev && strcmp(prev, p) >= 0) found = -1;
+    prev = p;
+    p += strlen(p) + 1;
+  }
+  if (p != env + len) found = -1;
+  msb_free(sb, env);
+  return found;
+}
+
+TEST("tools-2.1") { /* msb_session_env: exported variables, sorted */
+  msb_sandbox *sb = tt_open();
+  msb_result r;
+  char *env;
+  size_t len, count;
+  REQUIRE(sb);
+  CHECK(tt_env_has(sb, "ZZ_A=1") == 0);
+  {
+    static const char *sc =
+        "export ZZ_B=2 ZZ_A=1; ZZ_C=3; export ZZ_D=$'x\\ny'";
+    CHECK(msb_exec(sb, sc, strlen(sc), NULL, &r) == 0);
+    CHECK(r.exit_code == 0);
+  }
+  msb_result_finish(sb, &r);
+  CHECK(tt_env_has(sb, "ZZ_A=1") == 1);
+  CHECK(tt_env_has(sb, "ZZ_B=2") == 1);
+  CHECK(tt_env_has(sb, "ZZ_C=3") == 0);
+  CHECK(tt_env_has(sb, "ZZ_D=x\ny") == 1);
+  CHECK(msb_exec(sb, "unset ZZ_A", 10, NULL, &r) == 0);
+  msb_result_finish(sb, &r);
+  CHECK(tt_env_has(sb, "ZZ_A=1") == 0);
+  CHECK(msb_session_env(sb, &env, &len, NULL) == MSB_EINVAL);
+  CHECK(msb_session_env(NULL, &env, &len, &count) == MSB_EMISUSE);
+  CHECK(api_close(sb) == 0);
+}
