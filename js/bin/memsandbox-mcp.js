@@ -5,6 +5,7 @@
 // a host directory into /workspace once, at start.
 //
 // Usage: memsandbox-mcp [--seed DIR] [--profile normal|strict] [--help]
+// (also `memsandbox mcp ...`).
 // stdout carries protocol messages only; diagnostics go to stderr.
 import { readFileSync, readdirSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,30 +49,35 @@ function parseArgs(argv) {
   return o;
 }
 
-// Files under dir as [{ path, content, mode }] relative to it; symlinks and
-// special files are skipped (the sandbox never sees host links).
-function collect(dir, rel = '', out = []) {
+// Files under dir as [{ path, content, mode }] and directories as paths,
+// relative to it; symlinks and special files are skipped (the sandbox
+// never sees host links).
+function collect(dir, rel = '', out = { files: [], directories: [] }) {
   for (const name of readdirSync(join(dir, rel)).sort()) {
     const r = rel ? `${rel}/${name}` : name;
     const st = lstatSync(join(dir, r));
-    if (st.isDirectory()) collect(dir, r, out);
-    else if (st.isFile()) out.push({ path: r, content: readFileSync(join(dir, r)), mode: st.mode & 0o777 });
+    if (st.isDirectory()) {
+      out.directories.push(r);
+      collect(dir, r, out);
+    } else if (st.isFile()) {
+      out.files.push({ path: r, content: readFileSync(join(dir, r)), mode: st.mode & 0o777 });
+    }
   }
   return out;
 }
 
 const opts = parseArgs(process.argv.slice(2));
-let files = [];
+let seed = { files: [], directories: [] };
 if (opts.seed !== null) {
   try {
-    files = collect(opts.seed);
+    seed = collect(opts.seed);
   } catch (e) {
     fail(`cannot read ${opts.seed}: ${e.message}`);
   }
 }
 let sandbox;
 try {
-  sandbox = await Sandbox.create({ profile: opts.profile, files });
+  sandbox = await Sandbox.create({ profile: opts.profile, ...seed });
 } catch (e) {
   process.stderr.write(`memsandbox-mcp: ${e.message}\n`);
   process.exit(1);

@@ -71,6 +71,7 @@ async function initialized(args) {
 function seedDir() {
   const dir = mkdtempSync(join(tmpdir(), 'msb-mcp-'));
   mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'empty'));
   writeFileSync(join(dir, 'src', 'app.py'), 'def f():\n    return 1\n');
   writeFileSync(join(dir, 'README.md'), '# seeded\n');
   return dir;
@@ -113,7 +114,7 @@ test('mcp-1.2 tools/call on a seeded workspace; state persists; errors are isErr
     assert.equal(r.result.content[0].type, 'text');
     const env = JSON.parse(r.result.content[0].text);
     assert.deepEqual(env, r.result.structuredContent);
-    assert.equal(env.result.stdout, 'README.md\nsrc\n# seeded\n');
+    assert.equal(env.result.stdout, 'README.md\nempty\nsrc\n# seeded\n');
     r = await c.request('tools/call', { name: 'apply_patch', arguments: { patch:
       '*** Begin Patch\n*** Update File: src/app.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n' } });
     assert.equal(r.result.isError, false);
@@ -160,6 +161,19 @@ test('mcp-1.3 protocol errors: parse, invalid request, unknown method and tool',
   c.send('{"jsonrpc":"2.0","id":"s","method":"ping"}\r');
   assert.deepEqual(await c.next(), { jsonrpc: '2.0', id: 's', result: {} });
   assert.equal(await c.close(), 0);
+});
+
+test('mcp-1.6 `memsandbox mcp` is the same server', () => {
+  const cli = fileURLToPath(new URL('../../build/npm/bin/memsandbox.js', import.meta.url));
+  const r = spawnSync(process.execPath, [cli, 'mcp', '--profile', 'strict'], { encoding: 'utf8',
+    input: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute",' +
+      '"arguments":{"command":"echo hi"}}}\n' });
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout);
+  assert.equal(res.id, 7);
+  assert.equal(res.result.structuredContent.result.stdout, 'hi\n');
+  const h = spawnSync(process.execPath, [cli, 'mcp', '--help'], { encoding: 'utf8' });
+  assert.match(h.stdout, /^Usage: memsandbox-mcp/);
 });
 
 test('mcp-1.4 bin options', () => {
