@@ -267,6 +267,26 @@ test('tools-4.1 write_file: conditions, hashes, revisions (§1.5, §4.4)', async
   await sb.close();
 });
 
+test('tools-4.3 hashes describe content through symbolic links', async () => {
+  const { sb, call } = await setup({ 'd/a.txt': 'hi\n' });
+  await sb.symlink('d/a.txt', 'l1');
+  await sb.symlink('../l1', 'd/l2');
+  await sb.symlink('loop', 'loop');
+  await sb.symlink('nowhere.txt', 'dangling');
+  let r = assertOk(await call('read_file', { path: 'd/l2' }));
+  assert.deepEqual([r.content, r.content_hash], ['hi', sha('hi\n')]);
+  r = assertOk(await call('write_file', { path: 'l1', content: 'v2\n',
+    write_condition: 'content_hash_must_equal', expected_hash: r.content_hash }));
+  assert.deepEqual([r.previous_hash, r.current_hash, r.created], [sha('hi\n'), sha('v2\n'), false]);
+  assert.equal(await sb.readFile('d/a.txt'), 'v2\n');
+  assertError(await call('read_file', { path: 'loop' }), { code: 'symlink_loop' });
+  r = assertOk(await call('write_file', { path: 'dangling', content: 'new\n',
+    write_condition: 'any_current_state' }));
+  assert.deepEqual([r.created, r.previous_hash, r.current_hash], [true, null, sha('new\n')]);
+  assert.equal(await sb.readFile('nowhere.txt'), 'new\n');
+  await sb.close();
+});
+
 test('tools-4.2 write_file: quotas are quota_exceeded with the reference wording', async () => {
   const { sb, call } = await setup({}, { limits: { max_file_bytes: 10, max_total_bytes: 100 } });
   assertError(await call('write_file', { path: 'a', content: 'x'.repeat(11), write_condition: 'any_current_state' }), {
