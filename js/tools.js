@@ -355,6 +355,18 @@ function failureCode(r) {
   return 'nonzero_exit';
 }
 
+// Tool calls on one sandbox run one at a time, in arrival order: SDKs run
+// a model's parallel tool calls concurrently, and a call's reads (hash
+// before a write, environment around a run) must see its own step only.
+const queues = new WeakMap();
+
+function serialise(sandbox, fn) {
+  const prev = queues.get(sandbox) ?? Promise.resolve();
+  const next = prev.then(fn, fn);
+  queues.set(sandbox, next.then(() => {}, () => {}));
+  return next;
+}
+
 /**
  * The four tools over one sandbox. Options: sessionId (reported in
  * metadata; default a random id), maxReadLines, maxReadBytes,
@@ -539,7 +551,7 @@ export function createTools(sandbox, options = {}) {
     name,
     description: DESCRIPTIONS[name],
     parameters: structuredClone(SCHEMAS[name]),
-    async execute(args) {
+    execute: (args) => serialise(sandbox, async () => {
       const operationId = randomId();
       const startedAt = new Date().toISOString();
       try {
@@ -554,7 +566,7 @@ export function createTools(sandbox, options = {}) {
       } catch (e) {
         return errorEnvelope(name, e, operationId);
       }
-    },
+    }),
   }));
 }
 

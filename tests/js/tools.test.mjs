@@ -459,6 +459,23 @@ test('tools-6.2 internal failures are redacted with a correlation id', async () 
   assert.throws(() => createTools(fake, { maxReadLines: 0 }), TypeError);
 });
 
+test('tools-6.4 parallel calls on one sandbox run one at a time, in order', async () => {
+  const { sb, call } = await setup();
+  const tools2 = createTools(sb);
+  const results = await Promise.all([
+    call('execute', { command: 'export A=1; echo one > f.txt' }),
+    tools2[2].execute({ path: 'f.txt', content: 'two\n', write_condition: 'any_current_state' }),
+    call('execute', { command: 'export B=2; cat f.txt' }),
+    call('read_file', { path: 'f.txt' }),
+  ]);
+  assert.deepEqual(results[0].result.environment_changes, [{ name: 'A', value: '1' }]);
+  assert.equal(results[1].result.previous_hash, sha('one\n'));
+  assert.deepEqual(results[2].result.environment_changes, [{ name: 'B', value: '2' }]);
+  assert.equal(results[2].result.stdout, 'two\n');
+  assert.equal(results[3].result.content, 'two');
+  await sb.close();
+});
+
 test('tools-6.3 arguments as a JSON string (as some SDKs pass them)', async () => {
   const { sb, call } = await setup({ 'a.txt': 'a\n' });
   const r = assertOk(await call('read_file', '{"path":"a.txt","start_line":null,"end_line":null}'));
