@@ -213,6 +213,56 @@ uint64_t msb_revision(const msb_sandbox *sb);
 /* Hash of "/workspace" (see Hashes above), 32 raw bytes. */
 int msb_root_hash(msb_sandbox *sb, uint8_t out[32]);
 
+/* ---- Patches --------------------------------------------------------- */
+
+/* Patch flags: MSB_PATCH_EXACT applies unified hunks only at their stated
+ * line (the reference product's rule); MSB_PATCH_DRY_RUN checks and
+ * reports but changes nothing. */
+#define MSB_PATCH_EXACT 1u
+#define MSB_PATCH_DRY_RUN 2u
+
+/* Applies a patch to the workspace, all or nothing. Two formats:
+ *   - unified diffs ("--- a/x" / "+++ b/x" / "@@ -l,n +l,n @@"), as diff -u
+ *     and git diff write them: a leading "a/" or "b/" is stripped, /dev/null
+ *     headers create and delete files, CRLF is accepted. Context and
+ *     removed lines must match exactly (no fuzz); a hunk may sit at another
+ *     line than stated (GNU patch's offset search) unless MSB_PATCH_EXACT.
+ *   - OpenAI V4A ("*** Begin Patch" ... "*** End Patch" with Add File,
+ *     Update File [+ Move to], Delete File; "@@ anchor" lines; context
+ *     found by content, tolerating trailing and surrounding whitespace).
+ * Relative paths in the patch are taken against cwd (NULL = "/workspace";
+ * otherwise absolute). Every file's new content is computed before
+ * anything is written; on any failure nothing changes and msb_errmsg says
+ * why: MSB_ECORRUPT for a malformed patch ("malformed patch at line 5:
+ * ...", "invalid V4A patch at line 3: ...") and for context that does not
+ * match, naming the file and hunk ("patch context for src/a.c does not
+ * match at line 12 (hunk #2)", "Failed to find context ... in a.txt (hunk
+ * #1)"); MSB_ENOENT when a file to change is missing; quota codes as for
+ * msb_write. Success bumps the revision once.
+ *
+ * changes (may be NULL) receives a caller-freed list of what changed, in
+ * patch order, one record per file, *count records, *changes_len bytes in
+ * all. A record is five NUL-terminated fields: the operation ("add",
+ * "update", "delete" or "move"), the absolute path (the destination for a
+ * move), the source path of a move (else empty), and the file's SHA-256
+ * as lowercase hex before and after (empty for a file that did not exist
+ * before or does not exist after). */
+int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                    const char *cwd, unsigned flags, char **changes,
+                    size_t *changes_len, size_t *count);
+
+/* The shell session's working directory, where relative paths given to
+ * commands resolve (borrowed; "" for a NULL sb). Agent tools resolve the
+ * model's relative paths against it, as a terminal would. */
+const char *msb_session_cwd(const msb_sandbox *sb);
+
+/* The shell session's exported variables, as the commands it runs see
+ * them: "NAME=value" strings sorted by name, each followed by a NUL byte.
+ * *env is caller-freed (NULL when there are none), *len its size, *count
+ * the entries. Agent tools diff it around a run to report which
+ * variables a command set or unset. */
+int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count);
+
 /* ---- Shell ----------------------------------------------------------- */
 
 typedef struct msb_exec_opts {

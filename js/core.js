@@ -407,6 +407,81 @@ function shellQuote(s) {
   return "'" + s.replace(/'/g, "'\\''") + "'";
 }
 
+// ---- patches --------------------------------------------------------------
+
+/** Joins path onto cwd when relative and resolves "." and ".." lexically. */
+export function normalisePath(cwd, path) {
+  const out = [];
+  for (const seg of (path.startsWith('/') ? path : `${cwd}/${path}`).split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return '/' + out.join('/');
+}
+
+// Change records of msb_apply_patch: five NUL-terminated fields each.
+function patchChanges({ data, count }) {
+  const f = dec.decode(data).split('\0');
+  const files = [];
+  for (let i = 0; i < count; i++) {
+    const [op, path, from, prev, cur] = f.slice(5 * i, 5 * i + 5);
+    const rec = { path, op, previousHash: prev || null, currentHash: cur || null };
+    if (op === 'move') rec.from = from;
+    files.push(rec);
+  }
+  return files;
+}
+
+function patchGuards(expected) {
+  const guards = new Map();
+  if (expected === undefined || expected === null) return guards;
+  const list = Array.isArray(expected) ? expected
+    : typeof expected === 'object' ? Object.entries(expected).map(([path, hash]) => ({ path, hash }))
+      : null;
+  if (!list) throw invalid('expectedHashes must be an object or an array');
+  for (const g of list) {
+    if (!g || typeof g.path !== 'string' || g.path === '') throw invalid('each expected hash needs a path');
+    fromHex(g.hash);
+    if (guards.has(g.path)) throw invalid(`expectedHashes name ${g.path} twice`);
+    guards.set(g.path, g.hash.toLowerCase());
+  }
+  return guards;
+}
+
+// Compare-and-swap guards against a dry run's records (the state now).
+function checkPatchGuards(guards, files, cwd) {
+  const before = new Map();
+  for (const f of files) before.set(f.op === 'move' ? f.from : f.path, f.previousHash);
+  const resolved = new Map();
+  for (const [path, hash] of guards) {
+    const abs = normalisePath(cwd, path);
+    if (resolved.has(abs)) throw invalid(`expectedHashes name ${abs} twice`);
+    resolved.set(abs, hash);
+    if (!before.has(abs)) {
+      throw new MemSandboxError('invalid_patch', 'invalid_request',
+        'expected hash supplied for a path not present in the patch');
+    }
+    const prev = before.get(abs);
+    if (prev === null) {
+      throw new MemSandboxError('path_not_found', 'not_found', `${abs} does not exist`);
+    }
+    if (prev !== hash) {
+      throw new MemSandboxError('stale_content', 'conflict',
+        `${abs} content hash does not match the expected hash`);
+    }
+  }
+}
+
+// Malformed patches and context that does not match share MSB_ECORRUPT;
+// the reference product names them apart.
+function patchError(e) {
+  if (!(e instanceof MemSandboxError) || e.errno !== K.MSB_ECORRUPT) return e;
+  const mismatch = /does not match at line|^Failed to find/.test(e.message);
+  return new MemSandboxError(mismatch ? 'patch_context_mismatch' : 'invalid_patch',
+    mismatch ? 'conflict' : 'invalid_request', e.message, e.errno);
+}
+
 // ---- Sandbox --------------------------------------------------------------
 
 export const SandboxState = Object.freeze({
@@ -1000,6 +1075,81 @@ export class Sandbox {
       const rc = this._inst.x.msb_wasm_root_hash(this._sb, p);
       if (rc >= 0) out = hex(this._inst.bytes(p, 32));
       return rc;
+    });
+    return out;
+  }
+
+  /**
+   * Applies a patch atomically: a unified diff (diff -u / git diff, with
+   * /dev/null for created and deleted files) or an OpenAI V4A patch
+   * ("*** Begin Patch" with Add / Update [+ Move to] / Delete File).
+   * Options: cwd (where relative patch paths resolve; default
+   * /workspace), exact (unified hunks only at their stated lines),
+   * dryRun (check and report, change nothing), expectedHashes ({path:
+   * hex} or [{path, hash}]: compare-and-swap guards on the files the patch
+   * touches, checked before anything changes). Resolves to { files: [{
+   * path, op: 'add' | 'update' | 'delete' | 'move', from (moves),
+   * previousHash, currentHash }], revision }.
+   */
+  async applyPatch(patch, options = {}) {
+    return this._applyPatch(patch, options);
+  }
+
+  _applyPatch(patch, options) {
+    if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+    const data = toBytes(patch, 'patch');
+    const guards = patchGuards(options.expectedHashes);
+    const flags = flag(options.exact, K.MSB_PATCH_EXACT);
+    const run = (dry) => {
+      let files = [];
+      this._call('applyPatch', (s) => {
+        const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+        const cwd = options.cwd === undefined ? 0 : s.str(options.cwd, 'cwd');
+        const rc = this._inst.x.msb_wasm_apply_patch(this._sb, s.bytes(data), data.length,
+          cwd, flags | flag(dry, K.MSB_PATCH_DRY_RUN), b);
+        if (rc >= 0) files = patchChanges(this._takeBlob(b));
+        return rc;
+      });
+      return files;
+    };
+    try {
+      if (guards.size) checkPatchGuards(guards, run(true), options.cwd ?? '/workspace');
+      const files = run(Boolean(options.dryRun));
+      return { files, revision: this.revision };
+    } catch (e) {
+      throw patchError(e);
+    }
+  }
+
+  /** The shell session's exported variables as { NAME: value }. */
+  async env() {
+    return this._sessionEnv();
+  }
+
+  _sessionEnv() {
+    const out = {};
+    this._call('env', (s) => {
+      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const rc = this._inst.x.msb_wasm_session_env(this._sb, b);
+      if (rc >= 0) {
+        const { data, count } = this._takeBlob(b);
+        for (const kv of dec.decode(data).split('\0').slice(0, count)) {
+          const i = kv.indexOf('=');
+          out[kv.slice(0, i)] = kv.slice(i + 1);
+        }
+      }
+      return rc;
+    });
+    return out;
+  }
+
+  /** The shell session's working directory (where relative paths resolve). */
+  get cwd() {
+    if (this._pendingCwd !== null) return normalisePath('/workspace', this._pendingCwd);
+    let out = '/workspace';
+    this._call('cwd', () => {
+      out = this._inst.cstring(this._inst.x.msb_wasm_session_cwd(this._sb)) || out;
+      return 0;
     });
     return out;
   }

@@ -4,3 +4,4 @@
 // (`import wasm from 'memsandbox/memsandbox.wasm'`) and pass it, either per
 // sandbox ({ wasm }) or once with setDefaultWasm(wasm).
 export * from './core.js';
+export * from './tools.js';

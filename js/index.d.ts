@@ -173,6 +173,32 @@ export interface Stat {
 export type SandboxState = 'CREATED' | 'RUNNING' | 'CLOSED' | 'FAILED';
 export const SandboxState: Readonly<Record<SandboxState, SandboxState>>;
 
+export interface ApplyPatchOptions {
+  /** Where relative patch paths resolve (default /workspace). */
+  cwd?: string;
+  /** Unified hunks only at their stated lines (no offset search). */
+  exact?: boolean;
+  /** Check and report; change nothing. */
+  dryRun?: boolean;
+  /** Compare-and-swap guards: hex SHA-256 each file must still have. */
+  expectedHashes?: Record<string, string> | Array<{ path: string; hash: string }>;
+}
+
+export interface PatchedFile {
+  /** Absolute path (the destination of a move). */
+  path: string;
+  op: 'add' | 'update' | 'delete' | 'move';
+  /** Source of a move. */
+  from?: string;
+  previousHash: string | null;
+  currentHash: string | null;
+}
+
+export interface ApplyPatchResult {
+  files: PatchedFile[];
+  revision: number;
+}
+
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
   readonly state: SandboxState;
@@ -201,6 +227,15 @@ export class Sandbox {
   /** SHA-256 as hex. */
   hash(path: string): Promise<string>;
   rootHash(): Promise<string>;
+  /**
+   * Applies a unified diff or an OpenAI V4A patch atomically. Relative
+   * patch paths resolve against cwd (default /workspace).
+   */
+  applyPatch(patch: Content, options?: ApplyPatchOptions): Promise<ApplyPatchResult>;
+  /** The shell session's exported variables. */
+  env(): Promise<Record<string, string>>;
+  /** The shell session's working directory. */
+  readonly cwd: string;
   checkpoint(): Promise<number>;
   rollback(id: number): Promise<void>;
   release(id: number): Promise<void>;
@@ -235,3 +270,5 @@ export const constants: {
   constants: Record<string, number>;
   limitFields: Array<{ name: string; bits: 32 | 64 }>;
 };
+
+export * from './tools.js';

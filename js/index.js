@@ -9,3 +9,4 @@ setDefaultWasm(() => {
 });
 
 export * from './core.js';
+export * from './tools.js';

@@ -16,3 +16,4 @@ setDefaultWasm(() => {
 });
 
 export * from './core.js';
+export * from './tools.js';

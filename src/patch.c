@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "memsandbox.h"
+#include "sha256.h"
 
 #define PATCH_DEFAULT_BUDGET 400000000ull
 
@@ -1266,7 +1267,9 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
   if (!dst) rc = MSB_ENOMEM;
   if (!rc && f->move_to && strcmp(dst, abs) != 0)
     rc = patch_job_add(j, abs, NULL, 1, NULL);
-  if (!rc) rc = patch_job_add(j, dst, &out, 0, NULL);
+  else if (dst == abs || (dst && strcmp(dst, abs) == 0))
+    abs = NULL; /* not a move: no source to record */
+  if (!rc) rc = patch_job_add(j, dst, &out, 0, abs);
   if (!rc) buf_printf(j->rep, "M %s\n", f->move_to ? f->move_to : f->path);
   buf_finish(&out);
   return rc;
@@ -1275,6 +1278,12 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
 /* Parse, compute every file, then commit in one batch (see patch.h). */
 int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
                 const patch_opts *o, buf *report) {
+  return patch_apply_list(v, cwd, text, len, o, report, NULL);
+}
+
+/* patch_apply plus the list of operations (see patch.h). */
+int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
+                     const patch_opts *o, buf *report, buf *changes) {
   static const patch_opts defaults = {-1, 2, 0, 0, 0};
   patch_set *ps = NULL;
   patch_job j;
@@ -1307,6 +1316,26 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
       memmove(msgs.p, msgs.p + mark, msgs.len - mark);
       buf_truncate(&msgs, msgs.len - mark);
     }
+  }
+  /* Listed before the commit, so running out of memory here changes
+   * nothing. */
+  for (i = 0; !rc && changes && i < j.nops; i++) {
+    static const char hx[] = "0123456789abcdef";
+    uint8_t h[32];
+    size_t k;
+    buf_putc(changes, j.ops[i].del ? 'D' : 'W');
+    buf_put(changes, j.ops[i].path, strlen(j.ops[i].path) + 1);
+    if (j.ops[i].from) buf_puts(changes, j.ops[i].from);
+    buf_putc(changes, 0);
+    if (!j.ops[i].del) {
+      sha256_digest(j.ops[i].data ? j.ops[i].data : "", j.ops[i].len, h);
+      for (k = 0; k < 32; k++) {
+        buf_putc(changes, hx[h[k] >> 4]);
+        buf_putc(changes, hx[h[k] & 15]);
+      }
+    }
+    buf_putc(changes, 0);
+    if (changes->err) rc = changes->err;
   }
   if (!rc && !o->dry_run) {
     vnode *saved = vfs_root_get(v);

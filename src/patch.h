@@ -165,5 +165,14 @@ typedef struct patch_opts {
  * (strip -1, fuzz 2). */
 int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
                 const patch_opts *o, buf *report);
+/* patch_apply that also lists what it changed: on success, changes (may
+ * be NULL) gets one record per pending operation in patch order: 'W'
+ * (write) or 'D' (delete), the absolute path and a NUL, the source path
+ * of a V4A move (empty otherwise) and a NUL, then the SHA-256 of the
+ * written content as lowercase hex (empty for a delete) and a NUL. The
+ * API reports added, updated, deleted and moved files from it, dry runs
+ * included. */
+int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
+                     const patch_opts *o, buf *report, buf *changes);
 
 #endif

@@ -350,6 +350,32 @@ int msb_wasm_parse_check(msb_sandbox *sb, const char *script, size_t len) {
   return msb_parse_check(sb, script, len);
 }
 
+/* Applies a patch (see msb_apply_patch); the change records go to a blob
+ * record with their count. cwd 0 = "/workspace". */
+int msb_wasm_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                         const char *cwd, unsigned flags, uint8_t *blob) {
+  char *changes = NULL;
+  size_t clen = 0, count = 0;
+  int rc = msb_apply_patch(sb, text, len, cwd, flags, &changes, &clen, &count);
+  abi_blob(blob, rc ? NULL : changes, rc ? 0 : clen, rc ? 0 : count);
+  return rc;
+}
+
+/* The session's working directory (borrowed NUL-terminated string). */
+const char *msb_wasm_session_cwd(msb_sandbox *sb) {
+  return msb_session_cwd(sb);
+}
+
+/* The session's exported variables into a blob record (see
+ * msb_session_env). */
+int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob) {
+  char *env = NULL;
+  size_t len = 0, count = 0;
+  int rc = msb_session_env(sb, &env, &len, &count);
+  abi_blob(blob, rc ? NULL : env, rc ? 0 : len, rc ? 0 : count);
+  return rc;
+}
+
 /* Takes a checkpoint; its id goes to *id. */
 int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id) {
   return msb_checkpoint(sb, id);

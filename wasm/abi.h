@@ -122,6 +122,10 @@ int msb_wasm_exec(msb_sandbox *sb, const char *script, size_t len,
                   const uint8_t *opts, uint8_t *res);
 void msb_wasm_result_finish(msb_sandbox *sb, uint8_t *res);
 int msb_wasm_parse_check(msb_sandbox *sb, const char *script, size_t len);
+int msb_wasm_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                         const char *cwd, unsigned flags, uint8_t *blob);
+const char *msb_wasm_session_cwd(msb_sandbox *sb);
+int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob);
 int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id);
 int msb_wasm_rollback(msb_sandbox *sb, uint32_t id);
 int msb_wasm_release(msb_sandbox *sb, uint32_t id);

@@ -30,6 +30,9 @@ Run bash-compatible scripts in an in-memory sandbox.
   --wasm FILE        use this WebAssembly module
   --help             show this help
   --version          show the version
+
+\`memsandbox mcp [--seed DIR] [--profile P]\` serves the agent tools over MCP
+(stdio); see memsandbox-mcp --help.
 `;
 
 // The sandbox itself failed (not a script status); build/msb uses the same.
@@ -232,6 +235,13 @@ async function readStdin() {
 }
 
 async function main() {
+  if (process.argv[2] === 'mcp') {
+    // `memsandbox mcp [--seed DIR] [--profile P]`: the MCP server, as the
+    // memsandbox-mcp bin.
+    process.argv.splice(2, 1);
+    await import('./memsandbox-mcp.js');
+    return;
+  }
   const opts = parseArgs(process.argv.slice(2));
   let wasm;
   if (opts.wasm) {

@@ -18,7 +18,7 @@ const npm = here('../../../build/npm/');
 test('smoke-workerd-1 the edge entry runs in workerd with a precompiled module', () => {
   const dir = mkdtempSync(join(tmpdir(), 'msb-workerd-'));
   try {
-    for (const f of ['edge.js', 'core.js', 'constants.js', 'wasi.js']) {
+    for (const f of ['edge.js', 'core.js', 'tools.js', 'constants.js', 'wasi.js']) {
       copyFileSync(join(npm, f), join(dir, f));
     }
     copyFileSync(process.env.MSB_WASM || join(npm, 'memsandbox.wasm'), join(dir, 'memsandbox.wasm'));
@@ -45,6 +45,7 @@ test('smoke-workerd-1 the edge entry runs in workerd with a precompiled module',
           (name = "worker.js", esModule = embed "worker.js"),
           (name = "edge.js", esModule = embed "edge.js"),
           (name = "core.js", esModule = embed "core.js"),
+          (name = "tools.js", esModule = embed "tools.js"),
           (name = "constants.js", esModule = embed "constants.js"),
           (name = "wasi.js", esModule = embed "wasi.js"),
           (name = "probe.js", esModule = embed "probe.js"),

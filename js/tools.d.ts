@@ -1,0 +1,56 @@
+// tools.d.ts - types of memsandbox/tools (also exported by the package root).
+import type { Sandbox } from './index.d.ts';
+
+export type ToolName = 'execute' | 'read_file' | 'write_file' | 'apply_patch';
+
+export interface ToolError {
+  category: string;
+  code: string;
+  message: string;
+  correctable: boolean;
+  retryable: boolean;
+  /** Why the arguments were rejected (code invalid_tool_input). */
+  details?: string;
+  operation_id?: string;
+  /** Internal errors only: the message is redacted; this finds the log. */
+  correlation_id?: string;
+}
+
+export type ToolEnvelope<R = Record<string, unknown>> =
+  | { ok: true; result: R }
+  | { ok: false; error: ToolError };
+
+/** A JSON Schema object (the subset the tools use). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface Tool {
+  name: ToolName;
+  description: string;
+  /** Strict JSON Schema: additionalProperties false, every property required (optional ones nullable). */
+  parameters: JsonSchema;
+  /** Never throws: bad arguments and failures are ok:false envelopes. */
+  execute(args: unknown): Promise<ToolEnvelope>;
+}
+
+export interface ToolOptions {
+  /** Reported in metadata.session_id (default: a random id). */
+  sessionId?: string;
+  maxReadLines?: number;
+  maxReadBytes?: number;
+  maxPatchBytes?: number;
+  maxOutputBytes?: number;
+}
+
+export const TOOL_LIMITS: Readonly<{
+  maxReadLines: number;
+  maxReadBytes: number;
+  maxPatchBytes: number;
+  maxOutputBytes: number;
+  maxTimeoutSeconds: number;
+}>;
+export const TOOL_NAMES: readonly ToolName[];
+
+/** execute, read_file, write_file and apply_patch over one sandbox. */
+export function createTools(sandbox: Sandbox, options?: ToolOptions): Tool[];
+/** Compact JSON, sorted keys, ASCII escapes: the reference's wire form. */
+export function toolResultText(envelope: ToolEnvelope): string;

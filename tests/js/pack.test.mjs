@@ -1,0 +1,78 @@
+// pack.test.mjs - the package as users get it: `npm pack` of build/npm,
+// installed from the tarball into an empty project (offline: the package has
+// no dependencies), then a short script using Sandbox and createTools
+// through the package name, under Node and Deno; the subpaths and the
+// memsandbox-mcp bin resolve from node_modules too. Packaging does not
+// depend on the wasm build, so the Emscripten pass (MSB_WASM set) skips it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const npmDir = here('../../build/npm');
+const deno = here('node_modules/.bin/deno');
+const skip = process.env.MSB_WASM ? 'packaging is tested once, with the default module' : false;
+
+const SCRIPT = `import { Sandbox, createTools } from 'memsandbox';
+const sb = await Sandbox.create({ files: { 'a.txt': 'hi\\n' } });
+const [execute, readFile] = createTools(sb);
+const r = await execute.execute({ command: 'cat a.txt | tr a-z A-Z' });
+console.log(JSON.stringify([r.result.stdout, (await readFile.execute({ path: 'a.txt' })).result.content]));
+`;
+
+function run(cmd, args, cwd) {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 180000,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false',
+      npm_config_update_notifier: 'false', DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } });
+}
+
+test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'msb-pack-'));
+  try {
+    const packed = JSON.parse(run('npm', ['pack', npmDir, '--json', '--pack-destination', dir], dir));
+    const tgz = packed[0].filename;
+    const names = packed[0].files.map((f) => f.path).sort();
+    for (const f of ['package.json', 'index.js', 'node.js', 'edge.js', 'core.js', 'tools.js',
+      'openai.js', 'ai.js', 'mcp.js', 'constants.js', 'wasi.js', 'memsandbox.wasm', 'index.d.ts',
+      'tools.d.ts', 'bin/memsandbox.js', 'bin/memsandbox-mcp.js', 'LICENSE']) {
+      assert.ok(names.includes(f), `tarball lacks ${f}: ${names.join(' ')}`);
+    }
+    const proj = join(dir, 'proj');
+    run('mkdir', ['-p', proj], dir);
+    writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'p', private: true, type: 'module' }));
+    run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, tgz)], proj);
+    const pkg = JSON.parse(readFileSync(join(proj, 'node_modules/memsandbox/package.json'), 'utf8'));
+    assert.deepEqual(pkg.dependencies ?? {}, {});
+    writeFileSync(join(proj, 'use.mjs'), SCRIPT);
+    assert.equal(run(process.execPath, ['use.mjs'], proj).trim(), '["HI\\n","hi"]');
+    // subpaths through the exports map
+    writeFileSync(join(proj, 'sub.mjs'), `
+      import { createTools } from 'memsandbox/tools';
+      import { openaiTools } from 'memsandbox/openai';
+      import { aiTools } from 'memsandbox/ai';
+      import { aiTools as aiTools2 } from 'memsandbox/ai-sdk';
+      import { createMcpServer } from 'memsandbox/mcp';
+      import { Sandbox } from 'memsandbox';
+      const sb = await Sandbox.create();
+      console.log([createTools(sb).length, openaiTools(sb).length, Object.keys(aiTools(sb)).length,
+        aiTools === aiTools2, createMcpServer(sb).tools.length].join(' '));`);
+    assert.equal(run(process.execPath, ['sub.mjs'], proj).trim(), '4 4 4 true 4');
+    // the bins are linked
+    assert.ok(existsSync(join(proj, 'node_modules/.bin/memsandbox-mcp')));
+    const mcp = spawnSync(join(proj, 'node_modules/.bin/memsandbox-mcp'), [], { encoding: 'utf8',
+      input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', timeout: 60000 });
+    assert.equal(mcp.stdout, '{"jsonrpc":"2.0","id":1,"result":{}}\n', mcp.stderr);
+    // Deno, from the same node_modules (its "deno" condition: index.js)
+    if (existsSync(deno)) {
+      writeFileSync(join(proj, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
+      const out = run(deno, ['run', '--quiet', '--allow-read', 'use.mjs'], proj);
+      assert.equal(out.trim(), '["HI\\n","hi"]');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
