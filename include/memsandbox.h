@@ -418,7 +418,8 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *     (msb_copy), move_path (msb_move), create_symlink (msb_symlink),
  *     read_link (msb_readlink), change_mode (msb_chmod), hash (msb_hash,
  *     msb_root_hash), checkpoint, rollback, release, create_snapshot
- *     (msb_snapshot), restore_snapshot (msb_restore), fork (msb_fork).
+ *     (msb_snapshot), restore_snapshot (msb_restore), fork (msb_fork),
+ *     apply_patch (msb_apply_patch).
  *   A denied operation or path returns MSB_EPOLICY; msb_errmsg names the
  *   operation ("operation write_file is denied by policy") or the path.
  *

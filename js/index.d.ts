@@ -98,7 +98,8 @@ export type OperationKind =
   | 'execute' | 'read_file' | 'write_file' | 'stat' | 'list_entries'
   | 'create_directory' | 'remove_path' | 'copy_path' | 'move_path'
   | 'create_symlink' | 'read_link' | 'change_mode' | 'hash' | 'checkpoint'
-  | 'rollback' | 'release' | 'create_snapshot' | 'restore_snapshot' | 'fork';
+  | 'rollback' | 'release' | 'create_snapshot' | 'restore_snapshot' | 'fork'
+  | 'apply_patch';
 
 /** A policy as an object; the text form (memsandbox.h) is accepted too. */
 export interface Policy {

@@ -447,6 +447,23 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
   return api_op_end(sb, &o, rc, NULL);
 }
 
+/* Applies a unified diff or V4A patch atomically. The files it touches
+ * are checked by the path rules as it writes them. */
+int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                    const char *cwd, unsigned flags, char **changes,
+                    size_t *changes_len, size_t *count) {
+  api_op o;
+  int rc;
+  API_HOST_CHECK(sb);
+  rc = api_op_begin(sb, &o, POLICY_OP_APPLY_PATCH, NULL, NULL, 0);
+  if (!rc)
+    rc = api_apply_patch_run(sb, text, len, cwd, flags, changes, changes_len,
+                             count);
+  else if (changes)
+    *changes = NULL;
+  return api_op_end(sb, &o, rc, NULL);
+}
+
 /* ---- policy and events ---------------------------------------------- */
 
 /* Replaces the policy atomically: the old one stays when the text is bad

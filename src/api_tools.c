@@ -138,10 +138,11 @@ static int api_tools_changes(msb_sandbox *sb, vnode *old, const buf *ops,
   return out->err;
 }
 
-/* Applies a unified diff or V4A patch atomically (see memsandbox.h). */
-int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
-                    const char *cwd, unsigned flags, char **changes,
-                    size_t *changes_len, size_t *count) {
+/* Applies a unified diff or V4A patch atomically (msb_apply_patch's body;
+ * see memsandbox.h). */
+int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
+                        const char *cwd, unsigned flags, char **changes,
+                        size_t *changes_len, size_t *count) {
   patch_opts o = {-1, 0, 0, 0, 0};
   buf rep, ops, out;
   vnode *old;

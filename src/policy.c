@@ -16,25 +16,14 @@
 
 #include "memsandbox.h"
 
-static const char *const policy_ops[POLICY_OP_COUNT] = {"execute",
-                                                        "read_file",
-                                                        "write_file",
-                                                        "stat",
-                                                        "list_entries",
-                                                        "create_directory",
-                                                        "remove_path",
-                                                        "copy_path",
-                                                        "move_path",
-                                                        "create_symlink",
-                                                        "read_link",
-                                                        "change_mode",
-                                                        "hash",
-                                                        "checkpoint",
-                                                        "rollback",
-                                                        "release",
-                                                        "create_snapshot",
-                                                        "restore_snapshot",
-                                                        "fork"};
+static const char *const policy_ops[POLICY_OP_COUNT] = {
+    "execute",        "read_file",       "write_file",
+    "stat",           "list_entries",    "create_directory",
+    "remove_path",    "copy_path",       "move_path",
+    "create_symlink", "read_link",       "change_mode",
+    "hash",           "checkpoint",      "rollback",
+    "release",        "create_snapshot", "restore_snapshot",
+    "fork",           "apply_patch"};
 
 /* The operation's name. */
 const char *policy_op_name(int op) {

@@ -86,6 +86,9 @@ int api_release_run(msb_sandbox *sb, uint32_t id);
 int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
 int api_restore_run(msb_sandbox *sb, const uint8_t *data, size_t len);
 int api_fork_run(msb_sandbox *sb, msb_sandbox **out);
+int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
+                        const char *cwd, unsigned flags, char **changes,
+                        size_t *changes_len, size_t *count);
 /* Queues an event of kind with no operation fields (api_host.c). */
 void api_event(msb_sandbox *sb, const char *kind, uint64_t op);
 
