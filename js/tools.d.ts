@@ -39,6 +39,12 @@ export interface ToolOptions {
   maxReadBytes?: number;
   maxPatchBytes?: number;
   maxOutputBytes?: number;
+  /**
+   * Secret values bound to every execute call ({ NAME: value }): expanded
+   * inside the sandbox, redacted from output as [REDACTED]; write_file and
+   * apply_patch refuse content holding one (protected_value_rejected).
+   */
+  secrets?: Record<string, string>;
 }
 
 export const TOOL_LIMITS: Readonly<{

@@ -367,10 +367,26 @@ function serialise(sandbox, fn) {
   return next;
 }
 
+// options.secrets: { NAME: value } bound to every execute call (its output
+// is redacted by the core); write_file and apply_patch refuse content that
+// holds a value. Checked here so a bad value fails at creation.
+function toolSecrets(secrets) {
+  if (secrets === undefined || secrets === null) return undefined;
+  if (typeof secrets !== 'object' || Array.isArray(secrets)) {
+    throw new TypeError('secrets must be an object of NAME: value strings');
+  }
+  for (const [k, v] of Object.entries(secrets)) {
+    if (typeof v !== 'string' || v === '') {
+      throw new TypeError(`secret ${k} must be a non-empty string`);
+    }
+  }
+  return { ...secrets };
+}
+
 /**
  * The four tools over one sandbox. Options: sessionId (reported in
  * metadata; default a random id), maxReadLines, maxReadBytes,
- * maxPatchBytes, maxOutputBytes (defaults: TOOL_LIMITS).
+ * maxPatchBytes, maxOutputBytes (defaults: TOOL_LIMITS), secrets.
  */
 export function createTools(sandbox, options = {}) {
   if (!sandbox || typeof sandbox.execute !== 'function' || typeof sandbox.applyPatch !== 'function') {
@@ -386,6 +402,17 @@ export function createTools(sandbox, options = {}) {
     lim[k] = options[k];
   }
   const sessionId = options.sessionId ?? randomId();
+  const secrets = toolSecrets(options.secrets);
+  // Tool writes are host writes: no exec binds the secrets there, so the
+  // tools refuse a secret value themselves, with the reference's error.
+  const refuseSecrets = (tool, text) => {
+    for (const v of Object.values(secrets ?? {})) {
+      if (text.includes(v)) {
+        throw domainError('protected_value_rejected', 'policy_denied',
+          `${tool}: protected values cannot be persisted`);
+      }
+    }
+  };
 
   const meta = (operationId, startedAt) => ({
     session_id: sessionId,
@@ -401,7 +428,7 @@ export function createTools(sandbox, options = {}) {
     async execute(a, operationId, startedAt) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
       const envBefore = await sandbox.env();
-      const r = await sandbox.execute(a.command, { encoding: 'bytes' });
+      const r = await sandbox.execute(a.command, { encoding: 'bytes', secrets });
       const envAfter = await sandbox.env();
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
@@ -496,6 +523,7 @@ export function createTools(sandbox, options = {}) {
         throw new ToolInputError(`expected_hash must be null with ${cond}`);
       }
       if (!wellFormed(a.content)) throw new ToolInputError('content must be valid UTF-8 text');
+      refuseSecrets('write_file', a.content);
       const path = resolve(a.path);
       let previous = null;
       let target = path;
@@ -527,6 +555,7 @@ export function createTools(sandbox, options = {}) {
       if (a.patch.includes('\0')) {
         throw domainError('invalid_patch', 'invalid_request', 'patch contains a NUL byte');
       }
+      refuseSecrets('apply_patch', a.patch);
       const cwd = sandbox.cwd;
       const guards = [];
       const seen = new Set();

@@ -482,3 +482,26 @@ test('tools-6.3 arguments as a JSON string (as some SDKs pass them)', async () =
   assert.equal(r.content, 'a');
   await sb.close();
 });
+
+test('tools-7.1 secrets: bound to execute and redacted, refused by write_file and apply_patch', async () => {
+  const sb = await open({ files: { 'a.txt': 'x\n' } });
+  const tools = createTools(sb, { secrets: { TOKEN: 's3cr3t-value' } });
+  const call = (name, args) => tools.find((t) => t.name === name).execute(args);
+  const run = assertOk(await call('execute', { command: 'echo "[$TOKEN]"; printf %s "$TOKEN" | wc -c' }));
+  assert.equal(run.stdout, '[[REDACTED]]\n12\n');
+  const before = await state(sb);
+  assertError(await call('write_file', { path: 'b.txt', content: 'key=s3cr3t-value\n',
+    write_condition: 'any_current_state', expected_hash: null, create_parents: false }),
+    { category: 'policy_denied', code: 'protected_value_rejected',
+      message: 'write_file: protected values cannot be persisted' });
+  const patch = '*** Begin Patch\n*** Add File: c.txt\n+s3cr3t-value\n*** End Patch\n';
+  assertError(await call('apply_patch', { patch }),
+    { category: 'policy_denied', code: 'protected_value_rejected' });
+  assert.deepEqual(await state(sb), before);
+  // inside execute the core refuses the write: the target exists, empty
+  const w = assertOk(await call('execute', { command: 'echo "$TOKEN" > d.txt' }));
+  assert.equal(w.exit_code, 1);
+  assert.equal(await sb.readFile('d.txt'), '');
+  assert.throws(() => createTools(sb, { secrets: { T: '' } }), TypeError);
+  await sb.close();
+});
