@@ -132,7 +132,8 @@ static void snap_hex(const uint8_t *h, char *out) {
 }
 
 /* Writes the snapshot tar, then gzips it. */
-int snap_export(vfs *fs, const char *cwd, int level, buf *out) {
+int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
+                int level, buf *out) {
   buf tar, rec;
   uint8_t h[32];
   char hex[65], num[24];
@@ -150,6 +151,7 @@ int snap_export(vfs *fs, const char *cwd, int level, buf *out) {
   arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
   arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
   arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (extralen) buf_put(&rec, extra, extralen);
   rc = rec.err;
   if (!rc) rc = arc_tar_put_global(&tar, rec.p, rec.len);
   if (!rc) rc = snap_walk(fs, "/tmp", &tar, m);
@@ -377,7 +379,7 @@ static int snap_build(snap_in *s, arc_tar *t) {
   while ((rc = arc_tar_next(t, &e)) == 1) {
     if (!s->cleared) {
       const char *fmt = arc_tar_global(t, "format");
-      if (fmt && strcmp(fmt, SNAP_FORMAT))
+      if (fmt && strcmp(fmt, SNAP_FORMAT) && strcmp(fmt, "1"))
         return snap_why(s, MSB_ECORRUPT,
                         "unsupported snapshot format version '%s'%s", fmt,
                         NULL);
@@ -421,6 +423,14 @@ static int snap_build(snap_in *s, arc_tar *t) {
 /* Restores an archive (see snap.h). */
 int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
                 buf *cwd_out, char *why, size_t whylen) {
+  return snap_import_state(fs, data, len, lim, NULL, NULL, cwd_out, why,
+                           whylen);
+}
+
+/* Restores an archive, consulting state before keeping it (see snap.h). */
+int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
+                      const arc_limits *lim, snap_state_fn state, void *ctx,
+                      buf *cwd_out, char *why, size_t whylen) {
   snap_in s;
   arc_tar t;
   buf raw;
@@ -482,6 +492,9 @@ int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
   vfs_batch_begin(fs);
   rc = snap_build(&s, &t);
   vfs_batch_end(fs);
+  if (!rc && state)
+    rc = state(ctx, s.ours ? t.globals.p : NULL, s.ours ? t.globals.len : 0,
+               why, whylen);
   if (rc) {
     if (!why[0]) snprintf(why, whylen, "%s", msb_strerror(rc));
     vfs_root_set(fs, old);
