@@ -975,17 +975,14 @@ int msb_release(msb_sandbox *sb, uint32_t id) {
 }
 
 /* Creates an independent sandbox with the same state: a deep copy into
- * the new sandbox's own allocator (O(size); the JS layer forks by copying
- * the whole module memory instead). Checkpoints are not carried over. */
+ * the new sandbox's own allocator (O(size), api_snap_fork; the JS layer
+ * forks by copying the whole module memory instead). Checkpoints are not
+ * carried over. */
 int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
   API_CHECK(sb);
   if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
   *out = NULL;
-  /* The shell session can only be copied inside its own allocator today
-   * (shell_clone); a fork needs a copy into the new sandbox's allocator. */
-  return api_fail(sb, MSB_ENOTSUP,
-                  "fork is not supported yet: the shell session cannot be "
-                  "copied into another sandbox");
+  return api_snap_fork(sb, out);
 }
 
 /* Policy and events are declared for the host-controls work that is still

@@ -100,3 +100,52 @@ int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len) {
   sb->errmsg[0] = 0;
   return 0;
 }
+
+/* Forks through an in-memory snapshot (see sandbox.h). Only /tmp and
+ * /workspace travel, as in a snapshot; /usr/bin is rebuilt by the child
+ * on its first exec. */
+int api_snap_fork(msb_sandbox *sb, msb_sandbox **out) {
+  msb_config cfg;
+  msb_sandbox *c = NULL;
+  arc_limits lim;
+  vfs_limits vl;
+  buf rec, tar, cwd;
+  char why[512];
+  int rc;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = &sb->lim;
+  cfg.clock_ns = sb->clock;
+  cfg.seed = sb->seed;
+  rc = msb_open(&cfg, &c);
+  if (rc) return api_snap_fail(sb, rc, "fork failed: %s", msb_strerror(rc));
+  buf_init(&rec, &sb->m);
+  rc = shstate_save(sb->sh, &rec, why, sizeof why);
+  if (rc) {
+    buf_finish(&rec);
+    msb_close(c);
+    if (rc == MSB_ENOTSUP) return api_snap_fail(sb, rc, "fork failed: %s", why);
+    return api_snap_fail(sb, rc, "fork failed: %s", msb_strerror(rc));
+  }
+  /* the tar lives in the child's allocator: it is the child's memory */
+  buf_init(&tar, &c->m);
+  rc = snap_export_tar(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, &tar);
+  buf_finish(&rec);
+  if (!rc) {
+    vl = *vfs_get_limits(c->fs);
+    snap_limits(&vl, &lim);
+    buf_init(&cwd, &c->m);
+    rc = snap_import_state(c->fs, (const uint8_t *)tar.p, tar.len, &lim,
+                           api_snap_state, c, &cwd, why, sizeof why);
+    buf_finish(&cwd);
+  } else {
+    snprintf(why, sizeof why, "%s", msb_strerror(rc));
+  }
+  buf_finish(&tar);
+  if (rc) {
+    msb_close(c);
+    return api_snap_fail(sb, rc, "fork failed: %s", why);
+  }
+  *out = c;
+  sb->errmsg[0] = 0;
+  return 0;
+}

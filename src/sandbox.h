@@ -45,4 +45,9 @@ struct msb_sandbox {
  * means nothing leaked. The debug check the unit tests read. */
 size_t api_close(msb_sandbox *sb);
 
+/* msb_fork's copy (api_snap.c): a new sandbox with sb's limits, clock and
+ * seed, then sb's files and session handed over as an uncompressed
+ * snapshot. 0 with *out set, or an error recorded on sb. */
+int api_snap_fork(msb_sandbox *sb, msb_sandbox **out);
+
 #endif

@@ -131,37 +131,53 @@ static void snap_hex(const uint8_t *h, char *out) {
   out[64] = 0;
 }
 
+/* Writes the snapshot tar into tar; hex: the root hash record or NULL. */
+static int snap_tar(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, const char *hex, buf *tar) {
+  buf rec;
+  char num[24];
+  mem *m = tar->m;
+  int rc;
+  buf_init(&rec, m);
+  snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
+  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
+  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
+  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
+  if (hex) arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (extralen) buf_put(&rec, extra, extralen);
+  rc = rec.err;
+  if (!rc) rc = arc_tar_put_global(tar, rec.p, rec.len);
+  if (!rc) rc = snap_walk(fs, "/tmp", tar, m);
+  if (!rc) rc = snap_walk(fs, "/workspace", tar, m);
+  if (!rc) rc = arc_tar_end(tar);
+  buf_finish(&rec);
+  return rc;
+}
+
 /* Writes the snapshot tar, then gzips it. */
 int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
                 int level, buf *out) {
-  buf tar, rec;
+  buf tar;
   uint8_t h[32];
-  char hex[65], num[24];
-  mem *m = out->m;
+  char hex[65];
   int rc;
   if (level < -1 || level > 9) return MSB_EINVAL;
   if (level == -1) level = SNAP_LEVEL;
   rc = vfs_hash(fs, "/workspace", 0, h);
   if (rc) return rc;
   snap_hex(h, hex);
-  buf_init(&tar, m);
-  buf_init(&rec, m);
-  snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
-  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
-  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
-  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
-  arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
-  if (extralen) buf_put(&rec, extra, extralen);
-  rc = rec.err;
-  if (!rc) rc = arc_tar_put_global(&tar, rec.p, rec.len);
-  if (!rc) rc = snap_walk(fs, "/tmp", &tar, m);
-  if (!rc) rc = snap_walk(fs, "/workspace", &tar, m);
-  if (!rc) rc = arc_tar_end(&tar);
+  buf_init(&tar, out->m);
+  rc = snap_tar(fs, cwd, extra, extralen, hex, &tar);
   if (!rc)
-    rc = arc_gzip(m, (const uint8_t *)tar.p, tar.len, level, NULL, 0, out);
+    rc = arc_gzip(out->m, (const uint8_t *)tar.p, tar.len, level, NULL, 0, out);
   buf_finish(&tar);
-  buf_finish(&rec);
   return rc;
+}
+
+/* The uncompressed snapshot tar without a root hash (forks). */
+int snap_export_tar(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, buf *out) {
+  return snap_tar(fs, cwd, extra, extralen, NULL, out);
 }
 
 /* ---- import --------------------------------------------------------- */

@@ -35,6 +35,11 @@ void snap_limits(const vfs_limits *vl, arc_limits *al);
 int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
                 int level, buf *out);
 
+/* As snap_export without compression or root hash record: the plain tar a
+ * fork hands from one sandbox to another inside one process. */
+int snap_export_tar(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, buf *out);
+
 /* Called by snap_import once the tree is built and checked, before it is
  * kept: recs holds the archive's MEMSANDBOX.* records as "key\0value\0"
  * pairs without the prefix (NULL for an archive that is not a snapshot).

@@ -30,9 +30,9 @@ static char *tss_run(msb_sandbox *sb, const char *script) {
   if (msb_exec(sb, script, strlen(script), NULL, &r)) return NULL;
   s = malloc(r.out_len + r.err_len + 16);
   if (s) {
-    memcpy(s, r.out, r.out_len);
+    if (r.out_len) memcpy(s, r.out, r.out_len);
     s[r.out_len] = '|';
-    memcpy(s + r.out_len + 1, r.err, r.err_len);
+    if (r.err_len) memcpy(s + r.out_len + 1, r.err, r.err_len);
     sprintf(s + r.out_len + 1 + r.err_len, "|%d", r.exit_code);
   }
   msb_result_finish(sb, &r);
@@ -259,10 +259,12 @@ TEST("shstate-3.1") { /* checkpoints and atomic exec keep the session */
   /* atomic: a failing command puts files and the session back */
   memset(&eo, 0, sizeof eo);
   eo.atomic = 1;
-  CHECK(msb_exec(a,
-                 "x=2; f(){ :; }; cd /; set +o pipefail; touch new; "
-                 "exit 3",
-                 61, &eo, &r) == 0);
+  {
+    const char *scr =
+        "x=2; f(){ :; }; cd /; set +o pipefail; touch /tmp/new; "
+        "exit 3";
+    CHECK(msb_exec(a, scr, strlen(scr), &eo, &r) == 0);
+  }
   CHECK(r.exit_code == 3 && r.rolled_back == 1);
   msb_result_finish(a, &r);
   o = tss_run(a, tss_report);
@@ -276,12 +278,13 @@ TEST("shstate-3.1") { /* checkpoints and atomic exec keep the session */
     msb_limits lim;
     msb_sandbox *c = NULL;
     msb_config cfg;
+    const char *scr = "y=1; while :; do y=2; done";
     msb_limits_init(&lim, MSB_PROFILE_NORMAL);
     lim.max_steps = 1000;
     memset(&cfg, 0, sizeof cfg);
     cfg.limits = &lim;
     REQUIRE(msb_open(&cfg, &c) == 0);
-    CHECK(msb_exec(c, "y=1; while :; do y=2; done", 26, &eo, &r) == 0);
+    CHECK(msb_exec(c, scr, strlen(scr), &eo, &r) == 0);
     CHECK(r.limit && !strcmp(r.limit, "max_steps") && r.rolled_back == 1);
     msb_result_finish(c, &r);
     o = tss_run(c, "echo ${y-unset}");
@@ -343,4 +346,70 @@ TEST("shstate-4.1") { /* out of memory while saving and loading a session */
   CHECK(ok_snap && ok_rest);
   msb_free(src, s);
   CHECK(api_close(src) == 0);
+}
+
+TEST("shstate-5.1") { /* msb_fork: same files and session, then apart */
+  msb_sandbox *a = tss_open(), *f = NULL;
+  uint8_t ha[32], hf[32];
+  char *o, *p;
+  REQUIRE(a);
+  o = tss_setup_run(a);
+  free(o);
+  o = tss_run(a,
+              "mkdir -p /workspace/d && echo x > /workspace/d/f && "
+              "ln -s d/f /workspace/l && chmod 600 /workspace/d/f");
+  CHECK_STR(o, "||0");
+  free(o);
+  REQUIRE(msb_fork(a, &f) == 0 && f);
+  tss_same(a, f);
+  CHECK(msb_root_hash(a, ha) == 0 && msb_root_hash(f, hf) == 0);
+  CHECK(!memcmp(ha, hf, 32));
+  CHECK(msb_revision(a) == msb_revision(f));
+  o = tss_run(a, "echo $RANDOM; ls -l /workspace/d; cat /workspace/l");
+  p = tss_run(f, "echo $RANDOM; ls -l /workspace/d; cat /workspace/l");
+  CHECK_STR(p, o);
+  free(o);
+  free(p);
+  /* independent afterwards */
+  o = tss_run(f, "x=child; rm /workspace/d/f; cd /");
+  free(o);
+  o = tss_run(a, "echo $x; cat /workspace/d/f; pwd");
+  CHECK_STR(o, "1\nx\n/workspace\n||0");
+  free(o);
+  CHECK(api_close(f) == 0);
+  /* a fork of a fresh sandbox, and of a fork */
+  {
+    msb_sandbox *g = NULL, *h = NULL, *fresh = tss_open();
+    REQUIRE(fresh);
+    CHECK(msb_fork(fresh, &g) == 0 && g);
+    CHECK(g && msb_fork(g, &h) == 0 && h);
+    if (h) tss_same(fresh, h);
+    CHECK(api_close(h) == 0);
+    CHECK(api_close(g) == 0);
+    CHECK(api_close(fresh) == 0);
+  }
+  CHECK(api_close(a) == 0);
+}
+
+TEST("shstate-5.2") { /* msb_fork out of memory: clean failures */
+  msb_sandbox *a = tss_open();
+  long k;
+  int ok = 0;
+  char *o;
+  REQUIRE(a);
+  o = tss_setup_run(a);
+  free(o);
+  for (k = 0; k < 3000 && !ok; k++) {
+    msb_sandbox *f = NULL;
+    int rc;
+    a->m.fail_after = k;
+    rc = msb_fork(a, &f);
+    a->m.fail_after = -1;
+    CHECK(rc == 0 || rc == MSB_ENOMEM);
+    CHECK(rc == 0 ? f != NULL : f == NULL);
+    if (!rc) ok = 1;
+    if (f) CHECK(api_close(f) == 0);
+  }
+  CHECK(ok);
+  CHECK(api_close(a) == 0);
 }
