@@ -113,11 +113,21 @@ export interface Stat {
   bytes: number;
 }
 
+export interface ForkOptions {
+  /** 'memory' (default): copy the instance memory; 'serialize': restore an
+   * uncompressed snapshot into a new sandbox. */
+  mode?: 'memory' | 'serialize';
+  onEvent?: (event: SandboxEvent) => void;
+}
+
 export type SandboxState = 'CREATED' | 'RUNNING' | 'CLOSED' | 'FAILED';
 export const SandboxState: Readonly<Record<SandboxState, SandboxState>>;
 
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
+  /** A new sandbox holding a snapshot's (or any tar's) state; files,
+   * directories, cwd and env options apply on top of it. */
+  static fromSnapshot(archive: Content, options?: CreateOptions): Promise<Sandbox>;
   readonly state: SandboxState;
   readonly limits: Required<Limits>;
   readonly revision: number;
@@ -150,7 +160,7 @@ export class Sandbox {
   snapshot(options?: { level?: number }): Promise<Uint8Array>;
   restore(archive: Content): Promise<{ revision: number }>;
   setPolicy(text: string): Promise<void>;
-  fork(options?: { onEvent?: (event: SandboxEvent) => void }): Promise<Sandbox>;
+  fork(options?: ForkOptions): Promise<Sandbox>;
   close(): Promise<void>;
 }
 
@@ -160,7 +170,8 @@ export class SandboxService {
   constructor(defaults?: CreateOptions);
   create(options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   get(handle: string): Sandbox;
-  fork(handle: string): Promise<{ handle: string; sandbox: Sandbox }>;
+  resume(archive: Content, options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
+  fork(handle: string, options?: ForkOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   delete(handle: string): Promise<void>;
   list(): Array<{ handle: string; state: SandboxState }>;
   close(): Promise<void>;

@@ -46,6 +46,14 @@
 
 #define CLI_FAIL 125 /* the sandbox itself failed (not a script status) */
 
+#define CLI_REPL_HELP                                                        \
+  "REPL commands (a line starting with one; the shell never sees it):\n"     \
+  "  .save FILE         write a snapshot of the sandbox to the host file "   \
+  "FILE\n"                                                                   \
+  "  .load FILE         replace the sandbox's state with a snapshot or tar " \
+  "archive\n"                                                                \
+  "  .help              list these commands\n"
+
 static const char cli_usage[] =
     "Usage: msb [OPTIONS] -c SCRIPT [ARG0 [ARGS...]]\n"
     "       msb [OPTIONS] FILE [ARGS...]\n"
@@ -63,7 +71,8 @@ static const char cli_usage[] =
     "  --load FILE        start from a snapshot (.tar.gz) or any tar archive\n"
     "  --save FILE        write a snapshot of the final state to FILE\n"
     "  --help             show this help\n"
-    "  --version          show the version\n";
+    "  --version          show the version\n"
+    "\n" CLI_REPL_HELP;
 
 typedef struct cli_buf {
   char *p;
@@ -424,11 +433,7 @@ static int cli_save(msb_sandbox *sb, const char *path) {
   return bad ? -1 : 0;
 }
 
-static const char cli_repl_help[] =
-    ".save FILE   write a snapshot of the sandbox to the host file FILE\n"
-    ".load FILE   replace the sandbox's state with a snapshot or tar archive\n"
-    ".help        show this help\n"
-    "exit [N]     leave\n";
+static const char cli_repl_help[] = CLI_REPL_HELP;
 
 /* Runs a REPL dot-command line; 0 when line is not one. */
 static int cli_dot(msb_sandbox *sb, const char *line) {
