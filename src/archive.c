@@ -445,6 +445,7 @@ void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
   t->len = len;
   t->max_members = lim && lim->max_members ? lim->max_members : 1000000;
   t->max_header = lim && lim->max_header ? lim->max_header : 1 << 20;
+  t->max_global = lim && lim->max_global ? lim->max_global : t->max_header;
   buf_init(&t->path, m);
   buf_init(&t->link, m);
   buf_init(&t->uname, m);
@@ -668,7 +669,7 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       const uint8_t *d = t->p + t->pos;
       int bit = type == 'x' ? 1 : type == 'L' ? 2 : type == 'K' ? 4 : 0;
       int rc;
-      if ((uint64_t)size > t->max_header)
+      if ((uint64_t)size > (type == 'g' ? t->max_global : t->max_header))
         return arc_fail(t, type == 'x' || type == 'g'
                                ? "pax extended header too large"
                                : "GNU long name too large");

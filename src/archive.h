@@ -50,6 +50,8 @@ typedef struct arc_limits {
   uint64_t max_ratio;   /* expanded / compressed */
   uint64_t max_members; /* tar members */
   uint64_t max_header;  /* one pax header or GNU long name */
+  uint64_t max_global;  /* one pax global header (0: max_header); our
+                           snapshots carry the shell session there */
 } arc_limits;
 
 /* What gunzip found around the compressed members. */
@@ -92,7 +94,7 @@ typedef struct arc_tar {
   mem *m;
   const uint8_t *p;
   size_t len, pos;
-  uint64_t members, max_members, max_header;
+  uint64_t members, max_members, max_header, max_global;
   buf path, link, uname, gname; /* current entry's strings */
   buf xpath, xlink;             /* pending pax / GNU overrides */
   int has_xpath, has_xlink;

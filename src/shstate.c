@@ -453,7 +453,12 @@ static int shstate_load_func(shstate_in *in, const char *key, const char *name,
     ast_tree_release(tree);
     return shstate_bad(in, key, "not one definition of that function");
   }
-  rc = interp_func_set(in->sh, name, f->u.func.body, tree);
+  /* what loads must save again: refuse bodies the printer cannot print */
+  buf_clear(&in->tmp);
+  rc = ast_print_function(&in->tmp, name, f->u.func.body);
+  if (rc == MSB_ENOTSUP)
+    rc = shstate_bad(in, key, "a body that cannot be printed back");
+  if (!rc) rc = interp_func_set(in->sh, name, f->u.func.body, tree);
   ast_tree_release(tree);
   return rc;
 }

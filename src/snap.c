@@ -31,6 +31,9 @@ void snap_limits(const vfs_limits *vl, arc_limits *al) {
   al->max_ratio = 200;
   al->max_members = vl->max_nodes;
   al->max_header = (uint64_t)vl->max_path_bytes * 2 + 4096;
+  /* the session (variables, functions) has no bound of its own short of
+   * the sandbox's memory; the whole archive's bound covers it */
+  al->max_global = al->max_out;
 }
 
 /* ---- export --------------------------------------------------------- */

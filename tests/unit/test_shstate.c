@@ -413,3 +413,26 @@ TEST("shstate-5.2") { /* msb_fork out of memory: clean failures */
   CHECK(ok);
   CHECK(api_close(a) == 0);
 }
+
+TEST("shstate-1.3") { /* a large session: past the per-header bound */
+  msb_sandbox *a = tss_open(), *b = tss_open();
+  uint8_t *s = NULL;
+  size_t n = 0;
+  char *o;
+  REQUIRE(a && b);
+  o = tss_run(a,
+              "x=$(printf '%0200000d' 0); for i in $(seq 500); do "
+              "eval \"v$i=\\$i; f$i() { echo $i; }\"; done");
+  CHECK_STR(o, "||0");
+  free(o);
+  CHECK(msb_snapshot(a, -1, &s, &n) == 0);
+  REQUIRE(s);
+  CHECK(msb_restore(b, s, n) == 0);
+  o = tss_run(b, "echo ${#x} $v500; f321");
+  CHECK_STR(o, "200000 500\n321\n||0");
+  free(o);
+  tss_same(a, b);
+  msb_free(a, s);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
