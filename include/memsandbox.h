@@ -269,7 +269,11 @@ int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
  * or nothing: a malformed or hostile archive (MSB_ECORRUPT) or a quota
  * leaves files, revision and session untouched. */
 int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
-/* Creates an independent sandbox with identical state. */
+/* Creates an independent sandbox with identical state: the same limits,
+ * clock and seed, the files under /tmp and /workspace, the revision and
+ * the shell session, handed over as an uncompressed snapshot (O(size)).
+ * Checkpoints are not carried over. *out receives the new handle (close it
+ * with msb_close); errors are recorded on sb. */
 int msb_fork(msb_sandbox *sb, msb_sandbox **out);
 
 /* ---- Host controls --------------------------------------------------- */
