@@ -357,13 +357,25 @@ int msb_rollback(msb_sandbox *sb, uint32_t id);
 /* Releases a checkpoint. */
 int msb_release(msb_sandbox *sb, uint32_t id);
 
-/* Serialises the whole state as a deterministic tar.gz. level: 0-9, or -1
- * for the default. *data is caller-freed. */
+/* Serialises the whole state as a deterministic tar.gz: /tmp and
+ * /workspace as members, and in MEMSANDBOX.* pax global records the
+ * format version, revision, root hash, cwd and the shell session
+ * (variables with attributes and arrays, functions, set -o and shopt
+ * options, aliases, traps, positional parameters, $?, umask, the pushd
+ * stack, the $RANDOM state). Equal states give equal bytes. level: 0-9, or
+ * -1 for the default (1: fastest, see bench/). Fails with MSB_ENOTSUP when
+ * a function body cannot be printed back exactly. *data is caller-freed. */
 int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
 /* Replaces the whole state with an archive: a snapshot, or a .tar / .tar.gz
- * from any tool (loaded into /workspace). All or nothing. */
+ * from any tool (loaded into /workspace, with a fresh shell session). All
+ * or nothing: a malformed or hostile archive (MSB_ECORRUPT) or a quota
+ * leaves files, revision and session untouched. */
 int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
-/* Creates an independent sandbox with identical state. */
+/* Creates an independent sandbox with identical state: the same limits,
+ * clock and seed, the files under /tmp and /workspace, the revision and
+ * the shell session, handed over as an uncompressed snapshot (O(size)).
+ * Checkpoints are not carried over. *out receives the new handle (close it
+ * with msb_close); errors are recorded on sb. */
 int msb_fork(msb_sandbox *sb, msb_sandbox **out);
 
 /* ---- Host controls --------------------------------------------------- */

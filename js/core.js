@@ -192,10 +192,11 @@ export function loadModule(source = undefined) {
 
 // One raw instance: memory, exports, and typed helpers over them.
 class Instance {
-  constructor(module, maxPages, seed, clockNs) {
+  constructor(module, maxPages, seed, clockNs, initialPages = 0) {
     this.module = module;
     this.state = { memory: null, seed, clockNs };
-    const initial = Math.min(maxPages, K.MSB_WASM_INITIAL_PAGES);
+    // A fork asks for its parent's size up front: one allocation, no grow.
+    const initial = Math.min(maxPages, Math.max(initialPages, K.MSB_WASM_INITIAL_PAGES));
     this.memory = new WebAssembly.Memory({ initial, maximum: maxPages });
     this.state.memory = this.memory;
     const env = { memory: this.memory };
@@ -1214,12 +1215,41 @@ export class Sandbox {
     return data;
   }
 
-  /** Replaces the whole state with a snapshot or any .tar / .tar.gz. */
+  /**
+   * Replaces the whole state (files, shell session, revision) with a
+   * snapshot, or with any .tar / .tar.gz (files into /workspace, fresh
+   * shell session). All or nothing.
+   */
   async restore(archive) {
     const data = toBytes(archive, 'archive');
     this._call('restore', (s) => this._inst.x.msb_wasm_restore(this._sb,
       s.bytes(data), data.length));
+    // the snapshot's working directory replaces a pending create({cwd})
+    this._pendingCwd = null;
     return { revision: this.revision };
+  }
+
+  /**
+   * A new sandbox holding a snapshot's state (or any .tar / .tar.gz).
+   * options are Sandbox.create's: limits, profile, clock, seed, onEvent and
+   * wasm apply to the new sandbox; files, directories, cwd and env are
+   * applied on top of the restored state.
+   */
+  static async fromSnapshot(archive, options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('options must be an object');
+    }
+    const data = toBytes(archive, 'archive');
+    const { files, directories, cwd, env, ...base } = options;
+    const sb = await Sandbox.create(base);
+    try {
+      await sb.restore(data);
+      await sb._seed({ files, directories, cwd, env });
+    } catch (e) {
+      await sb.close();
+      throw e;
+    }
+    return sb;
   }
 
   /**
@@ -1231,21 +1261,41 @@ export class Sandbox {
    * "NAME: command denied by policy" for commands.
    */
   async setPolicy(policy) {
-    const data = toBytes(policyText(policy), 'policy');
+    const text = policyText(policy);
+    const data = toBytes(text, 'policy');
     this._call('setPolicy', (s) => this._inst.x.msb_wasm_set_policy(this._sb,
       s.bytes(data), data.length));
+    this._policyText = text; // a serialize fork sets it again
   }
 
   /**
-   * An independent sandbox with identical state: a new instance whose
-   * memory is a copy of this one's, as fast as copying memory.
+   * An independent sandbox with identical state. mode 'memory' (default):
+   * a new instance whose memory is a copy of this one's, as fast as copying
+   * memory; everything travels, checkpoints included. mode 'serialize': a
+   * new sandbox with the same options restored from an uncompressed
+   * snapshot (files under /tmp and /workspace, the shell session); slower,
+   * but its memory holds only the state.
    */
   async fork(options = {}) {
     this._check();
+    const mode = options.mode ?? 'memory';
+    if (mode !== 'memory' && mode !== 'serialize') {
+      throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);
+    }
     const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
+    if (mode === 'serialize') {
+      const archive = await this.snapshot({ level: 0 });
+      const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
+        limits: info.limits, profile: info.profile, seed: info.seed,
+        onEvent: info.onEvent, clock: info.systemClock ? 'system' : info.clockNs });
+      if (this._policyText) await child.setPolicy(this._policyText);
+      child._pendingCwd = this._pendingCwd;
+      return child;
+    }
     let sbClock = () => 0n;
-    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock());
     const src = this._inst.memory;
+    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(),
+      src.buffer.byteLength / PAGE);
     const grow = src.buffer.byteLength / PAGE - inst.memory.buffer.byteLength / PAGE;
     if (grow > 0) inst.memory.grow(grow);
     // Instantiation wrote the data segments; the copy replaces them with
@@ -1340,9 +1390,25 @@ export class SandboxService {
     return this._find(handle);
   }
 
+  /**
+   * A new sandbox from a snapshot (Sandbox.fromSnapshot with the service's
+   * defaults); resolves to { handle, sandbox }.
+   */
+  async resume(archive, options = {}) {
+    this._open();
+    const sandbox = await Sandbox.fromSnapshot(archive, { ...this._defaults, ...options });
+    if (this._closed) {
+      await sandbox.close();
+      this._open();
+    }
+    const handle = randomHandle();
+    this._sandboxes.set(handle, sandbox);
+    return { handle, sandbox };
+  }
+
   /** Forks a sandbox under a new handle; resolves to { handle, sandbox }. */
-  async fork(handle) {
-    const sandbox = await this._find(handle).fork();
+  async fork(handle, options = {}) {
+    const sandbox = await this._find(handle).fork(options);
     const child = sandbox.id;
     this._sandboxes.set(child, sandbox);
     return { handle: child, sandbox };

@@ -171,6 +171,13 @@ export interface Stat {
   bytes: number;
 }
 
+export interface ForkOptions {
+  /** 'memory' (default): copy the instance memory; 'serialize': restore an
+   * uncompressed snapshot into a new sandbox. */
+  mode?: 'memory' | 'serialize';
+  onEvent?: (event: SandboxEvent) => void;
+}
+
 export type SandboxState = 'CREATED' | 'RUNNING' | 'CLOSED' | 'FAILED';
 export const SandboxState: Readonly<Record<SandboxState, SandboxState>>;
 
@@ -202,6 +209,9 @@ export interface ApplyPatchResult {
 
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
+  /** A new sandbox holding a snapshot's (or any tar's) state; files,
+   * directories, cwd and env options apply on top of it. */
+  static fromSnapshot(archive: Content, options?: CreateOptions): Promise<Sandbox>;
   readonly state: SandboxState;
   readonly limits: Required<Limits>;
   readonly revision: number;
@@ -245,7 +255,7 @@ export class Sandbox {
   /** Opaque id events carry as `sandbox`. */
   readonly id: string;
   setPolicy(policy: Policy | string): Promise<void>;
-  fork(options?: { onEvent?: (event: SandboxEvent) => void }): Promise<Sandbox>;
+  fork(options?: ForkOptions): Promise<Sandbox>;
   close(): Promise<void>;
 }
 
@@ -255,7 +265,8 @@ export class SandboxService {
   constructor(defaults?: CreateOptions);
   create(options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   get(handle: string): Sandbox;
-  fork(handle: string): Promise<{ handle: string; sandbox: Sandbox }>;
+  resume(archive: Content, options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
+  fork(handle: string, options?: ForkOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   delete(handle: string): Promise<void>;
   list(): Array<{ handle: string; state: SandboxState }>;
   close(): Promise<void>;

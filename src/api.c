@@ -1044,12 +1044,17 @@ int api_release_run(msb_sandbox *sb, uint32_t id) {
  * the new sandbox's own allocator (O(size); the JS layer forks by copying
  * the whole module memory instead). Checkpoints are not carried over. */
 int api_fork_run(msb_sandbox *sb, msb_sandbox **out) {
+  int rc;
   API_CHECK(sb);
   if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
   *out = NULL;
-  /* The shell session can only be copied inside its own allocator today
-   * (shell_clone); a fork needs a copy into the new sandbox's allocator. */
-  return api_fail(sb, MSB_ENOTSUP,
-                  "fork is not supported yet: the shell session cannot be "
-                  "copied into another sandbox");
+  if ((rc = api_snap_fork(sb, out))) return rc;
+  /* the host's policy is not workspace state: the fork keeps it too */
+  if (sb->pol && policy_copy(&(*out)->m, sb->pol, &(*out)->pol)) {
+    msb_close(*out);
+    *out = NULL;
+    return api_oom(sb);
+  }
+  if (sb->pol) vfs_set_policy((*out)->fs, (*out)->pol);
+  return 0;
 }

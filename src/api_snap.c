@@ -1,15 +1,17 @@
 /* api_snap.c - msb_snapshot and msb_restore: argument checks and errors
  * around snap.c.
  *
- * Kept apart from api.c (owned by the filesystem engineer) so the two can
- * change independently. The shell session has no state save/load yet, so a
- * snapshot carries the working directory only, and restore applies it by
- * running the `cd` builtin in the session. */
+ * Kept apart from api.c so the two can change independently. A snapshot
+ * carries the shell session as records (shstate.c); restore builds the new
+ * session from them while the new tree is still revocable and swaps both
+ * in together. An archive without session records (GNU tar, or no
+ * MEMSANDBOX.format) gets a fresh session, as a new sandbox would. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sandbox.h"
+#include "shstate.h"
 #include "snap.h"
 
 static int api_snap_fail(msb_sandbox *sb, int rc, const char *fmt, ...)
@@ -28,7 +30,8 @@ static int api_snap_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
 
 /* Serialises the state as a deterministic tar.gz (caller frees *data). */
 int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len) {
-  buf out;
+  buf out, rec;
+  char why[256];
   int rc;
   if (!sb) return MSB_EMISUSE;
   if (!data || !len)
@@ -40,7 +43,16 @@ int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len) {
                          "invalid compression level %d (expected 0-9 or -1)",
                          level);
   buf_init(&out, &sb->m);
-  rc = snap_export(sb->fs, shell_cwd(sb->sh), level, &out);
+  buf_init(&rec, &sb->m);
+  rc = shstate_save(sb->sh, &rec, why, sizeof why);
+  if (rc) {
+    buf_finish(&rec);
+    if (rc == MSB_ENOTSUP)
+      return api_snap_fail(sb, rc, "snapshot failed: %s", why);
+    return api_snap_fail(sb, rc, "snapshot failed: %s", msb_strerror(rc));
+  }
+  rc = snap_export(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, level, &out);
+  buf_finish(&rec);
   if (rc) {
     buf_finish(&out);
     return api_snap_fail(sb, rc, "snapshot failed: %s", msb_strerror(rc));
@@ -50,27 +62,17 @@ int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len) {
   return 0;
 }
 
-/* Moves the shell to dir with the cd builtin (quoted for the shell). */
-static void api_snap_cd(msb_sandbox *sb, const char *dir) {
-  buf s;
-  msb_result res;
-  const char *p;
-  buf_init(&s, &sb->m);
-  buf_puts(&s, "builtin cd -- '");
-  for (p = dir; *p; p++) {
-    if (*p == '\'')
-      buf_puts(&s, "'\\''");
-    else
-      buf_putc(&s, *p);
-  }
-  buf_puts(&s, "'");
-  memset(&res, 0, sizeof res);
-  if (!s.err && !shell_exec(sb->sh, s.p, s.len, NULL, &res)) {
-    mem_free(&sb->m, res.out);
-    mem_free(&sb->m, res.err);
-    mem_free(&sb->m, res.cwd);
-  }
-  buf_finish(&s);
+/* snap_state_fn: builds the new session before the tree is kept. */
+static int api_snap_state(void *ctx, const char *recs, size_t len, char *why,
+                          size_t whylen) {
+  msb_sandbox *sb = ctx;
+  shell *sh = NULL;
+  int rc = shstate_load(&sb->m, sb->fs, &sb->lim, sb->seed, &sb->clock, recs,
+                        len, &sh, why, whylen);
+  if (rc) return rc;
+  shell_destroy(sb->sh);
+  sb->sh = sh;
+  return 0;
 }
 
 /* Replaces the state with an archive; all or nothing. */
@@ -85,19 +87,65 @@ int api_restore_run(msb_sandbox *sb, const uint8_t *data, size_t len) {
   vl = *vfs_get_limits(sb->fs);
   snap_limits(&vl, &lim);
   buf_init(&cwd, &sb->m);
-  rc = snap_import(sb->fs, data, len, &lim, &cwd, why, sizeof why);
+  /* the session is swapped by api_snap_state, the last step that can
+   * fail, so a rejected archive leaves tree and session untouched */
+  rc = snap_import_state(sb->fs, data, len, &lim, api_snap_state, sb, &cwd, why,
+                         sizeof why);
+  buf_finish(&cwd);
   if (rc) {
-    buf_finish(&cwd);
     if (rc == MSB_ECORRUPT)
       return api_snap_fail(sb, rc, "archive rejected: %s", why);
     return api_snap_fail(sb, rc, "restore failed: %s", why);
   }
-  if (cwd.len) {
-    uint64_t rev = vfs_revision(sb->fs);
-    api_snap_cd(sb, buf_str(&cwd));
-    vfs_set_revision(sb->fs, rev);
+  sb->errmsg[0] = 0;
+  return 0;
+}
+
+/* Forks through an in-memory snapshot (see sandbox.h). Only /tmp and
+ * /workspace travel, as in a snapshot; /usr/bin is rebuilt by the child
+ * on its first exec. */
+int api_snap_fork(msb_sandbox *sb, msb_sandbox **out) {
+  msb_config cfg;
+  msb_sandbox *c = NULL;
+  arc_limits lim;
+  vfs_limits vl;
+  buf rec, tar, cwd;
+  char why[512];
+  int rc;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.limits = &sb->lim;
+  cfg.clock_ns = sb->clock;
+  cfg.seed = sb->seed;
+  rc = msb_open(&cfg, &c);
+  if (rc) return api_snap_fail(sb, rc, "fork failed: %s", msb_strerror(rc));
+  buf_init(&rec, &sb->m);
+  rc = shstate_save(sb->sh, &rec, why, sizeof why);
+  if (rc) {
+    buf_finish(&rec);
+    msb_close(c);
+    if (rc == MSB_ENOTSUP) return api_snap_fail(sb, rc, "fork failed: %s", why);
+    return api_snap_fail(sb, rc, "fork failed: %s", msb_strerror(rc));
   }
-  buf_finish(&cwd);
+  /* the tar lives in the child's allocator: it is the child's memory */
+  buf_init(&tar, &c->m);
+  rc = snap_export_tar(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, &tar);
+  buf_finish(&rec);
+  if (!rc) {
+    vl = *vfs_get_limits(c->fs);
+    snap_limits(&vl, &lim);
+    buf_init(&cwd, &c->m);
+    rc = snap_import_state(c->fs, (const uint8_t *)tar.p, tar.len, &lim,
+                           api_snap_state, c, &cwd, why, sizeof why);
+    buf_finish(&cwd);
+  } else {
+    snprintf(why, sizeof why, "%s", msb_strerror(rc));
+  }
+  buf_finish(&tar);
+  if (rc) {
+    msb_close(c);
+    return api_snap_fail(sb, rc, "fork failed: %s", why);
+  }
+  *out = c;
   sb->errmsg[0] = 0;
   return 0;
 }

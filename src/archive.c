@@ -119,6 +119,91 @@ int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
   return buf_put(out, h, 8);
 }
 
+/* A gzip member written piece by piece (see archive.h). */
+struct arc_gzw {
+  z_stream z;
+  mem *m;
+  buf *out;
+  uint32_t crc;
+  uint64_t n;
+};
+
+/* Runs deflate over in[0..n) with flush, growing out as needed. */
+static int arc_gzw_run(arc_gzw *w, const uint8_t *in, size_t n, int flush) {
+  w->z.next_in = (Bytef *)(uintptr_t)in;
+  for (;;) {
+    size_t room, k = n > ARC_CHUNK ? ARC_CHUNK : n;
+    int f = n == k ? flush : Z_NO_FLUSH, zr;
+    if (buf_reserve(w->out, (size_t)deflateBound(&w->z, (uLong)k) + 64))
+      return w->out->err;
+    room = w->out->cap - w->out->len - 1;
+    if (room > ARC_CHUNK) room = ARC_CHUNK;
+    w->z.avail_in = (uInt)k;
+    w->z.next_out = (Bytef *)w->out->p + w->out->len;
+    w->z.avail_out = (uInt)room;
+    zr = deflate(&w->z, f);
+    w->out->len += room - w->z.avail_out;
+    w->out->p[w->out->len] = 0;
+    n -= k - w->z.avail_in;
+    if (zr == Z_STREAM_END) return 0;
+    if (zr != Z_OK && zr != Z_BUF_ERROR)
+      return zr == Z_MEM_ERROR ? MSB_ENOMEM : MSB_EINVAL;
+    if (!n && f == Z_NO_FLUSH && w->z.avail_out) return 0;
+  }
+}
+
+/* Starts a streamed gzip member: header now, data with arc_gzw_put. */
+int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **wp) {
+  arc_gzw *w;
+  uint8_t h[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+  *wp = NULL;
+  if (level < 0 || level > 9) return MSB_EINVAL;
+  h[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
+  w = mem_zalloc(m, sizeof *w);
+  if (!w) return MSB_ENOMEM;
+  w->m = m;
+  w->out = out;
+  w->z.zalloc = arc_zalloc;
+  w->z.zfree = arc_zfree;
+  w->z.opaque = m;
+  if (deflateInit2(&w->z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
+    mem_free(m, w);
+    return MSB_ENOMEM;
+  }
+  if (buf_put(out, h, sizeof h)) {
+    arc_gzw_abort(w);
+    return out->err;
+  }
+  *wp = w;
+  return 0;
+}
+
+/* Compresses the next n bytes. */
+int arc_gzw_put(arc_gzw *w, const void *p, size_t n) {
+  w->crc = arc_crc(w->crc, p, n);
+  w->n += n;
+  return arc_gzw_run(w, p, n, Z_NO_FLUSH);
+}
+
+/* Ends the member (trailer) and frees w. */
+int arc_gzw_finish(arc_gzw *w) {
+  uint8_t t[8];
+  int rc = arc_gzw_run(w, (const uint8_t *)"", 0, Z_FINISH);
+  arc_le32(t, w->crc);
+  arc_le32(t + 4, (uint32_t)w->n);
+  if (!rc) rc = buf_put(w->out, t, 8);
+  arc_gzw_abort(w);
+  return rc;
+}
+
+/* Frees w without finishing. NULL is fine. */
+void arc_gzw_abort(arc_gzw *w) {
+  if (!w) return;
+  deflateEnd(&w->z);
+  mem_free(w->m, w);
+}
+
 /* Skips a NUL-terminated header field; 0 when it runs off the end. */
 static int arc_gz_skipz(const uint8_t *in, size_t n, size_t *pos) {
   const uint8_t *z = memchr(in + *pos, 0, n - *pos);
@@ -360,6 +445,7 @@ void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
   t->len = len;
   t->max_members = lim && lim->max_members ? lim->max_members : 1000000;
   t->max_header = lim && lim->max_header ? lim->max_header : 1 << 20;
+  t->max_global = lim && lim->max_global ? lim->max_global : t->max_header;
   buf_init(&t->path, m);
   buf_init(&t->link, m);
   buf_init(&t->uname, m);
@@ -583,7 +669,7 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       const uint8_t *d = t->p + t->pos;
       int bit = type == 'x' ? 1 : type == 'L' ? 2 : type == 'K' ? 4 : 0;
       int rc;
-      if ((uint64_t)size > t->max_header)
+      if ((uint64_t)size > (type == 'g' ? t->max_global : t->max_header))
         return arc_fail(t, type == 'x' || type == 'g'
                                ? "pax extended header too large"
                                : "GNU long name too large");

@@ -31,6 +31,18 @@ int arc_is_gzip(const uint8_t *p, size_t n);
 int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
              uint32_t mtime, buf *out);
 
+/* The same member written piece by piece, so a caller never holds the
+ * whole input (snapshots stream their tar through it). No name, mtime 0.
+ * begin appends the header to out; put compresses more input; finish
+ * appends the trailer and frees the writer (also when it fails); abort
+ * only frees it (after a failed put). Each returns 0, MSB_ENOMEM or
+ * MSB_EINVAL. */
+typedef struct arc_gzw arc_gzw;
+int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **w);
+int arc_gzw_put(arc_gzw *w, const void *p, size_t n);
+int arc_gzw_finish(arc_gzw *w);
+void arc_gzw_abort(arc_gzw *w);
+
 /* Decompression bounds. ratio applies once the output passes 1 MiB. */
 typedef struct arc_limits {
   uint64_t max_in;      /* compressed bytes */
@@ -38,6 +50,8 @@ typedef struct arc_limits {
   uint64_t max_ratio;   /* expanded / compressed */
   uint64_t max_members; /* tar members */
   uint64_t max_header;  /* one pax header or GNU long name */
+  uint64_t max_global;  /* one pax global header (0: max_header); our
+                           snapshots carry the shell session there */
 } arc_limits;
 
 /* What gunzip found around the compressed members. */
@@ -80,7 +94,7 @@ typedef struct arc_tar {
   mem *m;
   const uint8_t *p;
   size_t len, pos;
-  uint64_t members, max_members, max_header;
+  uint64_t members, max_members, max_header, max_global;
   buf path, link, uname, gname; /* current entry's strings */
   buf xpath, xlink;             /* pending pax / GNU overrides */
   int has_xpath, has_xlink;

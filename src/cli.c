@@ -15,6 +15,9 @@
  *                     form) after seeding
  *   --events FILE     write the events (JSON lines) to a host file at exit
  *   --json            print one JSON object instead of the raw streams
+ *   --load FILE       start from a snapshot (.tar.gz) or any tar archive
+ *   --save FILE       write a snapshot of the final state to FILE (also
+ *                     when the script fails, as the JS CLI does)
  *   --help, --version
  *
  * This is the only file allowed real stdio, the host clock and host files:
@@ -27,7 +30,10 @@
  * `set -- ARGS` first (on the script's first line, keeping line numbers);
  * ARG0 ($0) cannot be set and stays "bash". The REPL ends on EOF or on a
  * line that is just `exit [N]` (the API does not report that a script ran
- * exit). */
+ * exit). REPL lines starting with a dot-command manage snapshots instead of
+ * running: `.save FILE`, `.load FILE`, `.help` (no shell command starts
+ * with "." followed by a letter except a file named so, which the REPL
+ * does not run). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +48,14 @@
 #include "memsandbox.h"
 
 #define CLI_FAIL 125 /* the sandbox itself failed (not a script status) */
+
+#define CLI_REPL_HELP                                                        \
+  "REPL commands (a line starting with one; the shell never sees it):\n"     \
+  "  .save FILE         write a snapshot of the sandbox to the host file "   \
+  "FILE\n"                                                                   \
+  "  .load FILE         replace the sandbox's state with a snapshot or tar " \
+  "archive\n"                                                                \
+  "  .help              list these commands\n"
 
 static const char cli_usage[] =
     "Usage: msb [OPTIONS] -c SCRIPT [ARG0 [ARGS...]]\n"
@@ -59,8 +73,11 @@ static const char cli_usage[] =
     "  --policy FILE      set the host policy from FILE (after --seed)\n"
     "  --events FILE      write the events as JSON lines to FILE at exit\n"
     "  --json             print the result as one JSON object\n"
+    "  --load FILE        start from a snapshot (.tar.gz) or any tar archive\n"
+    "  --save FILE        write a snapshot of the final state to FILE\n"
     "  --help             show this help\n"
-    "  --version          show the version\n";
+    "  --version          show the version\n"
+    "\n" CLI_REPL_HELP;
 
 typedef struct cli_buf {
   char *p;
@@ -380,6 +397,82 @@ static int cli_run(msb_sandbox *sb, const char *script, size_t len,
   return status;
 }
 
+/* ---- snapshots ------------------------------------------------------- */
+
+/* Restores a host archive file into sb. 0 or -1 (message printed). */
+static int cli_load(msb_sandbox *sb, const char *path) {
+  cli_buf b = {0, 0, 0};
+  FILE *f = fopen(path, "rb");
+  int rc;
+  if (!f || cli_read_all(f, &b)) {
+    fprintf(stderr, "msb: %s: %s\n", path, strerror(errno));
+    if (f) fclose(f);
+    free(b.p);
+    return -1;
+  }
+  fclose(f);
+  rc = msb_restore(sb, (const uint8_t *)b.p, b.len);
+  free(b.p);
+  if (rc) {
+    fprintf(stderr, "msb: %s: %s\n", path, msb_errmsg(sb));
+    return -1;
+  }
+  return 0;
+}
+
+/* Writes a snapshot of sb to a host file. 0 or -1 (message printed). */
+static int cli_save(msb_sandbox *sb, const char *path) {
+  uint8_t *d = 0;
+  size_t n = 0;
+  FILE *f;
+  int bad;
+  if (msb_snapshot(sb, -1, &d, &n)) {
+    fprintf(stderr, "msb: %s\n", msb_errmsg(sb));
+    return -1;
+  }
+  f = fopen(path, "wb");
+  bad = !f || fwrite(d, 1, n, f) != n;
+  if (f && fclose(f)) bad = 1;
+  if (bad) fprintf(stderr, "msb: %s: %s\n", path, strerror(errno));
+  msb_free(sb, d);
+  return bad ? -1 : 0;
+}
+
+static const char cli_repl_help[] = CLI_REPL_HELP;
+
+/* Runs a REPL dot-command line; 0 when line is not one. */
+static int cli_dot(msb_sandbox *sb, const char *line) {
+  const char *p = line, *arg;
+  size_t n;
+  char *path;
+  while (*p == ' ' || *p == '\t') p++;
+  if (p[0] != '.' || !((p[1] >= 'a' && p[1] <= 'z'))) return 0;
+  n = strcspn(p, " \t\n");
+  arg = p + n;
+  while (*arg == ' ' || *arg == '\t') arg++;
+  path = strdup(arg);
+  if (!path) return 1;
+  path[strcspn(path, "\n")] = 0;
+  while (*path &&
+         (path[strlen(path) - 1] == ' ' || path[strlen(path) - 1] == '\t'))
+    path[strlen(path) - 1] = 0;
+  if (n == 5 && !strncmp(p, ".help", 5)) {
+    fputs(cli_repl_help, stdout);
+  } else if ((n == 5 && !strncmp(p, ".save", 5)) ||
+             (n == 5 && !strncmp(p, ".load", 5))) {
+    if (!*path)
+      fprintf(stderr, "msb: %.5s: a FILE is required\n", p);
+    else if (p[1] == 's' && !cli_save(sb, path))
+      printf("saved %s\n", path);
+    else if (p[1] == 'l' && !cli_load(sb, path))
+      printf("loaded %s\n", path);
+  } else {
+    fprintf(stderr, "msb: %.*s: unknown REPL command (try .help)\n", (int)n, p);
+  }
+  free(path);
+  return 1;
+}
+
 /* Whether a REPL line is just `exit [N]`; stores N (or -1 for none). */
 static int cli_is_exit(const char *line, int *code) {
   const char *p = line;
@@ -458,6 +551,18 @@ static int cli_repl(msb_sandbox *sb, int json) {
       if (code >= 0) last = code;
       break;
     }
+    if (script.len == 0 && cli_dot(sb, line)) {
+      msb_result r;
+      /* the prompt shows the (possibly restored) working directory */
+      if (!msb_exec(sb, "", 0, NULL, &r)) {
+        if (r.cwd) {
+          free(cwd);
+          cwd = strdup(r.cwd);
+        }
+        msb_result_finish(sb, &r);
+      }
+      continue;
+    }
     if (cli_put(&script, line, (size_t)n)) break;
     if (msb_parse_check(sb, script.p, script.len) == MSB_EINCOMPLETE) continue;
     {
@@ -489,7 +594,7 @@ int main(int argc, char **argv) {
   msb_config cfg;
   msb_sandbox *sb = 0;
   const char *seed = 0, *limits = 0, *script_arg = 0, *file = 0;
-  const char *policy_file = 0, *events_file = 0;
+  const char *policy_file = 0, *events_file = 0, *load = 0, *save = 0;
   int profile = MSB_PROFILE_NORMAL, json = 0, i, status, have_c = 0;
   int64_t clock_ns;
   uint64_t rng = 0;
@@ -530,8 +635,8 @@ int main(int argc, char **argv) {
       const char *eq = strchr(a, '=');
       size_t nl = eq ? (size_t)(eq - a) : strlen(a);
       static const char *const known[] = {
-          "--seed",     "--profile", "--limits", "--clock",
-          "--rng-seed", "--policy",  "--events", 0};
+          "--seed",   "--profile", "--limits", "--clock", "--rng-seed",
+          "--policy", "--events",  "--load",   "--save",  0};
       int k, hit = -1;
       for (k = 0; known[k]; k++)
         if (strlen(known[k]) == nl && !strncmp(a, known[k], nl)) hit = k;
@@ -560,6 +665,8 @@ int main(int argc, char **argv) {
         }
       }
       if (hit == 2) limits = val;
+      if (hit == 7) load = val;
+      if (hit == 8) save = val;
       if (hit == 3 && cli_i64(val, &clock_ns)) {
         fprintf(stderr, "msb: --clock: bad number '%s'\n", val);
         return 2;
@@ -594,7 +701,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "msb: cannot open a sandbox: %s\n", msb_errmsg(0));
     return CLI_FAIL;
   }
-  if (seed && cli_seed_dir(sb, seed, "/workspace")) {
+  if ((load && cli_load(sb, load)) ||
+      (seed && cli_seed_dir(sb, seed, "/workspace"))) {
     msb_close(sb);
     return CLI_FAIL;
   }
@@ -605,6 +713,7 @@ int main(int argc, char **argv) {
 
   if (!have_c && !file && isatty(0)) {
     status = cli_repl(sb, json);
+    if (save && cli_save(sb, save)) status = CLI_FAIL;
     msb_close(sb);
     return status;
   }
@@ -651,6 +760,7 @@ int main(int argc, char **argv) {
   }
   status = cli_run(sb, script.p ? script.p : "", script.len,
                    (const uint8_t *)in.p, in.len, json);
+  if (save && cli_save(sb, save)) status = CLI_FAIL;
   free(script.p);
   free(in.p);
   if (events_file && cli_events(sb, events_file)) status = CLI_FAIL;

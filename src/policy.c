@@ -129,6 +129,48 @@ int policy_op_allowed(const policy *p, int op) {
   return op >= 0 && op < POLICY_OP_COUNT && ((p->ops >> op) & 1u);
 }
 
+/* Copies n strings into a new array in m; NULL when out of memory. */
+static char **policy_copy_names(mem *m, char *const *src, size_t n) {
+  char **dst = mem_zalloc(m, (n ? n : 1) * sizeof *dst);
+  size_t i;
+  if (!dst) return NULL;
+  for (i = 0; i < n; i++)
+    if (!(dst[i] = mem_strdup(m, src[i]))) return dst; /* caller checks */
+  return dst;
+}
+
+/* A deep copy of src in m (a fork's allocator): MSB_ENOMEM leaves *out
+ * NULL. */
+int policy_copy(mem *m, const policy *src, policy **out) {
+  policy *p = mem_zalloc(m, sizeof *p);
+  size_t i;
+  int ok;
+  *out = NULL;
+  if (!p) return MSB_ENOMEM;
+  *p = *src;
+  p->m = m;
+  p->allow = policy_copy_names(m, src->allow, src->nallow);
+  p->deny = policy_copy_names(m, src->deny, src->ndeny);
+  p->rules = mem_zalloc(m, (src->nrules ? src->nrules : 1) * sizeof *p->rules);
+  ok = p->allow && p->deny && p->rules;
+  for (i = 0; ok && i < src->nrules; i++) {
+    p->rules[i] = src->rules[i];
+    ok = (p->rules[i].path = mem_strdup(m, src->rules[i].path)) != NULL;
+  }
+  for (i = 0; ok && i < src->nallow; i++) ok = p->allow[i] != NULL;
+  for (i = 0; ok && i < src->ndeny; i++) ok = p->deny[i] != NULL;
+  if (!ok) {
+    /* free what was copied: NULL slots are fine for mem_free */
+    if (!p->allow) p->nallow = 0;
+    if (!p->deny) p->ndeny = 0;
+    if (!p->rules) p->nrules = 0;
+    policy_destroy(p);
+    return MSB_ENOMEM;
+  }
+  *out = p;
+  return 0;
+}
+
 /* Frees a policy; NULL accepted. */
 void policy_destroy(policy *p) {
   size_t i;

@@ -71,6 +71,8 @@ typedef struct policy {
 int policy_parse(mem *m, const char *text, size_t len, policy **out, char *err,
                  size_t errlen);
 void policy_destroy(policy *p);
+/* Deep copy of src into m (for a fork); MSB_ENOMEM leaves *out NULL. */
+int policy_copy(mem *m, const policy *src, policy **out);
 
 /* The access mode of a normalised absolute path: the mode of the longest
  * rule that is a prefix of it segment-wise, POLICY_RW when none is. */

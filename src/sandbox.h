@@ -91,5 +91,9 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
                         size_t *changes_len, size_t *count);
 /* Queues an event of kind with no operation fields (api_host.c). */
 void api_event(msb_sandbox *sb, const char *kind, uint64_t op);
+/* msb_fork's copy (api_snap.c): a new sandbox with sb's limits, clock and
+ * seed, then sb's files and session handed over as an uncompressed
+ * snapshot. 0 with *out set, or an error recorded on sb. */
+int api_snap_fork(msb_sandbox *sb, msb_sandbox **out);
 
 #endif

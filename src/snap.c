@@ -2,7 +2,9 @@
  *
  * Export walks /tmp then /workspace depth-first with children in byte
  * order (the order GNU tar --sort=name gives), so equal states give equal
- * bytes: fixed owner, no host data, a fixed gzip header.
+ * bytes: fixed owner, no host data, a fixed gzip header. Tar blocks go
+ * through a streaming deflate every 256 KiB, so memory holds the
+ * compressed output, not the uncompressed tar.
  *
  * Restore is all or nothing without a second tree: it keeps a reference to
  * the current root (an O(1) checkpoint), empties the target directories
@@ -29,6 +31,9 @@ void snap_limits(const vfs_limits *vl, arc_limits *al) {
   al->max_ratio = 200;
   al->max_members = vl->max_nodes;
   al->max_header = (uint64_t)vl->max_path_bytes * 2 + 4096;
+  /* the session (variables, functions) has no bound of its own short of
+   * the sandbox's memory; the whole archive's bound covers it */
+  al->max_global = al->max_out;
 }
 
 /* ---- export --------------------------------------------------------- */
@@ -84,8 +89,21 @@ static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp, size_t *cap,
   return 0;
 }
 
-/* Appends the subtree at top (a directory) depth-first. */
-static int snap_walk(vfs *fs, const char *top, buf *tar, mem *m) {
+/* Tar bytes held before they go to the gzip stream: the snapshot never
+ * holds the whole uncompressed tar (memory a fork would copy later). */
+#define SNAP_FLUSH ((size_t)256 * 1024)
+
+static int snap_flush(buf *tar, arc_gzw *gz, size_t min) {
+  int rc;
+  if (!gz || tar->len < min) return 0;
+  rc = arc_gzw_put(gz, tar->p, tar->len);
+  buf_clear(tar);
+  return rc;
+}
+
+/* Appends the subtree at top (a directory) depth-first; with gz, tar
+ * content is compressed as it accumulates. */
+static int snap_walk(vfs *fs, const char *top, buf *tar, arc_gzw *gz, mem *m) {
   snap_frame *st = NULL;
   size_t sp = 0, cap = 0;
   buf path, tmp;
@@ -112,6 +130,7 @@ static int snap_walk(vfs *fs, const char *top, buf *tar, mem *m) {
     buf_put(&path, name, nl);
     rc = path.err;
     if (!rc) rc = snap_put_node(fs, tar, buf_str(&path), &s, &tmp);
+    if (!rc) rc = snap_flush(tar, gz, SNAP_FLUSH);
     if (!rc && s.kind == VFS_DIR) rc = snap_push(fs, m, &st, &sp, &cap, &path);
   }
   while (sp) vfs_closedir(&st[--sp].d);
@@ -131,35 +150,61 @@ static void snap_hex(const uint8_t *h, char *out) {
   out[64] = 0;
 }
 
+/* Writes the snapshot tar into tar (through gz when not NULL); hex: the
+ * root hash record or NULL. */
+static int snap_tar(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, const char *hex, buf *tar, arc_gzw *gz) {
+  buf rec;
+  char num[24];
+  mem *m = tar->m;
+  int rc;
+  buf_init(&rec, m);
+  snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
+  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
+  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
+  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
+  if (hex) arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (extralen) buf_put(&rec, extra, extralen);
+  rc = rec.err;
+  if (!rc) rc = arc_tar_put_global(tar, rec.p, rec.len);
+  if (!rc) rc = snap_walk(fs, "/tmp", tar, gz, m);
+  if (!rc) rc = snap_walk(fs, "/workspace", tar, gz, m);
+  if (!rc) rc = arc_tar_end(tar);
+  if (!rc) rc = snap_flush(tar, gz, 0);
+  buf_finish(&rec);
+  return rc;
+}
+
 /* Writes the snapshot tar, then gzips it. */
-int snap_export(vfs *fs, const char *cwd, int level, buf *out) {
-  buf tar, rec;
+int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
+                int level, buf *out) {
+  buf tar;
+  arc_gzw *gz = NULL;
   uint8_t h[32];
-  char hex[65], num[24];
-  mem *m = out->m;
+  char hex[65];
   int rc;
   if (level < -1 || level > 9) return MSB_EINVAL;
   if (level == -1) level = SNAP_LEVEL;
   rc = vfs_hash(fs, "/workspace", 0, h);
   if (rc) return rc;
   snap_hex(h, hex);
-  buf_init(&tar, m);
-  buf_init(&rec, m);
-  snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
-  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
-  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
-  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
-  arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
-  rc = rec.err;
-  if (!rc) rc = arc_tar_put_global(&tar, rec.p, rec.len);
-  if (!rc) rc = snap_walk(fs, "/tmp", &tar, m);
-  if (!rc) rc = snap_walk(fs, "/workspace", &tar, m);
-  if (!rc) rc = arc_tar_end(&tar);
-  if (!rc)
-    rc = arc_gzip(m, (const uint8_t *)tar.p, tar.len, level, NULL, 0, out);
+  buf_init(&tar, out->m);
+  rc = arc_gzw_begin(out->m, level, out, &gz);
+  if (!rc) {
+    rc = snap_tar(fs, cwd, extra, extralen, hex, &tar, gz);
+    if (!rc)
+      rc = arc_gzw_finish(gz);
+    else
+      arc_gzw_abort(gz);
+  }
   buf_finish(&tar);
-  buf_finish(&rec);
   return rc;
+}
+
+/* The uncompressed snapshot tar without a root hash (forks). */
+int snap_export_tar(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, buf *out) {
+  return snap_tar(fs, cwd, extra, extralen, NULL, out, NULL);
 }
 
 /* ---- import --------------------------------------------------------- */
@@ -377,7 +422,7 @@ static int snap_build(snap_in *s, arc_tar *t) {
   while ((rc = arc_tar_next(t, &e)) == 1) {
     if (!s->cleared) {
       const char *fmt = arc_tar_global(t, "format");
-      if (fmt && strcmp(fmt, SNAP_FORMAT))
+      if (fmt && strcmp(fmt, SNAP_FORMAT) && strcmp(fmt, "1"))
         return snap_why(s, MSB_ECORRUPT,
                         "unsupported snapshot format version '%s'%s", fmt,
                         NULL);
@@ -421,6 +466,14 @@ static int snap_build(snap_in *s, arc_tar *t) {
 /* Restores an archive (see snap.h). */
 int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
                 buf *cwd_out, char *why, size_t whylen) {
+  return snap_import_state(fs, data, len, lim, NULL, NULL, cwd_out, why,
+                           whylen);
+}
+
+/* Restores an archive, consulting state before keeping it (see snap.h). */
+int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
+                      const arc_limits *lim, snap_state_fn state, void *ctx,
+                      buf *cwd_out, char *why, size_t whylen) {
   snap_in s;
   arc_tar t;
   buf raw;
@@ -452,6 +505,21 @@ int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
   if (arc_is_gzip(data, len)) {
     arc_gz_info gi;
     const char *w = NULL;
+    /* the trailer's size (mod 2^32) sizes the output once instead of
+     * doubling; a lie only costs what the ratio bound allows anyway */
+    if (len >= 18) {
+      uint64_t isz = (uint64_t)data[len - 4] | (uint64_t)data[len - 3] << 8 |
+                     (uint64_t)data[len - 2] << 16 |
+                     (uint64_t)data[len - 1] << 24;
+      if (isz <= lim->max_out &&
+          (isz <= ((uint64_t)1 << 20) || isz / len <= lim->max_ratio))
+        buf_reserve(&raw, (size_t)isz + 1);
+      if (raw.err) {
+        buf_finish(&raw);
+        snprintf(why, whylen, "%s", msb_strerror(MSB_ENOMEM));
+        return MSB_ENOMEM;
+      }
+    }
     rc = arc_gunzip(m, data, len, lim, &raw, &gi, &w);
     if (rc == MSB_ECORRUPT)
       snprintf(why, whylen, "gzip: %s", w);
@@ -482,6 +550,9 @@ int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
   vfs_batch_begin(fs);
   rc = snap_build(&s, &t);
   vfs_batch_end(fs);
+  if (!rc && state)
+    rc = state(ctx, s.ours ? t.globals.p : NULL, s.ours ? t.globals.len : 0,
+               why, whylen);
   if (rc) {
     if (!why[0]) snprintf(why, whylen, "%s", msb_strerror(rc));
     vfs_root_set(fs, old);

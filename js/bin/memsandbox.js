@@ -31,9 +31,16 @@ Run bash-compatible scripts in an in-memory sandbox.
   --help             show this help
   --version          show the version
 
+REPL commands (a line starting with one; the shell never sees it):
+  .save FILE         write a snapshot of the sandbox to the host file FILE
+  .load FILE         replace the sandbox's state with a snapshot or tar archive
+  .help              list these commands
+
 \`memsandbox mcp [--seed DIR] [--profile P]\` serves the agent tools over MCP
 (stdio); see memsandbox-mcp --help.
 `;
+
+const REPL_HELP = USAGE.slice(USAGE.indexOf('REPL commands'));
 
 // The sandbox itself failed (not a script status); build/msb uses the same.
 const CLI_FAIL = 125;
@@ -203,6 +210,17 @@ async function repl(sb, opts) {
       continue;
     }
     pending = '';
+    const dot = /^\s*\.([a-z]\w*)(?:\s+(.*?))?\s*$/.exec(script);
+    if (dot) {
+      await replCommand(sb, dot[1], dot[2] ?? '');
+      try {
+        cwd = (await sb.execute('')).cwd || cwd;
+      } catch {
+        // The prompt keeps the last known directory.
+      }
+      prompt();
+      continue;
+    }
     const m = /^\s*exit(?:\s+(\d+))?\s*$/.exec(script);
     if (m) {
       if (m[1] !== undefined) status = Number(m[1]) & 255;
@@ -226,6 +244,24 @@ async function repl(sb, opts) {
     // History is a convenience; an unwritable home is not an error.
   }
   return status;
+}
+
+// .save / .load / .help in the REPL; errors are printed, never fatal.
+async function replCommand(sb, name, arg) {
+  try {
+    if (name === 'help') {
+      process.stdout.write(REPL_HELP);
+    } else if (name === 'save' || name === 'load') {
+      if (!arg) throw new Error(`.${name}: a FILE is required`);
+      if (name === 'save') writeFileSync(arg, await sb.snapshot());
+      else await sb.restore(readFileSync(arg));
+      process.stdout.write(`${name === 'save' ? 'saved' : 'loaded'} ${arg}\n`);
+    } else {
+      throw new Error(`.${name}: unknown REPL command (try .help)`);
+    }
+  } catch (e) {
+    process.stderr.write(`memsandbox: ${e.code === 'ENOENT' ? `${arg}: No such file or directory` : e.message}\n`);
+  }
 }
 
 async function readStdin() {

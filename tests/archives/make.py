@@ -76,7 +76,24 @@ def good():
             t.addfile(i)
         out["good-%s.tar" % tag] = b.getvalue()
         out["good-%s.tgz" % tag] = gzip.compress(b.getvalue(), mtime=0)
+    out["good-session.tar"] = session([]) + hdr(b"workspace/x") + END
     return out
+
+
+def session(extra):
+    """A snapshot's global header with a small shell session (shstate.c)."""
+    recs = [(b"MEMSANDBOX.cwd", b"/workspace"), (b"MEMSANDBOX.format", b"2"),
+            (b"MEMSANDBOX.shell", b"1"),
+            (b"MEMSANDBOX.set", b"braceexpand hashall pipefail"),
+            (b"MEMSANDBOX.shopt", b"extglob"),
+            (b"MEMSANDBOX.args", b"one two%20words"),
+            (b"MEMSANDBOX.alias.ll", b"ls -l"),
+            (b"MEMSANDBOX.var.x", b"-x 1"),
+            (b"MEMSANDBOX.var.m", b"-A k=v sp%20ace=%0A"),
+            (b"MEMSANDBOX.var.a", b"-a 0=zero 7=seven"),
+            (b"MEMSANDBOX.func.f", b"f () \n{ \n    echo hi\n}")]
+    keys = [k for k, _ in extra]
+    return pax([r for r in recs if r[0] not in keys] + extra, b"g")
 
 
 def bad():
@@ -106,6 +123,15 @@ def bad():
                           END),
         "bad-outside.tar": pax([(b"MEMSANDBOX.format", b"1")], b"g") +
         hdr(b"etc/x") + END,
+        "bad-session-attr.tar": session([(b"MEMSANDBOX.var.y", b"-Q 1")]) +
+        hdr(b"workspace/x") + END,
+        "bad-session-func.tar": session([(b"MEMSANDBOX.func.g",
+                                          b"g () { :; }; rm -rf /")]) +
+        hdr(b"workspace/x") + END,
+        "bad-session-name.tar": session([(b"MEMSANDBOX.var.1x", b"- 1")]) +
+        hdr(b"workspace/x") + END,
+        "bad-session-version.tar": session([(b"MEMSANDBOX.shell", b"2")]) +
+        hdr(b"workspace/x") + END,
         "bad-roothash.tar": pax([(b"MEMSANDBOX.format", b"1"),
                                  (b"MEMSANDBOX.root_hash", b"00")], b"g") +
         hdr(b"workspace/x") + END,

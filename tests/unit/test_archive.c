@@ -146,7 +146,7 @@ TEST("arc-1.3") { /* expansion bounds stop a bomb early */
   mem m;
   buf z, o;
   const char *why = NULL;
-  arc_limits lim = {1 << 20, (uint64_t)64 << 20, 200, 100, 4096};
+  arc_limits lim = {1 << 20, (uint64_t)64 << 20, 200, 100, 4096, 0};
   uint8_t *zeros;
   mem_init(&m, 0);
   buf_init(&z, &m);

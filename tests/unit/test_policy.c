@@ -369,3 +369,49 @@ TEST("policy-1.4") { /* hostile text: random bytes and near-valid lines */
   }
   CHECK(m.used == 0 && m.blocks == 0);
 }
+
+TEST("policy-4.1") { /* msb_fork keeps the policy; a copy, not a share */
+  msb_sandbox *sb = tp_open(), *child = NULL;
+  char out[256], err[256];
+  uint8_t *d;
+  size_t n;
+  REQUIRE(sb);
+  REQUIRE(tp_put(sb, "/workspace/ro/f", "x\n") == 0);
+  REQUIRE(tp_set(sb, "deny-command sed\npath /workspace/ro read-only\n") == 0);
+  REQUIRE(msb_fork(sb, &child) == 0);
+  msb_close(sb); /* the child must not depend on the parent's copy */
+  CHECK(tp_exec(child, "sed p ro/f", out, err, sizeof out) == 126);
+  CHECK(strcmp(err, "bash: line 1: sed: command denied by policy\n") == 0);
+  CHECK(tp_exec(child, "echo y > ro/f", out, err, sizeof out) == 1);
+  CHECK(msb_read(child, "/workspace/ro/f", &d, &n) == 0 && n == 2);
+  msb_free(child, d);
+  CHECK(api_close(child) == 0);
+}
+
+TEST("policy-4.2") { /* policy_copy under fault injection: all or nothing */
+  const char *t =
+      "allow-command cat\ndeny-command rm\npath /workspace/a none\n"
+      "path /workspace/b read-only\ndeny-op fork\n";
+  mem m, c;
+  policy *p, *q = NULL;
+  char err[128];
+  long k;
+  int rc = MSB_ENOMEM;
+  mem_init(&m, 0);
+  REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
+  for (k = 0; k < 100 && rc == MSB_ENOMEM; k++) {
+    mem_init(&c, 0);
+    c.fail_after = k;
+    rc = policy_copy(&c, p, &q);
+    c.fail_after = -1;
+    if (rc) CHECK(q == NULL && c.used == 0 && c.blocks == 0);
+  }
+  REQUIRE(rc == 0);
+  CHECK(!policy_command_allowed(q, "rm", 0) &&
+        policy_command_allowed(q, "cat", 0));
+  CHECK(tp_mode(q, "/workspace/b/x") == tp_mode(p, "/workspace/b/x"));
+  CHECK(!policy_op_allowed(q, POLICY_OP_FORK));
+  policy_destroy(q);
+  policy_destroy(p);
+  CHECK(c.used == 0 && m.used == 0);
+}
