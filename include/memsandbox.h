@@ -369,13 +369,16 @@ int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
 /* Replaces the whole state with an archive: a snapshot, or a .tar / .tar.gz
  * from any tool (loaded into /workspace, with a fresh shell session). All
  * or nothing: a malformed or hostile archive (MSB_ECORRUPT) or a quota
- * leaves files, revision and session untouched. */
+ * leaves files, revision and session untouched. The recorded root hash
+ * is checked against the files of an uncompressed snapshot; in a .tar.gz
+ * the gzip CRC-32 covers every byte, so hashing waits for msb_root_hash. */
 int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
 /* Creates an independent sandbox with identical state: the same limits,
  * clock and seed, the files under /tmp and /workspace, the revision and
  * the shell session, handed over as an uncompressed snapshot (O(size)).
- * Checkpoints are not carried over. *out receives the new handle (close it
- * with msb_close); errors are recorded on sb. */
+ * The policy is copied too; checkpoints are not carried over. *out
+ * receives the new handle (close it with msb_close); errors are recorded
+ * on sb. */
 int msb_fork(msb_sandbox *sb, msb_sandbox **out);
 
 /* ---- Host controls --------------------------------------------------- */
