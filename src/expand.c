@@ -1395,8 +1395,18 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
         buf_put(&out, data, len);
     }
     mem_free(sh->m, w);
+  } else if (p->flags & AST_PF_EOF) {
+    int line = p->line;
+    for (i = 0; i < p->len; i++)
+      if (p->text[i] == '\n') line++;
+    interp_errf_noline(sh,
+                       "command substitution: line %d: unexpected EOF "
+                       "while looking for matching `)'",
+                       line);
+    rc = 256;
   } else if (p->flags & AST_PF_DEFERRED) {
-    rc = interp_capture_text(sh, p->text ? p->text : "", p->len, &out);
+    rc = interp_capture_text(sh, p->text ? p->text : "", p->len,
+                             p->line ? p->line : 1, &out);
   } else {
     rc = interp_capture(sh, p->cmd, &out);
   }

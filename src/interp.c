@@ -557,6 +557,7 @@ static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
     return NULL;
   }
   s = interp_stream_new(sh, SH_S_IN);
+  if (s) s->seekable = 1;
   if (s && len) {
     s->data = mem_alloc(sh->m, len);
     if (!s->data) {
@@ -955,6 +956,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argc = argc;
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
+  c.in_seekable = sh->fd[0] && sh->fd[0]->seekable;
   c.out = out;
   c.err = err;
   c.envp = interp_envp(sh, &a, extra, nextra);
@@ -969,6 +971,9 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = MSB_ENOMEM;
   else
     rc = d->fn(&c);
+  /* What the command read is gone for the next reader of the stream, as
+   * with a real pipe or file offset. */
+  if (c.in_used) interp_consume(sh, 0, c.in_used);
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)
@@ -1845,8 +1850,10 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   return rc;
 }
 
-/* Deferred command substitution: parse and run text in a subshell. */
-int interp_capture_text(shell *sh, const char *text, size_t len, buf *out) {
+/* Deferred command substitution: parse and run text (starting at source
+ * line `line`) in a subshell. */
+int interp_capture_text(shell *sh, const char *text, size_t len, int line,
+                        buf *out) {
   shell *c;
   sh_stream *s;
   int rc;
@@ -1863,7 +1870,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, buf *out) {
   if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
   c->parse_prefix = "command substitution: ";
   c->syntax_error = 0;
-  rc = interp_string(c, text, len, 1);
+  rc = interp_string(c, text, len, line);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
@@ -2853,9 +2860,9 @@ static void interp_unbind_env(shell *sh, interp_envsave *save, size_t n) {
 
 static void interp_procsub_cleanup(shell *sh);
 
-/* Exit status bash -c gives a syntax error: 2 for most, but bash keeps
- * the last status for [[ ]] errors and for end-of-input inside quotes (2
- * when that was 0), and reports 1 for errors inside an array assignment. */
+/* Exit status bash -c gives a syntax error: the parser's status rule (2 for
+ * most, $? kept for [[ ]] errors, $? or 2 for end of input inside quotes,
+ * 127 inside $( )), and 1 for errors inside an array assignment. */
 static int interp_syntax_status(shell *sh, const parse_error *e,
                                 const char *src, size_t len) {
   const char *ls = src, *le;
@@ -2872,14 +2879,7 @@ static int interp_syntax_status(shell *sh, const parse_error *e,
   while (k < len && src[k] != '\n') k++;
   le = src + k;
   if (e->code == MSB_ENOMEM) return 2;
-  if (strstr(e->msg, "conditional") || strstr(e->msg, "expected `)'")) {
-    const char *q = le;
-    while (q < src + len && (*q == '\n' || *q == ' ' || *q == '\t')) q++;
-    if ((strstr(e->msg, "`newline'") || strstr(e->msg, "`EOF'")) &&
-        q >= src + len)
-      return 2;
-    return sh->status;
-  }
+  if (e->status_rule == PARSE_STATUS_127) return 127;
   {
     /* name=( in command position */
     const char *p = ls;
@@ -2899,8 +2899,16 @@ static int interp_syntax_status(shell *sh, const parse_error *e,
       p = q;
     }
   }
-  if (!strncmp(e->msg, "unexpected EOF while looking for matching", 41))
-    return sh->status ? sh->status : 2;
+  if (e->status_rule == PARSE_STATUS_NZ) return sh->status ? sh->status : 2;
+  if (e->status_rule == PARSE_STATUS_KEEP || !e->msg[0] ||
+      strstr(e->msg, "conditional") || strstr(e->msg, "expected `)'")) {
+    const char *q = le;
+    while (q < src + len && (*q == '\n' || *q == ' ' || *q == '\t')) q++;
+    if ((strstr(e->msg, "`newline'") || strstr(e->msg, "`EOF'")) &&
+        q >= src + len)
+      return 2;
+    return sh->status;
+  }
   return 2;
 }
 

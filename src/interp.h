@@ -31,6 +31,7 @@ typedef struct sh_stream {
   char *path;    /* SH_S_FILE absolute path (owned) */
   uint8_t *data; /* SH_S_IN bytes (owned) */
   size_t len, pos;
+  int seekable; /* SH_S_IN read from a file (`< file`) */
 } sh_stream;
 
 #define SH_NFD 10
@@ -156,7 +157,8 @@ struct shell {
  * that stops the whole run (limits, out of memory). */
 int interp_node(shell *sh, ast_node *n);
 /* Runs deferred command-substitution text in a captured subshell. */
-int interp_capture_text(shell *sh, const char *text, size_t len, buf *out);
+int interp_capture_text(shell *sh, const char *text, size_t len, int line,
+                        buf *out);
 /* Runs a script text (eval, source, bash -c) in sh. name: for messages. */
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */

@@ -87,6 +87,7 @@ int lex_error(lex_state *st, int code, int line, int has_text,
   st->err.msg[n] = 0;
   st->err.has_text = 0;
   st->err.status_rule = PARSE_STATUS_2;
+  st->err.cond_parens = 0;
   st->err.text_len = 0;
   st->err.text[0] = 0;
   if (has_text) lex_set_text(st, line);
@@ -698,7 +699,8 @@ int lex_arith_cmd(lex_state *st, ast_word **expr, const char **raw) {
 
 /* bash -c exits 127 after a syntax error inside $( ) or <( ). */
 static int lex_sub_status(lex_state *st, int r) {
-  if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_2)
+  if (r == MSB_ESYNTAX && (st->err.status_rule == PARSE_STATUS_2 ||
+                           st->err.status_rule == PARSE_STATUS_KEEP))
     st->err.status_rule = PARSE_STATUS_127;
   return r;
 }
@@ -1218,6 +1220,11 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
             goto out;
           }
           p->flags = AST_PF_DEFERRED;
+          if (r == MSB_EINCOMPLETE) p->flags |= AST_PF_EOF;
+          /* bash numbers the error from the body's first line */
+          p->line = sline;
+          for (size_t i = 0; i < save; i++)
+            if (st->src[i] == '\n') p->line--;
           p->text = st->src + save + 2;
           p->len = st->len - save - 2;
           lex_adv(st, st->len - st->pos);

@@ -526,6 +526,8 @@ static int parse_cond_primary(lex_state *st, ast_cond **out) {
     if (r) return r;
     r = parse_cond_or(st, out);
     st->depth--;
+    if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_KEEP)
+      st->err.cond_parens++;
     if (!r) r = parse_peek(st, LEX_M_COND, &t);
     if (r) return r;
     if (t->t != LEX_T_RPAREN)
@@ -1203,14 +1205,17 @@ int parse_check(mem *m, const char *src, size_t len, unsigned flags) {
 }
 
 int parse_error_format(buf *b, const parse_error *err, const char *prefix) {
+  int i;
   if (err->code == MSB_ENOTSUP || err->code == MSB_ELIMIT ||
       err->code == MSB_ENOMEM) {
     buf_printf(b, "%s%s\n", err->code == MSB_ENOTSUP ? "" : prefix, err->msg);
     return b->err;
   }
-  if (!err->msg[0]) return b->err;
-  buf_printf(b, "%sline %d: %s\n", prefix, err->line, err->msg);
-  if (err->has_text) {
+  if (err->msg[0])
+    buf_printf(b, "%sline %d: %s\n", prefix, err->line, err->msg);
+  for (i = 0; i < err->cond_parens; i++)
+    buf_printf(b, "%sline %d: expected `)'\n", prefix, err->line);
+  if (err->msg[0] && err->has_text) {
     buf_printf(b, "%sline %d: %s`", prefix, err->line,
                err->has_text == 2 ? "syntax error: " : "");
     buf_put(b, err->text, err->text_len);

@@ -61,6 +61,9 @@ typedef struct parse_error {
    *                      a quote, ${, $((, backquote)
    *   PARSE_STATUS_127   127 (a syntax error inside $( ) or <( )) */
   int status_rule;
+  /* Lines "expected `)'" bash adds after msg, one per `(` of a [[ ]]
+   * expression the error unwinds through. */
+  int cond_parens;
   /* For MSB_EINCOMPLETE, the message bash -c would print instead; msg holds
    * it already, this only records what was missing, e.g. "here-document",
    * "`\"'", "`fi'" (static string, for REPL prompts and tests). */

@@ -43,6 +43,13 @@ struct cmd_ctx {
   char **argv;           /* argv[0] is the name as invoked */
   const uint8_t *in;     /* all of stdin (borrowed) */
   size_t in_len;
+  /* Bytes of stdin the command consumed (the shell drops them, so the next
+   * command sees the rest): cmd_input of "-" sets in_len; commands that
+   * read c->in directly set it themselves. */
+  size_t in_used;
+  /* stdin is a regular file (`< file`), so a command may leave the offset
+   * just past what it used, like GNU head does with lseek. */
+  int in_seekable;
   buf *out;              /* stdout */
   buf *err;              /* stderr */
   char **envp;           /* exported "NAME=value", NULL-terminated */

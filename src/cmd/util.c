@@ -204,6 +204,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   if (!strcmp(operand, "-")) {
     *data = c->in ? c->in : (const uint8_t *)"";
     *len = c->in_len;
+    c->in_used = c->in_len;
     return 0;
   }
   p = cmd_path(c, operand);
