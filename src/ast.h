@@ -405,6 +405,7 @@ struct ast_tree {
   mem *m;
   arena a;
   int refs;
+  const char *src_name; /* file the source came from (BASH_SOURCE), or NULL */
 };
 
 /* Creates an empty tree with one reference; NULL when out of memory. */

@@ -247,11 +247,21 @@ static int bi_source(shell *sh, int argc, char **argv) {
       return rc;
     }
   }
-  sh->sourcing++;
-  sh->xlevel++;
-  rc = interp_string(sh, copy, len, 1);
-  sh->xlevel--;
-  sh->sourcing--;
+  {
+    const char *osrc = sh->cur_src;
+    if (interp_push_frame(sh, "source", argv[i])) {
+      rc = MSB_ENOMEM;
+    } else {
+      sh->cur_src = argv[i];
+      sh->sourcing++;
+      sh->xlevel++;
+      rc = interp_string(sh, copy, len, 1);
+      sh->xlevel--;
+      sh->sourcing--;
+      sh->cur_src = osrc;
+      sh->nfstack--;
+    }
+  }
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
     if (rc >= 0) rc = sh->status;

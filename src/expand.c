@@ -261,6 +261,31 @@ static const char *expand_opt_flags(shell *sh, char *b) {
 }
 
 /* Special and dynamic parameters; 1 when name was one (value in *v). */
+/* The call-stack arrays: 0 FUNCNAME, 1 BASH_SOURCE, 2 BASH_LINENO, -1
+ * for other names. They list the frames innermost first, then a script's
+ * "main" frame; FUNCNAME is empty while no function runs. */
+static int expand_frame_var(const char *name) {
+  if (!strcmp(name, "FUNCNAME")) return 0;
+  if (!strcmp(name, "BASH_SOURCE")) return 1;
+  if (!strcmp(name, "BASH_LINENO")) return 2;
+  return -1;
+}
+
+static int64_t expand_frame_count(shell *sh, int which) {
+  if (which == 0 && !sh->funcs_active) return 0;
+  return sh->nfstack + (sh->main_src ? 1 : 0);
+}
+
+/* Element i (0 = innermost); nb holds a number's text (24 bytes). */
+static const char *expand_frame_item(shell *sh, int which, int64_t i,
+                                     char *nb) {
+  const sh_frame *f = i < sh->nfstack ? &sh->fstack[sh->nfstack - 1 - i] : NULL;
+  if (which == 0) return f ? f->name : "main";
+  if (which == 1) return f ? f->src : sh->main_src;
+  expand_fmt_i64(nb, f ? f->line : 0);
+  return nb;
+}
+
 static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
   char nb[32];
   *rc = 0;
@@ -307,9 +332,12 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     expand_fmt_i64(nb, sh->subshell ? sh->pid : 1000);
   } else if (!strcmp(name, "BASH_SUBSHELL")) {
     expand_fmt_i64(nb, sh->subshell);
-  } else if (!strcmp(name, "FUNCNAME")) {
-    if (!sh->nfstack) return 1;
-    *rc = xval_str(sh, v, sh->fstack[sh->nfstack - 1]);
+  } else if (expand_frame_var(name) >= 0) {
+    int which = expand_frame_var(name);
+    const char *s;
+    if (!expand_frame_count(sh, which)) return 1;
+    s = expand_frame_item(sh, which, 0, nb);
+    *rc = xval_str(sh, v, s);
     return 1;
   } else if (!strcmp(name, "SHELLOPTS")) {
     buf b;
@@ -386,15 +414,20 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     expand_fmt_i64(nb, sh->pstat[ix]);
     return xval_str(sh, out, nb);
   }
-  if (sub && !strcmp(name, "FUNCNAME") && sh->nfstack &&
+  if (sub && expand_frame_var(name) >= 0 &&
+      expand_frame_count(sh, expand_frame_var(name)) &&
       !var_lookup(sh->vars, name)) {
-    int64_t ix = 0;
+    int64_t ix = 0, cnt;
+    int which = expand_frame_var(name);
+    char fb[24];
+    cnt = expand_frame_count(sh, which);
     if (sub != 'i') {
       out->list = 1;
       out->star = sub == '*';
       out->set = 1;
-      for (i = sh->nfstack; i-- > 0;)
-        if ((rc = xval_str(sh, out, sh->fstack[i]))) return rc;
+      for (ix = 0; ix < cnt; ix++)
+        if ((rc = xval_str(sh, out, expand_frame_item(sh, which, ix, fb))))
+          return rc;
       return 0;
     }
     if (idx_text)
@@ -402,8 +435,9 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     else
       rc = expand_index(sh, index, &ix);
     if (rc) return rc;
-    if (ix < 0 || ix >= sh->nfstack) return 0;
-    return xval_str(sh, out, sh->fstack[sh->nfstack - 1 - ix]);
+    if (ix < 0) ix += cnt;
+    if (ix < 0 || ix >= cnt) return 0;
+    return xval_str(sh, out, expand_frame_item(sh, which, ix, fb));
   }
   v = var_get(sh->vars, name, NULL);
   if (!v || (v->attr & VAR_NOVALUE)) {

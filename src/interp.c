@@ -57,6 +57,10 @@ int interp_tick(shell *sh, uint64_t n) {
     r->limit = "max_steps";
     return MSB_ELIMIT;
   }
+  if (r->step_cap && r->steps > r->step_cap) {
+    r->limit = "timeout";
+    return MSB_ELIMIT;
+  }
   return 0;
 }
 
@@ -95,6 +99,8 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
 }
 
 static const char *interp_name(shell *sh) {
+  /* bash names the file being sourced in its diagnostics */
+  if (sh->sourcing && sh->cur_src) return sh->cur_src;
   return sh->arg0 ? sh->arg0 : "bash";
 }
 
@@ -874,6 +880,7 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   sh_stream *so = interp_stream_new(sh, SH_S_BUF);
   sh_stream *se = interp_stream_new(sh, SH_S_BUF);
   char **saved_env;
+  uint64_t ocap;
   int rc;
   if (!si || !so || !se) {
     interp_stream_unref(sh, si);
@@ -890,7 +897,21 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   /* env -i / env NAME=V: the command sees exactly c->envp */
   saved_env = sh->env_override;
   sh->env_override = c->envp;
+  ocap = sh->run->step_cap;
+  if (c->run_steps) {
+    uint64_t cap = sh->run->steps + c->run_steps;
+    if (!ocap || cap < ocap) sh->run->step_cap = cap;
+  }
   rc = interp_run_argv(sh, argc, argv, 0);
+  if (rc == MSB_ELIMIT && sh->run->limit &&
+      !strcmp(sh->run->limit, "timeout") && sh->run->step_cap != ocap) {
+    /* our own budget ran out: the command is stopped, the caller goes on */
+    sh->run->limit = NULL;
+    sh->flow = SH_FLOW_NONE;
+    c->run_timedout = 1;
+    rc = 124;
+  }
+  sh->run->step_cap = ocap;
   sh->env_override = saved_env;
   interp_restore_fds(sh, &sv);
   return rc;
@@ -1031,6 +1052,22 @@ int interp_cmd(shell *sh, const cmd_desc *d, int argc, char **argv) {
   return interp_table_cmd(sh, d, argc, argv, NULL, 0);
 }
 
+/* Pushes a call-stack frame (name, source file) at the current line. */
+int interp_push_frame(shell *sh, const char *name, const char *src) {
+  if (sh->nfstack == sh->fstackcap) {
+    int nc = sh->fstackcap ? sh->fstackcap * 2 : 16;
+    sh_frame *ns = mem_realloc(sh->m, sh->fstack, (size_t)nc * sizeof *ns);
+    if (!ns) return MSB_ENOMEM;
+    sh->fstack = ns;
+    sh->fstackcap = nc;
+  }
+  sh->fstack[sh->nfstack].name = name;
+  sh->fstack[sh->nfstack].src = src;
+  sh->fstack[sh->nfstack].line = sh->line;
+  sh->nfstack++;
+  return 0;
+}
+
 /* Runs a function with argv as positional parameters. */
 static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
@@ -1053,19 +1090,13 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     sh->npos = onpos;
     return MSB_ENOMEM;
   }
-  if (sh->nfstack == sh->fstackcap) {
-    int nc = sh->fstackcap ? sh->fstackcap * 2 : 16;
-    const char **ns = mem_realloc(sh->m, sh->fstack, (size_t)nc * sizeof *ns);
-    if (!ns) {
-      interp_free_pos(sh);
-      sh->pos = opos;
-      sh->npos = onpos;
-      return MSB_ENOMEM;
-    }
-    sh->fstack = ns;
-    sh->fstackcap = nc;
+  if (interp_push_frame(sh, f->name,
+                        t && t->src_name ? t->src_name : "environment")) {
+    interp_free_pos(sh);
+    sh->pos = opos;
+    sh->npos = onpos;
+    return MSB_ENOMEM;
   }
-  sh->fstack[sh->nfstack++] = f->name;
   if (t) ast_tree_retain(t);
   sh->funcname = f->name;
   var_push_scope(sh->vars);
@@ -1280,7 +1311,7 @@ static int interp_xtrace(shell *sh, char **av, int ac, char **as, int nas) {
 /* ---- assignments ---------------------------------------------------- */
 
 typedef struct interp_aval {
-  char *key;   /* assoc key, or NULL */
+  char *key; /* assoc key, or NULL */
   int64_t idx; /* explicit index (has_idx) */
   int has_idx, append;
   char *val;
@@ -2639,6 +2670,8 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   p = parse_create(sh->m, src, len, first_line,
                    (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
   if (!p) return MSB_ENOMEM;
+  if (sh->cur_src && parse_tree(p))
+    parse_tree(p)->src_name = arena_strdup(&parse_tree(p)->a, sh->cur_src);
   sh->depth++;
   sh->tree = parse_tree(p);
   for (;;) {
@@ -2745,6 +2778,20 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
         shell_destroy(c);
         return MSB_ENOMEM;
       }
+      {
+        /* A new bash takes HOME, USER, ... only from its environment
+         * (env -i bash: unset), and keeps its own defaults unexported. */
+        static const char *const from_env[] = {"HOME", "USER", "LOGNAME",
+                                               "LANG", "SHLVL"};
+        static const char *const local[] = {"PATH", "SHELL", "HOSTNAME",
+                                            "TERM"};
+        for (k = 0; k < sizeof from_env / sizeof from_env[0]; k++)
+          var_unset(nv, from_env[k]);
+        for (k = 0; k < sizeof local / sizeof local[0]; k++) {
+          var *lv = var_lookup(nv, local[k]);
+          if (lv) lv->attr &= ~VAR_EXPORT;
+        }
+      }
       for (k = 0; env[k]; k++) {
         const char *eq = strchr(env[k], '=');
         char *name =
@@ -2775,14 +2822,18 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
   mem_free(c->m, c->arg0);
   c->arg0 = mem_strdup(c->m, path);
   c->script_mode = 1;
+  /* a script file is the "main" frame of FUNCNAME and BASH_SOURCE */
+  c->main_src = c->cur_src = (setopts & SH_O_CSTRING) ? NULL : c->arg0;
   c->parse_prefix = (setopts & SH_O_CSTRING) ? "-c: " : NULL;
   setopts &= ~SH_O_CSTRING;
   c->opts &= ~SH_O_CSTRING;
   {
     char nb[16];
     const char *lv = var_value(c->vars, "SHLVL");
+    var *sv;
     expand_fmt_i64(nb, (lv ? interp_atoi(lv) : 0) + 1);
     var_set(c->vars, "SHLVL", nb, 0);
+    if ((sv = var_lookup(c->vars, "SHLVL"))) sv->attr |= VAR_EXPORT;
   }
   if (!c->arg0 || interp_set_pos(c, argv + 1, argc - 1)) {
     shell_destroy(c);
