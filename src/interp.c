@@ -109,11 +109,19 @@ int interp_errf(shell *sh, const char *fmt, ...) {
   buf b;
   va_list ap;
   int rc;
+  size_t pre, k;
   buf_init(&b, sh->m);
   buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
+  pre = b.len;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
   va_end(ap);
+  /* bash prints a builtin's "NAME: usage: ..." line without the prefix */
+  for (k = pre; !b.err && k < b.len && b.p[k] != ' ' && b.p[k] != ':'; k++);
+  if (!b.err && k > pre && b.len - k > 9 && !memcmp(b.p + k, ": usage: ", 9)) {
+    memmove(b.p, b.p + pre, b.len - pre);
+    buf_truncate(&b, b.len - pre);
+  }
   buf_putc(&b, '\n');
   rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
   buf_finish(&b);
