@@ -2214,7 +2214,7 @@ static int bi_alias(shell *sh, int argc, char **argv) {
   for (i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     sh_alias *a;
-    if (!eq) {
+    if (!eq || eq == argv[i]) {
       a = bi_alias_get(sh, argv[i]);
       if (!a) {
         interp_errf(sh, "alias: %s: not found", argv[i]);
@@ -2227,6 +2227,12 @@ static int bi_alias(shell *sh, int argc, char **argv) {
       continue;
     }
     *eq = 0;
+    if (strpbrk(argv[i], "/$`=\"'\\()<>;&| \t\n")) {
+      interp_errf(sh, "alias: `%s': invalid alias name", argv[i]);
+      *eq = '=';
+      status = 1;
+      continue;
+    }
     a = bi_alias_get(sh, argv[i]);
     if (a) {
       char *nv = mem_strdup(sh->m, eq + 1);

@@ -2664,6 +2664,20 @@ static void interp_parse_warnings(shell *sh, const parser *p,
 }
 
 /* Runs a string of shell code in sh (eval semantics). */
+static const char *interp_alias_get(void *ctx, const char *name) {
+  shell *sh = ctx;
+  size_t i;
+  for (i = 0; i < sh->naliases; i++)
+    if (!strcmp(sh->aliases[i].name, name)) return sh->aliases[i].value;
+  return NULL;
+}
+
+/* Aliases expand only with shopt -s expand_aliases, as in a bash script. */
+static void interp_set_aliases(shell *sh, parser *p) {
+  parse_set_aliases(
+      p, (sh->shopts & SH_SO_EXPAND_ALIASES) ? interp_alias_get : NULL, sh);
+}
+
 int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
   ast_node *node;
@@ -2678,6 +2692,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   p = parse_create(sh->m, src, len, first_line,
                    (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
   if (!p) return MSB_ENOMEM;
+  interp_set_aliases(sh, p);
   if (sh->cur_src && parse_tree(p))
     parse_tree(p)->src_name = arena_strdup(&parse_tree(p)->a, sh->cur_src);
   sh->depth++;
@@ -2725,6 +2740,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     sh->status = rc;
     if (sh->flow != SH_FLOW_NONE) break;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+    interp_set_aliases(sh, p);
   }
   sh->depth--;
   sh->tree = ot;
@@ -2977,6 +2993,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
                            (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
   ast_node *node;
   if (!p) return MSB_ENOMEM;
+  interp_set_aliases(sh, p);
   sh->tree = parse_tree(p);
   sh->parser = p;
   for (;;) {
@@ -3008,6 +3025,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
     }
     sh->flow = SH_FLOW_NONE;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+    interp_set_aliases(sh, p);
   }
   if (rc >= 0 && sh->trap_exit) {
     char *t = sh->trap_exit;

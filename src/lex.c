@@ -715,7 +715,9 @@ static int lex_cmdsub(lex_state *st, lex_wb *w) {
   start = st->pos;
   r = lex_enter(st);
   if (r) return r;
+  st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
+  st->cmdsub_depth--;
   st->depth--;
   if (r) return lex_sub_status(st, r);
   /* The body ends just before the `)` the parser consumed. */
@@ -735,7 +737,9 @@ static int lex_procsub(lex_state *st, lex_wb *w) {
   lex_adv(st, 2);
   r = lex_enter(st);
   if (r) return r;
+  st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
+  st->cmdsub_depth--;
   st->depth--;
   if (r) return lex_sub_status(st, r);
   return lex_wb_add(w, p);
