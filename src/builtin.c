@@ -1463,8 +1463,15 @@ static int bi_read(shell *sh, int argc, char **argv) {
       case 't': break;
       case 'u': {
         int64_t v;
-        if (!bi_parse_int(val, &v) || v < 0 || v >= SH_NFD || !sh->fd[v]) {
+        if (!bi_parse_int(val, &v) || v < 0 || v > 2147483647) {
           interp_errf(sh, "read: %s: invalid file descriptor specification",
+                      val);
+          return 1;
+        }
+        if (v >= SH_NFD || !sh->fd[v]) {
+          interp_errf(sh,
+                      "read: %s: invalid file descriptor: Bad file "
+                      "descriptor",
                       val);
           return 1;
         }
@@ -1483,6 +1490,11 @@ static int bi_read(shell *sh, int argc, char **argv) {
     }
   }
   (void)prompt;
+  if (!sh->fd[fd]) {
+    /* stdin closed (<&-) */
+    interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
+    return 1;
+  }
   interp_input(sh, fd, &in, &n);
   buf_init(&line, sh->m);
   pos = 0;
