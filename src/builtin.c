@@ -22,7 +22,7 @@ int interp_print_func(shell *sh, const char *name, const ast_node *body,
 }
 
 static int bi_usage(shell *sh, const char *name, const char *usage) {
-  interp_errf(sh, "%s: usage: %s", name, usage);
+  interp_usagef(sh, "%s: usage: %s", name, usage);
   return 2;
 }
 
@@ -241,7 +241,7 @@ static int bi_source(shell *sh, int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
   if (i >= argc) {
     interp_errf(sh, "%s: filename argument required", argv[0]);
-    interp_errf(sh, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
+    interp_usagef(sh, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
     return 2;
   }
   buf_init(&p, sh->m);
@@ -1231,9 +1231,9 @@ static int bi_set(shell *sh, int argc, char **argv) {
           return 1;
         }
         interp_errf(sh, "set: %s: invalid option", bad);
-        interp_errf(sh,
-                    "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
-                    "option-name] [--] [-] [arg ...]");
+        interp_usagef(sh,
+                      "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
+                      "option-name] [--] [-] [arg ...]");
         return 2;
       }
       if (bi_setopts[k].flag) {
@@ -2339,7 +2339,7 @@ static int bi_help(shell *sh, int argc, char **argv) {
         s = 1;
       else {
         interp_errf(sh, "help: -%c: invalid option", *o);
-        interp_errf(sh, "help: usage: help [-dms] [pattern ...]");
+        interp_usagef(sh, "help: usage: help [-dms] [pattern ...]");
         return 2;
       }
     }

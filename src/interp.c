@@ -99,8 +99,12 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
 }
 
 static const char *interp_name(shell *sh) {
-  /* bash names the file being sourced in its diagnostics */
-  if (sh->sourcing && sh->cur_src) return sh->cur_src;
+  /* bash names ${BASH_SOURCE[0]} in its diagnostics: the file being
+   * sourced, the file that defined the running function ("environment"
+   * for one defined by -c text), else $0 */
+  if (sh->nfstack && sh->fstack[sh->nfstack - 1].src &&
+      sh->fstack[sh->nfstack - 1].src[0])
+    return sh->fstack[sh->nfstack - 1].src;
   return sh->arg0 ? sh->arg0 : "bash";
 }
 
@@ -109,19 +113,27 @@ int interp_errf(shell *sh, const char *fmt, ...) {
   buf b;
   va_list ap;
   int rc;
-  size_t pre, k;
   buf_init(&b, sh->m);
   buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
-  pre = b.len;
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
   va_end(ap);
-  /* bash prints a builtin's "NAME: usage: ..." line without the prefix */
-  for (k = pre; !b.err && k < b.len && b.p[k] != ' ' && b.p[k] != ':'; k++);
-  if (!b.err && k > pre && b.len - k > 9 && !memcmp(b.p + k, ": usage: ", 9)) {
-    memmove(b.p, b.p + pre, b.len - pre);
-    buf_truncate(&b, b.len - pre);
-  }
+  buf_putc(&b, '\n');
+  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+  return rc;
+}
+
+/* Message + newline on fd 2 with no prefix: a builtin's "NAME: usage: ..."
+ * line. */
+int interp_usagef(shell *sh, const char *fmt, ...) {
+  buf b;
+  va_list ap;
+  int rc;
+  buf_init(&b, sh->m);
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
   buf_putc(&b, '\n');
   rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
   buf_finish(&b);

@@ -187,6 +187,12 @@ int interp_errf(shell *sh, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* A builtin's usage line ("NAME: usage: ..."), printed without prefix. */
+int interp_usagef(shell *sh, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* As interp_errf without the "line N: " part. */
 int interp_errf_noline(shell *sh, const char *fmt, ...)
 #if defined(__GNUC__)
