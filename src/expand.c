@@ -1249,7 +1249,19 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     if (sub == '@' || sub == '*') {
       rc = 0;
     } else {
-      rc = expand_unbound(sh, name);
+      /* bash names $1 with its dollar and a[i] with its subscript */
+      buf shown;
+      buf_init(&shown, sh->m);
+      if (!(pe->flags & AST_PE_BRACED) && name[0] >= '0' && name[0] <= '9')
+        buf_printf(&shown, "$%s", name);
+      else if (sub == 'i' && pe->op == AST_PE_PLAIN && pe->text &&
+               pe->text_len > 3 && pe->text[0] == '$' && pe->text[1] == '{' &&
+               pe->text[pe->text_len - 1] == '}')
+        buf_put(&shown, pe->text + 2, pe->text_len - 3);
+      else
+        buf_puts(&shown, name);
+      rc = shown.err ? shown.err : expand_unbound(sh, buf_str(&shown));
+      buf_finish(&shown);
       goto out;
     }
   }

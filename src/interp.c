@@ -1720,6 +1720,13 @@ static int interp_simple(shell *sh, ast_node *n) {
       buf_init(&b, sh->m);
       for (a = n->u.cmd.assigns; a; a = a->next) {
         const char *v = var_value(sh->vars, a->name);
+        if (a->is_array && a->raw) {
+          /* bash traces an array assignment as written */
+          interp_ps4(sh, &b);
+          buf_put(&b, a->raw, a->raw_len);
+          buf_putc(&b, '\n');
+          continue;
+        }
         if (a->is_array || a->index) continue;
         interp_ps4(sh, &b);
         buf_printf(&b, "%s=", a->name);
@@ -2013,10 +2020,15 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       interp_fd_set(sh, 1, interp_stream_ref(sv.fd[1]));
       interp_fd_set(sh, 2, interp_stream_ref(sv.fd[2]));
     }
-    if (nst == 1 || interp_pipe_stage_direct(sh, st) ||
-        (last && (sh->shopts & SH_SO_LASTPIPE)))
+    if (nst == 1 || (last && (sh->shopts & SH_SO_LASTPIPE)))
       rc = interp_node(sh, st);
-    else
+    else if (interp_pipe_stage_direct(sh, st)) {
+      /* a stage is its own process: its failure alone never trips set -e
+       * or the ERR trap; the pipeline's status does */
+      sh->errexit_ignore++;
+      rc = interp_node(sh, st);
+      sh->errexit_ignore--;
+    } else
       rc = interp_subshell(sh, st);
     if (rc < 0) break;
     codes[i] = rc;
@@ -2362,7 +2374,7 @@ int interp_node(shell *sh, ast_node *n) {
       buf b;
       buf_init(&b, sh->m);
       interp_ps4(sh, &b);
-      buf_printf(&b, "((%s))\n", n->u.arith.text ? n->u.arith.text : "");
+      buf_printf(&b, "(( %s ))\n", n->u.arith.text ? n->u.arith.text : "");
       if (!b.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
     }
@@ -2429,6 +2441,25 @@ static int interp_int_operand(shell *sh, const char *s, int64_t *v) {
   return expand_arith_text(sh, s, strlen(s), v, NULL);
 }
 
+/* set -x line for one [[ ]] test: "[[ [! ]a [op [b]] ]]" with the expanded
+ * operands, as bash traces each primary it evaluates. */
+static void interp_cond_trace(shell *sh, const char *a, const char *op,
+                              const char *b) {
+  buf t;
+  if (!(sh->opts & SH_O_XTRACE)) return;
+  buf_init(&t, sh->m);
+  interp_ps4(sh, &t);
+  buf_puts(&t, "[[ ");
+  if (sh->cond_neg) buf_puts(&t, "! ");
+  /* an empty operand shows as '' */
+  buf_puts(&t, *a ? a : "''");
+  if (op) buf_printf(&t, " %s", *op ? op : "''");
+  if (b) buf_printf(&t, " %s", *b ? b : "''");
+  buf_puts(&t, " ]]\n");
+  if (!t.err) interp_write(sh, 2, t.p, t.len);
+  buf_finish(&t);
+}
+
 static int interp_cond_binary(shell *sh, ast_cond *c) {
   char *l = NULL, *r = NULL;
   int rc;
@@ -2441,6 +2472,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, r);
     rc = expand_match(sh, r, l, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
     if (rc >= 0) rc = (rc == 1) == (op[0] != '!') ? 0 : 1;
   } else if (!strcmp(op, "=~")) {
@@ -2478,6 +2510,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, buf_str(&pat));
     rc = rx_compile(sh->m, buf_str(&pat), pat.len,
                     RX_ERE | ((sh->shopts & SH_SO_NOCASEMATCH) ? RX_ICASE : 0),
                     &re, NULL);
@@ -2515,6 +2548,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, r);
     if (!strcmp(op, "<"))
       rc = strcmp(l, r) < 0 ? 0 : 1;
     else if (!strcmp(op, ">"))
@@ -2579,17 +2613,26 @@ int interp_cond(shell *sh, ast_cond *c) {
     if (rc != 1) return rc;
     return interp_cond(sh, c->right);
   case AST_C_NOT:
+    /* bash traces `! primary` as one line */
+    sh->cond_neg = c->left && (c->left->kind == AST_C_WORD ||
+                               c->left->kind == AST_C_UNARY ||
+                               c->left->kind == AST_C_BINARY);
     rc = interp_cond(sh, c->left);
+    sh->cond_neg = 0;
     return rc < 0 || rc > 1 ? rc : !rc;
   case AST_C_WORD:
     rc = expand_string(sh, c->w1, &s);
     if (rc) return rc < 0 ? rc : 2;
+    interp_cond_trace(sh, "-n", s, NULL);
+    sh->cond_neg = 0;
     rc = *s ? 0 : 1;
     mem_free(sh->m, s);
     return rc;
   case AST_C_UNARY:
     rc = expand_string(sh, c->w1, &s);
     if (rc) return rc < 0 ? rc : 2;
+    interp_cond_trace(sh, c->op, s, NULL);
+    sh->cond_neg = 0;
     if (!strcmp(c->op, "-z"))
       rc = *s ? 1 : 0;
     else if (!strcmp(c->op, "-n"))

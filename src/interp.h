@@ -124,6 +124,7 @@ struct shell {
   int bg_pid;           /* $! (0 = none) */
   int next_pid;
   int pid;              /* $BASHPID */
+  int cond_neg;         /* set -x: the [[ ]] primary being traced had `!` */
   int subshell;         /* $BASH_SUBSHELL */
   int64_t seconds_base;
   unsigned umask;
