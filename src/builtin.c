@@ -2653,7 +2653,9 @@ const sh_builtin *builtin_find(const char *name) {
   size_t lo = 0, hi = sizeof bi_table / sizeof bi_table[0];
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(name, bi_table[mid].name);
+    /* first bytes decide most steps without a call */
+    int c = (unsigned char)name[0] - (unsigned char)bi_table[mid].name[0];
+    if (!c) c = strcmp(name, bi_table[mid].name);
     if (!c) return &bi_table[mid];
     if (c < 0)
       hi = mid;

@@ -31,7 +31,8 @@ typedef struct xw {
   buf cur, pat;
   int started, wsbreak, magic;
   int litsplit; /* literal text of ${x-word} in unquoted context splits */
-  const char *ifs;
+  const char *ifs; /* $IFS, looked up at the first unquoted expansion */
+  int ifs_set;
   int err;      /* sticky: <0 fatal, 1 expansion error */
 } xw;
 
@@ -53,7 +54,6 @@ static void xw_init(xw *x, shell *sh, int mode) {
   x->mode = mode;
   buf_init(&x->cur, sh->m);
   buf_init(&x->pat, sh->m);
-  x->ifs = var_value(sh->vars, "IFS");
 }
 
 static void xw_finish(xw *x) {
@@ -168,12 +168,17 @@ static int xw_ifs_ws(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* Appends an expansion result, splitting it when unquoted. */
 static void xw_exp(xw *x, const char *s, size_t n, int quoted) {
-  const char *ifs = x->ifs ? x->ifs : " \t\n";
+  const char *ifs;
   size_t i, st;
   if (quoted || x->mode != XM_FIELDS) {
     xw_lit(x, s, n, quoted);
     return;
   }
+  if (!x->ifs_set) {
+    x->ifs = var_value(x->sh->vars, "IFS");
+    x->ifs_set = 1;
+  }
+  ifs = x->ifs ? x->ifs : " \t\n";
   if (!*ifs) {
     if (n) xw_lit(x, s, n, 0);
     return;
@@ -2139,6 +2144,15 @@ static int expand_fields_of(shell *sh, const ast_part *parts, char ***av,
   return rc;
 }
 
+/* Whether literal text needs no brace, glob or extglob processing (a NUL
+ * byte also says no: strchr finds the terminator). */
+static int expand_plain_lit(const char *s, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (strchr("*?[]{}()!@+,", s[i])) return 0;
+  return 1;
+}
+
 /* Expands a word list into argv. */
 int expand_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   char **av = NULL;
@@ -2149,6 +2163,13 @@ int expand_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   for (; w && !rc; w = w->next) {
     ast_part **lists = NULL;
     size_t nl = 0;
+    const ast_part *p = w->parts;
+    if (p && !p->next && p->kind == AST_P_LIT && p->len &&
+        expand_plain_lit(p->text, p->len)) {
+      /* fast path: a plain literal word is its own single field */
+      rc = expand_push(sh, &av, &ac, &cap, mem_strndup(sh->m, p->text, p->len));
+      continue;
+    }
     if ((sh->opts & SH_O_BRACE) && (rc = brace_word(sh, &a, w, &lists, &nl)))
       break;
     if (!lists)

@@ -1802,7 +1802,8 @@ static int interp_simple(shell *sh, ast_node *n) {
       rc = 1;
     goto done;
   }
-  rc = interp_redirs(sh, n->redirs, &sv);
+  /* no redirections: nothing to save and restore (the common case) */
+  rc = n->redirs ? interp_redirs(sh, n->redirs, &sv) : 0;
   if (rc) {
     if (rc > 0) rc = 1;
     goto done;
@@ -1857,7 +1858,7 @@ static int interp_simple(shell *sh, ast_node *n) {
         rc = interp_run_argv(sh, ac, av, 1);
     }
   }
-  interp_restore_fds(sh, &sv);
+  if (n->redirs) interp_restore_fds(sh, &sv);
 done:
   sh->ndecl = 0;
   expand_free(sh, extra, nextra);
