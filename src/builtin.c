@@ -116,6 +116,28 @@ int builtin_assign(shell *sh, const char *name, const char *val,
 }
 
 static void bi_dq(buf *b, const char *s) {
+  const char *p;
+  /* bash shows values with control or non-ASCII bytes as $'...' */
+  for (p = s; *p; p++)
+    if ((uint8_t)*p < 32 || (uint8_t)*p >= 127) break;
+  if (*p) {
+    static const char esc[] = "\aa\bb\033E\ff\nn\rr\tt\vv\\\\''";
+    buf_puts(b, "$'");
+    for (p = s; *p; p++) {
+      const char *e;
+      uint8_t c = (uint8_t)*p;
+      for (e = esc; *e && *e != *p; e += 2);
+      if (*e) {
+        buf_putc(b, '\\');
+        buf_putc(b, e[1]);
+      } else if (c < 32 || c >= 127)
+        buf_printf(b, "\\%03o", c);
+      else
+        buf_putc(b, *p);
+    }
+    buf_putc(b, '\'');
+    return;
+  }
   buf_putc(b, '"');
   for (; *s; s++) {
     if (*s == '"' || *s == '\\' || *s == '$' || *s == '`') buf_putc(b, '\\');
