@@ -100,7 +100,7 @@ typedef struct lex_state {
   struct {
     const char *name;
     size_t end;
-  } alias_act[16];
+  } alias_act[128];
   int nalias_act;
 } lex_state;
 

@@ -828,7 +828,9 @@ static int parse_alias(lex_state *st, const lex_token *t, int *done) {
     if (st->alias_act[i].end > t->start && !strcmp(st->alias_act[i].name, name))
       return 0;
   val = st->alias_fn(st->alias_ctx, name);
-  if (!val || st->nalias_act >= 16) return 0;
+  if (!val ||
+      st->nalias_act >= (int)(sizeof st->alias_act / sizeof st->alias_act[0]))
+    return 0;
   vlen = strlen(val);
   rest = st->len - end;
   st->alias_bytes += vlen + rest;
@@ -841,11 +843,13 @@ static int parse_alias(lex_state *st, const lex_token *t, int *done) {
   memcpy(nb, val, vlen);
   memcpy(nb + vlen, st->src + end, rest);
   nb[vlen + rest] = 0;
-  /* offsets of the expansions still open move with the text */
+  /* expansions still open move with the text (the new source starts at
+   * the value); one that held the word now holds at least the value */
   for (i = k = 0; i < st->nalias_act; i++)
-    if (st->alias_act[i].end > end) {
+    if (st->alias_act[i].end > t->start) {
+      size_t e = st->alias_act[i].end;
       st->alias_act[k].name = st->alias_act[i].name;
-      st->alias_act[k++].end = st->alias_act[i].end - end + vlen;
+      st->alias_act[k++].end = e > end ? e - end + vlen : vlen;
     }
   st->alias_act[k].name = name;
   st->alias_act[k++].end = vlen;
