@@ -1995,6 +1995,12 @@ static int interp_pipeline(shell *sh, ast_node *n) {
   } else
     st = n;
   for (ast_node *x = st; x; x = x->next) nst++;
+  if (!nst) {
+    /* `!` or `time` alone: an empty pipeline that succeeded */
+    int zero = 0;
+    if (interp_set_pipestatus(sh, &zero, 1)) return MSB_ENOMEM;
+    return neg;
+  }
   if (n->kind == AST_PIPELINE && (n->flags & AST_F_TIME)) {
     /* time: run, then report zero times (the sandbox clock does not move) */
   }
