@@ -362,6 +362,18 @@ static int interp_init_vars(shell *sh) {
     var *v = var_lookup(sh->vars, exported[i]);
     if (v) v->attr |= VAR_EXPORT;
   }
+  {
+    /* BASH_VERSINFO, readonly like bash's */
+    static const char *const vi[] = {"5", "2",       "15",
+                                     "1", "release", "x86_64-pc-linux-gnu"};
+    var *v = var_bind(sh->vars, "BASH_VERSINFO", 0);
+    if (!v || var_make_array(sh->vars, v, 0)) return MSB_ENOMEM;
+    for (i = 0; i < sizeof vi / sizeof vi[0]; i++)
+      if (var_set_index(sh->vars, "BASH_VERSINFO", (int64_t)i, vi[i], 0))
+        return MSB_ENOMEM;
+    v = var_lookup(sh->vars, "BASH_VERSINFO");
+    if (v) v->attr |= VAR_READONLY;
+  }
   var_lookup(sh->vars, "UID")->attr |= VAR_READONLY | VAR_INTEGER;
   var_lookup(sh->vars, "EUID")->attr |= VAR_READONLY | VAR_INTEGER;
   var_lookup(sh->vars, "PPID")->attr |= VAR_READONLY | VAR_INTEGER;
