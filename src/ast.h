@@ -92,6 +92,10 @@ typedef enum ast_part_kind {
  * of a here-document body after "$("); the interpreter reports the error
  * then with the prefix "bash: command substitution: " and status 2. */
 #define AST_PF_DEFERRED 16u
+/* DEFERRED here-document $( whose body ran to the end of the document:
+ * running it reports bash's "unexpected EOF while looking for matching
+ * `)'" at `line` plus the newlines of `text`. */
+#define AST_PF_EOF 32u
 
 struct ast_part {
   ast_part_kind kind;
@@ -103,6 +107,7 @@ struct ast_part {
   ast_param *param;   /* PARAM */
   ast_node *cmd;      /* CMDSUB, PROCSUB (NULL = empty body) */
   ast_word *expr;     /* ARITH */
+  int line;           /* DEFERRED CMDSUB: source line of the "$(" */
 };
 
 /* Parameter expansion operators. "Colon" forms (`:-` etc.) set
@@ -400,6 +405,7 @@ struct ast_tree {
   mem *m;
   arena a;
   int refs;
+  const char *src_name; /* file the source came from (BASH_SOURCE), or NULL */
 };
 
 /* Creates an empty tree with one reference; NULL when out of memory. */

@@ -7,6 +7,7 @@
  * one, or a specific "not supported in memsandbox" message. */
 #include <string.h>
 
+#include "help.h"
 #include "interp.h"
 
 /* declare -f / type: one printer for function bodies, the parser's. */
@@ -21,7 +22,7 @@ int interp_print_func(shell *sh, const char *name, const ast_node *body,
 }
 
 static int bi_usage(shell *sh, const char *name, const char *usage) {
-  interp_errf(sh, "%s: usage: %s", name, usage);
+  interp_usagef(sh, "%s: usage: %s", name, usage);
   return 2;
 }
 
@@ -29,6 +30,26 @@ static int bi_badopt(shell *sh, const char *name, const char *arg,
                      const char *usage) {
   interp_errf(sh, "%s: %.2s: invalid option", name, arg);
   return bi_usage(sh, name, usage);
+}
+
+/* For builtins whose options are the letters in ok: a first argument that
+ * is another option is bash's "invalid option" usage error (2); returns
+ * the index of the first operand (after any options and "--") or -1 after
+ * such an error. */
+static int bi_opts_only(shell *sh, int argc, char **argv, const char *ok,
+                        const char *usage) {
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *o;
+    if (!strcmp(argv[i], "--")) return i + 1;
+    for (o = argv[i] + 1; *o; o++)
+      if (!strchr(ok, *o)) {
+        char bad[3] = {'-', *o, 0};
+        bi_badopt(sh, argv[0], bad, usage);
+        return -1;
+      }
+  }
+  return i;
 }
 
 static int bi_out(shell *sh, buf *b) {
@@ -95,6 +116,28 @@ int builtin_assign(shell *sh, const char *name, const char *val,
 }
 
 static void bi_dq(buf *b, const char *s) {
+  const char *p;
+  /* bash shows values with control or non-ASCII bytes as $'...' */
+  for (p = s; *p; p++)
+    if ((uint8_t)*p < 32 || (uint8_t)*p >= 127) break;
+  if (*p) {
+    static const char esc[] = "\aa\bb\033E\ff\nn\rr\tt\vv\\\\''";
+    buf_puts(b, "$'");
+    for (p = s; *p; p++) {
+      const char *e;
+      uint8_t c = (uint8_t)*p;
+      for (e = esc; *e && *e != *p; e += 2);
+      if (*e) {
+        buf_putc(b, '\\');
+        buf_putc(b, e[1]);
+      } else if (c < 32 || c >= 127)
+        buf_printf(b, "\\%03o", c);
+      else
+        buf_putc(b, *p);
+    }
+    buf_putc(b, '\'');
+    return;
+  }
   buf_putc(b, '"');
   for (; *s; s++) {
     if (*s == '"' || *s == '\\' || *s == '$' || *s == '`') buf_putc(b, '\\');
@@ -194,8 +237,8 @@ static int bi_join(shell *sh, int argc, char **argv, int from, char **out) {
 
 static int bi_eval(shell *sh, int argc, char **argv) {
   char *s;
-  int rc, i = 1;
-  if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
+  int rc, i = bi_opts_only(sh, argc, argv, "", "eval [arg ...]");
+  if (i < 0) return 2;
   if (i >= argc) return 0;
   if ((rc = bi_join(sh, argc, argv, i, &s))) return rc;
   {
@@ -220,7 +263,7 @@ static int bi_source(shell *sh, int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
   if (i >= argc) {
     interp_errf(sh, "%s: filename argument required", argv[0]);
-    interp_errf(sh, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
+    interp_usagef(sh, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
     return 2;
   }
   buf_init(&p, sh->m);
@@ -247,11 +290,21 @@ static int bi_source(shell *sh, int argc, char **argv) {
       return rc;
     }
   }
-  sh->sourcing++;
-  sh->xlevel++;
-  rc = interp_string(sh, copy, len, 1);
-  sh->xlevel--;
-  sh->sourcing--;
+  {
+    const char *osrc = sh->cur_src;
+    if (interp_push_frame(sh, "source", argv[i])) {
+      rc = MSB_ENOMEM;
+    } else {
+      sh->cur_src = argv[i];
+      sh->sourcing++;
+      sh->xlevel++;
+      rc = interp_string(sh, copy, len, 1);
+      sh->xlevel--;
+      sh->sourcing--;
+      sh->cur_src = osrc;
+      sh->nfstack--;
+    }
+  }
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
     if (rc >= 0) rc = sh->status;
@@ -326,6 +379,13 @@ static int bi_loopctl(shell *sh, int argc, char **argv) {
                 "loop",
                 argv[0]);
     return 0;
+  }
+  if (argc > 2) {
+    /* bash abandons the whole script here */
+    interp_errf(sh, "%s: too many arguments", argv[0]);
+    sh->status = 1;
+    sh->flow = SH_FLOW_EXIT;
+    return 1;
   }
   if (n > sh->loops) n = sh->loops;
   sh->flow = brk ? SH_FLOW_BREAK : SH_FLOW_CONT;
@@ -1026,7 +1086,17 @@ static int bi_unset(shell *sh, int argc, char **argv) {
 
 static int bi_shift(shell *sh, int argc, char **argv) {
   int64_t n = 1;
-  int i;
+  int i = bi_opts_only(sh, argc, argv, "", "shift [n]");
+  if (i < 0) return 2;
+  argv += i - 1;
+  argc -= i - 1;
+  if (argc > 2) {
+    /* bash abandons the whole script here */
+    interp_errf(sh, "shift: too many arguments");
+    sh->status = 1;
+    sh->flow = SH_FLOW_EXIT;
+    return 1;
+  }
   if (argc > 1 && !bi_parse_int(argv[1], &n)) {
     interp_errf(sh, "shift: %s: numeric argument required", argv[1]);
     return 1;
@@ -1185,9 +1255,9 @@ static int bi_set(shell *sh, int argc, char **argv) {
           return 1;
         }
         interp_errf(sh, "set: %s: invalid option", bad);
-        interp_errf(sh,
-                    "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
-                    "option-name] [--] [-] [arg ...]");
+        interp_usagef(sh,
+                      "set: usage: set [-abefhkmnptuvxBCEHPT] [-o "
+                      "option-name] [--] [-] [arg ...]");
         return 2;
       }
       if (bi_setopts[k].flag) {
@@ -1417,8 +1487,15 @@ static int bi_read(shell *sh, int argc, char **argv) {
       case 't': break;
       case 'u': {
         int64_t v;
-        if (!bi_parse_int(val, &v) || v < 0 || v >= SH_NFD || !sh->fd[v]) {
+        if (!bi_parse_int(val, &v) || v < 0 || v > 2147483647) {
           interp_errf(sh, "read: %s: invalid file descriptor specification",
+                      val);
+          return 1;
+        }
+        if (v >= SH_NFD || !sh->fd[v]) {
+          interp_errf(sh,
+                      "read: %s: invalid file descriptor: Bad file "
+                      "descriptor",
                       val);
           return 1;
         }
@@ -1437,6 +1514,11 @@ static int bi_read(shell *sh, int argc, char **argv) {
     }
   }
   (void)prompt;
+  if (!sh->fd[fd]) {
+    /* stdin closed (<&-) */
+    interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
+    return 1;
+  }
   interp_input(sh, fd, &in, &n);
   buf_init(&line, sh->m);
   pos = 0;
@@ -1754,6 +1836,9 @@ static int bi_let(shell *sh, int argc, char **argv) {
 static int bi_trap(shell *sh, int argc, char **argv) {
   int i = 1, status = 0;
   buf b;
+  if (bi_opts_only(sh, argc, argv, "lp", "trap [-lp] [[arg] signal_spec ...]") <
+      0)
+    return 2;
   if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
   if (i >= argc || !strcmp(argv[i], "-p")) {
     buf_init(&b, sh->m);
@@ -2046,10 +2131,30 @@ static int bi_noop(shell *sh, int argc, char **argv) {
 }
 
 static int bi_wait(shell *sh, int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  (void)sh;
-  return 0;
+  /* background jobs ran in place: nothing is left to wait for */
+  int i = bi_opts_only(sh, argc, argv, "fnp", "wait [-fn] [-p var] [id ...]");
+  return i < 0 ? 2 : 0;
+}
+
+/* hash: the sandbox remembers no paths; it only checks the names. */
+static int bi_hash(shell *sh, int argc, char **argv) {
+  int i = bi_opts_only(sh, argc, argv, "lrpdt",
+                       "hash [-lr] [-p pathname] [-dt] [name ...]");
+  int status = 0;
+  if (i < 0) return 2;
+  if (argc == 1) {
+    buf b;
+    buf_init(&b, sh->m);
+    buf_puts(&b, "hash: hash table empty\n");
+    return bi_out(sh, &b);
+  }
+  for (; i < argc; i++)
+    if (!strchr(argv[i], '/') && !builtin_find(argv[i]) && !cmd_find(argv[i]) &&
+        !interp_func_get(sh, argv[i])) {
+      interp_errf(sh, "hash: %s: not found", argv[i]);
+      status = 1;
+    }
+  return status;
 }
 
 static int bi_nojobs(shell *sh, int argc, char **argv) {
@@ -2130,6 +2235,8 @@ static int bi_umask(shell *sh, int argc, char **argv) {
 static int bi_alias(shell *sh, int argc, char **argv) {
   int i, status = 0;
   buf b;
+  if (bi_opts_only(sh, argc, argv, "p", "alias [-p] [name[=value] ... ]") < 0)
+    return 2;
   buf_init(&b, sh->m);
   if (argc == 1 || (argc == 2 && !strcmp(argv[1], "-p"))) {
     size_t k;
@@ -2143,7 +2250,7 @@ static int bi_alias(shell *sh, int argc, char **argv) {
   for (i = 1; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
     sh_alias *a;
-    if (!eq) {
+    if (!eq || eq == argv[i]) {
       a = bi_alias_get(sh, argv[i]);
       if (!a) {
         interp_errf(sh, "alias: %s: not found", argv[i]);
@@ -2156,6 +2263,12 @@ static int bi_alias(shell *sh, int argc, char **argv) {
       continue;
     }
     *eq = 0;
+    if (strpbrk(argv[i], "/$`=\"'\\()<>;&| \t\n")) {
+      interp_errf(sh, "alias: `%s': invalid alias name", argv[i]);
+      *eq = '=';
+      status = 1;
+      continue;
+    }
     a = bi_alias_get(sh, argv[i]);
     if (a) {
       char *nv = mem_strdup(sh->m, eq + 1);
@@ -2227,8 +2340,54 @@ static int bi_help(shell *sh, int argc, char **argv) {
   const sh_builtin *t = builtin_table(&n);
   const cmd_desc *c;
   size_t cn;
-  (void)argc;
-  (void)argv;
+  int i = 1, mode = 0, d = 0, mm = 0, s = 0;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *o = argv[i] + 1;
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    if (!strcmp(argv[i], "--help")) {
+      char hn[] = "help", *hp[] = {hn};
+      buf_init(&b, sh->m);
+      help_print(sh->m, &b, 0, hp, 1);
+      bi_out(sh, &b);
+      return 2;
+    }
+    for (; *o; o++) {
+      if (*o == 'd')
+        d = 1;
+      else if (*o == 'm')
+        mm = 1;
+      else if (*o == 's')
+        s = 1;
+      else {
+        interp_errf(sh, "help: -%c: invalid option", *o);
+        interp_usagef(sh, "help: usage: help [-dms] [pattern ...]");
+        return 2;
+      }
+    }
+  }
+  mode = d ? 'd' : mm ? 'm' : s ? 's' : 0;
+  if (i < argc) {
+    int r;
+    buf_init(&b, sh->m);
+    r = help_print(sh->m, &b, mode, argv + i, argc - i);
+    if (r < 0) {
+      buf_finish(&b);
+      return r;
+    }
+    r = r ? 0 : 1;
+    if (r) {
+      const char *p = argv[argc - 1];
+      interp_errf(sh,
+                  "help: no help topics match `%s'.  Try `help "
+                  "help' or `man -k %s' or `info %s'.",
+                  p, p, p);
+    }
+    bi_out(sh, &b);
+    return r;
+  }
   buf_init(&b, sh->m);
   buf_puts(&b, "MemSandbox bash-compatible shell. Shell builtins:\n");
   for (k = 0; k < n; k++) buf_printf(&b, " %s", t[k].name);
@@ -2481,7 +2640,7 @@ static const sh_builtin bi_table[] = {
     {"export", bi_export, 1},
     {"fg", bi_nojobs, 0},
     {"getopts", bi_getopts, 0},
-    {"hash", bi_noop, 0},
+    {"hash", bi_hash, 0},
     {"help", bi_help, 0},
     {"jobs", bi_jobs, 0},
     {"kill", bi_kill, 0},
@@ -2518,7 +2677,9 @@ const sh_builtin *builtin_find(const char *name) {
   size_t lo = 0, hi = sizeof bi_table / sizeof bi_table[0];
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(name, bi_table[mid].name);
+    /* first bytes decide most steps without a call */
+    int c = (unsigned char)name[0] - (unsigned char)bi_table[mid].name[0];
+    if (!c) c = strcmp(name, bi_table[mid].name);
     if (!c) return &bi_table[mid];
     if (c < 0)
       hi = mid;

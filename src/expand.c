@@ -31,7 +31,8 @@ typedef struct xw {
   buf cur, pat;
   int started, wsbreak, magic;
   int litsplit; /* literal text of ${x-word} in unquoted context splits */
-  const char *ifs;
+  const char *ifs; /* $IFS, looked up at the first unquoted expansion */
+  int ifs_set;
   int err;      /* sticky: <0 fatal, 1 expansion error */
 } xw;
 
@@ -53,7 +54,6 @@ static void xw_init(xw *x, shell *sh, int mode) {
   x->mode = mode;
   buf_init(&x->cur, sh->m);
   buf_init(&x->pat, sh->m);
-  x->ifs = var_value(sh->vars, "IFS");
 }
 
 static void xw_finish(xw *x) {
@@ -168,12 +168,17 @@ static int xw_ifs_ws(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* Appends an expansion result, splitting it when unquoted. */
 static void xw_exp(xw *x, const char *s, size_t n, int quoted) {
-  const char *ifs = x->ifs ? x->ifs : " \t\n";
+  const char *ifs;
   size_t i, st;
   if (quoted || x->mode != XM_FIELDS) {
     xw_lit(x, s, n, quoted);
     return;
   }
+  if (!x->ifs_set) {
+    x->ifs = var_value(x->sh->vars, "IFS");
+    x->ifs_set = 1;
+  }
+  ifs = x->ifs ? x->ifs : " \t\n";
   if (!*ifs) {
     if (n) xw_lit(x, s, n, 0);
     return;
@@ -261,6 +266,31 @@ static const char *expand_opt_flags(shell *sh, char *b) {
 }
 
 /* Special and dynamic parameters; 1 when name was one (value in *v). */
+/* The call-stack arrays: 0 FUNCNAME, 1 BASH_SOURCE, 2 BASH_LINENO, -1
+ * for other names. They list the frames innermost first, then a script's
+ * "main" frame; FUNCNAME is empty while no function runs. */
+static int expand_frame_var(const char *name) {
+  if (!strcmp(name, "FUNCNAME")) return 0;
+  if (!strcmp(name, "BASH_SOURCE")) return 1;
+  if (!strcmp(name, "BASH_LINENO")) return 2;
+  return -1;
+}
+
+static int64_t expand_frame_count(shell *sh, int which) {
+  if (which == 0 && !sh->funcs_active) return 0;
+  return sh->nfstack + (sh->main_src ? 1 : 0);
+}
+
+/* Element i (0 = innermost); nb holds a number's text (24 bytes). */
+static const char *expand_frame_item(shell *sh, int which, int64_t i,
+                                     char *nb) {
+  const sh_frame *f = i < sh->nfstack ? &sh->fstack[sh->nfstack - 1 - i] : NULL;
+  if (which == 0) return f ? f->name : "main";
+  if (which == 1) return f ? f->src : sh->main_src;
+  expand_fmt_i64(nb, f ? f->line : 0);
+  return nb;
+}
+
 static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
   char nb[32];
   *rc = 0;
@@ -307,9 +337,12 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     expand_fmt_i64(nb, sh->subshell ? sh->pid : 1000);
   } else if (!strcmp(name, "BASH_SUBSHELL")) {
     expand_fmt_i64(nb, sh->subshell);
-  } else if (!strcmp(name, "FUNCNAME")) {
-    if (!sh->nfstack) return 1;
-    *rc = xval_str(sh, v, sh->fstack[sh->nfstack - 1]);
+  } else if (expand_frame_var(name) >= 0) {
+    int which = expand_frame_var(name);
+    const char *s;
+    if (!expand_frame_count(sh, which)) return 1;
+    s = expand_frame_item(sh, which, 0, nb);
+    *rc = xval_str(sh, v, s);
     return 1;
   } else if (!strcmp(name, "SHELLOPTS")) {
     buf b;
@@ -386,15 +419,20 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     expand_fmt_i64(nb, sh->pstat[ix]);
     return xval_str(sh, out, nb);
   }
-  if (sub && !strcmp(name, "FUNCNAME") && sh->nfstack &&
+  if (sub && expand_frame_var(name) >= 0 &&
+      expand_frame_count(sh, expand_frame_var(name)) &&
       !var_lookup(sh->vars, name)) {
-    int64_t ix = 0;
+    int64_t ix = 0, cnt;
+    int which = expand_frame_var(name);
+    char fb[24];
+    cnt = expand_frame_count(sh, which);
     if (sub != 'i') {
       out->list = 1;
       out->star = sub == '*';
       out->set = 1;
-      for (i = sh->nfstack; i-- > 0;)
-        if ((rc = xval_str(sh, out, sh->fstack[i]))) return rc;
+      for (ix = 0; ix < cnt; ix++)
+        if ((rc = xval_str(sh, out, expand_frame_item(sh, which, ix, fb))))
+          return rc;
       return 0;
     }
     if (idx_text)
@@ -402,8 +440,9 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     else
       rc = expand_index(sh, index, &ix);
     if (rc) return rc;
-    if (ix < 0 || ix >= sh->nfstack) return 0;
-    return xval_str(sh, out, sh->fstack[sh->nfstack - 1 - ix]);
+    if (ix < 0) ix += cnt;
+    if (ix < 0 || ix >= cnt) return 0;
+    return xval_str(sh, out, expand_frame_item(sh, which, ix, fb));
   }
   v = var_get(sh->vars, name, NULL);
   if (!v || (v->attr & VAR_NOVALUE)) {
@@ -1215,7 +1254,19 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     if (sub == '@' || sub == '*') {
       rc = 0;
     } else {
-      rc = expand_unbound(sh, name);
+      /* bash names $1 with its dollar and a[i] with its subscript */
+      buf shown;
+      buf_init(&shown, sh->m);
+      if (!(pe->flags & AST_PE_BRACED) && name[0] >= '0' && name[0] <= '9')
+        buf_printf(&shown, "$%s", name);
+      else if (sub == 'i' && pe->op == AST_PE_PLAIN && pe->text &&
+               pe->text_len > 3 && pe->text[0] == '$' && pe->text[1] == '{' &&
+               pe->text[pe->text_len - 1] == '}')
+        buf_put(&shown, pe->text + 2, pe->text_len - 3);
+      else
+        buf_puts(&shown, name);
+      rc = shown.err ? shown.err : expand_unbound(sh, buf_str(&shown));
+      buf_finish(&shown);
       goto out;
     }
   }
@@ -1395,8 +1446,18 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
         buf_put(&out, data, len);
     }
     mem_free(sh->m, w);
+  } else if (p->flags & AST_PF_EOF) {
+    int line = p->line;
+    for (i = 0; i < p->len; i++)
+      if (p->text[i] == '\n') line++;
+    interp_errf_noline(sh,
+                       "command substitution: line %d: unexpected EOF "
+                       "while looking for matching `)'",
+                       line);
+    rc = 256;
   } else if (p->flags & AST_PF_DEFERRED) {
-    rc = interp_capture_text(sh, p->text ? p->text : "", p->len, &out);
+    rc = interp_capture_text(sh, p->text ? p->text : "", p->len,
+                             p->line ? p->line : 1, &out);
   } else {
     rc = interp_capture(sh, p->cmd, &out);
   }
@@ -2083,6 +2144,15 @@ static int expand_fields_of(shell *sh, const ast_part *parts, char ***av,
   return rc;
 }
 
+/* Whether literal text needs no brace, glob or extglob processing (a NUL
+ * byte also says no: strchr finds the terminator). */
+static int expand_plain_lit(const char *s, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (strchr("*?[]{}()!@+,", s[i])) return 0;
+  return 1;
+}
+
 /* Expands a word list into argv. */
 int expand_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   char **av = NULL;
@@ -2093,6 +2163,13 @@ int expand_words(shell *sh, ast_word *w, char ***argv, int *argc) {
   for (; w && !rc; w = w->next) {
     ast_part **lists = NULL;
     size_t nl = 0;
+    const ast_part *p = w->parts;
+    if (p && !p->next && p->kind == AST_P_LIT && p->len &&
+        expand_plain_lit(p->text, p->len)) {
+      /* fast path: a plain literal word is its own single field */
+      rc = expand_push(sh, &av, &ac, &cap, mem_strndup(sh->m, p->text, p->len));
+      continue;
+    }
     if ((sh->opts & SH_O_BRACE) && (rc = brace_word(sh, &a, w, &lists, &nl)))
       break;
     if (!lists)

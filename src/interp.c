@@ -58,6 +58,10 @@ int interp_tick(shell *sh, uint64_t n) {
     r->limit = "max_steps";
     return MSB_ELIMIT;
   }
+  if (r->step_cap && r->steps > r->step_cap) {
+    r->limit = "timeout";
+    return MSB_ELIMIT;
+  }
   return 0;
 }
 
@@ -109,6 +113,12 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
 }
 
 static const char *interp_name(shell *sh) {
+  /* bash names ${BASH_SOURCE[0]} in its diagnostics: the file being
+   * sourced, the file that defined the running function ("environment"
+   * for one defined by -c text), else $0 */
+  if (sh->nfstack && sh->fstack[sh->nfstack - 1].src &&
+      sh->fstack[sh->nfstack - 1].src[0])
+    return sh->fstack[sh->nfstack - 1].src;
   return sh->arg0 ? sh->arg0 : "bash";
 }
 
@@ -119,6 +129,22 @@ int interp_errf(shell *sh, const char *fmt, ...) {
   int rc;
   buf_init(&b, sh->m);
   buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  buf_putc(&b, '\n');
+  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+  return rc;
+}
+
+/* Message + newline on fd 2 with no prefix: a builtin's "NAME: usage: ..."
+ * line. */
+int interp_usagef(shell *sh, const char *fmt, ...) {
+  buf b;
+  va_list ap;
+  int rc;
+  buf_init(&b, sh->m);
   va_start(ap, fmt);
   buf_vprintf(&b, fmt, ap);
   va_end(ap);
@@ -350,6 +376,18 @@ static int interp_init_vars(shell *sh) {
     var *v = var_lookup(sh->vars, exported[i]);
     if (v) v->attr |= VAR_EXPORT;
   }
+  {
+    /* BASH_VERSINFO, readonly like bash's */
+    static const char *const vi[] = {"5", "2",       "15",
+                                     "1", "release", "x86_64-pc-linux-gnu"};
+    var *v = var_bind(sh->vars, "BASH_VERSINFO", 0);
+    if (!v || var_make_array(sh->vars, v, 0)) return MSB_ENOMEM;
+    for (i = 0; i < sizeof vi / sizeof vi[0]; i++)
+      if (var_set_index(sh->vars, "BASH_VERSINFO", (int64_t)i, vi[i], 0))
+        return MSB_ENOMEM;
+    v = var_lookup(sh->vars, "BASH_VERSINFO");
+    if (v) v->attr |= VAR_READONLY;
+  }
   var_lookup(sh->vars, "UID")->attr |= VAR_READONLY | VAR_INTEGER;
   var_lookup(sh->vars, "EUID")->attr |= VAR_READONLY | VAR_INTEGER;
   var_lookup(sh->vars, "PPID")->attr |= VAR_READONLY | VAR_INTEGER;
@@ -571,6 +609,7 @@ static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
     return NULL;
   }
   s = interp_stream_new(sh, SH_S_IN);
+  if (s) s->seekable = 1;
   if (s && len) {
     s->data = mem_alloc(sh->m, len);
     if (!s->data) {
@@ -887,6 +926,7 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   sh_stream *so = interp_stream_new(sh, SH_S_BUF);
   sh_stream *se = interp_stream_new(sh, SH_S_BUF);
   char **saved_env;
+  uint64_t ocap;
   int rc;
   if (!si || !so || !se) {
     interp_stream_unref(sh, si);
@@ -903,7 +943,21 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   /* env -i / env NAME=V: the command sees exactly c->envp */
   saved_env = sh->env_override;
   sh->env_override = c->envp;
+  ocap = sh->run->step_cap;
+  if (c->run_steps) {
+    uint64_t cap = sh->run->steps + c->run_steps;
+    if (!ocap || cap < ocap) sh->run->step_cap = cap;
+  }
   rc = interp_run_argv(sh, argc, argv, 0);
+  if (rc == MSB_ELIMIT && sh->run->limit &&
+      !strcmp(sh->run->limit, "timeout") && sh->run->step_cap != ocap) {
+    /* our own budget ran out: the command is stopped, the caller goes on */
+    sh->run->limit = NULL;
+    sh->flow = SH_FLOW_NONE;
+    c->run_timedout = 1;
+    rc = 124;
+  }
+  sh->run->step_cap = ocap;
   sh->env_override = saved_env;
   interp_restore_fds(sh, &sv);
   return rc;
@@ -1031,6 +1085,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argc = argc;
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
+  c.in_seekable = sh->fd[0] && sh->fd[0]->seekable;
   c.out = out;
   c.err = err;
   c.envp = interp_envp(sh, &a, extra, nextra);
@@ -1045,6 +1100,9 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = MSB_ENOMEM;
   else
     rc = d->fn(&c);
+  /* What the command read is gone for the next reader of the stream, as
+   * with a real pipe or file offset. */
+  if (c.in_used) interp_consume(sh, 0, c.in_used);
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)
@@ -1120,6 +1178,22 @@ int interp_cmd(shell *sh, const cmd_desc *d, int argc, char **argv) {
   return interp_table_cmd(sh, d, argc, argv, NULL, 0);
 }
 
+/* Pushes a call-stack frame (name, source file) at the current line. */
+int interp_push_frame(shell *sh, const char *name, const char *src) {
+  if (sh->nfstack == sh->fstackcap) {
+    int nc = sh->fstackcap ? sh->fstackcap * 2 : 16;
+    sh_frame *ns = mem_realloc(sh->m, sh->fstack, (size_t)nc * sizeof *ns);
+    if (!ns) return MSB_ENOMEM;
+    sh->fstack = ns;
+    sh->fstackcap = nc;
+  }
+  sh->fstack[sh->nfstack].name = name;
+  sh->fstack[sh->nfstack].src = src;
+  sh->fstack[sh->nfstack].line = sh->line;
+  sh->nfstack++;
+  return 0;
+}
+
 /* Runs a function with argv as positional parameters. */
 static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
@@ -1142,19 +1216,13 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     sh->npos = onpos;
     return MSB_ENOMEM;
   }
-  if (sh->nfstack == sh->fstackcap) {
-    int nc = sh->fstackcap ? sh->fstackcap * 2 : 16;
-    const char **ns = mem_realloc(sh->m, sh->fstack, (size_t)nc * sizeof *ns);
-    if (!ns) {
-      interp_free_pos(sh);
-      sh->pos = opos;
-      sh->npos = onpos;
-      return MSB_ENOMEM;
-    }
-    sh->fstack = ns;
-    sh->fstackcap = nc;
+  if (interp_push_frame(sh, f->name,
+                        t && t->src_name ? t->src_name : "environment")) {
+    interp_free_pos(sh);
+    sh->pos = opos;
+    sh->npos = onpos;
+    return MSB_ENOMEM;
   }
-  sh->fstack[sh->nfstack++] = f->name;
   if (t) ast_tree_retain(t);
   sh->funcname = f->name;
   var_push_scope(sh->vars);
@@ -1787,6 +1855,13 @@ static int interp_simple(shell *sh, ast_node *n) {
       buf_init(&b, sh->m);
       for (a = n->u.cmd.assigns; a; a = a->next) {
         const char *v = var_value(sh->vars, a->name);
+        if (a->is_array && a->raw) {
+          /* bash traces an array assignment as written */
+          interp_ps4(sh, &b);
+          buf_put(&b, a->raw, a->raw_len);
+          buf_putc(&b, '\n');
+          continue;
+        }
         if (a->is_array || a->index) continue;
         interp_ps4(sh, &b);
         buf_printf(&b, "%s=", a->name);
@@ -1862,7 +1937,8 @@ static int interp_simple(shell *sh, ast_node *n) {
       rc = 1;
     goto done;
   }
-  rc = interp_redirs(sh, n->redirs, &sv);
+  /* no redirections: nothing to save and restore (the common case) */
+  rc = n->redirs ? interp_redirs(sh, n->redirs, &sv) : 0;
   if (rc) {
     if (rc > 0) rc = 1;
     goto done;
@@ -1917,7 +1993,7 @@ static int interp_simple(shell *sh, ast_node *n) {
         rc = interp_run_argv(sh, ac, av, 1);
     }
   }
-  interp_restore_fds(sh, &sv);
+  if (n->redirs) interp_restore_fds(sh, &sv);
 done:
   sh->ndecl = 0;
   expand_free(sh, extra, nextra);
@@ -1968,8 +2044,10 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   return rc;
 }
 
-/* Deferred command substitution: parse and run text in a subshell. */
-int interp_capture_text(shell *sh, const char *text, size_t len, buf *out) {
+/* Deferred command substitution: parse and run text (starting at source
+ * line `line`) in a subshell. */
+int interp_capture_text(shell *sh, const char *text, size_t len, int line,
+                        buf *out) {
   shell *c;
   sh_stream *s;
   int rc;
@@ -1986,7 +2064,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, buf *out) {
   if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
   c->parse_prefix = "command substitution: ";
   c->syntax_error = 0;
-  rc = interp_string(c, text, len, 1);
+  rc = interp_string(c, text, len, line);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
@@ -2052,6 +2130,12 @@ static int interp_pipeline(shell *sh, ast_node *n) {
   } else
     st = n;
   for (ast_node *x = st; x; x = x->next) nst++;
+  if (!nst) {
+    /* `!` or `time` alone: an empty pipeline that succeeded */
+    int zero = 0;
+    if (interp_set_pipestatus(sh, &zero, 1)) return MSB_ENOMEM;
+    return neg;
+  }
   if (n->kind == AST_PIPELINE && (n->flags & AST_F_TIME)) {
     /* time: run, then report zero times (the sandbox clock does not move) */
   }
@@ -2078,10 +2162,15 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       interp_fd_set(sh, 1, interp_stream_ref(sv.fd[1]));
       interp_fd_set(sh, 2, interp_stream_ref(sv.fd[2]));
     }
-    if (nst == 1 || interp_pipe_stage_direct(sh, st) ||
-        (last && (sh->shopts & SH_SO_LASTPIPE)))
+    if (nst == 1 || (last && (sh->shopts & SH_SO_LASTPIPE)))
       rc = interp_node(sh, st);
-    else
+    else if (interp_pipe_stage_direct(sh, st)) {
+      /* a stage is its own process: its failure alone never trips set -e
+       * or the ERR trap; the pipeline's status does */
+      sh->errexit_ignore++;
+      rc = interp_node(sh, st);
+      sh->errexit_ignore--;
+    } else
       rc = interp_subshell(sh, st);
     if (rc < 0) break;
     codes[i] = rc;
@@ -2427,7 +2516,7 @@ int interp_node(shell *sh, ast_node *n) {
       buf b;
       buf_init(&b, sh->m);
       interp_ps4(sh, &b);
-      buf_printf(&b, "((%s))\n", n->u.arith.text ? n->u.arith.text : "");
+      buf_printf(&b, "(( %s ))\n", n->u.arith.text ? n->u.arith.text : "");
       if (!b.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
     }
@@ -2494,6 +2583,25 @@ static int interp_int_operand(shell *sh, const char *s, int64_t *v) {
   return expand_arith_text(sh, s, strlen(s), v, NULL);
 }
 
+/* set -x line for one [[ ]] test: "[[ [! ]a [op [b]] ]]" with the expanded
+ * operands, as bash traces each primary it evaluates. */
+static void interp_cond_trace(shell *sh, const char *a, const char *op,
+                              const char *b) {
+  buf t;
+  if (!(sh->opts & SH_O_XTRACE)) return;
+  buf_init(&t, sh->m);
+  interp_ps4(sh, &t);
+  buf_puts(&t, "[[ ");
+  if (sh->cond_neg) buf_puts(&t, "! ");
+  /* an empty operand shows as '' */
+  buf_puts(&t, *a ? a : "''");
+  if (op) buf_printf(&t, " %s", *op ? op : "''");
+  if (b) buf_printf(&t, " %s", *b ? b : "''");
+  buf_puts(&t, " ]]\n");
+  if (!t.err) interp_write(sh, 2, t.p, t.len);
+  buf_finish(&t);
+}
+
 static int interp_cond_binary(shell *sh, ast_cond *c) {
   char *l = NULL, *r = NULL;
   int rc;
@@ -2506,6 +2614,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, r);
     rc = expand_match(sh, r, l, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
     if (rc >= 0) rc = (rc == 1) == (op[0] != '!') ? 0 : 1;
   } else if (!strcmp(op, "=~")) {
@@ -2543,6 +2652,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, buf_str(&pat));
     rc = rx_compile(sh->m, buf_str(&pat), pat.len,
                     RX_ERE | ((sh->shopts & SH_SO_NOCASEMATCH) ? RX_ICASE : 0),
                     &re, NULL);
@@ -2580,6 +2690,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc < 0 ? rc : 2;
     }
+    interp_cond_trace(sh, l, op, r);
     if (!strcmp(op, "<"))
       rc = strcmp(l, r) < 0 ? 0 : 1;
     else if (!strcmp(op, ">"))
@@ -2644,17 +2755,26 @@ int interp_cond(shell *sh, ast_cond *c) {
     if (rc != 1) return rc;
     return interp_cond(sh, c->right);
   case AST_C_NOT:
+    /* bash traces `! primary` as one line */
+    sh->cond_neg = c->left && (c->left->kind == AST_C_WORD ||
+                               c->left->kind == AST_C_UNARY ||
+                               c->left->kind == AST_C_BINARY);
     rc = interp_cond(sh, c->left);
+    sh->cond_neg = 0;
     return rc < 0 || rc > 1 ? rc : !rc;
   case AST_C_WORD:
     rc = expand_string(sh, c->w1, &s);
     if (rc) return rc < 0 ? rc : 2;
+    interp_cond_trace(sh, "-n", s, NULL);
+    sh->cond_neg = 0;
     rc = *s ? 0 : 1;
     mem_free(sh->m, s);
     return rc;
   case AST_C_UNARY:
     rc = expand_string(sh, c->w1, &s);
     if (rc) return rc < 0 ? rc : 2;
+    interp_cond_trace(sh, c->op, s, NULL);
+    sh->cond_neg = 0;
     if (!strcmp(c->op, "-z"))
       rc = *s ? 1 : 0;
     else if (!strcmp(c->op, "-n"))
@@ -2741,6 +2861,20 @@ static void interp_parse_warnings(shell *sh, const parser *p,
 }
 
 /* Runs a string of shell code in sh (eval semantics). */
+static const char *interp_alias_get(void *ctx, const char *name) {
+  shell *sh = ctx;
+  size_t i;
+  for (i = 0; i < sh->naliases; i++)
+    if (!strcmp(sh->aliases[i].name, name)) return sh->aliases[i].value;
+  return NULL;
+}
+
+/* Aliases expand only with shopt -s expand_aliases, as in a bash script. */
+static void interp_set_aliases(shell *sh, parser *p) {
+  parse_set_aliases(
+      p, (sh->shopts & SH_SO_EXPAND_ALIASES) ? interp_alias_get : NULL, sh);
+}
+
 int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
   ast_node *node;
@@ -2755,6 +2889,9 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   p = parse_create(sh->m, src, len, first_line,
                    (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
   if (!p) return MSB_ENOMEM;
+  interp_set_aliases(sh, p);
+  if (sh->cur_src && parse_tree(p))
+    parse_tree(p)->src_name = arena_strdup(&parse_tree(p)->a, sh->cur_src);
   sh->depth++;
   sh->tree = parse_tree(p);
   for (;;) {
@@ -2800,6 +2937,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     sh->status = rc;
     if (sh->flow != SH_FLOW_NONE) break;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+    interp_set_aliases(sh, p);
   }
   sh->depth--;
   sh->tree = ot;
@@ -2861,6 +2999,20 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
         shell_destroy(c);
         return MSB_ENOMEM;
       }
+      {
+        /* A new bash takes HOME, USER, ... only from its environment
+         * (env -i bash: unset), and keeps its own defaults unexported. */
+        static const char *const from_env[] = {"HOME", "USER", "LOGNAME",
+                                               "LANG", "SHLVL"};
+        static const char *const local[] = {"PATH", "SHELL", "HOSTNAME",
+                                            "TERM"};
+        for (k = 0; k < sizeof from_env / sizeof from_env[0]; k++)
+          var_unset(nv, from_env[k]);
+        for (k = 0; k < sizeof local / sizeof local[0]; k++) {
+          var *lv = var_lookup(nv, local[k]);
+          if (lv) lv->attr &= ~VAR_EXPORT;
+        }
+      }
       for (k = 0; env[k]; k++) {
         const char *eq = strchr(env[k], '=');
         char *name =
@@ -2891,14 +3043,18 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
   mem_free(c->m, c->arg0);
   c->arg0 = mem_strdup(c->m, path);
   c->script_mode = 1;
+  /* a script file is the "main" frame of FUNCNAME and BASH_SOURCE */
+  c->main_src = c->cur_src = (setopts & SH_O_CSTRING) ? NULL : c->arg0;
   c->parse_prefix = (setopts & SH_O_CSTRING) ? "-c: " : NULL;
   setopts &= ~SH_O_CSTRING;
   c->opts &= ~SH_O_CSTRING;
   {
     char nb[16];
     const char *lv = var_value(c->vars, "SHLVL");
+    var *sv;
     expand_fmt_i64(nb, (lv ? interp_atoi(lv) : 0) + 1);
     var_set(c->vars, "SHLVL", nb, 0);
+    if ((sv = var_lookup(c->vars, "SHLVL"))) sv->attr |= VAR_EXPORT;
   }
   if (!c->arg0 || interp_set_pos(c, argv + 1, argc - 1)) {
     shell_destroy(c);
@@ -2983,9 +3139,9 @@ static void interp_unbind_env(shell *sh, interp_envsave *save, size_t n) {
 
 static void interp_procsub_cleanup(shell *sh);
 
-/* Exit status bash -c gives a syntax error: 2 for most, but bash keeps
- * the last status for [[ ]] errors and for end-of-input inside quotes (2
- * when that was 0), and reports 1 for errors inside an array assignment. */
+/* Exit status bash -c gives a syntax error: the parser's status rule (2 for
+ * most, $? kept for [[ ]] errors, $? or 2 for end of input inside quotes,
+ * 127 inside $( )), and 1 for errors inside an array assignment. */
 static int interp_syntax_status(shell *sh, const parse_error *e,
                                 const char *src, size_t len) {
   const char *ls = src, *le;
@@ -3002,14 +3158,7 @@ static int interp_syntax_status(shell *sh, const parse_error *e,
   while (k < len && src[k] != '\n') k++;
   le = src + k;
   if (e->code == MSB_ENOMEM) return 2;
-  if (strstr(e->msg, "conditional") || strstr(e->msg, "expected `)'")) {
-    const char *q = le;
-    while (q < src + len && (*q == '\n' || *q == ' ' || *q == '\t')) q++;
-    if ((strstr(e->msg, "`newline'") || strstr(e->msg, "`EOF'")) &&
-        q >= src + len)
-      return 2;
-    return sh->status;
-  }
+  if (e->status_rule == PARSE_STATUS_127) return 127;
   {
     /* name=( in command position */
     const char *p = ls;
@@ -3029,8 +3178,16 @@ static int interp_syntax_status(shell *sh, const parse_error *e,
       p = q;
     }
   }
-  if (!strncmp(e->msg, "unexpected EOF while looking for matching", 41))
-    return sh->status ? sh->status : 2;
+  if (e->status_rule == PARSE_STATUS_NZ) return sh->status ? sh->status : 2;
+  if (e->status_rule == PARSE_STATUS_KEEP || !e->msg[0] ||
+      strstr(e->msg, "conditional") || strstr(e->msg, "expected `)'")) {
+    const char *q = le;
+    while (q < src + len && (*q == '\n' || *q == ' ' || *q == '\t')) q++;
+    if ((strstr(e->msg, "`newline'") || strstr(e->msg, "`EOF'")) &&
+        q >= src + len)
+      return 2;
+    return sh->status;
+  }
   return 2;
 }
 
@@ -3040,6 +3197,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
                            (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
   ast_node *node;
   if (!p) return MSB_ENOMEM;
+  interp_set_aliases(sh, p);
   sh->tree = parse_tree(p);
   sh->parser = p;
   for (;;) {
@@ -3071,6 +3229,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
     }
     sh->flow = SH_FLOW_NONE;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+    interp_set_aliases(sh, p);
   }
   if (rc >= 0 && sh->trap_exit) {
     char *t = sh->trap_exit;

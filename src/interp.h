@@ -32,6 +32,7 @@ typedef struct sh_stream {
   char *path;    /* SH_S_FILE absolute path (owned) */
   uint8_t *data; /* SH_S_IN bytes (owned) */
   size_t len, pos;
+  int seekable; /* SH_S_IN read from a file (`< file`) */
 } sh_stream;
 
 #define SH_NFD 10
@@ -77,6 +78,15 @@ typedef struct sh_func {
   ast_tree *tree;
 } sh_func;
 
+/* One entry of the call stack behind FUNCNAME, BASH_SOURCE, BASH_LINENO:
+ * a function call or a `source`. Strings are borrowed (the function's tree
+ * or the source builtin's arguments outlive the frame). */
+typedef struct sh_frame {
+  const char *name; /* function name or "source" */
+  const char *src;  /* file the function was defined in / file sourced */
+  int line;         /* line of the call in the caller */
+} sh_frame;
+
 typedef struct sh_alias {
   char *name, *value;
 } sh_alias;
@@ -84,6 +94,9 @@ typedef struct sh_alias {
 /* Per-exec state shared by a shell and its subshell copies. */
 typedef struct sh_run {
   uint64_t steps;
+  /* Step count at which a command run under `timeout` stops (0 = none);
+   * reaching it sets limit to "timeout". */
+  uint64_t step_cap;
   const char *limit;    /* name of the limit that stopped the run */
   buf out, err;         /* the run's stdout and stderr */
   uint64_t out_drop, err_drop;
@@ -118,6 +131,7 @@ struct shell {
   int bg_pid;           /* $! (0 = none) */
   int next_pid;
   int pid;              /* $BASHPID */
+  int cond_neg;         /* set -x: the [[ ]] primary being traced had `!` */
   int subshell;         /* $BASH_SUBSHELL */
   int64_t seconds_base;
   unsigned umask;
@@ -135,8 +149,10 @@ struct shell {
   int last_cmdsub_status;
   int cmdsub_ran;
   const char *funcname; /* innermost function ($FUNCNAME) */
-  const char **fstack;  /* function names, outermost first (FUNCNAME) */
+  sh_frame *fstack;     /* calls and sources, outermost first (FUNCNAME) */
   int nfstack, fstackcap;
+  const char *main_src; /* script file (the "main" frame); NULL for -c */
+  const char *cur_src;  /* file being parsed (NULL: -c text, "environment") */
   const char *parse_prefix; /* syntax error prefix: "-c: ", "eval: " */
   char **dirstack;
   int ndirs;
@@ -163,7 +179,10 @@ struct shell {
  * that stops the whole run (limits, out of memory). */
 int interp_node(shell *sh, ast_node *n);
 /* Runs deferred command-substitution text in a captured subshell. */
-int interp_capture_text(shell *sh, const char *text, size_t len, buf *out);
+/* Pushes a FUNCNAME / BASH_SOURCE frame; the caller pops (nfstack--). */
+int interp_push_frame(shell *sh, const char *name, const char *src);
+int interp_capture_text(shell *sh, const char *text, size_t len, int line,
+                        buf *out);
 /* Runs a script text (eval, source, bash -c) in sh. name: for messages. */
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
@@ -172,6 +191,12 @@ int interp_tick(shell *sh, uint64_t n);
 int interp_write(shell *sh, int fd, const void *p, size_t n);
 /* Formats a diagnostic "bash: line N: " + text + "\n" on fd 2. */
 int interp_errf(shell *sh, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A builtin's usage line ("NAME: usage: ..."), printed without prefix. */
+int interp_usagef(shell *sh, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

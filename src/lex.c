@@ -87,6 +87,7 @@ int lex_error(lex_state *st, int code, int line, int has_text,
   st->err.msg[n] = 0;
   st->err.has_text = 0;
   st->err.status_rule = PARSE_STATUS_2;
+  st->err.cond_parens = 0;
   st->err.text_len = 0;
   st->err.text[0] = 0;
   if (has_text) lex_set_text(st, line);
@@ -698,7 +699,8 @@ int lex_arith_cmd(lex_state *st, ast_word **expr, const char **raw) {
 
 /* bash -c exits 127 after a syntax error inside $( ) or <( ). */
 static int lex_sub_status(lex_state *st, int r) {
-  if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_2)
+  if (r == MSB_ESYNTAX && (st->err.status_rule == PARSE_STATUS_2 ||
+                           st->err.status_rule == PARSE_STATUS_KEEP))
     st->err.status_rule = PARSE_STATUS_127;
   return r;
 }
@@ -713,7 +715,9 @@ static int lex_cmdsub(lex_state *st, lex_wb *w) {
   start = st->pos;
   r = lex_enter(st);
   if (r) return r;
+  st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
+  st->cmdsub_depth--;
   st->depth--;
   if (r) return lex_sub_status(st, r);
   /* The body ends just before the `)` the parser consumed. */
@@ -733,7 +737,9 @@ static int lex_procsub(lex_state *st, lex_wb *w) {
   lex_adv(st, 2);
   r = lex_enter(st);
   if (r) return r;
+  st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
+  st->cmdsub_depth--;
   st->depth--;
   if (r) return lex_sub_status(st, r);
   return lex_wb_add(w, p);
@@ -1218,6 +1224,11 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
             goto out;
           }
           p->flags = AST_PF_DEFERRED;
+          if (r == MSB_EINCOMPLETE) p->flags |= AST_PF_EOF;
+          /* bash numbers the error from the body's first line */
+          p->line = sline;
+          for (size_t i = 0; i < save; i++)
+            if (st->src[i] == '\n') p->line--;
           p->text = st->src + save + 2;
           p->len = st->len - save - 2;
           lex_adv(st, st->len - st->pos);

@@ -84,12 +84,24 @@ typedef struct lex_state {
   int have_peek;
   unsigned peek_mode;
   lex_token peek;
-  /* Set while parsing a $( ... ) body: a ")" ends it. */
+  /* >0 while parsing a $( ... ) or <( ... ) body (no alias expansion
+   * there: the body's text is cut from the source afterwards). */
   int cmdsub_depth;
   buf warn;          /* warnings ("warning: ...\n" lines) */
   int hd_eof;        /* a here-document ended at end of input */
   int eof_nl;        /* the implicit final newline was returned */
   int bs_eof;        /* the input ends with an unquoted backslash */
+  /* Alias expansion (parse_set_aliases): the lookup, the bytes of source
+   * rewritten so far (bounded), and the aliases being expanded with the
+   * offset where each expansion ends (not expanded again before it). */
+  const char *(*alias_fn)(void *ctx, const char *name);
+  void *alias_ctx;
+  size_t alias_bytes;
+  struct {
+    const char *name;
+    size_t end;
+  } alias_act[128];
+  int nalias_act;
 } lex_state;
 
 /* Reads the next token in the given mode (LEX_M_*). Returns 0 or an error

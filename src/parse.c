@@ -179,6 +179,8 @@ static int parse_is_decl(const ast_word *w) {
 static int parse_funcdef(lex_state *st, const char *name, int line,
                          unsigned flags, ast_node **out);
 
+static int parse_alias(lex_state *st, const lex_token *t, int *done);
+
 static int parse_simple(lex_state *st, ast_node **out) {
   ast_node *n;
   ast_assign **atail;
@@ -228,6 +230,13 @@ static int parse_simple(lex_state *st, ast_node **out) {
       atail = &t->assign->next;
       parse_consume(st);
       continue;
+    }
+    if (nwords == 0 && n->u.cmd.assigns && st->alias_fn) {
+      /* x=1 ll: the first word after assignments is in command position */
+      int done;
+      r = parse_alias(st, t, &done);
+      if (r) return r;
+      if (done) continue;
     }
     *wtail = t->word;
     wtail = &t->word->next;
@@ -526,6 +535,8 @@ static int parse_cond_primary(lex_state *st, ast_cond **out) {
     if (r) return r;
     r = parse_cond_or(st, out);
     st->depth--;
+    if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_KEEP)
+      st->err.cond_parens++;
     if (!r) r = parse_peek(st, LEX_M_COND, &t);
     if (r) return r;
     if (t->t != LEX_T_RPAREN)
@@ -796,10 +807,72 @@ redirs:
   return 0;
 }
 
+/* Most bytes alias expansion may rewrite in one parse (each expansion
+ * copies the rest of the source). */
+#define PARSE_ALIAS_MAX_BYTES ((size_t)64 << 20)
+
+/* Alias expansion of a plain word in command position: the word is
+ * replaced in the source text by the alias value and lexing goes on from
+ * there, so the value may hold any syntax. Sets *done when it expanded. */
+static int parse_alias(lex_state *st, const lex_token *t, int *done) {
+  const char *name, *val;
+  size_t end = st->pos, vlen, rest;
+  char *nb;
+  int i, k;
+  *done = 0;
+  if (!st->alias_fn || st->cmdsub_depth || st->in_backquote ||
+      t->t != LEX_T_WORD || !t->plain || t->assign || !t->word->parts)
+    return 0;
+  name = t->word->parts->text;
+  for (i = 0; i < st->nalias_act; i++)
+    if (st->alias_act[i].end > t->start && !strcmp(st->alias_act[i].name, name))
+      return 0;
+  val = st->alias_fn(st->alias_ctx, name);
+  if (!val ||
+      st->nalias_act >= (int)(sizeof st->alias_act / sizeof st->alias_act[0]))
+    return 0;
+  vlen = strlen(val);
+  rest = st->len - end;
+  st->alias_bytes += vlen + rest;
+  if (st->alias_bytes > PARSE_ALIAS_MAX_BYTES)
+    return lex_error(st, MSB_ELIMIT, t->line, 0,
+                     "memsandbox: alias expansion too large");
+  nb = arena_alloc(st->a, vlen + rest + 1);
+  name = arena_strdup(st->a, name);
+  if (!nb || !name) return parse_nomem(st);
+  memcpy(nb, val, vlen);
+  memcpy(nb + vlen, st->src + end, rest);
+  nb[vlen + rest] = 0;
+  /* expansions still open move with the text (the new source starts at
+   * the value); one that held the word now holds at least the value */
+  for (i = k = 0; i < st->nalias_act; i++)
+    if (st->alias_act[i].end > t->start) {
+      size_t e = st->alias_act[i].end;
+      st->alias_act[k].name = st->alias_act[i].name;
+      st->alias_act[k++].end = e > end ? e - end + vlen : vlen;
+    }
+  st->alias_act[k].name = name;
+  st->alias_act[k++].end = vlen;
+  st->nalias_act = k;
+  st->src = nb;
+  st->len = vlen + rest;
+  st->pos = 0;
+  st->have_peek = 0;
+  *done = 1;
+  return 0;
+}
+
 static int parse_command(lex_state *st, ast_node **out) {
   lex_token *t;
-  int r = parse_peek(st, LEX_M_ASSIGN, &t);
+  int r = parse_peek(st, LEX_M_ASSIGN, &t), done;
   if (r) return r;
+  while (st->alias_fn) {
+    r = parse_alias(st, t, &done);
+    if (r) return r;
+    if (!done) break;
+    r = parse_peek(st, LEX_M_ASSIGN, &t);
+    if (r) return r;
+  }
   if (parse_is_word(t, "coproc"))
     return lex_error(st, MSB_ENOTSUP, t->line, 0,
                      "memsandbox: coproc is not supported");
@@ -1107,6 +1180,12 @@ parser *parse_create(mem *m, const char *src, size_t len, int first_line,
 
 void parse_set_flags(parser *p, unsigned flags) { p->st.flags = flags; }
 
+/* Sets the alias lookup (NULL: no alias expansion). */
+void parse_set_aliases(parser *p, parse_alias_fn fn, void *ctx) {
+  p->st.alias_fn = fn;
+  p->st.alias_ctx = ctx;
+}
+
 int parse_next(parser *p, ast_node **out) {
   lex_state *st = &p->st;
   int r;
@@ -1203,14 +1282,17 @@ int parse_check(mem *m, const char *src, size_t len, unsigned flags) {
 }
 
 int parse_error_format(buf *b, const parse_error *err, const char *prefix) {
+  int i;
   if (err->code == MSB_ENOTSUP || err->code == MSB_ELIMIT ||
       err->code == MSB_ENOMEM) {
     buf_printf(b, "%s%s\n", err->code == MSB_ENOTSUP ? "" : prefix, err->msg);
     return b->err;
   }
-  if (!err->msg[0]) return b->err;
-  buf_printf(b, "%sline %d: %s\n", prefix, err->line, err->msg);
-  if (err->has_text) {
+  if (err->msg[0])
+    buf_printf(b, "%sline %d: %s\n", prefix, err->line, err->msg);
+  for (i = 0; i < err->cond_parens; i++)
+    buf_printf(b, "%sline %d: expected `)'\n", prefix, err->line);
+  if (err->msg[0] && err->has_text) {
     buf_printf(b, "%sline %d: %s`", prefix, err->line,
                err->has_text == 2 ? "syntax error: " : "");
     buf_put(b, err->text, err->text_len);

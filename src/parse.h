@@ -61,6 +61,9 @@ typedef struct parse_error {
    *                      a quote, ${, $((, backquote)
    *   PARSE_STATUS_127   127 (a syntax error inside $( ) or <( )) */
   int status_rule;
+  /* Lines "expected `)'" bash adds after msg, one per `(` of a [[ ]]
+   * expression the error unwinds through. */
+  int cond_parens;
   /* For MSB_EINCOMPLETE, the message bash -c would print instead; msg holds
    * it already, this only records what was missing, e.g. "here-document",
    * "`\"'", "`fi'" (static string, for REPL prompts and tests). */
@@ -78,6 +81,13 @@ parser *parse_create(mem *m, const char *src, size_t len, int first_line,
 /* Changes options between commands (shopt -s extglob takes effect on the
  * next top-level command, as in bash). */
 void parse_set_flags(parser *p, unsigned flags);
+/* Alias lookup for shopt -s expand_aliases: fn returns the value of an
+ * alias (borrowed until the next call) or NULL. Words in command position
+ * are looked up when the parser reaches them, so an alias defined by a
+ * command is used from the next top-level command on, as in bash. NULL
+ * fn turns expansion off. */
+typedef const char *(*parse_alias_fn)(void *ctx, const char *name);
+void parse_set_aliases(parser *p, parse_alias_fn fn, void *ctx);
 /* Parses the next top-level command into *out (NULL at end of input).
  * Returns 0, or an error code with details in parse_get_error. After an
  * error, further calls return the same error. */

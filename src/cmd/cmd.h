@@ -43,6 +43,13 @@ struct cmd_ctx {
   char **argv;           /* argv[0] is the name as invoked */
   const uint8_t *in;     /* all of stdin (borrowed) */
   size_t in_len;
+  /* Bytes of stdin the command consumed (the shell drops them, so the next
+   * command sees the rest): cmd_input of "-" sets in_len; commands that
+   * read c->in directly set it themselves. */
+  size_t in_used;
+  /* stdin is a regular file (`< file`), so a command may leave the offset
+   * just past what it used, like GNU head does with lseek. */
+  int in_seekable;
   buf *out;              /* stdout */
   buf *err;              /* stderr */
   char **envp;           /* exported "NAME=value", NULL-terminated */
@@ -55,6 +62,11 @@ struct cmd_ctx {
    * MSB_E* code when a limit stops everything. */
   int (*run)(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
              size_t in_len, buf *out, buf *err);
+  /* When run_steps is non-zero, run() stops the command once it has used
+   * that many execution steps, sets run_timedout and returns 124 (timeout
+   * uses this to interrupt a runaway command). */
+  uint64_t run_steps;
+  int run_timedout;
   /* Charges n steps of work; returns MSB_ELIMIT when the budget is gone, in
    * which case the command must stop and return that code. */
   int (*tick)(cmd_ctx *c, uint64_t n);

@@ -807,6 +807,7 @@ static int diff_load(cmd_ctx *c, diff_file *f, const char *name,
   if (!strcmp(name, "-") && !path) {
     f->d = c->in;
     f->len = c->in_len;
+    c->in_used = c->in_len;
     f->mtime = *c->clock_ns;
     return 0;
   }

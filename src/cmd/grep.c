@@ -450,6 +450,7 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
   int rc;
   if (!strcmp(op, "-") && !implicit) {
     const char *nm = st->label ? st->label : "(standard input)";
+    c->in_used = c->in_len;
     return grep_buf(st, nm, c->in ? c->in : (const uint8_t *)"", c->in_len);
   }
   rc = cmd_input(c, op, &d, &len);

@@ -169,6 +169,7 @@ static int gzip_one(gzip_st *s, const char *op) {
     disp = "stdin";
     d = c->in;
     n = c->in_len;
+    c->in_used = c->in_len;
   } else {
     abs = cmd_path(c, op);
     if (!abs) return MSB_ENOMEM;

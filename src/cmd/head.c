@@ -140,6 +140,8 @@ int cmd_head(cmd_ctx *c) {
       }
       if (!n) end = 0;
     }
+    /* on a regular file GNU head leaves the offset after what it printed */
+    if (c->in_seekable && !strcmp(ops[i], "-")) c->in_used = end;
     if ((rc = cmd_write(c, d, end)) < 0) return rc;
   }
   return status;

@@ -604,6 +604,7 @@ int cmd_patch(cmd_ctx *c) {
   } else {
     text = c->in;
     len = c->in_len;
+    c->in_used = c->in_len;
   }
   /* The patch text must outlive the writes that invalidate a view. */
   {

@@ -39,6 +39,7 @@ int cmd_tee(cmd_ctx *c) {
     if (k == 'a') append = 1;
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
+  c->in_used = c->in_len;
   for (i = 0; i < g.nops; i++) {
     const char *abs;
     abs = cmd_path(c, g.ops[i]);

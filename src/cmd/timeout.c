@@ -7,12 +7,18 @@
  * limit stops the whole script with a named limit. timeout therefore runs
  * COMMAND through the shell's lookup and returns its status; DURATION is
  * validated like GNU's, and an exceeded duration on the sandbox clock
- * (a command that slept past it) gives status 124 as GNU would. */
+ * (a command that slept past it) gives status 124 as GNU would.
+ * A command that computes instead of sleeping is stopped by a step budget:
+ * TIMEOUT_STEPS_PER_SEC execution steps per second of DURATION (about a
+ * second of real work natively), after which it is interrupted with 124
+ * and the script goes on; the whole run's max_steps still applies. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+
+#define TIMEOUT_STEPS_PER_SEC 1000000.0
 
 static const char timeout_usage[] =
     "Usage: timeout [OPTION] DURATION COMMAND [ARG]...\n"
@@ -92,9 +98,15 @@ int cmd_timeout(cmd_ctx *c) {
             cmd_quote(c, g.ops[1]));
     return 127;
   }
+  if (secs > 0) {
+    double st = secs * TIMEOUT_STEPS_PER_SEC;
+    c->run_steps = st >= 1e18 ? (uint64_t)1e18 : st < 1 ? 1 : (uint64_t)st;
+  }
   rc = c->run(c, g.nops - 1, g.ops + 1, c->in, c->in_len, c->out, c->err);
+  c->run_steps = 0;
   if (rc < 0) return rc;
-  if (secs > 0 && (double)(*c->clock_ns - start) > secs * 1e9) {
+  if (c->run_timedout ||
+      (secs > 0 && (double)(*c->clock_ns - start) > secs * 1e9)) {
     *c->clock_ns = start + (int64_t)(secs * 1e9);
     if (verbose)
       cmd_err(c, "sending signal TERM to command %s", cmd_quote(c, g.ops[1]));

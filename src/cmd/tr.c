@@ -348,6 +348,7 @@ int cmd_tr(cmd_ctx *c) {
     const uint8_t *d = c->in ? c->in : (const uint8_t *)"";
     size_t n = c->in_len;
     int last = -1;
+    c->in_used = c->in_len;
     buf *o = c->out;
     if ((rc = buf_reserve(o, n)) < 0) return rc;
     for (i = 0; i < n; i++) {

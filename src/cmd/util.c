@@ -201,9 +201,10 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
-  if (!strcmp(operand, "-")) {
+  if (!strcmp(operand, "-") || !strcmp(operand, "/dev/stdin")) {
     *data = c->in ? c->in : (const uint8_t *)"";
     *len = c->in_len;
+    c->in_used = c->in_len;
     return 0;
   }
   p = cmd_path(c, operand);
