@@ -519,6 +519,17 @@ static int grep_has_backref(const char *p, size_t n) {
   return 0;
 }
 
+/* Prints what rx_compile left in em: warning lines, then the error. */
+static void grep_rx_msgs(cmd_ctx *c, buf *em) {
+  const char *e = buf_str(em), *nl;
+  while (*e) {
+    nl = strchr(e, '\n');
+    cmd_err(c, "%.*s", nl ? (int)(nl - e) : (int)strlen(e), e);
+    if (!nl) break;
+    e = nl + 1;
+  }
+}
+
 /* Compiles the pattern list; 0, 2 (error printed) or a negative code. */
 static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
                         int icase) {
@@ -532,6 +543,7 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
   int backref = 0, rc = 0;
   const char *alt = fl == RX_BRE ? "\\|" : "|";
   if (icase) fl |= RX_ICASE;
+  if (mode != 'P') fl |= RX_GREP;
   /* Count patterns. */
   for (i = 0; i < plen; i++)
     if (pats[i] == '\n') n++;
@@ -574,12 +586,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
       rx *r;
       buf_clear(&em);
       rc = rx_compile(c->m, one.p ? one.p : "", one.len, fl, &r, &em);
+      grep_rx_msgs(c, &em);
       if (rc < 0) {
         buf_finish(&one);
-        if (rc == MSB_EINVAL) {
-          cmd_err(c, "%s", buf_str(&em));
-          rc = 2;
-        }
+        if (rc == MSB_EINVAL) rc = 2;
         break;
       }
       st->rxs[st->nrx++] = r;
@@ -600,12 +610,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
         buf_clear(&em);
         rc = rx_compile(c->m, one.p ? one.p : "", one.len, fl | RX_NOSUB, &r,
                         &em);
+        grep_rx_msgs(c, &em);
         if (rc < 0) {
           buf_finish(&one);
-          if (rc == MSB_EINVAL) {
-            cmd_err(c, "%s", buf_str(&em));
-            rc = 2;
-          }
+          if (rc == MSB_EINVAL) rc = 2;
           break;
         }
         rx_free(r);
@@ -623,7 +631,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
     } else {
       rc = rx_compile(c->m, joined.p, joined.len, fl, &r, &em);
       if (rc == MSB_EINVAL) {
-        cmd_err(c, "%s", buf_str(&em));
+        /* Each piece compiled alone; skip the warnings seen then. */
+        const char *e = buf_str(&em), *nl;
+        while ((nl = strchr(e, '\n')) != NULL) e = nl + 1;
+        cmd_err(c, "%s", e);
         rc = 2;
       } else if (rc == 0) {
         st->rxs[st->nrx++] = r;

@@ -321,8 +321,12 @@ static int sed_regex(sed *s, buf *text, unsigned extra, rx **out) {
   }
   buf_init(&em, s->c->m);
   rc = rx_compile(s->c->m, text->p, text->len,
-                  (s->ere ? RX_ERE : RX_BRE) | extra, out, &em);
-  if (rc == MSB_EINVAL) {
+                  (s->ere ? RX_ERE : RX_BRE) | RX_SED | extra, out, &em);
+  if (rc == MSB_EINVAL && !strcmp(buf_str(&em), RX_COLON_MSG)) {
+    /* GNU's dfa reports this one bare, and sed exits 4. */
+    cmd_err(s->c, "%s", RX_COLON_MSG);
+    s->status = 4;
+  } else if (rc == MSB_EINVAL) {
     sed_bad(s, buf_str(&em));
     buf_finish(&em);
     return 1;
@@ -1781,7 +1785,7 @@ int cmd_sed(cmd_ctx *c) {
   if ((rc = sed_parse(&s)) != 0) {
     buf_finish(&script);
     sed_cleanup(&s);
-    return rc;
+    return s.status == 4 ? 4 : rc;
   }
   s.out = c->out;
   rc = 0;
