@@ -292,6 +292,8 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
       t->c = -3;
       return;
     }
+    /* sed --posix: GNU's operators are ordinary escaped characters. */
+    if ((p->flags & RX_POSIX) && strchr("|+?wWsSbB<>`'", c2)) return;
     switch (c2) {
     case '(':
       if (!ere) t->type = RXT_OPEN;
@@ -1064,7 +1066,7 @@ static uint32_t rx_parse_cat(rx_parser *p, int depth) {
     if (t.type == RXT_ALT) break;
     if (t.type == RXT_CLOSE) {
       if (depth > 0) break;
-      if (p->syn == RX_BRE || (p->flags & RX_SED)) {
+      if (p->syn == RX_BRE || (p->flags & (RX_SED | RX_POSIX)) == RX_SED) {
         rx_fail(p, "Unmatched ) or \\)");
         return RX_NONE;
       }

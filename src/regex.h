@@ -57,6 +57,9 @@ typedef struct rx rx;
  * "Unmatched ) or \)". */
 #define RX_GREP 32u
 #define RX_SED 64u
+/* sed --posix: GNU's \| \+ \? \w \W \s \S \b \B \< \> \` \' stand for
+ * the plain character, and an unmatched ')' in ERE is ordinary again. */
+#define RX_POSIX 128u
 /* With RX_GREP or RX_SED, a bracket like "[:alpha:]" is an error with this
  * message (GNU dfa's; sed prints it without its expression frame). */
 #define RX_COLON_MSG "character class syntax is [[:space:]], not [:space:]"

@@ -157,7 +157,7 @@ typedef struct sed_rfile {
   const char *name;
   const uint8_t *d;
   size_t len, pos;
-  int loaded;
+  int loaded, ok; /* ok: the file could be read */
 } sed_rfile;
 
 typedef struct sed {
@@ -181,6 +181,7 @@ typedef struct sed {
   const char *suffix;
   /* run */
   buf ps, hs, appq, *out;
+  int appq_any; /* something was queued, maybe empty: still ends the line */
   rx *lastre;
   uint64_t lineno;
   int tflag, quit, exitcode, status, islast;
@@ -264,6 +265,56 @@ static int sed_track_rx(sed *s, rx *r) {
   return 0;
 }
 
+/* The escapes GNU sed converts inside a regex, brackets included. */
+static int sed_rx_escape(int nx) {
+  switch (nx) {
+  case 'n': return '\n';
+  case 't': return '\t';
+  case 'f': return '\f';
+  case 'v': return '\v';
+  case 'a': return '\a';
+  case 'r': return '\r';
+  default: return -1;
+  }
+}
+
+/* Copies a bracket expression of a regex (the '[' is read): GNU sed does
+ * not end a regex inside one, so "s/[/]/x/" replaces a slash. A backslash
+ * there is literal except for the escapes above. 0, or 1 when the bracket
+ * (or a "[:" inside it) never closes. */
+static int sed_bracket(sed *s, buf *out) {
+  int ch, first = 1;
+  buf_putc(out, '[');
+  if (sed_peek(s) == '^') buf_putc(out, sed_get(s));
+  for (;;) {
+    if (sed_boundary(s)) return 1;
+    ch = sed_get(s);
+    if (ch < 0 || ch == '\n') return 1;
+    if (ch == ']' && !first) {
+      buf_putc(out, ch);
+      return 0;
+    }
+    first = 0;
+    if (ch == '\\' && sed_rx_escape(sed_peek(s)) >= 0) {
+      buf_putc(out, sed_rx_escape(sed_get(s)));
+      continue;
+    }
+    buf_putc(out, ch);
+    if (ch == '[' && strchr(":.=", sed_peek(s)) && sed_peek(s) > 0) {
+      int term = sed_get(s), prev = -1;
+      buf_putc(out, term);
+      for (;;) {
+        if (sed_boundary(s)) return 1;
+        ch = sed_get(s);
+        if (ch < 0 || ch == '\n') return 1;
+        buf_putc(out, ch);
+        if (prev == term && ch == ']') break;
+        prev = ch;
+      }
+    }
+  }
+}
+
 /* Reads text up to an unescaped delim into out, turning "\delim" into
  * delim and "\n" into a newline; other escapes stay for the consumer.
  * regex: also convert \t and friends. 0, or 1 when unterminated. */
@@ -277,6 +328,10 @@ static int sed_delimited(sed *s, int delim, buf *out, int regex) {
     if (ch == '\n' && regex) {
       /* A newline ends an unterminated regex in GNU sed. */
       return 1;
+    }
+    if (ch == '[' && regex) {
+      if (sed_bracket(s, out)) return 1;
+      continue;
     }
     if (ch == '\\') {
       int nx = sed_get(s);
@@ -320,13 +375,18 @@ static int sed_regex(sed *s, buf *text, unsigned extra, rx **out) {
     return 0;
   }
   buf_init(&em, s->c->m);
-  rc = rx_compile(s->c->m, text->p, text->len,
-                  (s->ere ? RX_ERE : RX_BRE) | RX_SED | extra, out, &em);
+  rc = rx_compile(
+      s->c->m, text->p, text->len,
+      (s->ere ? RX_ERE : RX_BRE) | RX_SED | (s->posix ? RX_POSIX : 0) | extra,
+      out, &em);
   if (rc == MSB_EINVAL && !strcmp(buf_str(&em), RX_COLON_MSG)) {
     /* GNU's dfa reports this one bare, and sed exits 4. */
     cmd_err(s->c, "%s", RX_COLON_MSG);
     s->status = 4;
-  } else if (rc == MSB_EINVAL) {
+    buf_finish(&em);
+    return 1;
+  }
+  if (rc == MSB_EINVAL) {
     sed_bad(s, buf_str(&em));
     buf_finish(&em);
     return 1;
@@ -491,6 +551,12 @@ static int sed_text(sed *s, sed_cmd *c) {
   if (ch < 0) return sed_bad(s, "expected \\ after `a', `c' or `i'");
   if (ch == '\\') {
     s->pos++;
+    if (sed_peek(s) < 0) {
+      /* GNU: "a\" at the end of the script appends nothing at all. */
+      c->text = "";
+      c->tlen = 0;
+      return 0;
+    }
     if (sed_peek(s) == '\n') s->pos++;
   }
   buf_init(&t, s->c->m);
@@ -1275,10 +1341,11 @@ static int sed_subst(sed *s, sed_cmd *c) {
 }
 
 static void sed_flush_appends(sed *s) {
-  if (s->appq.len) {
+  if (s->appq.len || s->appq_any) {
     sed_nl(s);
     buf_put(s->out, s->appq.p, s->appq.len);
     buf_clear(&s->appq);
+    s->appq_any = 0;
   }
 }
 
@@ -1300,8 +1367,8 @@ static void sed_rline(sed *s, sed_rfile *f) {
   if (f->pos >= f->len) return;
   q = memchr(f->d + f->pos, '\n', f->len - f->pos);
   e = q ? (size_t)(q - f->d) + 1 : f->len;
+  /* A last line without a newline goes out as it is, like GNU. */
   buf_put(&s->appq, f->d + f->pos, e - f->pos);
-  if (!q) buf_putc(&s->appq, '\n');
   f->pos = e;
 }
 
@@ -1337,7 +1404,10 @@ static int sed_run(sed *s, sed_in *in) {
         sed_nl(s);
         buf_printf(s->out, "%llu\n", (unsigned long long)s->lineno);
         break;
-      case 'a': buf_put(&s->appq, c->text, c->tlen); break;
+      case 'a':
+        buf_put(&s->appq, c->text, c->tlen);
+        s->appq_any = 1;
+        break;
       case 'i':
         sed_nl(s);
         buf_put(s->out, c->text, c->tlen);
@@ -1459,14 +1529,19 @@ static int sed_run(sed *s, sed_in *in) {
         s->quit = 1;
         autoprint = 0;
         buf_clear(&s->appq);
+        s->appq_any = 0;
         goto endcycle;
       case 'r': {
         sed_rfile *f = &s->rf[c->code];
         if (!f->loaded) {
           f->loaded = 1;
-          if (cmd_input(s->c, f->name, &f->d, &f->len) < 0) f->len = 0;
+          if (cmd_input(s->c, f->name, &f->d, &f->len) < 0)
+            f->len = 0;
+          else
+            f->ok = 1;
         }
         buf_put(&s->appq, f->d, f->len);
+        s->appq_any |= f->ok;
         break;
       }
       case 'R': sed_rline(s, &s->rf[c->code]); break;
