@@ -43,6 +43,7 @@ struct cmd_ctx {
   char **argv;           /* argv[0] is the name as invoked */
   const uint8_t *in;     /* all of stdin (borrowed) */
   size_t in_len;
+  int in_regular;        /* stdin is a regular file ("< f"), as wc asks */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
   char **envp;           /* exported "NAME=value", NULL-terminated */

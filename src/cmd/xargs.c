@@ -327,7 +327,8 @@ int cmd_xargs(cmd_ctx *c) {
     int64_t lines = 0;
     if (!argv) return MSB_ENOMEM;
     for (k = 0; k < ninit; k++) {
-      argv[argc] = o.repl && next < x.n
+      /* The default echo is not an initial arg: nothing replaced there. */
+      argv[argc] = o.repl && g.nops && next < x.n
                        ? xargs_replace(c, init[k], o.repl, x.items[next].s)
                        : init[k];
       if (!argv[argc]) return MSB_ENOMEM;
