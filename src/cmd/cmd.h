@@ -261,7 +261,8 @@ void cmd_time_full(int64_t t_ns, char out[48]);
 /* Parses a date as touch -d / date -d accept the common forms: "@EPOCH",
  * "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS[.frac]]", ISO 8601 with 'T' and an
  * optional "Z" or +HH:MM offset, "now", "today", "yesterday", "tomorrow",
- * "N days ago" / "N hours ago" ... relative to now_ns. 0 or
+ * "N days ago", month names, weekdays, am/pm and more (datetime.c),
+ * relative to now_ns. 0 or
  * CMD_NUM_INVALID. Times without a zone are UTC (the sandbox's TZ). */
 int cmd_parse_date(const char *s, int64_t now_ns, int64_t *out_ns);
 
