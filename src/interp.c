@@ -957,6 +957,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
   c.in_regular = sh->fd[0] && sh->fd[0]->regular;
+  c.umask = &sh->umask;
   c.out = out;
   c.err = err;
   c.envp = interp_envp(sh, &a, extra, nextra);

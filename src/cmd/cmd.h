@@ -44,6 +44,7 @@ struct cmd_ctx {
   const uint8_t *in;     /* all of stdin (borrowed) */
   size_t in_len;
   int in_regular;        /* stdin is a regular file ("< f"), as wc asks */
+  const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
   char **envp;           /* exported "NAME=value", NULL-terminated */
@@ -216,9 +217,14 @@ int cmd_parse_int(const char *s, int64_t *out);
 #define CMD_SZ_BYTES 2u
 int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
 
-/* File modes. The sandbox umask is fixed at 022 (no umask field in the
- * context yet): new files 0644, directories 0755. */
+/* File modes. CMD_UMASK is the default umask; commands creating files
+ * use cmd_umask, the shell's current one: new files get 0666 & ~umask,
+ * directories 0777 & ~umask. */
 #define CMD_UMASK 022u
+uint32_t cmd_umask(const cmd_ctx *c);
+/* Mode for a file a command creates (sort -o, split, uniq OUTPUT...):
+ * 0666 minus the umask. */
+#define CMD_NEWFILE(c) (0666u & ~cmd_umask(c))
 /* Applies a chmod-style mode (octal, or symbolic "u+x,go-w,a=r,+X,u=g")
  * to old. is_dir matters for X. Returns 0 or CMD_NUM_INVALID. */
 int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,

@@ -1605,7 +1605,7 @@ static int sed_wfiles_write(sed *s) {
     if (w->special) continue;
     abs = cmd_path(s->c, w->name);
     rc = abs ? vfs_write(s->c->fs, abs, w->data.p ? w->data.p : "", w->data.len,
-                         0, 0644, NULL)
+                         VFS_KEEP_MODE, CMD_NEWFILE(s->c), NULL)
              : MSB_ENOMEM;
     if (rc < 0) {
       cmd_err(s->c, "couldn't open file %s: %s", w->name, cmd_strerror(rc));
@@ -1666,7 +1666,8 @@ static int sed_inplace(sed *s, char *name) {
     rc = bk.err;
     if (!rc) {
       const char *babs = cmd_path(s->c, buf_str(&bk));
-      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, 0644, NULL) : MSB_ENOMEM;
+      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, CMD_NEWFILE(s->c), NULL)
+                : MSB_ENOMEM;
     }
     buf_finish(&bk);
     if (rc < 0) {
@@ -1688,7 +1689,7 @@ static int sed_inplace(sed *s, char *name) {
   if (rc == 0 && out.err) rc = out.err;
   if (rc == 0) {
     rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len, VFS_KEEP_MODE,
-                   0644, NULL);
+                   CMD_NEWFILE(s->c), NULL);
     if (rc < 0) {
       cmd_err(s->c, "couldn't open temporary file %s: %s", name,
               cmd_strerror(rc));

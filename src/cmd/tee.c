@@ -45,7 +45,7 @@ int cmd_tee(cmd_ctx *c) {
     if (!abs) return MSB_ENOMEM;
     rc = vfs_write(c->fs, abs, c->in ? (const void *)c->in : "", c->in_len,
                    append ? VFS_APPEND | VFS_KEEP_MODE : VFS_KEEP_MODE,
-                   0666 & ~CMD_UMASK, 0);
+                   CMD_NEWFILE(c), 0);
     if (rc == MSB_ENOMEM) return rc;
     if (rc < 0) {
       cmd_err(c, "%s: %s", cmd_quotef(c, g.ops[i]), cmd_strerror(rc));

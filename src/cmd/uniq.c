@@ -256,7 +256,8 @@ int cmd_uniq(cmd_ctx *c) {
   if (outname) {
     const char *abs = cmd_path(c, outname);
     rc = ob.err ? ob.err
-         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644, NULL)
+         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, VFS_KEEP_MODE,
+                            CMD_NEWFILE(c), NULL)
                 : MSB_ENOMEM;
     buf_finish(&ob);
     if (rc < 0) {

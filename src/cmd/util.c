@@ -296,6 +296,10 @@ int cmd_parse_size(const char *s, unsigned flags, uint64_t *out) {
   return 0;
 }
 
+uint32_t cmd_umask(const cmd_ctx *c) {
+  return c->umask ? *c->umask & 0777u : CMD_UMASK;
+}
+
 int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
                    uint32_t *out) {
   uint32_t mode = old & 07777;
