@@ -217,6 +217,17 @@ int cmd_parse_int(const char *s, int64_t *out);
 #define CMD_SZ_BYTES 2u
 int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
 
+/* Regex search for grep and sed: rx_exec with a work budget per call of
+ * CMD_RX_BUDGET plus 16 units per subject byte, the work charged to the
+ * step limit. A search that exhausts its budget (a catastrophic
+ * back-reference pattern) stops the run on the named limit max_steps and
+ * returns MSB_ELIMIT. Other results as rx_exec. */
+#define CMD_RX_BUDGET ((uint64_t)50000000u)
+struct rx;
+struct rx_match;
+int cmd_rx_exec(cmd_ctx *c, struct rx *r, const uint8_t *s, size_t len,
+                size_t start, unsigned eflags, struct rx_match *m, size_t nm);
+
 /* File modes. CMD_UMASK is the default umask; commands creating files
  * use cmd_umask, the shell's current one: new files get 0666 & ~umask,
  * directories 0777 & ~umask. */

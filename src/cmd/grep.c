@@ -150,12 +150,6 @@ static const cmd_opt grep_opts[] = {
     {0, "no-group-separator", CMD_ARG_NONE, GREP_O_NOGROUPSEP},
     {0, 0, 0, 0}};
 
-/* Regex work allowed per search call: the engine charges roughly the
- * subject length per call even when it matches early, so the budget is per
- * call (bounding one pathological back-reference search) while the step
- * limit bounds the whole run through cmd_tick. */
-#define GREP_RX_BUDGET ((uint64_t)1000000000u)
-
 /* A glob list for --include / --exclude / --exclude-dir. */
 typedef struct grep_globs {
   const char **v;
@@ -192,8 +186,7 @@ static int grep_exec(grep_st *st, const uint8_t *s, size_t len, size_t start,
   int found = 0;
   for (i = 0; i < st->nrx; i++) {
     rx_match m;
-    uint64_t budget = GREP_RX_BUDGET;
-    int r = rx_exec(st->rxs[i], s, len, start, ef, &m, 1, &budget);
+    int r = cmd_rx_exec(st->c, st->rxs[i], s, len, start, ef, &m, 1);
     if (r < 0) return r;
     if (r == 1 && (!found || m.so < *so || (m.so == *so && m.eo > *eo))) {
       *so = m.so;

@@ -1107,19 +1107,16 @@ static int sed_read(sed *s, sed_in *in, int append, int *missing_nl) {
   return 1;
 }
 
-/* Runs a regex on the pattern space. The work budget is per call (the
- * engine charges about the subject length per call); the step limit bounds
- * the whole run through cmd_tick. */
+/* Runs a regex on the pattern space (budget: see cmd_rx_exec). */
 static int sed_match(sed *s, rx *r, size_t start, rx_match *m, size_t nm) {
-  uint64_t budget = (uint64_t)1000000000u;
   if (!r) r = s->lastre;
   if (!r) {
     cmd_err(s->c, "-e expression #1, char 0: no previous regular expression");
     return MSB_EINVAL;
   }
   s->lastre = r;
-  return rx_exec(r, (const uint8_t *)(s->ps.p ? s->ps.p : ""), s->ps.len, start,
-                 0, m, nm, &budget);
+  return cmd_rx_exec(s->c, r, (const uint8_t *)(s->ps.p ? s->ps.p : ""),
+                     s->ps.len, start, 0, m, nm);
 }
 
 static int sed_addr_match(sed *s, const sed_addr *a, int last) {
