@@ -104,6 +104,10 @@ typedef struct cmd_opt {
   2u   /* a word starting "-DIGIT" yields
                                  CMD_OPT_NUM (head -5, tail -3c) */
 #define CMD_OPTF_NOHELP 4u    /* no implicit --help/--version */
+/* argp wording (tar): "Try 'NAME --help' or 'NAME --usage' ..." */
+#define CMD_OPTF_ARGP 8u
+/* diffutils wording: "NAME: Try 'NAME --help' for more information." */
+#define CMD_OPTF_TRYNAME 16u
 
 typedef struct cmd_getopt {
   cmd_ctx *c;

@@ -972,7 +972,7 @@ int cmd_diff(cmd_ctx *c) {
   memset(&o, 0, sizeof o);
   o.fmt = 'n';
   o.ctx = 3;
-  cmd_opt_init(&g, c, diff_opts, diff_usage, 0);
+  cmd_opt_init(&g, c, diff_opts, diff_usage, CMD_OPTF_TRYNAME);
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {

@@ -1052,11 +1052,15 @@ static int sed_in_next_file(sed *s, sed_in *in) {
   while (in->i < in->n) {
     const char *nm = in->names[in->i++];
     int rc = cmd_input(s->c, nm, &in->d, &in->len);
+    if (rc == MSB_EISDIR) {
+      /* GNU opens a directory, fails to read it and gives up at once. */
+      cmd_err(s->c, "read error on %s: %s", nm, cmd_strerror(rc));
+      s->status = 4;
+      s->quit = 1;
+      break;
+    }
     if (rc < 0) {
-      if (rc == MSB_EISDIR)
-        cmd_err(s->c, "couldn't edit %s: not a regular file", nm);
-      else
-        cmd_err(s->c, "can't read %s: %s", nm, cmd_strerror(rc));
+      cmd_err(s->c, "can't read %s: %s", nm, cmd_strerror(rc));
       s->status = 2;
       continue;
     }

@@ -579,8 +579,8 @@ int cmd_tar(cmd_ctx *c) {
   s.ugw = 18; /* GNU's ugswidth (19) counts the separating space */
   rc = tar_unbundle(c);
   if (rc) return rc;
-  cmd_opt_init(&g, c, tar_opts, tar_usage, 0);
-  g.status = 2;
+  cmd_opt_init(&g, c, tar_opts, tar_usage, CMD_OPTF_ARGP);
+  g.status = 64; /* argp's EX_USAGE for option errors */
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
     case 'c':
