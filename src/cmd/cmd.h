@@ -221,6 +221,21 @@ int cmd_parse_int(const char *s, int64_t *out);
 #define CMD_SZ_BYTES 2u
 int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
 
+/* cp / mv: SOURCE... DEST (or -t DIR, -T) with GNU's operand errors;
+ * calls one(arg, src, dst) per source, dst inside DEST when it is a
+ * directory. Returns the exit status or a negative code (one's negative
+ * codes stop the run). */
+int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
+                 int (*one)(void *arg, const char *src, const char *dst),
+                 void *arg);
+
+/* head / tail: reads operand op (GNU's messages for a missing file or a
+ * directory) and prints the "==> NAME <==" header when verbose, first
+ * telling whether one was printed before. 1 with d, len set, or 0 after a
+ * message (the caller's status becomes 1). */
+int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
+                      const uint8_t **d, size_t *len);
+
 /* Regex search for grep and sed: rx_exec with a work budget per call of
  * CMD_RX_BUDGET plus 16 units per subject byte, the work charged to the
  * step limit. A search that exhausts its budget (a catastrophic

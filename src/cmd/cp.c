@@ -329,6 +329,12 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
   return rc < 0 ? rc : status;
 }
 
+static int cp_one(cp_state *s, const char *src, const char *dst);
+
+static int cp_one_cb(void *s, const char *src, const char *dst) {
+  return cp_one(s, src, dst);
+}
+
 static int cp_one(cp_state *s, const char *src, const char *dst) {
   cmd_ctx *c = s->c;
   const char *sabs = cmd_path(c, src), *dabs = cmd_path(c, dst);
@@ -360,9 +366,8 @@ static int cp_one(cp_state *s, const char *src, const char *dst) {
 int cmd_cp(cmd_ctx *c) {
   cmd_getopt g;
   cp_state s;
-  int k, i, notarget = 0, n, rc;
-  const char *tdir = 0, *dest;
-  struct vfs_stat st;
+  int k, notarget = 0, rc;
+  const char *tdir = 0;
   memset(&s, 0, sizeof s);
   s.c = c;
   cmd_opt_init(&g, c, cp_opts, cp_usage, 0);
@@ -403,55 +408,6 @@ int cmd_cp(cmd_ctx *c) {
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
-  n = g.nops;
-  if (tdir && notarget) {
-    cmd_err(c,
-            "cannot combine --target-directory (-t) and "
-            "--no-target-directory (-T)");
-    return 1;
-  }
-  if (n < 1) return cmd_usage_err(&g, "missing file operand");
-  if (!tdir && n < 2)
-    return cmd_usage_err(&g, "missing destination file operand after %s",
-                         cmd_quote(c, g.ops[0]));
-  if (notarget) {
-    if (n > 2)
-      return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
-    rc = cp_one(&s, g.ops[0], g.ops[1]);
-    return rc < 0 ? rc : rc ? 1 : 0;
-  }
-  dest = tdir ? tdir : g.ops[n - 1];
-  if (!tdir) n--;
-  {
-    const char *dabs = cmd_path(c, dest);
-    if (!dabs) return MSB_ENOMEM;
-    rc = vfs_stat(c->fs, dabs, 1, &st);
-  }
-  if (rc == 0 && st.kind == VFS_DIR) {
-    for (i = 0; i < n; i++) {
-      const char *base = cmd_base_name(c, g.ops[i]), *to;
-      if (!base) return MSB_ENOMEM;
-      to = cp_join(c, dest, base);
-      if (!to) return MSB_ENOMEM;
-      rc = cp_one(&s, g.ops[i], to);
-      if (rc < 0) return rc;
-      if (rc) s.status = 1;
-    }
-    return s.status;
-  }
-  if (tdir) {
-    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
-            cmd_strerror(rc ? rc : MSB_ENOTDIR));
-    return 1;
-  }
-  if (n > 1) {
-    if (rc == 0)
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest),
-              cmd_strerror(MSB_ENOTDIR));
-    else
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest), cmd_strerror(rc));
-    return 1;
-  }
-  rc = cp_one(&s, g.ops[0], dest);
-  return rc < 0 ? rc : rc ? 1 : 0;
+  rc = cmd_dest_run(&g, tdir, notarget, cp_one_cb, &s);
+  return rc < 0 ? rc : rc ? rc : s.status;
 }

@@ -180,6 +180,82 @@ int cmd_rx_exec(cmd_ctx *c, rx *r, const uint8_t *s, size_t len, size_t start,
 
 /* ---- Paths and input ---------------------------------------------------- */
 
+int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
+                 int (*one)(void *arg, const char *src, const char *dst),
+                 void *arg) {
+  cmd_ctx *c = g->c;
+  int n = g->nops, i, rc, status = 0;
+  const char *dest, *dabs;
+  struct vfs_stat st;
+  if (tdir && notarget) {
+    cmd_err(c,
+            "cannot combine --target-directory (-t) and "
+            "--no-target-directory (-T)");
+    return 1;
+  }
+  if (n < 1) return cmd_usage_err(g, "missing file operand");
+  if (!tdir && n < 2)
+    return cmd_usage_err(g, "missing destination file operand after %s",
+                         cmd_quote(c, g->ops[0]));
+  if (notarget) {
+    if (n > 2)
+      return cmd_usage_err(g, "extra operand %s", cmd_quote(c, g->ops[2]));
+    rc = one(arg, g->ops[0], g->ops[1]);
+    return rc < 0 ? rc : rc ? 1 : 0;
+  }
+  dest = tdir ? tdir : g->ops[n - 1];
+  if (!tdir) n--;
+  if (!(dabs = cmd_path(c, dest))) return MSB_ENOMEM;
+  rc = vfs_stat(c->fs, dabs, 1, &st);
+  if (rc == 0 && st.kind == VFS_DIR) {
+    for (i = 0; i < n; i++) {
+      const char *base = cmd_base_name(c, g->ops[i]);
+      size_t dl = strlen(dest), bl;
+      char *to;
+      if (!base) return MSB_ENOMEM;
+      bl = strlen(base);
+      if (!(to = arena_alloc(c->a, dl + bl + 2))) return MSB_ENOMEM;
+      memcpy(to, dest, dl);
+      if (dl && dest[dl - 1] != '/') to[dl++] = '/';
+      memcpy(to + dl, base, bl + 1);
+      if ((rc = one(arg, g->ops[i], to)) < 0) return rc;
+      if (rc) status = 1;
+    }
+    return status;
+  }
+  if (tdir) {
+    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
+            cmd_strerror(rc ? rc : MSB_ENOTDIR));
+    return 1;
+  }
+  if (n > 1) {
+    cmd_err(c, "target %s: %s", cmd_quote(c, dest),
+            cmd_strerror(rc ? rc : MSB_ENOTDIR));
+    return 1;
+  }
+  rc = one(arg, g->ops[0], dest);
+  return rc < 0 ? rc : rc ? 1 : 0;
+}
+
+int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
+                      const uint8_t **d, size_t *len) {
+  int rc = cmd_input(c, op, d, len);
+  const char *shown = strcmp(op, "-") ? op : "standard input";
+  if (rc < 0 && rc != MSB_EISDIR) {
+    cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, op),
+            cmd_strerror(rc));
+    return 0;
+  }
+  /* A directory opens (so it gets its header) but cannot be read. */
+  if (verbose) buf_printf(c->out, "%s==> %s <==\n", *first ? "" : "\n", shown);
+  *first = 0;
+  if (rc == MSB_EISDIR) {
+    cmd_err(c, "error reading %s: %s", cmd_quote(c, op), cmd_strerror(rc));
+    return 0;
+  }
+  return 1;
+}
+
 const char *cmd_path(cmd_ctx *c, const char *operand) {
   buf b;
   char *r = 0;
