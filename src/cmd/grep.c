@@ -164,6 +164,7 @@ typedef struct grep_st {
   int invert, wordx, linex, count, list, listnot, only, quiet, nomsg;
   int lnum, boff, names, null, delim, text, binskip, perl;
   long before, after;
+  int ctxgiven;      /* some -A/-B/-C was given, even 0: "--" separators */
   int64_t maxcount;  /* -1: unlimited */
   int recursive;     /* 0, 'r' or 'R' */
   const char *label;
@@ -357,7 +358,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
           bl--;
           k++;
         }
-        if ((st->before || st->after) && st->groupsep && st->printed_any &&
+        if (st->ctxgiven && st->groupsep && st->printed_any &&
             (last_out == (size_t)-1 || bl != last_lineno + 1))
           buf_printf(c->out, "%s\n", st->groupsep);
         while (bstart < ls) {
@@ -875,6 +876,7 @@ int cmd_grep(cmd_ctx *c) {
     ops++;
     nops--;
   }
+  st.ctxgiven = ctxa >= 0 || ctxb >= 0 || ctxc >= 0;
   st.after = ctxa >= 0 ? ctxa : ctxc >= 0 ? ctxc : 0;
   st.before = ctxb >= 0 ? ctxb : ctxc >= 0 ? ctxc : 0;
   st.perl = mode == 'P';
