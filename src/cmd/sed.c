@@ -278,6 +278,48 @@ static int sed_rx_escape(int nx) {
   }
 }
 
+/* GNU's numeric escapes after the backslash: \xHH, \oNNN, \dNNN and \cX
+ * at t[0..n) (t[0] is the letter). Returns the byte and sets *used to the
+ * characters taken, or -1 when t holds none (the letter stands alone). */
+static int sed_numesc(const char *t, size_t n, size_t *used) {
+  int base = t[0] == 'x' ? 16 : t[0] == 'o' ? 8 : t[0] == 'd' ? 10 : 0;
+  int max = base == 16 ? 2 : 3, v = 0, k;
+  if (t[0] == 'c') {
+    if (n < 2) return -1;
+    *used = 2;
+    return ((t[1] >= 'a' && t[1] <= 'z' ? t[1] - 32 : t[1]) ^ 0x40) & 0xff;
+  }
+  if (!base) return -1;
+  for (k = 1; k <= max && (size_t)k < n; k++) {
+    int ch = t[k], d = ch >= '0' && ch <= '9'                 ? ch - '0'
+                       : base == 16 && ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                       : base == 16 && ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                                              : 99;
+    if (d >= base) break;
+    v = v * base + d;
+  }
+  if (k == 1) return -1;
+  *used = (size_t)k;
+  return v & 0xff;
+}
+
+/* The same escape read from the script (the backslash and letter were
+ * taken); -1 with nothing more consumed when there is none. */
+static int sed_numesc_script(sed *s, int letter) {
+  char t[4];
+  size_t n = 1, used = 0, k;
+  int v;
+  t[0] = (char)letter;
+  while (n < 4 && s->pos + n - 1 < s->slen && s->sc[s->pos + n - 1] != '\n') {
+    t[n] = s->sc[s->pos + n - 1];
+    n++;
+  }
+  v = sed_numesc(t, n, &used);
+  if (v < 0) return -1;
+  for (k = 1; k < used; k++) sed_get(s);
+  return v;
+}
+
 /* Copies a bracket expression of a regex (the '[' is read): GNU sed does
  * not end a regex inside one, so "s/[/]/x/" replaces a slash. A backslash
  * there is literal except for the escapes above. 0, or 1 when the bracket
@@ -299,6 +341,15 @@ static int sed_bracket(sed *s, buf *out) {
       buf_putc(out, sed_rx_escape(sed_get(s)));
       continue;
     }
+    if (ch == '\\' && sed_peek(s) > 0 && strchr("xodc", sed_peek(s))) {
+      size_t save = s->pos;
+      int v = sed_numesc_script(s, sed_get(s));
+      if (v >= 0) {
+        buf_putc(out, v);
+        continue;
+      }
+      s->pos = save;
+    }
     buf_putc(out, ch);
     if (ch == '[' && strchr(":.=", sed_peek(s)) && sed_peek(s) > 0) {
       int term = sed_get(s), prev = -1;
@@ -319,7 +370,7 @@ static int sed_bracket(sed *s, buf *out) {
  * delim and "\n" into a newline; other escapes stay for the consumer.
  * regex: also convert \t and friends. 0, or 1 when unterminated. */
 static int sed_delimited(sed *s, int delim, buf *out, int regex) {
-  int ch;
+  int ch, v;
   for (;;) {
     if (sed_boundary(s)) return 1;
     ch = sed_get(s);
@@ -352,6 +403,10 @@ static int sed_delimited(sed *s, int delim, buf *out, int regex) {
         buf_putc(out, '\a');
       } else if (regex && nx == 'r') {
         buf_putc(out, '\r');
+      } else if (regex && strchr("xodc", nx) &&
+                 (v = sed_numesc_script(s, nx)) >= 0) {
+        /* GNU puts the byte in the regex as if typed: "\x2e" is a '.'. */
+        buf_putc(out, v);
       } else {
         buf_putc(out, '\\');
         buf_putc(out, nx);
@@ -655,6 +710,21 @@ static int sed_repl(sed *s, sed_cmd *c, const char *r, size_t n, size_t nsub) {
     case 'f': buf_putc(&lit, '\f'); break;
     case 'v': buf_putc(&lit, '\v'); break;
     case 'r': buf_putc(&lit, '\r'); break;
+    case 'x':
+    case 'o':
+    case 'd':
+    case 'c': {
+      /* In the replacement the byte is always literal (even '&'). */
+      size_t used = 0;
+      int v = sed_numesc(r + i, n - i, &used);
+      if (v < 0) {
+        buf_putc(&lit, ch);
+      } else {
+        buf_putc(&lit, v);
+        i += used - 1;
+      }
+      break;
+    }
     default: buf_putc(&lit, ch); break;
     }
   }
@@ -992,8 +1062,22 @@ static int sed_parse(sed *s) {
       if (sed_parse_y(s, c)) return 1;
       break;
     case 'v': {
-      size_t len;
-      sed_word(s, 1, &len);
+      /* We are GNU sed 4.9: a newer required version is an error. */
+      static const long have[3] = {4, 9, 0};
+      size_t len, k = 0;
+      const char *w = sed_word(s, 1, &len);
+      long want[3] = {0, 0, 0};
+      int part = 0;
+      for (; w && k < len && part < 3; k++) {
+        if (w[k] == '.')
+          part++;
+        else if (w[k] >= '0' && w[k] <= '9' && want[part] < 100000)
+          want[part] = want[part] * 10 + (w[k] - '0');
+      }
+      for (part = 0; len && part < 3 && want[part] == have[part]; part++) {
+      }
+      if (len && part < 3 && want[part] > have[part])
+        return sed_bad(s, "expected newer version of sed");
       if (sed_peek(s) == ';') s->pos++;
       break;
     }
@@ -1236,7 +1320,7 @@ static void sed_list(sed *s, long width) {
       esc[3] = (char)('0' + (ch & 7));
       n = 4;
     }
-    if (width > 1 && col + n > (size_t)width - 1) {
+    if (width > 0 && col + n > (size_t)width - 1) {
       buf_puts(o, "\\\n");
       col = 0;
     }
