@@ -609,7 +609,7 @@ static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
     return NULL;
   }
   s = interp_stream_new(sh, SH_S_IN);
-  if (s) s->seekable = 1;
+  if (s) s->regular = 1;
   if (s && len) {
     s->data = mem_alloc(sh->m, len);
     if (!s->data) {
@@ -1085,7 +1085,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argc = argc;
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
-  c.in_seekable = sh->fd[0] && sh->fd[0]->seekable;
+  c.in_regular = sh->fd[0] && sh->fd[0]->regular;
+  c.umask = &sh->umask;
   c.out = out;
   c.err = err;
   c.envp = interp_envp(sh, &a, extra, nextra);

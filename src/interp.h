@@ -32,7 +32,7 @@ typedef struct sh_stream {
   char *path;    /* SH_S_FILE absolute path (owned) */
   uint8_t *data; /* SH_S_IN bytes (owned) */
   size_t len, pos;
-  int seekable; /* SH_S_IN read from a file (`< file`) */
+  int regular;   /* SH_S_IN read from a regular file by "<" */
 } sh_stream;
 
 #define SH_NFD 10

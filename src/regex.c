@@ -93,6 +93,7 @@ typedef struct rx_parser {
   int has_bref;
   int has_look;
   int caret_ok;   /* BRE: '^' here would be an anchor */
+  buf *warn;      /* grep's warnings go here (RX_GREP), or NULL */
 } rx_parser;
 
 static int rx_fail(rx_parser *p, const char *msg) {
@@ -103,6 +104,15 @@ static int rx_fail(rx_parser *p, const char *msg) {
     p->msg = msg;
   }
   return p->err;
+}
+
+/* Records one of grep's warnings ("* at start of expression") as a
+ * "warning: ..." line; grep prints them even when compiling succeeds. */
+static void rx_warn(rx_parser *p, const char *what) {
+  if (!p->warn || !(p->flags & RX_GREP)) return;
+  buf_puts(p->warn, "warning: ");
+  buf_puts(p->warn, what);
+  buf_puts(p->warn, " at start of expression\n");
 }
 
 static uint32_t rx_node_new(rx_parser *p, int type) {
@@ -282,6 +292,8 @@ static void rx_peek(rx_parser *p, rx_tok *t) {
       t->c = -3;
       return;
     }
+    /* sed --posix: GNU's operators are ordinary escaped characters. */
+    if ((p->flags & RX_POSIX) && strchr("|+?wWsSbB<>`'", c2)) return;
     switch (c2) {
     case '(':
       if (!ere) t->type = RXT_OPEN;
@@ -459,11 +471,31 @@ static int rx_bracket_elem(rx_parser *p, uint8_t *set, int *c,
   return 0;
 }
 
+/* Perl: whether the '[' at p->pos starts "[:name:]" outside a class,
+ * which PCRE2 refuses. Scans like PCRE2 for ":]" before any ']' or "[:". */
+static int rx_perl_posix_outside(const rx_parser *p) {
+  size_t i;
+  if (rx_at(p, p->pos + 1) != ':') return 0;
+  for (i = p->pos + 2; i < p->len; i++) {
+    int c = p->pat[i], nx = rx_at(p, i + 1);
+    if (c == '\\' && (nx == ']' || nx == '\\'))
+      i++;
+    else if ((c == '[' && nx == ':') || c == ']')
+      return 0;
+    else if (c == ':' && nx == ']')
+      return 1;
+  }
+  return 0;
+}
+
 /* Parses a bracket expression at p->pos ('['); returns a SET node. */
 static uint32_t rx_bracket(rx_parser *p) {
   uint32_t n = rx_node_new(p, RXN_SET), s = rx_set_new(p);
   uint8_t *set;
   int neg = 0, first = 1, k;
+  /* grep and sed (GNU dfa) refuse "[:alpha:]": bit 1 starts with ':',
+   * 2 last element was ':', 4 another character seen, 8 range or class. */
+  int colon = 0;
   if (p->err) return RX_NONE;
   set = p->sets[s];
   p->nodes[n].arg = s;
@@ -472,7 +504,7 @@ static uint32_t rx_bracket(rx_parser *p) {
     neg = 1;
     p->pos++;
   }
-  if (p->pos >= p->len && p->syn != RX_PERL && !(p->flags & RX_GREP)) {
+  if (p->pos >= p->len && p->syn != RX_PERL) {
     rx_fail(p, "Invalid regular expression"); /* glibc: REG_BADPAT */
     return RX_NONE;
   }
@@ -487,7 +519,10 @@ static uint32_t rx_bracket(rx_parser *p) {
       p->pos++;
       break;
     }
+    if (first) colon = ch == ':';
+    colon &= ~2;
     kind = rx_bracket_elem(p, set, &c, first);
+    colon |= kind != 0 ? 8 : c == ':' ? 2 : 4;
     set = p->sets[s];
     first = 0;
     if (p->err) return RX_NONE;
@@ -510,9 +545,14 @@ static uint32_t rx_bracket(rx_parser *p) {
         return RX_NONE;
       }
       for (k = c; k <= hi; k++) rx_set_add(set, k);
+      colon |= 8;
       continue;
     }
     if (kind != 1) rx_set_add(set, c);
+  }
+  if (colon == 7 && p->syn != RX_PERL && (p->flags & (RX_GREP | RX_SED))) {
+    rx_fail(p, RX_COLON_MSG);
+    return RX_NONE;
   }
   if (p->icase) rx_set_fold(set);
   if (neg) {
@@ -887,7 +927,12 @@ static uint32_t rx_parse_atom(rx_parser *p, int depth, int *anchor) {
           p, p->syn == RX_PERL ? "\\ at end of pattern" : "Trailing backslash");
     return RX_NONE;
   case RXT_ANY: p->pos++; return rx_node_class(p, 0);
-  case RXT_BRACKET: return rx_bracket(p);
+  case RXT_BRACKET:
+    if (p->syn == RX_PERL && rx_perl_posix_outside(p)) {
+      rx_fail(p, "POSIX named classes are supported only within a class");
+      return RX_NONE;
+    }
+    return rx_bracket(p);
   case RXT_OPEN:
     if (depth + 1 > RX_MAX_DEPTH) {
       rx_fail(p, "Regular expression too big");
@@ -1021,7 +1066,7 @@ static uint32_t rx_parse_cat(rx_parser *p, int depth) {
     if (t.type == RXT_ALT) break;
     if (t.type == RXT_CLOSE) {
       if (depth > 0) break;
-      if (p->syn == RX_BRE || (p->flags & RX_SED)) {
+      if (p->syn == RX_BRE || (p->flags & (RX_SED | RX_POSIX)) == RX_SED) {
         rx_fail(p, "Unmatched ) or \\)");
         return RX_NONE;
       }
@@ -1047,13 +1092,32 @@ static uint32_t rx_parse_cat(rx_parser *p, int depth) {
           return RX_NONE;
         }
       } else if (p->syn == RX_ERE) {
+        int r = 1, lo, hi;
+        size_t save = p->pos;
         if (!(p->flags & RX_GREP)) {
           rx_fail(p, "Invalid preceding regular expression");
           return RX_NONE;
         }
-        p->pos += t.len; /* grep -E ignores it */
-        continue;
-      } else if (t.type == RXT_OPEN_DUP && !(p->flags & RX_GREP)) {
+        /* grep -E warns and ignores it; a '{' that starts no valid
+         * interval is an ordinary character. */
+        p->pos += t.len;
+        if (t.type == RXT_OPEN_DUP) r = rx_interval(p, save, &lo, &hi);
+        if (r < 0) return RX_NONE;
+        if (r == 1) {
+          rx_warn(p, t.type == RXT_STAR    ? "*"
+                     : t.type == RXT_PLUS  ? "+"
+                     : t.type == RXT_QMARK ? "?"
+                                           : "{...}");
+          continue;
+        }
+        p->pos = save;
+      } else if (t.type == RXT_OPEN_DUP && (p->flags & RX_GREP)) {
+        /* grep: a leading \{...\} is taken literally, text and all. */
+        p->pos += t.len;
+        n = rx_node_byte(p, '{');
+        anchor = 0;
+        goto atom_done;
+      } else if (t.type == RXT_OPEN_DUP) {
         rx_fail(p, "Invalid preceding regular expression");
         return RX_NONE;
       }
@@ -1064,6 +1128,7 @@ static uint32_t rx_parse_cat(rx_parser *p, int depth) {
     } else {
       n = rx_parse_atom(p, depth, &anchor);
     }
+  atom_done:
     p->caret_ok = 0;
     if (p->err) return RX_NONE;
     if (n == RX_NONE) continue;
@@ -1545,6 +1610,7 @@ int rx_compile(mem *m, const char *pat, size_t len, unsigned flags, rx **out,
   p.syn = (int)(flags & RX_SYNTAX);
   if (p.syn == 3) p.syn = RX_ERE;
   p.icase = (flags & RX_ICASE) != 0;
+  p.warn = errmsg;
   root = rx_parse_alt(&p, 0);
   if (!p.err && p.pos < p.len) {
     /* Only a ')' can stop the top-level parse early. */

@@ -57,6 +57,12 @@ typedef struct rx rx;
  * "Unmatched ) or \)". */
 #define RX_GREP 32u
 #define RX_SED 64u
+/* sed --posix: GNU's \| \+ \? \w \W \s \S \b \B \< \> \` \' stand for
+ * the plain character, and an unmatched ')' in ERE is ordinary again. */
+#define RX_POSIX 128u
+/* With RX_GREP or RX_SED, a bracket like "[:alpha:]" is an error with this
+ * message (GNU dfa's; sed prints it without its expression frame). */
+#define RX_COLON_MSG "character class syntax is [[:space:]], not [:space:]"
 
 /* Compiles pat[0..len) (may contain NUL bytes). On success returns 0 and
  * stores a new rx in *out (free with rx_free). On a syntax error returns
@@ -67,7 +73,10 @@ typedef struct rx rx;
  * "Invalid range end", "Invalid character class name",
  * "Invalid content of \\{\\}", "Unmatched \\{", "Regular expression too big";
  * grep and sed print it in their own frame ("grep: %s", "sed: -e expression
- * #1, char N: %s"). Perl mode uses PCRE2-like wording. Returns MSB_ENOMEM
+ * #1, char N: %s"). Perl mode uses PCRE2-like wording. With RX_GREP,
+ * grep -E's warnings ("warning: * at start of expression", one line each,
+ * ending in '\n') are appended to errmsg before the error, and on success
+ * too. Returns MSB_ENOMEM
  * when m's limit is reached. m is borrowed and must outlive the rx. */
 int rx_compile(mem *m, const char *pat, size_t len, unsigned flags, rx **out,
                buf *errmsg);

@@ -5,8 +5,10 @@
  *   -i, --ignore-garbage  when decoding, ignore non-alphabet characters
  *   -w, --wrap=COLS       wrap encoded lines after COLS characters
  *                         (default 76, 0 disables wrapping)
- * Decoding skips newlines, accepts concatenated padded groups, and on bad
- * input writes what decoded so far, then "invalid input" with status 1. */
+ * Decoding skips newlines (-i: every byte outside the alphabet but '='),
+ * cuts the rest into groups of 4 (base32: 8) and decodes them one by one
+ * like gnulib, so concatenated padded groups work; at the first bad group
+ * it writes that group's valid prefix, then "invalid input", status 1. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,47 +85,61 @@ static int base64_value(const base64_code *k, int ch) {
   return p ? (int)(p - k->sym) : -1;
 }
 
-/* Flushes a (possibly partial) group of symbols; returns bytes written. */
-static int base64_flush(cmd_ctx *c, const base64_code *k, const int *v,
-                        int nv) {
+/* Decodes one group g[0..n) (n <= k->group; shorter only at the end) the
+ * way gnulib's decode_4 / decode_8 do: each output byte goes out as soon
+ * as the symbols ending it are checked, so a bad group still writes its
+ * valid prefix; padding may start only where a byte ends and must fill
+ * the group. Returns 1 for a good group, 0 for a bad one, or a negative
+ * code. */
+static int base64_group(cmd_ctx *c, const base64_code *k, const uint8_t *g,
+                        size_t n) {
+  static const uint8_t ends64[] = {2, 3, 4}, ends32[] = {2, 4, 5, 7, 8};
+  const uint8_t *ends = k->bits == 5 ? ends32 : ends64;
+  size_t nsteps = k->bits == 5 ? 5 : 3, st, pos = 0, j;
   uint64_t acc = 0;
-  int i, nbytes = nv * k->bits / 8;
-  uint8_t out[5];
-  for (i = 0; i < k->group; i++) acc = acc << k->bits | (i < nv ? v[i] : 0);
-  for (i = 0; i < k->bytes; i++)
-    out[i] = (uint8_t)(acc >> (8 * (k->bytes - 1 - i)));
-  return cmd_write(c, out, (size_t)nbytes);
+  int rc;
+  if (n < (k->bits == 5 ? 8u : 2u)) return 0;
+  for (st = 0; st < nsteps; st++) {
+    uint8_t b;
+    if (st > 0 && pos < n && g[pos] == '=') {
+      for (j = pos; j < n; j++)
+        if (g[j] != '=') return 0;
+      return n == (size_t)k->group;
+    }
+    if (ends[st] > n) return 0;
+    for (j = pos; j < ends[st]; j++) {
+      int v = base64_value(k, g[j]);
+      if (v < 0) return 0;
+      acc = acc << k->bits | (uint64_t)v;
+    }
+    pos = ends[st];
+    b = (uint8_t)(acc >> (pos * (size_t)k->bits - 8 * (st + 1)));
+    if ((rc = cmd_write(c, &b, 1)) < 0) return rc;
+  }
+  return 1;
 }
 
 static int base64_decode(cmd_ctx *c, const base64_code *k, const uint8_t *d,
                          size_t n, int ignore) {
-  int v[8], nv = 0, pad = 0, rc;
-  size_t i;
+  uint8_t g[8];
+  size_t i, ng = 0;
+  int rc;
   for (i = 0; i < n; i++) {
-    int ch = d[i], x;
-    if (ch == '\n') continue;
-    if (ch == '=' && nv > 0) {
-      pad++;
-      if (nv + pad == k->group) {
-        if ((rc = base64_flush(c, k, v, nv)) < 0) return rc;
-        nv = pad = 0;
-      }
+    int ch = d[i];
+    /* Newlines never count; -i also drops every other non-symbol. */
+    if (ch == '\n' || (ignore && ch != '=' && base64_value(k, ch) < 0))
       continue;
-    }
-    x = pad ? -1 : base64_value(k, ch);
-    if (x < 0) {
-      if (ignore && !pad) continue;
-      goto bad;
-    }
-    v[nv++] = x;
-    if (nv == k->group) {
-      if ((rc = base64_flush(c, k, v, nv)) < 0) return rc;
-      nv = 0;
+    g[ng++] = (uint8_t)ch;
+    if (ng == (size_t)k->group) {
+      if ((rc = base64_group(c, k, g, ng)) <= 0) goto done;
+      ng = 0;
     }
   }
-  if (!nv && !pad) return 0;
-bad:
-  if (nv && (rc = base64_flush(c, k, v, nv)) < 0) return rc;
+  if (!ng) return 0;
+  rc = base64_group(c, k, g, ng);
+done:
+  if (rc < 0) return rc;
+  if (rc == 1) return 0;
   cmd_err(c, "invalid input");
   return 1;
 }

@@ -65,7 +65,8 @@ static int chmod_one(cmd_ctx *c, chmod_state *s, const char *name,
       cmd_outf(c, "%s could not be accessed\n", cmd_quote(c, name));
     return 1;
   }
-  if (cmd_parse_mode(s->mode, st.mode, st.kind == VFS_DIR, CMD_UMASK, &nm) < 0)
+  if (cmd_parse_mode(s->mode, st.mode, st.kind == VFS_DIR, cmd_umask(c), &nm) <
+      0)
     return 1;
   rc = nm == (st.mode & 07777) ? 0 : vfs_chmod(c->fs, abs, nm);
   if (rc == MSB_ENOMEM) return rc;
@@ -149,7 +150,7 @@ int cmd_chmod(cmd_ctx *c) {
   if (i >= g.nops) {
     return cmd_usage_err(&g, "missing operand after %s", cmd_quote(c, s.mode));
   }
-  if (cmd_parse_mode(s.mode, 0644, 0, CMD_UMASK, &dummy) < 0)
+  if (cmd_parse_mode(s.mode, 0644, 0, cmd_umask(c), &dummy) < 0)
     return cmd_usage_err(&g, "invalid mode: %s", cmd_quote(c, s.mode));
   for (; i < g.nops; i++) {
     const char *abs = cmd_path(c, g.ops[i]);

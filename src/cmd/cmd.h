@@ -47,9 +47,11 @@ struct cmd_ctx {
    * command sees the rest): cmd_input of "-" sets in_len; commands that
    * read c->in directly set it themselves. */
   size_t in_used;
-  /* stdin is a regular file (`< file`), so a command may leave the offset
-   * just past what it used, like GNU head does with lseek. */
-  int in_seekable;
+  /* stdin is a regular file (`< file`): a command may leave the offset
+   * just past what it used, like GNU head does with lseek, and wc sizes
+   * its columns as for a named file. */
+  int in_regular;
+  const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
   char **envp;           /* exported "NAME=value", NULL-terminated */
@@ -114,6 +116,10 @@ typedef struct cmd_opt {
   2u   /* a word starting "-DIGIT" yields
                                  CMD_OPT_NUM (head -5, tail -3c) */
 #define CMD_OPTF_NOHELP 4u    /* no implicit --help/--version */
+/* argp wording (tar): "Try 'NAME --help' or 'NAME --usage' ..." */
+#define CMD_OPTF_ARGP 8u
+/* diffutils wording: "NAME: Try 'NAME --help' for more information." */
+#define CMD_OPTF_TRYNAME 16u
 
 typedef struct cmd_getopt {
   cmd_ctx *c;
@@ -227,9 +233,40 @@ int cmd_parse_int(const char *s, int64_t *out);
 #define CMD_SZ_BYTES 2u
 int cmd_parse_size(const char *s, unsigned flags, uint64_t *out);
 
-/* File modes. The sandbox umask is fixed at 022 (no umask field in the
- * context yet): new files 0644, directories 0755. */
+/* cp / mv: SOURCE... DEST (or -t DIR, -T) with GNU's operand errors;
+ * calls one(arg, src, dst) per source, dst inside DEST when it is a
+ * directory. Returns the exit status or a negative code (one's negative
+ * codes stop the run). */
+int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
+                 int (*one)(void *arg, const char *src, const char *dst),
+                 void *arg);
+
+/* head / tail: reads operand op (GNU's messages for a missing file or a
+ * directory) and prints the "==> NAME <==" header when verbose, first
+ * telling whether one was printed before. 1 with d, len set, or 0 after a
+ * message (the caller's status becomes 1). */
+int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
+                      const uint8_t **d, size_t *len);
+
+/* Regex search for grep and sed: rx_exec with a work budget per call of
+ * CMD_RX_BUDGET plus 16 units per subject byte, the work charged to the
+ * step limit. A search that exhausts its budget (a catastrophic
+ * back-reference pattern) stops the run on the named limit max_steps and
+ * returns MSB_ELIMIT. Other results as rx_exec. */
+#define CMD_RX_BUDGET ((uint64_t)50000000u)
+struct rx;
+struct rx_match;
+int cmd_rx_exec(cmd_ctx *c, struct rx *r, const uint8_t *s, size_t len,
+                size_t start, unsigned eflags, struct rx_match *m, size_t nm);
+
+/* File modes. CMD_UMASK is the default umask; commands creating files
+ * use cmd_umask, the shell's current one: new files get 0666 & ~umask,
+ * directories 0777 & ~umask. */
 #define CMD_UMASK 022u
+uint32_t cmd_umask(const cmd_ctx *c);
+/* Mode for a file a command creates (sort -o, split, uniq OUTPUT...):
+ * 0666 minus the umask. */
+#define CMD_NEWFILE(c) (0666u & ~cmd_umask(c))
 /* Applies a chmod-style mode (octal, or symbolic "u+x,go-w,a=r,+X,u=g")
  * to old. is_dir matters for X. Returns 0 or CMD_NUM_INVALID. */
 int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
@@ -272,7 +309,8 @@ void cmd_time_full(int64_t t_ns, char out[48]);
 /* Parses a date as touch -d / date -d accept the common forms: "@EPOCH",
  * "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS[.frac]]", ISO 8601 with 'T' and an
  * optional "Z" or +HH:MM offset, "now", "today", "yesterday", "tomorrow",
- * "N days ago" / "N hours ago" ... relative to now_ns. 0 or
+ * "N days ago", month names, weekdays, am/pm and more (datetime.c),
+ * relative to now_ns. 0 or
  * CMD_NUM_INVALID. Times without a zone are UTC (the sandbox's TZ). */
 int cmd_parse_date(const char *s, int64_t now_ns, int64_t *out_ns);
 

@@ -63,7 +63,7 @@ int cmd_cmp(cmd_ctx *c) {
   const char *name[2];
   const uint8_t *d[2];
   size_t len[2];
-  cmd_opt_init(&g, c, cmp_opts, cmp_usage, 0);
+  cmd_opt_init(&g, c, cmp_opts, cmp_usage, CMD_OPTF_TRYNAME);
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {

@@ -105,6 +105,29 @@ static int cp_verbose(cp_state *s, const char *from, const char *to) {
                   cmd_quote(s->c, to));
 }
 
+/* New copies get the source's mode minus the umask, as a file created
+ * with open(2) would (not with -p / -a). A copied subtree is shared, so
+ * it is only walked when the umask actually takes bits away. */
+static int cp_umask(cp_state *s, const char *dabs) {
+  cmd_ctx *c = s->c;
+  uint32_t um = cmd_umask(c);
+  struct vfs_stat st;
+  cmd_walk *w;
+  cmd_walk_ent *e;
+  int rc;
+  if (s->preserve || vfs_stat(c->fs, dabs, 0, &st) < 0) return 0;
+  if (st.kind == VFS_LINK) return 0;
+  if (st.kind != VFS_DIR)
+    return (st.mode & um) ? vfs_chmod(c->fs, dabs, st.mode & 07777 & ~um) : 0;
+  if ((rc = cmd_walk_open(c, dabs, 0, &w)) < 0) return rc;
+  while ((rc = cmd_walk_next(w, &e)) > 0)
+    if (e->st.kind != VFS_LINK && (e->st.mode & um) &&
+        (rc = vfs_chmod(c->fs, e->abs, e->st.mode & 07777 & ~um)) < 0)
+      break;
+  cmd_walk_close(w);
+  return rc < 0 ? rc : 0;
+}
+
 /* Copies one non-directory (file or link) onto dst. */
 static int cp_file(cp_state *s, const char *src, const char *sabs,
                    const struct vfs_stat *sst, const char *dst,
@@ -170,6 +193,7 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
               cmd_quote(c, dst), cmd_strerror(rc));
     return 1;
   }
+  if (!exists && (rc = cp_umask(s, dabs)) < 0) return rc;
   return cp_verbose(s, src, dst);
 }
 
@@ -220,7 +244,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
     /* -L: links inside must be resolved, so copy entry by entry. */
     struct vfs_stat sst;
     if (vfs_stat(c->fs, sabs, 1, &sst) < 0) sst.mode = 0755;
-    rc = vfs_mkdir(c->fs, dabs, sst.mode & 07777, 0);
+    rc = vfs_mkdir(c->fs, dabs, sst.mode & 07777 & ~cmd_umask(c), 0);
     if (rc < 0) {
       if (rc == MSB_ENOMEM) return rc;
       cmd_err(c, "cannot create directory %s: %s", cmd_quote(c, dst),
@@ -246,6 +270,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
               cmd_strerror(rc));
       return 1;
     }
+    if ((rc = cp_umask(s, dabs)) < 0) return rc;
     return cp_list(s, src, dst) < 0 ? MSB_ELIMIT : 0;
   }
   if (dst_st.kind != VFS_DIR) {
@@ -278,11 +303,12 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
         /* A new subdirectory: with -L make it and keep walking (links
          * inside must be resolved); otherwise copy it whole in O(1). */
         if (s->deref == CP_DEREF_ALWAYS) {
-          rc = vfs_mkdir(c->fs, tabs, e->st.mode & 07777, 0);
+          rc = vfs_mkdir(c->fs, tabs, e->st.mode & 07777 & ~cmd_umask(c), 0);
           if (rc == 0) rc = cp_verbose(s, e->path, to);
         } else {
           unsigned fl = VFS_CP_NOFOLLOW | (s->preserve ? VFS_CP_KEEP_META : 0);
           rc = vfs_copy(c->fs, e->abs, tabs, fl);
+          if (rc == 0) rc = cp_umask(s, tabs);
           if (rc == 0) rc = cp_list(s, e->path, to);
           cmd_walk_prune(w);
         }
@@ -308,6 +334,12 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
   }
   cmd_walk_close(w);
   return rc < 0 ? rc : status;
+}
+
+static int cp_one(cp_state *s, const char *src, const char *dst);
+
+static int cp_one_cb(void *s, const char *src, const char *dst) {
+  return cp_one(s, src, dst);
 }
 
 static int cp_one(cp_state *s, const char *src, const char *dst) {
@@ -341,9 +373,8 @@ static int cp_one(cp_state *s, const char *src, const char *dst) {
 int cmd_cp(cmd_ctx *c) {
   cmd_getopt g;
   cp_state s;
-  int k, i, notarget = 0, n, rc;
-  const char *tdir = 0, *dest;
-  struct vfs_stat st;
+  int k, notarget = 0, rc;
+  const char *tdir = 0;
   memset(&s, 0, sizeof s);
   s.c = c;
   cmd_opt_init(&g, c, cp_opts, cp_usage, 0);
@@ -384,55 +415,6 @@ int cmd_cp(cmd_ctx *c) {
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
-  n = g.nops;
-  if (tdir && notarget) {
-    cmd_err(c,
-            "cannot combine --target-directory (-t) and "
-            "--no-target-directory (-T)");
-    return 1;
-  }
-  if (n < 1) return cmd_usage_err(&g, "missing file operand");
-  if (!tdir && n < 2)
-    return cmd_usage_err(&g, "missing destination file operand after %s",
-                         cmd_quote(c, g.ops[0]));
-  if (notarget) {
-    if (n > 2)
-      return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
-    rc = cp_one(&s, g.ops[0], g.ops[1]);
-    return rc < 0 ? rc : rc ? 1 : 0;
-  }
-  dest = tdir ? tdir : g.ops[n - 1];
-  if (!tdir) n--;
-  {
-    const char *dabs = cmd_path(c, dest);
-    if (!dabs) return MSB_ENOMEM;
-    rc = vfs_stat(c->fs, dabs, 1, &st);
-  }
-  if (rc == 0 && st.kind == VFS_DIR) {
-    for (i = 0; i < n; i++) {
-      const char *base = cmd_base_name(c, g.ops[i]), *to;
-      if (!base) return MSB_ENOMEM;
-      to = cp_join(c, dest, base);
-      if (!to) return MSB_ENOMEM;
-      rc = cp_one(&s, g.ops[i], to);
-      if (rc < 0) return rc;
-      if (rc) s.status = 1;
-    }
-    return s.status;
-  }
-  if (tdir) {
-    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
-            cmd_strerror(rc ? rc : MSB_ENOTDIR));
-    return 1;
-  }
-  if (n > 1) {
-    if (rc == 0)
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest),
-              cmd_strerror(MSB_ENOTDIR));
-    else
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest), cmd_strerror(rc));
-    return 1;
-  }
-  rc = cp_one(&s, g.ops[0], dest);
-  return rc < 0 ? rc : rc ? 1 : 0;
+  rc = cmd_dest_run(&g, tdir, notarget, cp_one_cb, &s);
+  return rc < 0 ? rc : rc ? rc : s.status;
 }

@@ -189,8 +189,9 @@ static int diff_classes(cmd_ctx *c, const diff_opt *o, diff_file *f) {
   for (k = 0; k < 2; k++)
     for (i = 0; i < f[k].n; i++) {
       const uint8_t *p = f[k].ln[i], *e = diff_end(&f[k], i);
-      /* a last line without its newline never equals a complete line */
-      int part = i + 1 == f[k].n && f[k].noeol;
+      /* a last line without its newline never equals a complete line,
+       * unless white space is ignored: GNU counts the newline as space */
+      int part = i + 1 == f[k].n && f[k].noeol && !o->space && !o->allspace;
       uint64_t h = diff_hash(o, p, e) ^ (uint64_t)part;
       size_t j = (size_t)h & (cap - 1);
       for (;; j = (j + 1) & (cap - 1)) {
@@ -203,7 +204,8 @@ static int diff_classes(cmd_ctx *c, const diff_opt *o, diff_file *f) {
           break;
         }
         if (s->h == h &&
-            part == (s->line + 1 == f[s->file].n && f[s->file].noeol) &&
+            part == (s->line + 1 == f[s->file].n && f[s->file].noeol &&
+                     !o->space && !o->allspace) &&
             diff_same(o, p, e, f[s->file].ln[s->line],
                       diff_end(&f[s->file], s->line)))
           break;
@@ -592,7 +594,11 @@ static void diff_stamp(cmd_ctx *c, buf *b, const char *mark, const diff_file *f,
  * one past the last change of the group starting at k. */
 static size_t diff_group(const diff_hunk *h, size_t n, size_t k, int ctx) {
   size_t e = k + 1;
-  while (e < n && h[e].l0 - (h[e - 1].l0 + h[e - 1].del) <= 2L * ctx) e++;
+  /* Like GNU's find_hunk: a blank-only (-B) change joins only when it is
+   * within ctx lines, any other within 2 * ctx. */
+  while (e < n && h[e].l0 - (h[e - 1].l0 + h[e - 1].del) <
+                      (h[e].blank ? (long)ctx : 2L * ctx + 1))
+    e++;
   return e;
 }
 
@@ -978,7 +984,7 @@ int cmd_diff(cmd_ctx *c) {
   memset(&o, 0, sizeof o);
   o.fmt = 'n';
   o.ctx = 3;
-  cmd_opt_init(&g, c, diff_opts, diff_usage, 0);
+  cmd_opt_init(&g, c, diff_opts, diff_usage, CMD_OPTF_TRYNAME);
   g.status = 2;
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {

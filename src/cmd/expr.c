@@ -120,7 +120,7 @@ static expr_val expr_match(expr_p *p, expr_val a, expr_val b) {
     return expr_str("");
   }
   buf_finish(&msg);
-  rc = rx_exec(r, (const uint8_t *)s, strlen(s), 0, 0, m, 2, NULL);
+  rc = cmd_rx_exec(p->c, r, (const uint8_t *)s, strlen(s), 0, 0, m, 2);
   if (rc < 0) p->err = rc;
   if (rc == 1 && m[0].so != 0) rc = 0;
   if (rx_nsub(r) > 0) {

@@ -1226,7 +1226,7 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
     rx_match m;
     size_t len = strlen(e->path);
     if (!n->re) return 0;
-    r = rx_exec(n->re, (const uint8_t *)e->path, len, 0, 0, &m, 1, 0);
+    r = cmd_rx_exec(s->c, n->re, (const uint8_t *)e->path, len, 0, 0, &m, 1);
     if (r < 0) return r;
     return r == 1 && m.so == 0 && (size_t)m.eo == len;
   }

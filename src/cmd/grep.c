@@ -150,12 +150,6 @@ static const cmd_opt grep_opts[] = {
     {0, "no-group-separator", CMD_ARG_NONE, GREP_O_NOGROUPSEP},
     {0, 0, 0, 0}};
 
-/* Regex work allowed per search call: the engine charges roughly the
- * subject length per call even when it matches early, so the budget is per
- * call (bounding one pathological back-reference search) while the step
- * limit bounds the whole run through cmd_tick. */
-#define GREP_RX_BUDGET ((uint64_t)1000000000u)
-
 /* A glob list for --include / --exclude / --exclude-dir. */
 typedef struct grep_globs {
   const char **v;
@@ -170,6 +164,7 @@ typedef struct grep_st {
   int invert, wordx, linex, count, list, listnot, only, quiet, nomsg;
   int lnum, boff, names, null, delim, text, binskip, perl;
   long before, after;
+  int ctxgiven;      /* some -A/-B/-C was given, even 0: "--" separators */
   int64_t maxcount;  /* -1: unlimited */
   int recursive;     /* 0, 'r' or 'R' */
   const char *label;
@@ -192,8 +187,7 @@ static int grep_exec(grep_st *st, const uint8_t *s, size_t len, size_t start,
   int found = 0;
   for (i = 0; i < st->nrx; i++) {
     rx_match m;
-    uint64_t budget = GREP_RX_BUDGET;
-    int r = rx_exec(st->rxs[i], s, len, start, ef, &m, 1, &budget);
+    int r = cmd_rx_exec(st->c, st->rxs[i], s, len, start, ef, &m, 1);
     if (r < 0) return r;
     if (r == 1 && (!found || m.so < *so || (m.so == *so && m.eo > *eo))) {
       *so = m.so;
@@ -364,7 +358,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
           bl--;
           k++;
         }
-        if ((st->before || st->after) && st->groupsep && st->printed_any &&
+        if (st->ctxgiven && st->groupsep && st->printed_any &&
             (last_out == (size_t)-1 || bl != last_lineno + 1))
           buf_printf(c->out, "%s\n", st->groupsep);
         while (bstart < ls) {
@@ -520,6 +514,17 @@ static int grep_has_backref(const char *p, size_t n) {
   return 0;
 }
 
+/* Prints what rx_compile left in em: warning lines, then the error. */
+static void grep_rx_msgs(cmd_ctx *c, buf *em) {
+  const char *e = buf_str(em), *nl;
+  while (*e) {
+    nl = strchr(e, '\n');
+    cmd_err(c, "%.*s", nl ? (int)(nl - e) : (int)strlen(e), e);
+    if (!nl) break;
+    e = nl + 1;
+  }
+}
+
 /* Compiles the pattern list; 0, 2 (error printed) or a negative code. */
 static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
                         int icase) {
@@ -533,6 +538,7 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
   int backref = 0, rc = 0;
   const char *alt = fl == RX_BRE ? "\\|" : "|";
   if (icase) fl |= RX_ICASE;
+  if (mode != 'P') fl |= RX_GREP;
   /* Count patterns. */
   for (i = 0; i < plen; i++)
     if (pats[i] == '\n') n++;
@@ -575,12 +581,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
       rx *r;
       buf_clear(&em);
       rc = rx_compile(c->m, one.p ? one.p : "", one.len, fl, &r, &em);
+      grep_rx_msgs(c, &em);
       if (rc < 0) {
         buf_finish(&one);
-        if (rc == MSB_EINVAL) {
-          cmd_err(c, "%s", buf_str(&em));
-          rc = 2;
-        }
+        if (rc == MSB_EINVAL) rc = 2;
         break;
       }
       st->rxs[st->nrx++] = r;
@@ -601,12 +605,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
         buf_clear(&em);
         rc = rx_compile(c->m, one.p ? one.p : "", one.len, fl | RX_NOSUB, &r,
                         &em);
+        grep_rx_msgs(c, &em);
         if (rc < 0) {
           buf_finish(&one);
-          if (rc == MSB_EINVAL) {
-            cmd_err(c, "%s", buf_str(&em));
-            rc = 2;
-          }
+          if (rc == MSB_EINVAL) rc = 2;
           break;
         }
         rx_free(r);
@@ -624,7 +626,10 @@ static int grep_compile(grep_st *st, const char *pats, size_t plen, int mode,
     } else {
       rc = rx_compile(c->m, joined.p, joined.len, fl, &r, &em);
       if (rc == MSB_EINVAL) {
-        cmd_err(c, "%s", buf_str(&em));
+        /* Each piece compiled alone; skip the warnings seen then. */
+        const char *e = buf_str(&em), *nl;
+        while ((nl = strchr(e, '\n')) != NULL) e = nl + 1;
+        cmd_err(c, "%s", e);
         rc = 2;
       } else if (rc == 0) {
         st->rxs[st->nrx++] = r;
@@ -872,6 +877,7 @@ int cmd_grep(cmd_ctx *c) {
     ops++;
     nops--;
   }
+  st.ctxgiven = ctxa >= 0 || ctxb >= 0 || ctxc >= 0;
   st.after = ctxa >= 0 ? ctxa : ctxc >= 0 ? ctxc : 0;
   st.before = ctxb >= 0 ? ctxb : ctxc >= 0 ? ctxc : 0;
   st.perl = mode == 'P';

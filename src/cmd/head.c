@@ -102,26 +102,11 @@ int cmd_head(cmd_ctx *c) {
   for (i = 0; i < nops; i++) {
     const uint8_t *d;
     size_t len, end;
-    int rc = cmd_input(c, ops[i], &d, &len);
-    const char *shown = strcmp(ops[i], "-") ? ops[i] : "standard input";
-    if (rc == MSB_EISDIR) {
-      if (verbose) {
-        buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
-        first = 0;
-      }
-      cmd_err(c, "error reading %s: %s", cmd_quote(c, ops[i]),
-              cmd_strerror(rc));
+    int rc;
+    if (!cmd_headtail_open(c, ops[i], verbose, &first, &d, &len)) {
       status = 1;
       continue;
     }
-    if (rc < 0) {
-      cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, ops[i]),
-              cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
-    if (verbose) buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
-    first = 0;
     if (bytes) {
       if (allbut)
         end = n >= len ? 0 : len - (size_t)n;
@@ -141,7 +126,7 @@ int cmd_head(cmd_ctx *c) {
       if (!n) end = 0;
     }
     /* on a regular file GNU head leaves the offset after what it printed */
-    if (c->in_seekable && !strcmp(ops[i], "-")) c->in_used = end;
+    if (c->in_regular && !strcmp(ops[i], "-")) c->in_used = end;
     if ((rc = cmd_write(c, d, end)) < 0) return rc;
   }
   return status;

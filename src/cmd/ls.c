@@ -138,6 +138,7 @@ typedef struct ls_state {
   int all, almost, dir, classify, slash, human, si, inode, numeric, noown,
       nogrp, deref, deref_cmd, reverse, rec, size, sort, format, fulltime,
       groupdirs, kib;
+  const char *tfmt; /* strftime format of --time-style, or NULL */
   uint32_t width;
   int status;
   int printed; /* something was printed (for blank lines between parts) */
@@ -369,11 +370,17 @@ static int ls_long(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
     if (!s->nogrp) buf_printf(o, "%-*s ", ow, own);
     ls_num(s, cmd_size(&e->st), tmp);
     buf_printf(o, "%*s ", sw, tmp);
-    if (s->fulltime)
-      cmd_time_full(e->st.mtime_ns, tbuf);
-    else
-      cmd_time_ls(e->st.mtime_ns, now, tbuf);
-    buf_printf(o, "%s ", tbuf);
+    if (s->tfmt) {
+      /* --time-style=long-iso or +FORMAT */
+      cmd_strftime(o, s->tfmt, e->st.mtime_ns);
+      buf_putc(o, ' ');
+    } else {
+      if (s->fulltime)
+        cmd_time_full(e->st.mtime_ns, tbuf);
+      else
+        cmd_time_ls(e->st.mtime_ns, now, tbuf);
+      buf_printf(o, "%s ", tbuf);
+    }
     buf_puts(o, e->name);
     if (e->st.kind == VFS_LINK && e->target) {
       buf_puts(o, " -> ");
@@ -717,8 +724,14 @@ int cmd_ls(cmd_ctx *c) {
     case LS_TIMESTYLE:
       if (!strcmp(g.arg, "full-iso")) {
         s.fulltime = 1;
+      } else if (!strcmp(g.arg, "long-iso")) {
+        s.tfmt = "%Y-%m-%d %H:%M";
+      } else if (g.arg[0] == '+' && !strchr(g.arg, '\n')) {
+        s.tfmt = g.arg + 1;
       } else if (strcmp(g.arg, "locale") && strcmp(g.arg, "posix-locale")) {
-        return ls_refuse(c, "--time-style other than full-iso/locale");
+        return ls_refuse(c,
+                         "--time-style other than full-iso, long-iso, "
+                         "+FORMAT or locale");
       }
       break;
     case LS_INDICATOR:

@@ -58,7 +58,7 @@ static int mkdir_parents(cmd_ctx *c, const char *op, int verbose) {
     rc = vfs_stat(c->fs, abs, 1, &st);
     if (rc == 0 && st.kind == VFS_DIR) continue;
     if (rc == 0) return mkdir_fail(c, pre, MSB_ENOTDIR);
-    rc = vfs_mkdir(c->fs, abs, 0777 & ~CMD_UMASK, 0);
+    rc = vfs_mkdir(c->fs, abs, 0777 & ~cmd_umask(c), 0);
     if (rc == MSB_ENOMEM) return rc;
     if (rc < 0) return mkdir_fail(c, pre, rc);
     if ((rc = mkdir_made(c, verbose, pre)) < 0) return rc;
@@ -71,7 +71,7 @@ int cmd_mkdir(cmd_ctx *c) {
   cmd_getopt g;
   int k, i, parents = 0, verbose = 0, status = 0, rc;
   const char *mode_s = 0;
-  uint32_t mode = 0777 & ~CMD_UMASK;
+  uint32_t mode = 0777 & ~cmd_umask(c);
   cmd_opt_init(&g, c, mkdir_opts, mkdir_usage, 0);
   while ((k = cmd_opt_next(&g)) > 0) {
     if (k == 'm') mode_s = g.arg;
@@ -80,7 +80,7 @@ int cmd_mkdir(cmd_ctx *c) {
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
-  if (mode_s && cmd_parse_mode(mode_s, 0777, 1, CMD_UMASK, &mode) < 0) {
+  if (mode_s && cmd_parse_mode(mode_s, 0777, 1, cmd_umask(c), &mode) < 0) {
     cmd_err(c, "invalid mode %s", cmd_quote(c, mode_s));
     return 1;
   }

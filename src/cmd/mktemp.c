@@ -155,9 +155,9 @@ int cmd_mktemp(cmd_ctx *c) {
     if (vfs_stat(c->fs, abs, 0, &st) == 0) continue;
     if (dry) break;
     if (dir)
-      rc = vfs_mkdir(c->fs, abs, 0700, 0);
+      rc = vfs_mkdir(c->fs, abs, 0700 & ~cmd_umask(c), 0);
     else
-      rc = vfs_write(c->fs, abs, "", 0, VFS_EXCL, 0600, 0);
+      rc = vfs_write(c->fs, abs, "", 0, VFS_EXCL, 0600 & ~cmd_umask(c), 0);
     if (rc == MSB_EEXIST) continue;
     if (rc < 0) {
       if (rc == MSB_ENOMEM) return rc;

@@ -57,6 +57,12 @@ static int mv_yes(mv_state *s) {
   return yes;
 }
 
+static int mv_one(mv_state *s, const char *src, const char *dst);
+
+static int mv_one_cb(void *s, const char *src, const char *dst) {
+  return mv_one(s, src, dst);
+}
+
 static int mv_one(mv_state *s, const char *src, const char *dst) {
   cmd_ctx *c = s->c;
   const char *sabs = cmd_path(c, src), *dabs = cmd_path(c, dst);
@@ -124,9 +130,8 @@ static int mv_one(mv_state *s, const char *src, const char *dst) {
 int cmd_mv(cmd_ctx *c) {
   cmd_getopt g;
   mv_state s;
-  int k, i, notarget = 0, n, rc, status = 0;
-  const char *tdir = 0, *dest, *dabs;
-  struct vfs_stat st;
+  int k, notarget = 0;
+  const char *tdir = 0;
   memset(&s, 0, sizeof s);
   s.c = c;
   cmd_opt_init(&g, c, mv_opts, mv_usage, 0);
@@ -150,58 +155,5 @@ int cmd_mv(cmd_ctx *c) {
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
-  n = g.nops;
-  if (tdir && notarget) {
-    cmd_err(c,
-            "cannot combine --target-directory (-t) and "
-            "--no-target-directory (-T)");
-    return 1;
-  }
-  if (n < 1) return cmd_usage_err(&g, "missing file operand");
-  if (!tdir && n < 2)
-    return cmd_usage_err(&g, "missing destination file operand after %s",
-                         cmd_quote(c, g.ops[0]));
-  if (notarget) {
-    if (n > 2)
-      return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[2]));
-    rc = mv_one(&s, g.ops[0], g.ops[1]);
-    return rc < 0 ? rc : rc ? 1 : 0;
-  }
-  dest = tdir ? tdir : g.ops[n - 1];
-  if (!tdir) n--;
-  dabs = cmd_path(c, dest);
-  if (!dabs) return MSB_ENOMEM;
-  rc = vfs_stat(c->fs, dabs, 1, &st);
-  if (rc == 0 && st.kind == VFS_DIR) {
-    for (i = 0; i < n; i++) {
-      const char *base = cmd_base_name(c, g.ops[i]);
-      size_t dl = strlen(dest);
-      char *to;
-      if (!base) return MSB_ENOMEM;
-      to = arena_alloc(c->a, dl + strlen(base) + 2);
-      if (!to) return MSB_ENOMEM;
-      memcpy(to, dest, dl);
-      if (dl && dest[dl - 1] != '/') to[dl++] = '/';
-      strcpy(to + dl, base);
-      rc = mv_one(&s, g.ops[i], to);
-      if (rc < 0) return rc;
-      if (rc) status = 1;
-    }
-    return status;
-  }
-  if (tdir) {
-    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
-            cmd_strerror(rc ? rc : MSB_ENOTDIR));
-    return 1;
-  }
-  if (n > 1) {
-    if (rc == 0)
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest),
-              cmd_strerror(MSB_ENOTDIR));
-    else
-      cmd_err(c, "target %s: %s", cmd_quote(c, dest), cmd_strerror(rc));
-    return 1;
-  }
-  rc = mv_one(&s, g.ops[0], dest);
-  return rc < 0 ? rc : rc ? 1 : 0;
+  return cmd_dest_run(&g, tdir, notarget, mv_one_cb, &s);
 }

@@ -332,12 +332,20 @@ static void od_line(od_state *s, buf *o, uint64_t addr, const uint8_t *p,
   }
 }
 
+/* Whether the long option starting with prefix was spelled out. */
+static int od_long_used(cmd_ctx *c, const char *prefix) {
+  int i;
+  for (i = 1; i < c->argc && strcmp(c->argv[i], "--"); i++)
+    if (!strncmp(c->argv[i], prefix, strlen(prefix))) return 1;
+  return 0;
+}
+
 /* od: options, the concatenated input, then one block per line. */
 int cmd_od(cmd_ctx *c) {
   cmd_getopt g;
   od_state s;
   uint64_t skip = 0, limit = UINT64_MAX, addr;
-  int k, i, verbose = 0, width_set = 0, rc, status = 0;
+  int k, i, verbose = 0, width_set = 0, rc, status = 0, opened = 0;
   size_t w = 16, lcm = 1, off, nfiles, total = 0;
   buf data;
   const uint8_t *prev = NULL;
@@ -361,8 +369,12 @@ int cmd_od(cmd_ctx *c) {
     case 'N': {
       uint64_t v;
       if (od_number(g.arg, &v)) {
+        /* GNU names the option as it was spelled. */
         cmd_err(c, "invalid %s argument %s",
-                k == 'j' ? "--skip-bytes" : "--read-bytes",
+                od_long_used(c, k == 'j' ? "--sk" : "--re")
+                    ? (k == 'j' ? "--skip-bytes" : "--read-bytes")
+                : k == 'j' ? "-j"
+                           : "-N",
                 cmd_quote(c, g.arg));
         return 1;
       }
@@ -476,8 +488,10 @@ int cmd_od(cmd_ctx *c) {
     if (rc) {
       cmd_err(c, "%s: %s", cmd_quotef(c, op), cmd_strerror(rc));
       status = 1;
+      opened |= rc == MSB_EISDIR; /* opened, then the read failed */
       continue;
     }
+    opened = 1;
     total += n;
     if (skip >= total) continue;
     {
@@ -492,6 +506,11 @@ int cmd_od(cmd_ctx *c) {
     rc = data.err;
     buf_finish(&data);
     return rc;
+  }
+  if (!opened) {
+    /* GNU prints not even the final offset when nothing could be read. */
+    buf_finish(&data);
+    return status;
   }
   if (skip > total) {
     cmd_err(c, "cannot skip past end of combined input");

@@ -33,7 +33,13 @@ void cmd_opt_init(cmd_getopt *g, cmd_ctx *c, const cmd_opt *opts,
 
 static void opt_try(cmd_getopt *g) {
   const char *n = cmd_name(g->c);
-  buf_printf(g->c->err, "Try '%s --help' for more information.\n", n);
+  if (g->flags & CMD_OPTF_ARGP)
+    buf_printf(g->c->err,
+               "Try '%s --help' or '%s --usage' for more information.\n", n, n);
+  else if (g->flags & CMD_OPTF_TRYNAME)
+    buf_printf(g->c->err, "%s: Try '%s --help' for more information.\n", n, n);
+  else
+    buf_printf(g->c->err, "Try '%s --help' for more information.\n", n);
 }
 
 int cmd_usage_err(cmd_getopt *g, const char *fmt, ...) {

@@ -208,8 +208,8 @@ static void patch_leading_text(cmd_ctx *c, const patch_cfg *g,
 
 static int patch_write_file(cmd_ctx *c, const char *abs, const void *d,
                             size_t n, unsigned flags) {
-  return vfs_write(c->fs, abs, d, n, flags | VFS_PARENTS | VFS_KEEP_MODE, 0644,
-                   NULL);
+  return vfs_write(c->fs, abs, d, n, flags | VFS_PARENTS | VFS_KEEP_MODE,
+                   CMD_NEWFILE(c), NULL);
 }
 
 /* Whether applying f (reverse or not) creates its file: a creation

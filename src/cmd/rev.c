@@ -58,6 +58,12 @@ int cmd_rev(cmd_ctx *c) {
     int term;
     cmd_lines it;
     rc = cmd_input(c, ops[i], &d, &len);
+    if (rc == MSB_EISDIR) {
+      /* util-linux opens it and fails on the first read (line 0). */
+      cmd_err(c, "%s: 0: %s", ops[i], cmd_strerror(rc));
+      status = 1;
+      continue;
+    }
     if (rc < 0) {
       cmd_err(c, "cannot open %s: %s", ops[i], cmd_strerror(rc));
       status = 1;

@@ -157,7 +157,7 @@ typedef struct sed_rfile {
   const char *name;
   const uint8_t *d;
   size_t len, pos;
-  int loaded;
+  int loaded, ok; /* ok: the file could be read */
 } sed_rfile;
 
 typedef struct sed {
@@ -181,6 +181,7 @@ typedef struct sed {
   const char *suffix;
   /* run */
   buf ps, hs, appq, *out;
+  int appq_any; /* something was queued, maybe empty: still ends the line */
   rx *lastre;
   uint64_t lineno;
   int tflag, quit, exitcode, status, islast;
@@ -264,11 +265,112 @@ static int sed_track_rx(sed *s, rx *r) {
   return 0;
 }
 
+/* The escapes GNU sed converts inside a regex, brackets included. */
+static int sed_rx_escape(int nx) {
+  switch (nx) {
+  case 'n': return '\n';
+  case 't': return '\t';
+  case 'f': return '\f';
+  case 'v': return '\v';
+  case 'a': return '\a';
+  case 'r': return '\r';
+  default: return -1;
+  }
+}
+
+/* GNU's numeric escapes after the backslash: \xHH, \oNNN, \dNNN and \cX
+ * at t[0..n) (t[0] is the letter). Returns the byte and sets *used to the
+ * characters taken, or -1 when t holds none (the letter stands alone). */
+static int sed_numesc(const char *t, size_t n, size_t *used) {
+  int base = t[0] == 'x' ? 16 : t[0] == 'o' ? 8 : t[0] == 'd' ? 10 : 0;
+  int max = base == 16 ? 2 : 3, v = 0, k;
+  if (t[0] == 'c') {
+    if (n < 2) return -1;
+    *used = 2;
+    return ((t[1] >= 'a' && t[1] <= 'z' ? t[1] - 32 : t[1]) ^ 0x40) & 0xff;
+  }
+  if (!base) return -1;
+  for (k = 1; k <= max && (size_t)k < n; k++) {
+    int ch = t[k], d = ch >= '0' && ch <= '9'                 ? ch - '0'
+                       : base == 16 && ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                       : base == 16 && ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                                              : 99;
+    if (d >= base) break;
+    v = v * base + d;
+  }
+  if (k == 1) return -1;
+  *used = (size_t)k;
+  return v & 0xff;
+}
+
+/* The same escape read from the script (the backslash and letter were
+ * taken); -1 with nothing more consumed when there is none. */
+static int sed_numesc_script(sed *s, int letter) {
+  char t[4];
+  size_t n = 1, used = 0, k;
+  int v;
+  t[0] = (char)letter;
+  while (n < 4 && s->pos + n - 1 < s->slen && s->sc[s->pos + n - 1] != '\n') {
+    t[n] = s->sc[s->pos + n - 1];
+    n++;
+  }
+  v = sed_numesc(t, n, &used);
+  if (v < 0) return -1;
+  for (k = 1; k < used; k++) sed_get(s);
+  return v;
+}
+
+/* Copies a bracket expression of a regex (the '[' is read): GNU sed does
+ * not end a regex inside one, so "s/[/]/x/" replaces a slash. A backslash
+ * there is literal except for the escapes above. 0, or 1 when the bracket
+ * (or a "[:" inside it) never closes. */
+static int sed_bracket(sed *s, buf *out) {
+  int ch, first = 1;
+  buf_putc(out, '[');
+  if (sed_peek(s) == '^') buf_putc(out, sed_get(s));
+  for (;;) {
+    if (sed_boundary(s)) return 1;
+    ch = sed_get(s);
+    if (ch < 0 || ch == '\n') return 1;
+    if (ch == ']' && !first) {
+      buf_putc(out, ch);
+      return 0;
+    }
+    first = 0;
+    if (ch == '\\' && sed_rx_escape(sed_peek(s)) >= 0) {
+      buf_putc(out, sed_rx_escape(sed_get(s)));
+      continue;
+    }
+    if (ch == '\\' && sed_peek(s) > 0 && strchr("xodc", sed_peek(s))) {
+      size_t save = s->pos;
+      int v = sed_numesc_script(s, sed_get(s));
+      if (v >= 0) {
+        buf_putc(out, v);
+        continue;
+      }
+      s->pos = save;
+    }
+    buf_putc(out, ch);
+    if (ch == '[' && strchr(":.=", sed_peek(s)) && sed_peek(s) > 0) {
+      int term = sed_get(s), prev = -1;
+      buf_putc(out, term);
+      for (;;) {
+        if (sed_boundary(s)) return 1;
+        ch = sed_get(s);
+        if (ch < 0 || ch == '\n') return 1;
+        buf_putc(out, ch);
+        if (prev == term && ch == ']') break;
+        prev = ch;
+      }
+    }
+  }
+}
+
 /* Reads text up to an unescaped delim into out, turning "\delim" into
  * delim and "\n" into a newline; other escapes stay for the consumer.
  * regex: also convert \t and friends. 0, or 1 when unterminated. */
 static int sed_delimited(sed *s, int delim, buf *out, int regex) {
-  int ch;
+  int ch, v;
   for (;;) {
     if (sed_boundary(s)) return 1;
     ch = sed_get(s);
@@ -277,6 +379,10 @@ static int sed_delimited(sed *s, int delim, buf *out, int regex) {
     if (ch == '\n' && regex) {
       /* A newline ends an unterminated regex in GNU sed. */
       return 1;
+    }
+    if (ch == '[' && regex) {
+      if (sed_bracket(s, out)) return 1;
+      continue;
     }
     if (ch == '\\') {
       int nx = sed_get(s);
@@ -297,6 +403,10 @@ static int sed_delimited(sed *s, int delim, buf *out, int regex) {
         buf_putc(out, '\a');
       } else if (regex && nx == 'r') {
         buf_putc(out, '\r');
+      } else if (regex && strchr("xodc", nx) &&
+                 (v = sed_numesc_script(s, nx)) >= 0) {
+        /* GNU puts the byte in the regex as if typed: "\x2e" is a '.'. */
+        buf_putc(out, v);
       } else {
         buf_putc(out, '\\');
         buf_putc(out, nx);
@@ -320,8 +430,17 @@ static int sed_regex(sed *s, buf *text, unsigned extra, rx **out) {
     return 0;
   }
   buf_init(&em, s->c->m);
-  rc = rx_compile(s->c->m, text->p, text->len,
-                  (s->ere ? RX_ERE : RX_BRE) | extra, out, &em);
+  rc = rx_compile(
+      s->c->m, text->p, text->len,
+      (s->ere ? RX_ERE : RX_BRE) | RX_SED | (s->posix ? RX_POSIX : 0) | extra,
+      out, &em);
+  if (rc == MSB_EINVAL && !strcmp(buf_str(&em), RX_COLON_MSG)) {
+    /* GNU's dfa reports this one bare, and sed exits 4. */
+    cmd_err(s->c, "%s", RX_COLON_MSG);
+    s->status = 4;
+    buf_finish(&em);
+    return 1;
+  }
   if (rc == MSB_EINVAL) {
     sed_bad(s, buf_str(&em));
     buf_finish(&em);
@@ -487,6 +606,12 @@ static int sed_text(sed *s, sed_cmd *c) {
   if (ch < 0) return sed_bad(s, "expected \\ after `a', `c' or `i'");
   if (ch == '\\') {
     s->pos++;
+    if (sed_peek(s) < 0) {
+      /* GNU: "a\" at the end of the script appends nothing at all. */
+      c->text = "";
+      c->tlen = 0;
+      return 0;
+    }
     if (sed_peek(s) == '\n') s->pos++;
   }
   buf_init(&t, s->c->m);
@@ -585,6 +710,21 @@ static int sed_repl(sed *s, sed_cmd *c, const char *r, size_t n, size_t nsub) {
     case 'f': buf_putc(&lit, '\f'); break;
     case 'v': buf_putc(&lit, '\v'); break;
     case 'r': buf_putc(&lit, '\r'); break;
+    case 'x':
+    case 'o':
+    case 'd':
+    case 'c': {
+      /* In the replacement the byte is always literal (even '&'). */
+      size_t used = 0;
+      int v = sed_numesc(r + i, n - i, &used);
+      if (v < 0) {
+        buf_putc(&lit, ch);
+      } else {
+        buf_putc(&lit, v);
+        i += used - 1;
+      }
+      break;
+    }
     default: buf_putc(&lit, ch); break;
     }
   }
@@ -922,8 +1062,22 @@ static int sed_parse(sed *s) {
       if (sed_parse_y(s, c)) return 1;
       break;
     case 'v': {
-      size_t len;
-      sed_word(s, 1, &len);
+      /* We are GNU sed 4.9: a newer required version is an error. */
+      static const long have[3] = {4, 9, 0};
+      size_t len, k = 0;
+      const char *w = sed_word(s, 1, &len);
+      long want[3] = {0, 0, 0};
+      int part = 0;
+      for (; w && k < len && part < 3; k++) {
+        if (w[k] == '.')
+          part++;
+        else if (w[k] >= '0' && w[k] <= '9' && want[part] < 100000)
+          want[part] = want[part] * 10 + (w[k] - '0');
+      }
+      for (part = 0; len && part < 3 && want[part] == have[part]; part++) {
+      }
+      if (len && part < 3 && want[part] > have[part])
+        return sed_bad(s, "expected newer version of sed");
       if (sed_peek(s) == ';') s->pos++;
       break;
     }
@@ -982,11 +1136,15 @@ static int sed_in_next_file(sed *s, sed_in *in) {
   while (in->i < in->n) {
     const char *nm = in->names[in->i++];
     int rc = cmd_input(s->c, nm, &in->d, &in->len);
+    if (rc == MSB_EISDIR) {
+      /* GNU opens a directory, fails to read it and gives up at once. */
+      cmd_err(s->c, "read error on %s: %s", nm, cmd_strerror(rc));
+      s->status = 4;
+      s->quit = 1;
+      break;
+    }
     if (rc < 0) {
-      if (rc == MSB_EISDIR)
-        cmd_err(s->c, "couldn't edit %s: not a regular file", nm);
-      else
-        cmd_err(s->c, "can't read %s: %s", nm, cmd_strerror(rc));
+      cmd_err(s->c, "can't read %s: %s", nm, cmd_strerror(rc));
       s->status = 2;
       continue;
     }
@@ -1037,19 +1195,16 @@ static int sed_read(sed *s, sed_in *in, int append, int *missing_nl) {
   return 1;
 }
 
-/* Runs a regex on the pattern space. The work budget is per call (the
- * engine charges about the subject length per call); the step limit bounds
- * the whole run through cmd_tick. */
+/* Runs a regex on the pattern space (budget: see cmd_rx_exec). */
 static int sed_match(sed *s, rx *r, size_t start, rx_match *m, size_t nm) {
-  uint64_t budget = (uint64_t)1000000000u;
   if (!r) r = s->lastre;
   if (!r) {
     cmd_err(s->c, "-e expression #1, char 0: no previous regular expression");
     return MSB_EINVAL;
   }
   s->lastre = r;
-  return rx_exec(r, (const uint8_t *)(s->ps.p ? s->ps.p : ""), s->ps.len, start,
-                 0, m, nm, &budget);
+  return cmd_rx_exec(s->c, r, (const uint8_t *)(s->ps.p ? s->ps.p : ""),
+                     s->ps.len, start, 0, m, nm);
 }
 
 static int sed_addr_match(sed *s, const sed_addr *a, int last) {
@@ -1165,7 +1320,7 @@ static void sed_list(sed *s, long width) {
       esc[3] = (char)('0' + (ch & 7));
       n = 4;
     }
-    if (width > 1 && col + n > (size_t)width - 1) {
+    if (width > 0 && col + n > (size_t)width - 1) {
       buf_puts(o, "\\\n");
       col = 0;
     }
@@ -1271,10 +1426,11 @@ static int sed_subst(sed *s, sed_cmd *c) {
 }
 
 static void sed_flush_appends(sed *s) {
-  if (s->appq.len) {
+  if (s->appq.len || s->appq_any) {
     sed_nl(s);
     buf_put(s->out, s->appq.p, s->appq.len);
     buf_clear(&s->appq);
+    s->appq_any = 0;
   }
 }
 
@@ -1296,8 +1452,8 @@ static void sed_rline(sed *s, sed_rfile *f) {
   if (f->pos >= f->len) return;
   q = memchr(f->d + f->pos, '\n', f->len - f->pos);
   e = q ? (size_t)(q - f->d) + 1 : f->len;
+  /* A last line without a newline goes out as it is, like GNU. */
   buf_put(&s->appq, f->d + f->pos, e - f->pos);
-  if (!q) buf_putc(&s->appq, '\n');
   f->pos = e;
 }
 
@@ -1333,7 +1489,10 @@ static int sed_run(sed *s, sed_in *in) {
         sed_nl(s);
         buf_printf(s->out, "%llu\n", (unsigned long long)s->lineno);
         break;
-      case 'a': buf_put(&s->appq, c->text, c->tlen); break;
+      case 'a':
+        buf_put(&s->appq, c->text, c->tlen);
+        s->appq_any = 1;
+        break;
       case 'i':
         sed_nl(s);
         buf_put(s->out, c->text, c->tlen);
@@ -1455,14 +1614,19 @@ static int sed_run(sed *s, sed_in *in) {
         s->quit = 1;
         autoprint = 0;
         buf_clear(&s->appq);
+        s->appq_any = 0;
         goto endcycle;
       case 'r': {
         sed_rfile *f = &s->rf[c->code];
         if (!f->loaded) {
           f->loaded = 1;
-          if (cmd_input(s->c, f->name, &f->d, &f->len) < 0) f->len = 0;
+          if (cmd_input(s->c, f->name, &f->d, &f->len) < 0)
+            f->len = 0;
+          else
+            f->ok = 1;
         }
         buf_put(&s->appq, f->d, f->len);
+        s->appq_any |= f->ok;
         break;
       }
       case 'R': sed_rline(s, &s->rf[c->code]); break;
@@ -1526,7 +1690,7 @@ static int sed_wfiles_write(sed *s) {
     if (w->special) continue;
     abs = cmd_path(s->c, w->name);
     rc = abs ? vfs_write(s->c->fs, abs, w->data.p ? w->data.p : "", w->data.len,
-                         0, 0644, NULL)
+                         VFS_KEEP_MODE, CMD_NEWFILE(s->c), NULL)
              : MSB_ENOMEM;
     if (rc < 0) {
       cmd_err(s->c, "couldn't open file %s: %s", w->name, cmd_strerror(rc));
@@ -1587,7 +1751,8 @@ static int sed_inplace(sed *s, char *name) {
     rc = bk.err;
     if (!rc) {
       const char *babs = cmd_path(s->c, buf_str(&bk));
-      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, 0644, NULL) : MSB_ENOMEM;
+      rc = babs ? vfs_write(s->c->fs, babs, d, len, 0, CMD_NEWFILE(s->c), NULL)
+                : MSB_ENOMEM;
     }
     buf_finish(&bk);
     if (rc < 0) {
@@ -1609,7 +1774,7 @@ static int sed_inplace(sed *s, char *name) {
   if (rc == 0 && out.err) rc = out.err;
   if (rc == 0) {
     rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len, VFS_KEEP_MODE,
-                   0644, NULL);
+                   CMD_NEWFILE(s->c), NULL);
     if (rc < 0) {
       cmd_err(s->c, "couldn't open temporary file %s: %s", name,
               cmd_strerror(rc));
@@ -1781,7 +1946,7 @@ int cmd_sed(cmd_ctx *c) {
   if ((rc = sed_parse(&s)) != 0) {
     buf_finish(&script);
     sed_cleanup(&s);
-    return rc;
+    return s.status == 4 ? 4 : rc;
   }
   s.out = c->out;
   rc = 0;

@@ -187,7 +187,8 @@ int cmd_shuf(cmd_ctx *c) {
   if (rc) goto done;
   if (outfile) {
     const char *path = cmd_path(c, outfile);
-    rc = path ? vfs_write(c->fs, path, out.p, out.len, 0, 0644, NULL)
+    rc = path ? vfs_write(c->fs, path, out.p, out.len, VFS_KEEP_MODE,
+                          CMD_NEWFILE(c), NULL)
               : MSB_ENOMEM;
     if (rc) {
       cmd_err(c, "%s: %s", cmd_quotef(c, outfile), cmd_strerror(rc));

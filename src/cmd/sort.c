@@ -904,7 +904,8 @@ int cmd_sort(cmd_ctx *c) {
     const char *abs = cmd_path(c, outfile);
     rc = ob.err;
     if (!rc)
-      rc = abs ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644, NULL)
+      rc = abs ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, VFS_KEEP_MODE,
+                           CMD_NEWFILE(c), NULL)
                : MSB_ENOMEM;
     buf_finish(&ob);
     if (rc < 0) {

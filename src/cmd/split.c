@@ -116,7 +116,9 @@ static int split_write(split_st *s, const uint8_t *p, size_t n) {
     buf_printf(s->c->out, "creating file %s\n",
                cmd_quote(s->c, buf_str(&name)));
   abs = cmd_path(s->c, buf_str(&name));
-  rc = abs ? vfs_write(s->c->fs, abs, p, n, 0, 0644, NULL) : MSB_ENOMEM;
+  rc = abs ? vfs_write(s->c->fs, abs, p, n, VFS_KEEP_MODE, CMD_NEWFILE(s->c),
+                       NULL)
+           : MSB_ENOMEM;
   if (rc < 0 && rc != MSB_ENOMEM) {
     cmd_err(s->c, "%s: %s", cmd_quotef(s->c, buf_str(&name)), cmd_strerror(rc));
     rc = 1;

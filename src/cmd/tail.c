@@ -57,6 +57,38 @@ static int tail_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
   return 1;
 }
 
+/* GNU's obsolete "tail [+-]NUM[bcl][f] [FILE]" (only with at most one
+ * file). Returns 1 and sets the counts when argv has that form. */
+static int tail_obsolete(cmd_ctx *c, uint64_t *n, int *from, int *bytes,
+                         int *follow) {
+  const char *p = c->argc > 1 ? c->argv[1] : "";
+  uint64_t v = 0, mul = 1;
+  int digits = 0;
+  if (!(c->argc == 2 ||
+        (c->argc == 3 && !(c->argv[2][0] == '-' && c->argv[2][1])) ||
+        ((c->argc == 3 || c->argc == 4) && !strcmp(c->argv[2], "--"))))
+    return 0;
+  if (*p != '+' && *p != '-') return 0;
+  if (*p == '-' && !p[1 + (p[1] == 'c')]) return 0;
+  *from = *p++ == '+';
+  for (; *p >= '0' && *p <= '9'; p++, digits++)
+    v = v > UINT64_MAX / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*p - '0');
+  *bytes = 0;
+  if (*p == 'b' || *p == 'c') {
+    *bytes = 1;
+    if (*p == 'b') mul = 512;
+    p++;
+  } else if (*p == 'l') {
+    p++;
+  }
+  *follow = *p == 'f';
+  if (*follow) p++;
+  if (*p) return 0;
+  if (!digits) v = 10;
+  *n = v > UINT64_MAX / mul ? UINT64_MAX : v * mul;
+  return 1;
+}
+
 /* Offset where output starts in d[0..len). */
 static size_t tail_start(const uint8_t *d, size_t len, uint64_t n, int from,
                          int bytes, int delim) {
@@ -94,6 +126,17 @@ int cmd_tail(cmd_ctx *c) {
   char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, tail_opts, tail_usage, CMD_OPTF_NUMERIC);
+  if (tail_obsolete(c, &n, &from, &bytes, &opt)) {
+    if (opt) {
+      cmd_err(c,
+              "following files (-f, -F, --follow) is not supported in "
+              "memsandbox");
+      return 1;
+    }
+    g.nops = c->argc - 2 - (c->argc > 2 && !strcmp(c->argv[2], "--"));
+    g.ops = c->argv + c->argc - g.nops;
+    goto operands;
+  }
   while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
     switch (opt) {
     case CMD_OPT_ERR: return 1;
@@ -120,6 +163,7 @@ int cmd_tail(cmd_ctx *c) {
       break;
     }
   }
+operands:
   nops = g.nops;
   ops = nops ? g.ops : dash;
   if (!nops) nops = 1;
@@ -127,26 +171,11 @@ int cmd_tail(cmd_ctx *c) {
   for (i = 0; i < nops; i++) {
     const uint8_t *d;
     size_t len, start;
-    int rc = cmd_input(c, ops[i], &d, &len);
-    const char *shown = strcmp(ops[i], "-") ? ops[i] : "standard input";
-    if (rc == MSB_EISDIR) {
-      if (verbose) {
-        buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
-        first = 0;
-      }
-      cmd_err(c, "error reading %s: %s", cmd_quote(c, ops[i]),
-              cmd_strerror(rc));
+    int rc;
+    if (!cmd_headtail_open(c, ops[i], verbose, &first, &d, &len)) {
       status = 1;
       continue;
     }
-    if (rc < 0) {
-      cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, ops[i]),
-              cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
-    if (verbose) buf_printf(c->out, "%s==> %s <==\n", first ? "" : "\n", shown);
-    first = 0;
     start = tail_start(d, len, n, from, bytes, delim);
     if ((rc = cmd_write(c, d + start, len - start)) < 0) return rc;
   }

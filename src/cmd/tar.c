@@ -287,7 +287,9 @@ static int tar_create(tar_st *s, char **ops, int nops) {
       rc = cmd_write(c, b->p, b->len);
     } else {
       const char *p = cmd_path(c, s->file);
-      rc = p ? vfs_write(c->fs, p, b->p, b->len, 0, 0644, NULL) : MSB_ENOMEM;
+      rc = p ? vfs_write(c->fs, p, b->p, b->len, VFS_KEEP_MODE, CMD_NEWFILE(c),
+                         NULL)
+             : MSB_ENOMEM;
       if (rc && rc != MSB_ENOMEM) {
         tar_msg(s, s->file, ": Cannot open: ", cmd_strerror(rc));
         rc = 0;
@@ -371,7 +373,7 @@ static void tar_extract_one(tar_st *s, const arc_entry *e, const char *name,
                             buf *dst, tar_dirtime **dts, size_t *ndt) {
   cmd_ctx *c = s->c;
   const char *d = tar_dest(s, name, dst);
-  uint32_t mode = s->perms ? e->mode : e->mode & ~CMD_UMASK;
+  uint32_t mode = s->perms ? e->mode : e->mode & ~cmd_umask(c);
   struct vfs_stat st;
   int rc = 0;
   if (!d) return;
@@ -577,8 +579,8 @@ int cmd_tar(cmd_ctx *c) {
   s.ugw = 18; /* GNU's ugswidth (19) counts the separating space */
   rc = tar_unbundle(c);
   if (rc) return rc;
-  cmd_opt_init(&g, c, tar_opts, tar_usage, 0);
-  g.status = 2;
+  cmd_opt_init(&g, c, tar_opts, tar_usage, CMD_OPTF_ARGP);
+  g.status = 64; /* argp's EX_USAGE for option errors */
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
     case 'c':

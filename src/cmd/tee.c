@@ -44,9 +44,10 @@ int cmd_tee(cmd_ctx *c) {
     const char *abs;
     abs = cmd_path(c, g.ops[i]);
     if (!abs) return MSB_ENOMEM;
+    if (!strcmp(abs, "/dev/null")) continue; /* the usual discard target */
     rc = vfs_write(c->fs, abs, c->in ? (const void *)c->in : "", c->in_len,
                    append ? VFS_APPEND | VFS_KEEP_MODE : VFS_KEEP_MODE,
-                   0666 & ~CMD_UMASK, 0);
+                   CMD_NEWFILE(c), 0);
     if (rc == MSB_ENOMEM) return rc;
     if (rc < 0) {
       cmd_err(c, "%s: %s", cmd_quotef(c, g.ops[i]), cmd_strerror(rc));

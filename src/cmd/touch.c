@@ -147,7 +147,7 @@ int cmd_touch(cmd_ctx *c) {
     }
     rc = vfs_stat(c->fs, abs, !nofollow, &st);
     if (rc == MSB_ENOENT && !nocreate) {
-      rc = vfs_write(c->fs, abs, "", 0, 0, 0666 & ~CMD_UMASK, 0);
+      rc = vfs_write(c->fs, abs, "", 0, 0, CMD_NEWFILE(c), 0);
       if (rc == 0 && t != vfs_clock(c->fs)) rc = vfs_utime(c->fs, abs, t, 0);
     } else if (rc == MSB_ENOENT) {
       continue;

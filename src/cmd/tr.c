@@ -183,7 +183,8 @@ static int tr_parse(cmd_ctx *c, const char *str, int is2, tr_set *s) {
                     cmd_quote(c, bad ? bad : ""));
             return 1;
           }
-          if (!is2) {
+          if (!is2 && n == 0) {
+            /* [c*n] with a count is fine in string1 too. */
             cmd_err(c,
                     "the [c*] repeat construct may not appear in "
                     "string1");

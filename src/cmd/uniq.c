@@ -205,6 +205,10 @@ int cmd_uniq(cmd_ctx *c) {
   if (g.nops >= 1) in = g.ops[0];
   if (g.nops == 2) outname = g.ops[1];
   rc = cmd_input(c, in, &d, &len);
+  if (rc == MSB_EISDIR) {
+    cmd_err(c, "error reading %s", cmd_quote(c, in));
+    return 1;
+  }
   if (rc < 0) {
     cmd_err(c, "%s: %s", cmd_quotef(c, in), cmd_strerror(rc));
     return 1;
@@ -256,7 +260,8 @@ int cmd_uniq(cmd_ctx *c) {
   if (outname) {
     const char *abs = cmd_path(c, outname);
     rc = ob.err ? ob.err
-         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, 0, 0644, NULL)
+         : abs  ? vfs_write(c->fs, abs, ob.p ? ob.p : "", ob.len, VFS_KEEP_MODE,
+                            CMD_NEWFILE(c), NULL)
                 : MSB_ENOMEM;
     buf_finish(&ob);
     if (rc < 0) {

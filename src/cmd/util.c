@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../regex.h"
 #include "cmd.h"
 
 /* ---- Diagnostics ----------------------------------------------------- */
@@ -158,7 +159,102 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 
+int cmd_rx_exec(cmd_ctx *c, rx *r, const uint8_t *s, size_t len, size_t start,
+                unsigned eflags, rx_match *m, size_t nm) {
+  uint64_t cap = CMD_RX_BUDGET + 16 * (uint64_t)len, left = cap, used, flat;
+  int rc = rx_exec(r, s, len, start, eflags, m, nm, &left), t;
+  if (rc == MSB_ELIMIT && left == 0) {
+    /* Out of budget: name the step limit rather than failing silently. */
+    cmd_tick(c, UINT64_MAX / 4);
+    return MSB_ELIMIT;
+  }
+  /* The engine charges the rest of the subject up front on every call
+   * (grep -o calls it once per match); only work beyond that is real. */
+  used = cap - left;
+  flat = start < len ? len - start + 1 : 1;
+  if (used > flat && used - flat >= 4096 &&
+      (t = cmd_tick(c, (used - flat) / 4096)) < 0)
+    return t;
+  return rc;
+}
+
 /* ---- Paths and input ---------------------------------------------------- */
+
+int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
+                 int (*one)(void *arg, const char *src, const char *dst),
+                 void *arg) {
+  cmd_ctx *c = g->c;
+  int n = g->nops, i, rc, status = 0;
+  const char *dest, *dabs;
+  struct vfs_stat st;
+  if (tdir && notarget) {
+    cmd_err(c,
+            "cannot combine --target-directory (-t) and "
+            "--no-target-directory (-T)");
+    return 1;
+  }
+  if (n < 1) return cmd_usage_err(g, "missing file operand");
+  if (!tdir && n < 2)
+    return cmd_usage_err(g, "missing destination file operand after %s",
+                         cmd_quote(c, g->ops[0]));
+  if (notarget) {
+    if (n > 2)
+      return cmd_usage_err(g, "extra operand %s", cmd_quote(c, g->ops[2]));
+    rc = one(arg, g->ops[0], g->ops[1]);
+    return rc < 0 ? rc : rc ? 1 : 0;
+  }
+  dest = tdir ? tdir : g->ops[n - 1];
+  if (!tdir) n--;
+  if (!(dabs = cmd_path(c, dest))) return MSB_ENOMEM;
+  rc = vfs_stat(c->fs, dabs, 1, &st);
+  if (rc == 0 && st.kind == VFS_DIR) {
+    for (i = 0; i < n; i++) {
+      const char *base = cmd_base_name(c, g->ops[i]);
+      size_t dl = strlen(dest), bl;
+      char *to;
+      if (!base) return MSB_ENOMEM;
+      bl = strlen(base);
+      if (!(to = arena_alloc(c->a, dl + bl + 2))) return MSB_ENOMEM;
+      memcpy(to, dest, dl);
+      if (dl && dest[dl - 1] != '/') to[dl++] = '/';
+      memcpy(to + dl, base, bl + 1);
+      if ((rc = one(arg, g->ops[i], to)) < 0) return rc;
+      if (rc) status = 1;
+    }
+    return status;
+  }
+  if (tdir) {
+    cmd_err(c, "target directory %s: %s", cmd_quote(c, tdir),
+            cmd_strerror(rc ? rc : MSB_ENOTDIR));
+    return 1;
+  }
+  if (n > 1) {
+    cmd_err(c, "target %s: %s", cmd_quote(c, dest),
+            cmd_strerror(rc ? rc : MSB_ENOTDIR));
+    return 1;
+  }
+  rc = one(arg, g->ops[0], dest);
+  return rc < 0 ? rc : rc ? 1 : 0;
+}
+
+int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
+                      const uint8_t **d, size_t *len) {
+  int rc = cmd_input(c, op, d, len);
+  const char *shown = strcmp(op, "-") ? op : "standard input";
+  if (rc < 0 && rc != MSB_EISDIR) {
+    cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, op),
+            cmd_strerror(rc));
+    return 0;
+  }
+  /* A directory opens (so it gets its header) but cannot be read. */
+  if (verbose) buf_printf(c->out, "%s==> %s <==\n", *first ? "" : "\n", shown);
+  *first = 0;
+  if (rc == MSB_EISDIR) {
+    cmd_err(c, "error reading %s: %s", cmd_quote(c, op), cmd_strerror(rc));
+    return 0;
+  }
+  return 1;
+}
 
 const char *cmd_path(cmd_ctx *c, const char *operand) {
   buf b;
@@ -209,6 +305,12 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   }
   p = cmd_path(c, operand);
   if (!p) return MSB_ENOMEM;
+  if (!strcmp(p, "/dev/null")) {
+    /* Not in the filesystem, but scripts read it as the empty file. */
+    *data = (const uint8_t *)"";
+    *len = 0;
+    return 0;
+  }
   if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
   return vfs_read(c->fs, p, data, len);
 }
@@ -295,6 +397,10 @@ int cmd_parse_size(const char *s, unsigned flags, uint64_t *out) {
   if (range || (v && mul > UINT64_MAX / v)) return CMD_NUM_RANGE;
   *out = v * mul;
   return 0;
+}
+
+uint32_t cmd_umask(const cmd_ctx *c) {
+  return c->umask ? *c->umask & 0777u : CMD_UMASK;
 }
 
 int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
@@ -512,183 +618,6 @@ void cmd_time_full(int64_t t_ns, char out[48]) {
   snprintf(out, 48, "%04lld-%02d-%02d %02d:%02d:%02d.%09lld +0000",
            (long long)tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec,
            (long long)(t_ns - s * 1000000000));
-}
-
-/* Reads exactly n digits. */
-static int util_digits(const char **s, int n, int *out) {
-  int v = 0, i;
-  for (i = 0; i < n; i++) {
-    if ((*s)[i] < '0' || (*s)[i] > '9') return -1;
-    v = v * 10 + (*s)[i] - '0';
-  }
-  *s += n;
-  *out = v;
-  return 0;
-}
-
-static const char *util_skip_ws(const char *s) {
-  while (*s == ' ' || *s == '\t') s++;
-  return s;
-}
-
-/* Relative items: "[+-]N unit [ago]" repeated; units seconds..years. */
-static int util_relative(const char *s, int64_t *ns) {
-  static const struct {
-    const char *name;
-    int64_t secs;
-  } units[] = {
-      {"second", 1},  {"sec", 1},     {"minute", 60},   {"min", 60},
-      {"hour", 3600}, {"day", 86400}, {"week", 604800}, {"fortnight", 1209600},
-      {"month", -1},  {"year", -2}};
-  int64_t total = *ns;
-  s = util_skip_ws(s);
-  while (*s) {
-    int64_t n = 1, sign = 1, v = 0;
-    size_t i, len;
-    int found = 0;
-    if (*s == '+' || *s == '-') {
-      sign = *s == '-' ? -1 : 1;
-      s = util_skip_ws(s + 1);
-    }
-    if (*s >= '0' && *s <= '9') {
-      while (*s >= '0' && *s <= '9') {
-        if (v > 100000000) return -1;
-        v = v * 10 + (*s++ - '0');
-      }
-      n = v;
-      s = util_skip_ws(s);
-    }
-    n *= sign;
-    for (len = 0;
-         (s[len] >= 'a' && s[len] <= 'z') || (s[len] >= 'A' && s[len] <= 'Z');
-         len++) {
-    }
-    if (!len) return -1;
-    for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-      size_t ul = strlen(units[i].name);
-      if ((len == ul || (len == ul + 1 && s[ul] == 's')) &&
-          !strncmp(s, units[i].name, ul)) {
-        found = 1;
-        break;
-      }
-    }
-    if (!found) return -1;
-    s = util_skip_ws(s + len);
-    if (!strncmp(s, "ago", 3) && (s[3] == 0 || s[3] == ' ')) {
-      n = -n;
-      s = util_skip_ws(s + 3);
-    }
-    if (units[i].secs > 0) {
-      total += n * units[i].secs * 1000000000;
-    } else {
-      cmd_tm tm;
-      int64_t sec = cmd_ns_to_s(total), frac = total - sec * 1000000000;
-      cmd_gmtime(sec, &tm);
-      if (units[i].secs == -1)
-        tm.mon += (int)n;
-      else
-        tm.year += n;
-      total = cmd_timegm(&tm) * 1000000000 + frac;
-    }
-  }
-  *ns = total;
-  return 0;
-}
-
-int cmd_parse_date(const char *s, int64_t now_ns, int64_t *out_ns) {
-  cmd_tm tm;
-  int y, mo, d, h = 0, mi = 0, se = 0, i;
-  int64_t frac = 0, off = 0, t;
-  s = util_skip_ws(s);
-  if (*s == '@') {
-    int64_t v = 0, sign = 1;
-    s++;
-    if (*s == '-' || *s == '+') sign = *s++ == '-' ? -1 : 1;
-    if (*s < '0' || *s > '9') return CMD_NUM_INVALID;
-    while (*s >= '0' && *s <= '9') {
-      if (v > 9000000000LL) return CMD_NUM_INVALID;
-      v = v * 10 + (*s++ - '0');
-    }
-    if (*s == '.' || *s == ',') {
-      int64_t scale = 100000000;
-      for (s++; *s >= '0' && *s <= '9'; s++, scale /= 10)
-        frac += (*s - '0') * scale;
-    }
-    if (*util_skip_ws(s)) return CMD_NUM_INVALID;
-    *out_ns = sign * (v * 1000000000 + frac);
-    return 0;
-  }
-  if (!*s || !strncmp(s, "now", 3) || !strncmp(s, "today", 5)) {
-    t = now_ns;
-    s += !*s ? 0 : s[0] == 'n' ? 3 : 5;
-    if (util_relative(s, &t) < 0) return CMD_NUM_INVALID;
-    *out_ns = t;
-    return 0;
-  }
-  if (!strncmp(s, "yesterday", 9) || !strncmp(s, "tomorrow", 8)) {
-    t = now_ns + (s[0] == 'y' ? -86400 : 86400) * 1000000000LL;
-    if (util_relative(s + (s[0] == 'y' ? 9 : 8), &t) < 0)
-      return CMD_NUM_INVALID;
-    *out_ns = t;
-    return 0;
-  }
-  if ((*s >= '0' && *s <= '9') && strlen(s) >= 10 && s[4] == '-') {
-    if (util_digits(&s, 4, &y) || *s++ != '-') return CMD_NUM_INVALID;
-    if (util_digits(&s, 2, &mo) || *s++ != '-') return CMD_NUM_INVALID;
-    if (util_digits(&s, 2, &d)) return CMD_NUM_INVALID;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31) return CMD_NUM_INVALID;
-    if ((*s == 'T' || *s == ' ') && s[1] >= '0' && s[1] <= '9') {
-      s++;
-      if (util_digits(&s, 2, &h) || *s++ != ':') return CMD_NUM_INVALID;
-      if (util_digits(&s, 2, &mi)) return CMD_NUM_INVALID;
-      if (*s == ':') {
-        s++;
-        if (util_digits(&s, 2, &se)) return CMD_NUM_INVALID;
-        if (*s == '.' || *s == ',') {
-          int64_t scale = 100000000;
-          for (s++; *s >= '0' && *s <= '9'; s++, scale /= 10)
-            frac += (*s - '0') * scale;
-        }
-      }
-      if (h > 23 || mi > 59 || se > 60) return CMD_NUM_INVALID;
-    }
-    s = util_skip_ws(s);
-    if (*s == 'Z' && (s[1] == 0 || s[1] == ' ')) {
-      s++;
-    } else if (!strncmp(s, "UTC", 3) || !strncmp(s, "GMT", 3)) {
-      s += 3;
-    } else if ((*s == '+' || *s == '-') && s[1] >= '0' && s[1] <= '9' &&
-               s[2] >= '0' && s[2] <= '9' &&
-               (s[3] == ':' || (s[3] >= '0' && s[3] <= '9'))) {
-      int sign = *s == '-' ? -1 : 1, oh, om;
-      s++;
-      util_digits(&s, 2, &oh);
-      if (*s == ':') s++;
-      if (util_digits(&s, 2, &om)) return CMD_NUM_INVALID;
-      off = sign * ((int64_t)oh * 3600 + (int64_t)om * 60);
-    }
-    memset(&tm, 0, sizeof tm);
-    tm.year = y;
-    tm.mon = mo;
-    tm.mday = d;
-    tm.hour = h;
-    tm.min = mi;
-    tm.sec = se;
-    {
-      cmd_tm chk;
-      cmd_gmtime(cmd_timegm(&tm), &chk);
-      if (chk.mday != d) return CMD_NUM_INVALID;
-    }
-    t = (cmd_timegm(&tm) - off) * 1000000000 + frac;
-    i = util_relative(s, &t);
-    if (i < 0) return CMD_NUM_INVALID;
-    *out_ns = t;
-    return 0;
-  }
-  t = now_ns;
-  if (util_relative(s, &t) < 0) return CMD_NUM_INVALID;
-  *out_ns = t;
-  return 0;
 }
 
 /* ---- Tree walker --------------------------------------------------- */

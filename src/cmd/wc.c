@@ -149,7 +149,9 @@ int cmd_wc(cmd_ctx *c) {
   if (!data || !lens || !rcs) return 1;
   for (i = 0; i < nops; i++) {
     rcs[i] = cmd_input(c, ops[i], &data[i], &lens[i]);
-    if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR)
+    if (!strcmp(ops[i], "-") && c->in_regular && rcs[i] == 0)
+      regular += lens[i]; /* "wc < f" sizes columns like a named file */
+    else if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR)
       minw = 7;
     else if (rcs[i] == 0)
       regular += lens[i];

@@ -31,7 +31,9 @@ int cmd_which(cmd_ctx *c) {
         if ((rc = cmd_outf(c, "%s\n", name)) < 0) return rc;
         continue;
       }
-    } else if (*name && cmd_find(name)) {
+    } else if (*name && (cmd_find(name) || !strcmp(name, "bash") ||
+                         !strcmp(name, "sh"))) {
+      /* bash and sh are the interpreter itself, found like the others. */
       if ((rc = cmd_outf(c, "/usr/bin/%s\n", name)) < 0) return rc;
       if (all && (rc = cmd_outf(c, "/bin/%s\n", name)) < 0) return rc;
       continue;

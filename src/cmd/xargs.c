@@ -183,6 +183,14 @@ static int xargs_split_lines(xargs_state *x, const uint8_t *d, size_t len) {
 }
 
 /* Replaces every occurrence of r in s by v (arena). */
+/* GNU's warning when a later option overrides an earlier one. */
+static void xargs_excl(cmd_ctx *c, const char *prev, const char *now) {
+  cmd_err(c,
+          "warning: options %s and %s are mutually exclusive, ignoring "
+          "previous %s value",
+          prev, now, prev);
+}
+
 static char *xargs_replace(cmd_ctx *c, const char *s, const char *r,
                            const char *v) {
   buf b;
@@ -275,14 +283,26 @@ int cmd_xargs(cmd_ctx *c) {
       break;
     case 'E': eof_str = g.arg; break;
     case 'e': eof_str = g.arg; break;
-    case 'I': o.repl = g.arg; break;
-    case 'i': o.repl = g.arg ? g.arg : "{}"; break;
+    case 'I':
+    case 'i':
+      o.repl = k == 'I' ? g.arg : g.arg ? g.arg : "{}";
+      /* GNU: the later of -I, -L, -n wins, with a warning. */
+      if (o.max_args) xargs_excl(c, "--max-args", "--replace/-I/-i");
+      if (o.max_lines) xargs_excl(c, "--max-lines", "--replace/-I/-i");
+      o.max_args = o.max_lines = 0;
+      break;
     case 'L':
     case 'l':
       if (xargs_parse_num(&g, g.arg ? g.arg : "1", 1, &o.max_lines)) return 1;
+      if (o.max_args) xargs_excl(c, "--max-args", k == 'L' ? "-L" : "-l");
+      if (o.repl) xargs_excl(c, "--replace", k == 'L' ? "-L" : "-l");
+      o.max_args = 0;
+      o.repl = NULL;
       break;
     case 'n':
       if (xargs_parse_num(&g, g.arg, 1, &o.max_args)) return 1;
+      if (o.max_lines) xargs_excl(c, "--max-lines", "--max-args/-n");
+      o.max_lines = 0;
       break;
     case 'P': break;
     case 'p':
@@ -328,7 +348,8 @@ int cmd_xargs(cmd_ctx *c) {
     int64_t lines = 0;
     if (!argv) return MSB_ENOMEM;
     for (k = 0; k < ninit; k++) {
-      argv[argc] = o.repl && next < x.n
+      /* The default echo is not an initial arg: nothing replaced there. */
+      argv[argc] = o.repl && g.nops && next < x.n
                        ? xargs_replace(c, init[k], o.repl, x.items[next].s)
                        : init[k];
       if (!argv[argc]) return MSB_ENOMEM;

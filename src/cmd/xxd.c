@@ -374,8 +374,8 @@ done:
   if (!rc) {
     if (outname && strcmp(outname, "-") != 0) {
       const char *p = cmd_path(c, outname);
-      rc = p ? vfs_write(c->fs, p, o.p ? o.p : "", o.len, VFS_KEEP_MODE, 0644,
-                         NULL)
+      rc = p ? vfs_write(c->fs, p, o.p ? o.p : "", o.len, VFS_KEEP_MODE,
+                         CMD_NEWFILE(c), NULL)
              : MSB_ENOMEM;
       if (rc && rc != MSB_ENOMEM) {
         buf_printf(c->err, "xxd: %s: %s\n", outname, cmd_strerror(rc));

@@ -319,6 +319,33 @@ TEST("cmd-5.4 date parsing") {
   CHECK(cmd_parse_date("garbage", now, &t) == CMD_NUM_INVALID);
 }
 
+/* now is Monday 2026-11-30 02:20 UTC; midnight is 1795996800. */
+TEST("cmd-5.5 date items in any order, like GNU") {
+  int64_t now = 1796005200LL * 1000000000, t, day = 1795996800LL;
+  CHECK(cmd_parse_date("Jan 5 2020", now, &t) == 0 &&
+        t == 1578182400LL * 1000000000);
+  CHECK(cmd_parse_date("5 Jan 2020 10:30", now, &t) == 0 &&
+        t == (1578182400LL + 37800) * 1000000000);
+  CHECK(cmd_parse_date("01/05/2020", now, &t) == 0 &&
+        t == 1578182400LL * 1000000000);
+  CHECK(cmd_parse_date("2020-01-31 1 month ago", now, &t) == 0 &&
+        t == 1577750400LL * 1000000000);
+  /* "ago" turns round only the item before it */
+  CHECK(cmd_parse_date("1 hour 30 minutes ago", now, &t) == 0 &&
+        t == now + 1800LL * 1000000000);
+  CHECK(cmd_parse_date("next monday", now, &t) == 0 &&
+        t == (day + 7 * 86400) * 1000000000);
+  CHECK(cmd_parse_date("last friday", now, &t) == 0 &&
+        t == (day - 3 * 86400) * 1000000000);
+  CHECK(cmd_parse_date("10:30pm", now, &t) == 0 &&
+        t == (day + 81000) * 1000000000);
+  CHECK(cmd_parse_date("", now, &t) == 0 && t == day * 1000000000);
+  CHECK(cmd_parse_date("Sun, 29 Feb 2004 16:21:42 -0800", now, &t) == 0 &&
+        t == 1078100502LL * 1000000000);
+  CHECK(cmd_parse_date("13pm", now, &t) == CMD_NUM_INVALID);
+  CHECK(cmd_parse_date("yesterday ago", now, &t) == CMD_NUM_INVALID);
+}
+
 TEST("cmd-6.1 record iteration keeps a missing final delimiter") {
   cmd_lines l;
   const uint8_t *r;
