@@ -327,10 +327,10 @@ int cmd_xargs(cmd_ctx *c) {
   }
   init = g.nops ? g.ops : echo_argv;
   ninit = g.nops ? g.nops : 1;
-  if (o.repl)
-    rc = xargs_split_lines(&x, d, len);
-  else if (delim >= 0)
+  if (delim >= 0) /* -0 and -d split items even with -I */
     rc = xargs_split_delim(&x, d, len, delim);
+  else if (o.repl)
+    rc = xargs_split_lines(&x, d, len);
   else
     rc = xargs_split_words(&x, d, len, eof_str);
   if (rc < 0) return rc;
