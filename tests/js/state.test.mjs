@@ -147,3 +147,32 @@ test('state-1.5 CLI --save/--load and the REPL .save/.load commands', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('state-1.6 a fork into a closed fork\'s memory holds only its parent\'s state', async () => {
+  const sb = await open({ files: { '/workspace/p.txt': 'parent\n' } });
+  await sb.execute('v=parent');
+  const first = await sb.fork();
+  await first.execute('v=first; echo secret > /workspace/s.txt; echo big > /tmp/b; ' +
+    'alias q=true');
+  const before = await sb.rootHash();
+  const reused = first._inst.memory;
+  await first.close();
+  // same size as the parent: the next fork takes the closed one's memory
+  for (let i = 0; i < 3; i++) {
+    const f = await sb.fork();
+    if (i === 0) assert.equal(f._inst.memory, reused, 'the closed fork\'s memory is reused');
+    assert.equal(await f.rootHash(), before);
+    const r = await f.execute('echo "$v"; ls /workspace /tmp; alias; cat p.txt');
+    assert.equal(r.stdout, 'parent\n/tmp:\n\n/workspace:\np.txt\nparent\n');
+    await f.execute(`v=f${i}; echo x > /workspace/f${i}`);
+    await f.close();
+  }
+  // a closed fork that grew (not the parent's size) is not reused
+  const g = await sb.fork();
+  await g.execute('head -c 30000000 /dev/zero > /tmp/z; rm /tmp/z');
+  await g.close();
+  const h = await sb.fork();
+  assert.equal((await h.execute('echo "$v"; ls /tmp')).stdout, 'parent\n');
+  await h.close();
+  await sb.close();
+});
