@@ -195,10 +195,11 @@ export function loadModule(source = undefined) {
 // ~10 ms for 10 MiB against ~1.4 ms into mapped pages), and the common
 // fork is try-then-discard. A fork takes one only when its size and
 // maximum equal the parent's, so the copy overwrites every byte the closed
-// sandbox left. Bounded: SPARE_COUNT memories of SPARE_MAX_BYTES at most.
+// sandbox left. Bounded small (edge runtimes cap an isolate's memory):
+// SPARE_COUNT memories of SPARE_MAX_BYTES at most.
 const spares = new WeakMap(); // Module -> [{ memory, maxPages }]
-const SPARE_COUNT = 2;
-const SPARE_MAX_BYTES = 64 * 1024 * 1024;
+const SPARE_COUNT = 1;
+const SPARE_MAX_BYTES = 32 * 1024 * 1024;
 
 function spareGive(module, maxPages, memory) {
   if (memory.buffer.byteLength > SPARE_MAX_BYTES) return;
