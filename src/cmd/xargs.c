@@ -253,8 +253,8 @@ static int xargs_parse_num(cmd_getopt *g, const char *arg, int64_t min,
       cmd_err(g->c, "value %s for -%c option should be >= %lld", arg, g->opt,
               (long long)min);
     else
-      cmd_err(g->c, "invalid number %s for -%c option", cmd_quote(g->c, arg),
-              g->opt);
+      /* findutils wraps the value in plain double quotes, unescaped. */
+      cmd_err(g->c, "invalid number \"%s\" for -%c option", arg, g->opt);
     buf_printf(g->c->err, "Try 'xargs --help' for more information.\n");
     return 1;
   }
