@@ -808,7 +808,7 @@ int cmd_grep(cmd_ctx *c) {
                    "Try '%s --help' for more information.\n",
                    nm, nm);
         buf_finish(&pats);
-        return 2;
+        return 1; /* argmatch's failure status, not grep's 2 */
       }
       break;
     case 'D': break;
@@ -853,9 +853,12 @@ int cmd_grep(cmd_ctx *c) {
         if (!strcmp(g.arg, "always") || !strcmp(g.arg, "yes") ||
             !strcmp(g.arg, "force"))
           cmd_err(c, "--color=always is not supported in memsandbox");
-        else
-          cmd_err(c, "invalid argument %s for %s", cmd_quote(c, g.arg),
-                  cmd_quote(c, "--color"));
+        else {
+          /* GNU grep answers an unknown WHEN with its --help text. */
+          buf_finish(&pats);
+          buf_puts(c->out, grep_usage);
+          return 0;
+        }
         buf_finish(&pats);
         return 2;
       }
