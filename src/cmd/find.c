@@ -111,6 +111,7 @@ typedef struct find_state {
   cmd_ctx *c;
   char **args;
   int nargs, pos;
+  int expr0; /* index of the expression's first word */
   int follow; /* 0 -P, 1 -H, 2 -L */
   int depth_first, maxdepth, mindepth, daystart, regextype;
   int has_action, quit, status;
@@ -287,6 +288,13 @@ static find_node *find_primary(find_state *s) {
   if (s->pos >= s->nargs) return 0;
   a = s->args[s->pos++];
   if (!strcmp(a, "(")) {
+    if (s->pos >= s->nargs) {
+      find_fail(s,
+                "invalid expression; expected to find a ')' but didn't see "
+                "one. Perhaps you need an extra predicate after '('%s",
+                "");
+      return 0;
+    }
     if (++s->nest > 200) {
       find_fail(s, "expression nested too deeply%s", "");
       return 0;
@@ -313,11 +321,18 @@ static find_node *find_primary(find_state *s) {
   }
   if (!strcmp(a, "!") || !strcmp(a, "-not")) {
     find_node *x;
+    /* GNU's wording depends on where the operand is missing. */
     if (s->pos >= s->nargs) {
-      find_fail(s,
-                "invalid expression; you have used a binary operator "
-                "'%s' with nothing after it.",
-                a);
+      const char *pv = s->pos - 2 >= s->expr0 ? s->args[s->pos - 2] : "(";
+      if (!strcmp(pv, "(") || !strcmp(pv, "!") || !strcmp(pv, "-not") ||
+          !strcmp(pv, ","))
+        find_fail(s, "expected an expression after '%s'", a);
+      else
+        find_fail(s, "invalid expression%s", "");
+      return 0;
+    }
+    if (!strcmp(s->args[s->pos], ")")) {
+      find_fail(s, "expected an expression between '%s' and ')'", a);
       return 0;
     }
     if (++s->nest > 200) {
@@ -651,6 +666,14 @@ static find_node *find_parse_and(find_state *s) {
     const char *a = s->args[s->pos];
     if (!strcmp(a, "-a") || !strcmp(a, "-and")) {
       s->pos++;
+      if (s->pos >= s->nargs) {
+        find_fail(s, "invalid expression%s", "");
+        return 0;
+      }
+      if (!strcmp(s->args[s->pos], ")")) {
+        find_fail(s, "expected an expression between '%s' and ')'", a);
+        return 0;
+      }
       if (find_at_end(s)) {
         find_fail(s,
                   "invalid expression; you have used a binary operator "
@@ -679,11 +702,12 @@ static find_node *find_parse_orx(find_state *s) {
   while (s->pos < s->nargs &&
          (!strcmp(s->args[s->pos], "-o") || !strcmp(s->args[s->pos], "-or"))) {
     const char *a = s->args[s->pos++];
-    if (s->pos >= s->nargs || !strcmp(s->args[s->pos], ")")) {
-      find_fail(s,
-                "invalid expression; you have used a binary operator "
-                "'%s' with nothing after it.",
-                a);
+    if (s->pos >= s->nargs) {
+      find_fail(s, "invalid expression%s", "");
+      return 0;
+    }
+    if (!strcmp(s->args[s->pos], ")")) {
+      find_fail(s, "expected an expression between '%s' and ')'", a);
       return 0;
     }
     r = find_parse_and(s);
@@ -707,6 +731,14 @@ static find_node *find_parse_or(find_state *s) {
   if (!l) return 0;
   while (s->pos < s->nargs && !strcmp(s->args[s->pos], ",")) {
     s->pos++;
+    if (s->pos >= s->nargs) {
+      find_fail(s, "invalid expression%s", "");
+      return 0;
+    }
+    if (!strcmp(s->args[s->pos], ")")) {
+      find_fail(s, "expected an expression between ',' and ')'%s", "");
+      return 0;
+    }
     r = find_parse_orx(s);
     if (!r) {
       if (!s->err)
@@ -1417,6 +1449,7 @@ int cmd_find_main(cmd_ctx *c) {
   {
     int nstart = first_expr - s.pos, spos = s.pos;
     s.pos = first_expr;
+    s.expr0 = first_expr;
     if (s.pos < s.nargs) {
       s.root = find_parse_or(&s);
       if (!s.err && s.pos < s.nargs) {

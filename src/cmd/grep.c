@@ -11,10 +11,11 @@
  *
  * Binary files: a file holding a NUL byte (outside -z) is binary; its first
  * selected line prints "grep: NAME: binary file matches" (on stderr, as
- * grep 3.8 does) and ends the file. GNU decides per 32 KiB buffer, so it may
- * print text lines of a large file before the first NUL; we decide for the
- * whole file. Recursion (-r, -R) visits entries in bytewise order, where GNU
- * uses directory order. --color=always and -T are refused.
+ * grep 3.8 does) and ends the file; NULs end lines there, as GNU turns
+ * them into newlines (so -c counts "a\0b\n" as two). GNU decides per
+ * 32 KiB buffer, so it may print text lines of a large file before the
+ * first NUL; we decide for the whole file. Recursion (-r, -R) visits
+ * entries in bytewise order, where GNU uses directory order. --color=always and -T are refused.
  *
  * Usage: grep [OPTION]... PATTERNS [FILE]... */
 #include <string.h>
@@ -291,6 +292,18 @@ static int grep_print_only(grep_st *st, const char *name, const uint8_t *d,
   return 0;
 }
 
+/* Finds the end of the line starting at POS. In a binary file GNU grep
+ * turns each NUL into a line end before matching, so "a\0b\n" is two lines
+ * for -c, -l, -q and the like; a byte loop keeps that one pass. */
+static const uint8_t *grep_eol(const uint8_t *d, size_t pos, size_t len,
+                               int delim, int binary) {
+  const uint8_t *p = d + pos, *e = d + len;
+  if (!binary) return memchr(p, delim, len - pos);
+  for (; p < e; p++)
+    if (*p == '\n' || !*p) return p;
+  return NULL;
+}
+
 /* Searches one buffer. Returns 0 or a negative code (limit, memory). */
 static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
                     size_t len) {
@@ -304,16 +317,12 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
   int outlines = !listing && !st->quiet;
   if (!st->text && st->delim == '\n' && memchr(d, 0, len)) {
     binary = 1;
-    if (st->binskip) {
-      if (st->listnot) {
-        buf_puts(c->out, name);
-        buf_putc(c->out, st->null ? 0 : '\n');
-      }
-      return 0;
-    }
+    /* Without-match: no line is selected; -c still prints its 0 and -L
+     * its name. */
+    if (st->binskip) len = 0;
   }
   while (pos < len && !st->stop) {
-    const uint8_t *q = memchr(d + pos, st->delim, len - pos);
+    const uint8_t *q = grep_eol(d, pos, len, st->delim, binary);
     ls = pos;
     le = q ? (size_t)(q - d) : len;
     next = q ? le + 1 : len;
@@ -799,7 +808,7 @@ int cmd_grep(cmd_ctx *c) {
                    "Try '%s --help' for more information.\n",
                    nm, nm);
         buf_finish(&pats);
-        return 2;
+        return 1; /* argmatch's failure status, not grep's 2 */
       }
       break;
     case 'D': break;
@@ -844,9 +853,12 @@ int cmd_grep(cmd_ctx *c) {
         if (!strcmp(g.arg, "always") || !strcmp(g.arg, "yes") ||
             !strcmp(g.arg, "force"))
           cmd_err(c, "--color=always is not supported in memsandbox");
-        else
-          cmd_err(c, "invalid argument %s for %s", cmd_quote(c, g.arg),
-                  cmd_quote(c, "--color"));
+        else {
+          /* GNU grep answers an unknown WHEN with its --help text. */
+          buf_finish(&pats);
+          buf_puts(c->out, grep_usage);
+          return 0;
+        }
         buf_finish(&pats);
         return 2;
       }

@@ -941,7 +941,11 @@ static int sed_parse(sed *s) {
         } else {
           r = sed_addr_parse(s, &c->a2);
           if (r < 0) return 1;
-          if (r == 0) return sed_bad(s, "unexpected `,'");
+          if (r == 0) {
+            /* GNU counts the character it read and rejected. */
+            if (sed_peek(s) >= 0) s->pos++;
+            return sed_bad(s, "unexpected `,'");
+          }
           if (c->a2.type == SED_A_ZERO) {
             c->a2.type = SED_A_LINE;
             c->a2.n1 = 0;

@@ -842,6 +842,10 @@ int cmd_sort(cmd_ctx *c) {
             check);
     return 2;
   }
+  if (check && outfile) {
+    cmd_err(c, "options '-%co' are incompatible", check);
+    return 2;
+  }
   /* Read everything first so -o may name an input. */
   starts = arena_alloc(c->a, ((size_t)g.nops + 1) * sizeof *starts);
   if (!starts) return 2;

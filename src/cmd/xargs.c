@@ -246,6 +246,59 @@ static int xargs_exec(cmd_ctx *c, const xargs_opts_set *o, char **argv,
   return rc ? 123 : 0;
 }
 
+/* Parses the -d value as findutils does: one character, or a backslash
+ * escape (\n, \t and the other C letters, \\, octal \NNN, hex \xHH).
+ * Returns the byte or -1 after printing the error. */
+static int xargs_parse_delim(cmd_ctx *c, const char *s) {
+  static const char letters[] = "a\ab\bf\fn\nr\rt\tv\v\\\\";
+  size_t n = strlen(s), i;
+  unsigned long v = 0;
+  int base = 8;
+  const char *p;
+  if (n == 1) return (unsigned char)s[0];
+  if (n == 0 || s[0] != '\\') {
+    cmd_err(c,
+            "Invalid input delimiter specification %s: the delimiter must "
+            "be either a single character or an escape sequence starting "
+            "with \\.",
+            s);
+    return -1;
+  }
+  for (i = 0; letters[i]; i += 2)
+    if (n == 2 && s[1] == letters[i]) return (unsigned char)letters[i + 1];
+  p = s + 1;
+  if (*p == 'x') {
+    base = 16;
+    p++;
+  } else if (*p < '0' || *p > '9') {
+    cmd_err(c, "Invalid escape sequence %s in input delimiter specification.",
+            s);
+    return -1;
+  }
+  for (; *p; p++) {
+    int dg = *p >= '0' && *p <= '9'   ? *p - '0'
+             : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+             : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10
+                                      : 99;
+    if (dg >= base) {
+      cmd_err(c,
+              "Invalid escape sequence %s in input delimiter specification; "
+              "trailing characters %s not recognised.",
+              s, p);
+      return -1;
+    }
+    if (v <= 0xffff) v = v * (unsigned long)base + (unsigned long)dg;
+  }
+  if (v > 255) {
+    cmd_err(c,
+            "Invalid escape sequence %s in input delimiter specification; "
+            "character values must not exceed %s.",
+            s, base == 16 ? "ff" : "377");
+    return -1;
+  }
+  return (int)v;
+}
+
 static int xargs_parse_num(cmd_getopt *g, const char *arg, int64_t min,
                            int64_t *out) {
   if (cmd_parse_int(arg, out) || *out < min) {
@@ -253,8 +306,8 @@ static int xargs_parse_num(cmd_getopt *g, const char *arg, int64_t min,
       cmd_err(g->c, "value %s for -%c option should be >= %lld", arg, g->opt,
               (long long)min);
     else
-      cmd_err(g->c, "invalid number %s for -%c option", cmd_quote(g->c, arg),
-              g->opt);
+      /* findutils wraps the value in plain double quotes, unescaped. */
+      cmd_err(g->c, "invalid number \"%s\" for -%c option", arg, g->opt);
     buf_printf(g->c->err, "Try 'xargs --help' for more information.\n");
     return 1;
   }
@@ -277,9 +330,7 @@ int cmd_xargs(cmd_ctx *c) {
     case '0': delim = 0; break;
     case 'a': file = g.arg; break;
     case 'd':
-      delim = (unsigned char)g.arg[0];
-      if (g.arg[0] == '\\' && g.arg[1] == 'n') delim = '\n';
-      if (g.arg[0] == '\\' && g.arg[1] == 't') delim = '\t';
+      if ((delim = xargs_parse_delim(c, g.arg)) < 0) return 1;
       break;
     case 'E': eof_str = g.arg; break;
     case 'e': eof_str = g.arg; break;
@@ -304,7 +355,11 @@ int cmd_xargs(cmd_ctx *c) {
       if (o.max_lines) xargs_excl(c, "--max-lines", "--max-args/-n");
       o.max_lines = 0;
       break;
-    case 'P': break;
+    case 'P': {
+      int64_t procs; /* checked, then ignored: commands run one by one */
+      if (xargs_parse_num(&g, g.arg, 0, &procs)) return 1;
+      break;
+    }
     case 'p':
       cmd_err(c,
               "-p (--interactive) needs a terminal; not supported in "
