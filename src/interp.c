@@ -2563,7 +2563,8 @@ static int interp_test_file(shell *sh, const char *op, const char *path) {
   switch (op[1]) {
   case 'e':
   case 'a': return 0;
-  case 'f': return st.kind == VFS_FILE ? 0 : 1;
+  case 'f': return st.kind == VFS_FILE && !(st.mode & VFS_CHR) ? 0 : 1;
+  case 'c': return (st.mode & VFS_CHR) ? 0 : 1;
   case 'd': return st.kind == VFS_DIR ? 0 : 1;
   case 'L':
   case 'h': return st.kind == VFS_LINK ? 0 : 1;

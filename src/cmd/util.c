@@ -483,7 +483,10 @@ int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
 void cmd_mode_str(int kind, uint32_t mode, char out[11]) {
   static const char rwx[] = "rwxrwxrwx";
   int i;
-  out[0] = kind == VFS_DIR ? 'd' : kind == VFS_LINK ? 'l' : '-';
+  out[0] = kind == VFS_DIR    ? 'd'
+           : kind == VFS_LINK ? 'l'
+           : (mode & VFS_CHR) ? 'c'
+                              : '-';
   for (i = 0; i < 9; i++) out[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
   if (mode & 04000) out[3] = (mode & 0100) ? 's' : 'S';
   if (mode & 02000) out[6] = (mode & 0010) ? 's' : 'S';
