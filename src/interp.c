@@ -1269,6 +1269,9 @@ static int interp_is_script_shell(const char *s, size_t n) {
   return 0;
 }
 
+static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
+                          char **argv);
+
 /* Runs a path like ./f.sh or /usr/bin/NAME. */
 static int interp_run_path(shell *sh, int argc, char **argv) {
   buf p;
@@ -1297,7 +1300,8 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     if ((!strncmp(ap, "/usr/bin/", 9) || !strncmp(ap, "/bin/", 5)) &&
         (builtin_find(base))) {
       buf_finish(&p);
-      return interp_run_argv(sh, argc, argv, 1);
+      /* not interp_run_argv: argv[0] has a slash and would come back here */
+      return interp_builtin(sh, builtin_find(base), argc, argv);
     }
     buf_finish(&p);
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
@@ -1317,7 +1321,7 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     }
     if (builtin_find(base)) {
       buf_finish(&p);
-      return interp_run_argv(sh, argc, argv, 1);
+      return interp_builtin(sh, builtin_find(base), argc, argv);
     }
   }
   if (!(st.mode & 0111)) {
