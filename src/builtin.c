@@ -1519,6 +1519,11 @@ static int bi_read(shell *sh, int argc, char **argv) {
     interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
     return 1;
   }
+  if (sh->fd[fd]->rderr) { /* `read < dir` */
+    interp_errf(sh, "read: read error: %d: %s", fd,
+                msb_strerror(sh->fd[fd]->rderr));
+    return 1;
+  }
   interp_input(sh, fd, &in, &n);
   buf_init(&line, sh->m);
   pos = 0;

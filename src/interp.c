@@ -599,6 +599,13 @@ static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
   }
   rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
   buf_finish(&p);
+  if (rc == MSB_EISDIR) {
+    /* bash opens a directory fine; the reader's read() fails */
+    s = interp_stream_new(sh, SH_S_IN);
+    if (s) s->rderr = rc;
+    if (!s) *status = MSB_ENOMEM;
+    return s;
+  }
   if (rc) {
     if (rc == MSB_ENOMEM) {
       *status = rc;
@@ -1086,6 +1093,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
   c.in_regular = sh->fd[0] && sh->fd[0]->regular;
+  c.in_err = sh->fd[0] ? sh->fd[0]->rderr : 0;
   c.umask = &sh->umask;
   c.out = out;
   c.err = err;

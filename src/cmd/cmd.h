@@ -51,6 +51,9 @@ struct cmd_ctx {
    * just past what it used, like GNU head does with lseek, and wc sizes
    * its columns as for a named file. */
   int in_regular;
+  /* MSB_E* every read of stdin fails with (`< dir`: MSB_EISDIR), else 0;
+   * cmd_input of "-" returns it, commands reading c->in check it. */
+  int in_err;
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */

@@ -250,7 +250,7 @@ int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
   if (verbose) buf_printf(c->out, "%s==> %s <==\n", *first ? "" : "\n", shown);
   *first = 0;
   if (rc == MSB_EISDIR) {
-    cmd_err(c, "error reading %s: %s", cmd_quote(c, op), cmd_strerror(rc));
+    cmd_err(c, "error reading %s: %s", cmd_quote(c, shown), cmd_strerror(rc));
     return 0;
   }
   return 1;
@@ -298,6 +298,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
   if (!strcmp(operand, "-") || !strcmp(operand, "/dev/stdin")) {
+    if (c->in_err) return c->in_err;
     *data = c->in ? c->in : (const uint8_t *)"";
     *len = c->in_len;
     c->in_used = c->in_len;

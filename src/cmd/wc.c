@@ -170,8 +170,9 @@ int cmd_wc(cmd_ctx *c) {
       status = 1;
       continue;
     }
-    if (rcs[i] == MSB_EISDIR) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rcs[i]));
+    if (rcs[i] == MSB_EISDIR) { /* `wc < dir` names it 'standard input' */
+      cmd_err(c, "%s: %s", cmd_quotef(c, g.nops ? ops[i] : "standard input"),
+              cmd_strerror(rcs[i]));
       status = 1;
       memset(&one, 0, sizeof one);
     } else {
