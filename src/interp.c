@@ -1093,7 +1093,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
   c.in_regular = sh->fd[0] && sh->fd[0]->regular;
-  c.in_err = sh->fd[0] ? sh->fd[0]->rderr : 0;
+  c.in_err = sh->fd[0] ? sh->fd[0]->rderr : CMD_EBADF; /* <&- */
   c.umask = &sh->umask;
   c.out = out;
   c.err = err;
@@ -1109,6 +1109,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = MSB_ENOMEM;
   else
     rc = d->fn(&c);
+  if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   /* What the command read is gone for the next reader of the stream, as
    * with a real pipe or file offset. */
   if (c.in_used) interp_consume(sh, 0, c.in_used);

@@ -155,10 +155,10 @@ int cmd_tac(cmd_ctx *c) {
     const uint8_t *d;
     size_t len;
     rc = cmd_input(c, ops[i], &d, &len);
-    if (rc == MSB_EISDIR && !strcmp(ops[i], "-")) {
+    if ((rc == MSB_EISDIR || rc == CMD_EBADF) && !strcmp(ops[i], "-")) {
       /* `tac < dir`: GNU's seek-and-read of it fails this way */
       cmd_err(c, "%s: read error: %s", cmd_quote(c, "standard input"),
-              cmd_strerror(MSB_EINVAL));
+              cmd_strerror(rc == CMD_EBADF ? rc : MSB_EINVAL));
       status = 1;
       rc = 0;
       continue;
