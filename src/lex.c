@@ -538,6 +538,7 @@ static int lex_backquote(lex_state *st, lex_wb *w, int in_dq) {
     return MSB_ENOMEM;
   }
   p->flags = AST_PF_BACKTICK;
+  p->line = line; /* for a run from the text (aliases) */
   p->text = arena_strndup(st->a, st->src + start, st->pos - start);
   p->len = st->pos - start;
   blen = b.len;
@@ -711,6 +712,7 @@ static int lex_cmdsub(lex_state *st, lex_wb *w) {
   int r;
   ast_part *p = lex_part_new(st, AST_P_CMDSUB);
   if (!p) return MSB_ENOMEM;
+  p->line = st->line; /* for a run from the text (aliases) */
   lex_adv(st, 2);
   start = st->pos;
   r = lex_enter(st);
