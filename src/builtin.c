@@ -1719,6 +1719,16 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
 
 /* ---- getopts ---------------------------------------------------------- */
 
+/* getopts' own diagnostics name $0, even inside a function (where other
+ * errors name the function's source). */
+static void bi_getopts_err(shell *sh, const char *what, const char *opt) {
+  buf b;
+  buf_init(&b, sh->m);
+  buf_printf(&b, "%s: %s -- %s\n", sh->arg0 ? sh->arg0 : "bash", what, opt);
+  if (!b.err) interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+}
+
 static int bi_getopts(shell *sh, int argc, char **argv) {
   const char *spec, *name, *ind;
   char **args;
@@ -1775,7 +1785,7 @@ static int bi_getopts(shell *sh, int argc, char **argv) {
         builtin_assign(sh, name, "?", 0);
         builtin_assign(sh, "OPTARG", opt, 0);
       } else {
-        interp_errf_noline(sh, "illegal option -- %s", opt);
+        bi_getopts_err(sh, "illegal option", opt);
         builtin_assign(sh, name, "?", 0);
         var_unset(sh->vars, "OPTARG");
       }
@@ -1797,7 +1807,7 @@ static int bi_getopts(shell *sh, int argc, char **argv) {
           builtin_assign(sh, name, ":", 0);
           builtin_assign(sh, "OPTARG", opt, 0);
         } else {
-          interp_errf_noline(sh, "option requires an argument -- %s", opt);
+          bi_getopts_err(sh, "option requires an argument", opt);
           builtin_assign(sh, name, "?", 0);
           var_unset(sh->vars, "OPTARG");
         }

@@ -738,7 +738,8 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   buf_init(&lit, sh->m);
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
-  if (!*pat) {
+  if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
+    /* ${x/#/r} and ${x/%/r} still add r at the start or end */
     *res = mem_strdup(sh->m, s);
     buf_finish(&lit);
     return *res ? 0 : MSB_ENOMEM;
