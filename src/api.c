@@ -306,14 +306,17 @@ static int api_install_bin(msb_sandbox *sb) {
   vnode *saved;
   struct policy *pol;
   int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
-  int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st);
+  int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
   if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   saved = vfs_root_get(sb->fs); /* all or nothing */
   rc = 0;
   if (!have_null) { /* `test -c /dev/null`, `cp /dev/null f` */
+    /* best effort: a script may have put a file at /dev or /dev/null */
     rc = vfs_mkdir(sb->fs, "/dev", 0755, VFS_MK_EXIST_OK);
-    if (!rc) rc = vfs_mknull(sb->fs, "/dev/null");
+    if (!rc) rc = vfs_remove(sb->fs, "/dev/null", 0);
+    if (!rc || rc == MSB_ENOENT) rc = vfs_mknull(sb->fs, "/dev/null");
+    if (rc != MSB_ENOMEM) rc = 0;
   }
   if (!rc && !have_bin) {
     rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);

@@ -683,9 +683,11 @@ int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
   vfs_walk w;
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
-  if (rc || w.node->mode == (mode & 07777)) goto out;
+  if (rc) goto out;
+  mode = (mode & 07777) | (w.node->mode & VFS_CHR);
+  if (w.node->mode == mode) goto out;
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
-  w.node->mode = mode & 07777;
+  w.node->mode = mode; /* /dev/null stays a device */
   vfs_changed(v);
 out:
   vfs_walk_finish(&w);
