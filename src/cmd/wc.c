@@ -153,7 +153,8 @@ int cmd_wc(cmd_ctx *c) {
       regular += lens[i]; /* "wc < f" sizes columns like a named file */
     else if (rcs[i] == CMD_EBADF)
       ; /* `wc <&-`: GNU's fstat failed, so no width hint */
-    else if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR)
+    else if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR ||
+             !strcmp(ops[i], "/dev/null")) /* not a regular file */
       minw = 7;
     else if (rcs[i] == 0)
       regular += lens[i];
