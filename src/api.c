@@ -289,7 +289,8 @@ static int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
 /* ---- lifecycle ------------------------------------------------------ */
 
 /* Opens a sandbox. */
-/* Lists every command as an empty executable file in /usr/bin, with /bin a
+/* Makes /dev/null (the null device node, see vfs_mknull) and lists every
+ * command as an empty executable file in /usr/bin, with /bin a
  * link to it (as on Debian), so probes such as `ls /usr/bin`, `test -x
  * /usr/bin/jq` and `command -v` answer truthfully. The entries are real
  * nodes outside /workspace (the root hash does not see them) made before
@@ -304,17 +305,30 @@ static int api_install_bin(msb_sandbox *sb) {
   int rc;
   vnode *saved;
   struct policy *pol;
-  if (!vfs_stat(sb->fs, "/usr/bin", 0, &st)) return 0;
+  int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
+  int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
+  if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   saved = vfs_root_get(sb->fs); /* all or nothing */
-  rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-  if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
-  if (rc == MSB_EEXIST) rc = 0;
+  rc = 0;
+  if (!have_null) { /* `test -c /dev/null`, `cp /dev/null f` */
+    /* best effort: a script may have put a file at /dev or /dev/null */
+    rc = vfs_mkdir(sb->fs, "/dev", 0755, VFS_MK_EXIST_OK);
+    if (!rc) rc = vfs_remove(sb->fs, "/dev/null", 0);
+    if (!rc || rc == MSB_ENOENT) rc = vfs_mknull(sb->fs, "/dev/null");
+    if (rc != MSB_ENOMEM) rc = 0;
+  }
+  if (!rc && !have_bin) {
+    rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
+    if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
+    if (rc == MSB_EEXIST) rc = 0;
+  }
   buf_init(&path, &sb->m);
-  for (i = 0; i < n && !rc; i++) {
+  for (i = 0; i < n + 2 && !rc && !have_bin; i++) {
     buf_clear(&path);
     buf_puts(&path, "/usr/bin/");
-    buf_puts(&path, t[i].name);
+    /* the shell itself runs in-process but is a file there too */
+    buf_puts(&path, i < n ? t[i].name : i == n ? "bash" : "sh");
     rc = path.err ? path.err
                   : vfs_write(sb->fs, buf_str(&path), "", 0, 0, 0755, NULL);
   }

@@ -1519,6 +1519,11 @@ static int bi_read(shell *sh, int argc, char **argv) {
     interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
     return 1;
   }
+  if (sh->fd[fd]->rderr) { /* `read < dir` */
+    interp_errf(sh, "read: read error: %d: %s", fd,
+                msb_strerror(sh->fd[fd]->rderr));
+    return 1;
+  }
   interp_input(sh, fd, &in, &n);
   buf_init(&line, sh->m);
   pos = 0;
@@ -1714,6 +1719,16 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
 
 /* ---- getopts ---------------------------------------------------------- */
 
+/* getopts' own diagnostics name $0, even inside a function (where other
+ * errors name the function's source). */
+static void bi_getopts_err(shell *sh, const char *what, const char *opt) {
+  buf b;
+  buf_init(&b, sh->m);
+  buf_printf(&b, "%s: %s -- %s\n", sh->arg0 ? sh->arg0 : "bash", what, opt);
+  if (!b.err) interp_write(sh, 2, b.p, b.len);
+  buf_finish(&b);
+}
+
 static int bi_getopts(shell *sh, int argc, char **argv) {
   const char *spec, *name, *ind;
   char **args;
@@ -1770,7 +1785,7 @@ static int bi_getopts(shell *sh, int argc, char **argv) {
         builtin_assign(sh, name, "?", 0);
         builtin_assign(sh, "OPTARG", opt, 0);
       } else {
-        interp_errf_noline(sh, "illegal option -- %s", opt);
+        bi_getopts_err(sh, "illegal option", opt);
         builtin_assign(sh, name, "?", 0);
         var_unset(sh->vars, "OPTARG");
       }
@@ -1792,7 +1807,7 @@ static int bi_getopts(shell *sh, int argc, char **argv) {
           builtin_assign(sh, name, ":", 0);
           builtin_assign(sh, "OPTARG", opt, 0);
         } else {
-          interp_errf_noline(sh, "option requires an argument -- %s", opt);
+          bi_getopts_err(sh, "option requires an argument", opt);
           builtin_assign(sh, name, "?", 0);
           var_unset(sh->vars, "OPTARG");
         }
@@ -1936,6 +1951,28 @@ static sh_alias *bi_alias_get(shell *sh, const char *name) {
   return NULL;
 }
 
+/* bash and sh run in-process, but on disk they are /usr/bin/bash and
+ * /usr/bin/sh, which is what type, command -v and builtin report. */
+static int bi_on_disk(const char *name) {
+  return !strcmp(name, "bash") || !strcmp(name, "sh");
+}
+
+/* The PATH hit(s) of command name for bi_describe_cmd: /usr/bin/name, and
+ * with -a also /bin/name, the same file through the /bin link, as the
+ * default PATH lists both. */
+static void bi_describe_file(const char *name, int mode, int all, buf *b) {
+  static const char *const dirs[] = {"/usr/bin", "/bin"};
+  int k;
+  for (k = 0; k < (all ? 2 : 1); k++) {
+    if (mode == 't')
+      buf_puts(b, "file\n");
+    else if (mode == 'v' || mode == 'p' || mode == 'P')
+      buf_printf(b, "%s/%s\n", dirs[k], name);
+    else
+      buf_printf(b, "%s is %s/%s\n", name, dirs[k], name);
+  }
+}
+
 /* Describes how name would be run; mode: 0 type, 't' -t, 'p' -p, 'v'
  * command -v, 'V' command -V. Returns 1 when found. */
 static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
@@ -1996,6 +2033,10 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
     if (!all) return 1;
   }
   d = cmd_find(name);
+  if (bi_on_disk(name)) {
+    bi_describe_file(name, mode, all, b);
+    return 1;
+  }
   if ((builtin_find(name) || (d && (d->flags & CMD_BUILTIN))) && mode != 'p') {
     found = 1;
     if (mode == 't')
@@ -2011,12 +2052,7 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
       return found;
     if (!d && !builtin_find(name)) return found;
     found = 1;
-    if (mode == 't')
-      buf_puts(b, "file\n");
-    else if (mode == 'v' || mode == 'p' || mode == 'P')
-      buf_printf(b, "/usr/bin/%s\n", name);
-    else
-      buf_printf(b, "%s is /usr/bin/%s\n", name, name);
+    bi_describe_file(name, mode, all, b);
   }
   return found;
 }
@@ -2112,7 +2148,7 @@ static int bi_builtin(shell *sh, int argc, char **argv) {
   const sh_builtin *b;
   const cmd_desc *d;
   if (argc < 2) return 0;
-  b = builtin_find(argv[1]);
+  b = bi_on_disk(argv[1]) ? NULL : builtin_find(argv[1]);
   if (b) return b->fn(sh, argc - 1, argv + 1);
   d = cmd_find(argv[1]);
   if (d && (d->flags & CMD_BUILTIN))

@@ -738,7 +738,8 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   buf_init(&lit, sh->m);
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
-  if (!*pat) {
+  if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
+    /* ${x/#/r} and ${x/%/r} still add r at the start or end */
     *res = mem_strdup(sh->m, s);
     buf_finish(&lit);
     return *res ? 0 : MSB_ENOMEM;
@@ -1414,6 +1415,30 @@ out:
 
 /* ---- command substitution, arithmetic ------------------------------- */
 
+/* Runs a command substitution from its text (for aliases); a backquote body
+ * is unescaped first as the lexer does (\\ \` \$, and \" when quoted). */
+static int expand_cmdsub_text(shell *sh, const ast_part *p, int quoted,
+                              buf *out) {
+  buf body;
+  size_t i;
+  int rc;
+  if (!(p->flags & AST_PF_BACKTICK))
+    return interp_capture_text(sh, p->text, p->len, p->line ? p->line : 1, out);
+  buf_init(&body, sh->m);
+  for (i = 0; i < p->len; i++) {
+    char d = i + 1 < p->len ? p->text[i + 1] : 0;
+    if (p->text[i] == '\\' &&
+        (d == '\\' || d == '`' || d == '$' || (quoted && d == '"')))
+      i++;
+    buf_putc(&body, p->text[i]);
+  }
+  rc = body.err ? body.err
+                : interp_capture_text(sh, body.p ? body.p : "", body.len,
+                                      p->line ? p->line : 1, out);
+  buf_finish(&body);
+  return rc;
+}
+
 static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   shell *sh = x->sh;
   buf out;
@@ -1458,6 +1483,9 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   } else if (p->flags & AST_PF_DEFERRED) {
     rc = interp_capture_text(sh, p->text ? p->text : "", p->len,
                              p->line ? p->line : 1, &out);
+  } else if ((sh->shopts & SH_SO_EXPAND_ALIASES) && sh->naliases && p->text) {
+    /* bash parses the body again when it runs, with the aliases of then */
+    rc = expand_cmdsub_text(sh, p, quoted, &out);
   } else {
     rc = interp_capture(sh, p->cmd, &out);
   }

@@ -599,6 +599,13 @@ static sh_stream *interp_open_in(shell *sh, const char *word, int *status) {
   }
   rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
   buf_finish(&p);
+  if (rc == MSB_EISDIR) {
+    /* bash opens a directory fine; the reader's read() fails */
+    s = interp_stream_new(sh, SH_S_IN);
+    if (s) s->rderr = rc;
+    if (!s) *status = MSB_ENOMEM;
+    return s;
+  }
   if (rc) {
     if (rc == MSB_ENOMEM) {
       *status = rc;
@@ -1086,6 +1093,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
   c.in_regular = sh->fd[0] && sh->fd[0]->regular;
+  c.in_err = sh->fd[0] ? sh->fd[0]->rderr : CMD_EBADF; /* <&- */
   c.umask = &sh->umask;
   c.out = out;
   c.err = err;
@@ -1101,6 +1109,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = MSB_ENOMEM;
   else
     rc = d->fn(&c);
+  if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   /* What the command read is gone for the next reader of the stream, as
    * with a real pipe or file offset. */
   if (c.in_used) interp_consume(sh, 0, c.in_used);
@@ -1269,6 +1278,9 @@ static int interp_is_script_shell(const char *s, size_t n) {
   return 0;
 }
 
+static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
+                          char **argv);
+
 /* Runs a path like ./f.sh or /usr/bin/NAME. */
 static int interp_run_path(shell *sh, int argc, char **argv) {
   buf p;
@@ -1297,7 +1309,8 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     if ((!strncmp(ap, "/usr/bin/", 9) || !strncmp(ap, "/bin/", 5)) &&
         (builtin_find(base))) {
       buf_finish(&p);
-      return interp_run_argv(sh, argc, argv, 1);
+      /* not interp_run_argv: argv[0] has a slash and would come back here */
+      return interp_builtin(sh, builtin_find(base), argc, argv);
     }
     buf_finish(&p);
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
@@ -1317,7 +1330,7 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     }
     if (builtin_find(base)) {
       buf_finish(&p);
-      return interp_run_argv(sh, argc, argv, 1);
+      return interp_builtin(sh, builtin_find(base), argc, argv);
     }
   }
   if (!(st.mode & 0111)) {
@@ -2563,7 +2576,8 @@ static int interp_test_file(shell *sh, const char *op, const char *path) {
   switch (op[1]) {
   case 'e':
   case 'a': return 0;
-  case 'f': return st.kind == VFS_FILE ? 0 : 1;
+  case 'f': return st.kind == VFS_FILE && !(st.mode & VFS_CHR) ? 0 : 1;
+  case 'c': return (st.mode & VFS_CHR) ? 0 : 1;
   case 'd': return st.kind == VFS_DIR ? 0 : 1;
   case 'L':
   case 'h': return st.kind == VFS_LINK ? 0 : 1;

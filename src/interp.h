@@ -33,6 +33,7 @@ typedef struct sh_stream {
   uint8_t *data; /* SH_S_IN bytes (owned) */
   size_t len, pos;
   int regular;   /* SH_S_IN read from a regular file by "<" */
+  int rderr;     /* SH_S_IN: MSB_E* every read fails with (`< dir`) */
 } sh_stream;
 
 #define SH_NFD 10

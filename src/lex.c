@@ -38,6 +38,7 @@ enum {
 #define LEX_O_STOP_SEMI 16u  /* ARITH: stop at a top-level `;` (for) */
 #define LEX_O_ASSIGN 32u   /* WORD: assignment value (tilde after `:`) */
 #define LEX_O_TILDE_EQ 64u /* WORD: tilde allowed after the first `=` */
+#define LEX_O_NOANSI 128u  /* PARAM: ${x:-w} in a here-document: no $'' */
 
 typedef struct lex_wb {
   lex_state *st;
@@ -538,6 +539,7 @@ static int lex_backquote(lex_state *st, lex_wb *w, int in_dq) {
     return MSB_ENOMEM;
   }
   p->flags = AST_PF_BACKTICK;
+  p->line = line; /* for a run from the text (aliases) */
   p->text = arena_strndup(st->a, st->src + start, st->pos - start);
   p->len = st->pos - start;
   blen = b.len;
@@ -711,6 +713,7 @@ static int lex_cmdsub(lex_state *st, lex_wb *w) {
   int r;
   ast_part *p = lex_part_new(st, AST_P_CMDSUB);
   if (!p) return MSB_ENOMEM;
+  p->line = st->line; /* for a run from the text (aliases) */
   lex_adv(st, 2);
   start = st->pos;
   r = lex_enter(st);
@@ -944,7 +947,9 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
   case AST_PE_ERROR:
   case AST_PE_ALT:
     lex_adv(st, 1);
-    r = lex_param_word(st, wopts | (in_dq ? LEX_O_SQLIT : 0), &pm->w1);
+    r = lex_param_word(
+        st, wopts | (in_dq ? LEX_O_SQLIT : 0) | (in_dq == 2 ? LEX_O_NOANSI : 0),
+        &pm->w1);
     break;
   case AST_PE_TRIM_LP:
   case AST_PE_TRIM_LS:
@@ -1012,12 +1017,19 @@ static int lex_dollar(lex_state *st, lex_wb *w, int ctx, unsigned opts) {
   ast_part *p;
   ast_param *pm;
   int r, line = st->line;
-  if (c == '\'' && !quoted) return lex_ansi(st, w);
-  if (c == '"' && !quoted) {
+  /* extquote (on by default): $'...' works in a ${...} word even inside
+   * double quotes */
+  if (c == '\'' && (!quoted || (ctx == LEX_X_PARAM && !(opts & LEX_O_NOANSI))))
+    return lex_ansi(st, w);
+  if (c == '"' && (!quoted || (ctx == LEX_X_PARAM && !(opts & LEX_O_NOANSI)))) {
     lex_adv(st, 1);
     return lex_dquote(st, w, AST_PF_DOLLAR);
   }
-  if (c == '{') return lex_brace_param(st, w, quoted);
+  if (c == '{') /* 2: in a here-document (see LEX_O_NOANSI) */
+    return lex_brace_param(st, w,
+                           !quoted                                         ? 0
+                           : ctx == LEX_X_HEREDOC || (opts & LEX_O_NOANSI) ? 2
+                                                                           : 1);
   if (c == '(') {
     if (lex_ch(st, 2) == '(' && lex_is_arith(st, st->pos + 3)) {
       p = lex_part_new(st, AST_P_ARITH);

@@ -102,6 +102,11 @@ typedef struct lex_state {
     size_t end;
   } alias_act[128];
   int nalias_act;
+  /* The last alias value ended in a blank: the first word starting at or
+   * after offset alias_next_at of src is alias-expanded too. */
+  int alias_next;
+  size_t alias_next_at;
+  int alias_first; /* the next word starts such an expanded value: check it */
 } lex_state;
 
 /* Reads the next token in the given mode (LEX_M_*). Returns 0 or an error

@@ -231,6 +231,20 @@ static int parse_simple(lex_state *st, ast_node **out) {
       parse_consume(st);
       continue;
     }
+    if (nwords > 0 && (st->alias_first ||
+                       (st->alias_next && t->start >= st->alias_next_at))) {
+      /* after an alias whose value ends in a blank, and the first word of
+       * what that word expanded to */
+      int done;
+      if (!st->alias_first || t->start >= st->alias_next_at) st->alias_next = 0;
+      st->alias_first = 0;
+      r = parse_alias(st, t, &done);
+      if (r) return r;
+      if (done) {
+        st->alias_first = 1;
+        continue;
+      }
+    }
     if (nwords == 0 && n->u.cmd.assigns && st->alias_fn) {
       /* x=1 ll: the first word after assignments is in command position */
       int done;
@@ -854,6 +868,8 @@ static int parse_alias(lex_state *st, const lex_token *t, int *done) {
   st->alias_act[k].name = name;
   st->alias_act[k++].end = vlen;
   st->nalias_act = k;
+  st->alias_next = vlen && (val[vlen - 1] == ' ' || val[vlen - 1] == '\t');
+  st->alias_next_at = vlen;
   st->src = nb;
   st->len = vlen + rest;
   st->pos = 0;
@@ -866,6 +882,7 @@ static int parse_command(lex_state *st, ast_node **out) {
   lex_token *t;
   int r = parse_peek(st, LEX_M_ASSIGN, &t), done;
   if (r) return r;
+  st->alias_next = st->alias_first = 0;
   while (st->alias_fn) {
     r = parse_alias(st, t, &done);
     if (r) return r;

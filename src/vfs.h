@@ -80,6 +80,12 @@ int vfs_readlink(vfs *v, const char *path, buf *out);
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect);
 
+/* Mode bit of the one character device, /dev/null: an empty file node that
+ * discards what vfs_write and vfs_copy put into it. */
+#define VFS_CHR 0020000u
+/* Creates path as the null device (mode 0666 | VFS_CHR). */
+int vfs_mknull(vfs *v, const char *path);
+
 #define VFS_MK_PARENTS 1u
 #define VFS_MK_EXIST_OK 2u
 int vfs_mkdir(vfs *v, const char *path, uint32_t mode, unsigned flags);

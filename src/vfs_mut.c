@@ -312,6 +312,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   n = w.node;
   rc = MSB_EEXIST;
   if (flags & VFS_EXCL) goto out;
+  rc = 0;
+  if (n->mode & VFS_CHR) goto out; /* /dev/null swallows it */
   rc = MSB_EISDIR;
   if (n->kind != VFS_FILE) goto out;
   rc = MSB_ESECRET;
@@ -359,6 +361,25 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     vfs_path_add(&w, 0, old - nl, -1);
   vfs_changed(v);
   rc = 0;
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Creates the null device node. */
+int vfs_mknull(vfs *v, const char *path) {
+  vfs_walk w;
+  vnode *leaf;
+  int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_WRITE);
+  if (!rc && w.found) rc = MSB_EEXIST;
+  if (rc) goto out;
+  rc = MSB_ENOMEM;
+  leaf = vfs_node_new(v, VFS_FILE, 0666);
+  if (!leaf) goto out;
+  leaf->mode |= VFS_CHR; /* vfs_node_new keeps permission bits only */
+  leaf->b = vfs_blob_new(v, "", 0, NULL, 0);
+  if (leaf->b) rc = vfs_create_at(v, &w, leaf, 0);
+  vfs_unref(v, leaf);
 out:
   vfs_walk_finish(&w);
   return rc;
@@ -518,6 +539,8 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   }
   rc = MSB_EPERM;
   if (d->found && vfs_protected(d)) goto out;
+  rc = 0;
+  if (d->found && (d->node->mode & VFS_CHR) && sn->kind == VFS_FILE) goto out;
   rc = MSB_EINVAL;
   if (vfs_samepath(&ws, d) && d->found) goto out;
   if (sn->kind == VFS_DIR && vfs_inside(&ws, d)) goto out;
@@ -660,9 +683,11 @@ int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
   vfs_walk w;
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
-  if (rc || w.node->mode == (mode & 07777)) goto out;
+  if (rc) goto out;
+  mode = (mode & 07777) | (w.node->mode & VFS_CHR);
+  if (w.node->mode == mode) goto out;
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
-  w.node->mode = mode & 07777;
+  w.node->mode = mode; /* /dev/null stays a device */
   vfs_changed(v);
 out:
   vfs_walk_finish(&w);

@@ -176,6 +176,10 @@ int cmd_base64(cmd_ctx *c) {
     return cmd_usage_err(&g, "extra operand %s", cmd_quote(c, g.ops[1]));
   op = g.nops ? g.ops[0] : "-";
   rc = cmd_input(c, op, &d, &n);
+  if (rc && !strcmp(op, "-")) { /* `base64 < dir` */
+    cmd_err(c, "read error: %s", cmd_strerror(rc));
+    return 1;
+  }
   if (rc) {
     cmd_err(c, "%s: %s", cmd_quotef(c, op), cmd_strerror(rc));
     return 1;

@@ -20,6 +20,10 @@
 #include "../vfs.h"
 #include "memsandbox.h"
 
+/* in_err when stdin is closed (`<&-`): not an MSB_E* code, as the API has
+ * no descriptors; cmd_strerror words it "Bad file descriptor". */
+#define CMD_EBADF (-1000)
+
 typedef struct cmd_ctx cmd_ctx;
 typedef int (*cmd_fn)(cmd_ctx *c);
 
@@ -51,6 +55,10 @@ struct cmd_ctx {
    * just past what it used, like GNU head does with lseek, and wc sizes
    * its columns as for a named file. */
   int in_regular;
+  /* MSB_E* every read of stdin fails with (`< dir`: MSB_EISDIR), else 0;
+   * cmd_input of "-" returns it, commands reading c->in check it. */
+  int in_err;
+  int in_failed; /* a read hit in_err (cmd_input sets it) */
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
@@ -204,6 +212,10 @@ int cmd_slash_check(cmd_ctx *c, const char *operand, const char *abs);
  * (arena). */
 const char *cmd_base_name(cmd_ctx *c, const char *s);
 const char *cmd_dir_name(cmd_ctx *c, const char *s);
+
+/* After a command ran on a closed stdin (`<&-`): the second error GNU
+ * coreutils print when they close it at exit (name: the command). */
+void cmd_stdin_close_err(cmd_ctx *c, const char *name);
 
 /* Input. Reads operand ("-" = stdin) as a borrowed byte view: stdin is
  * c->in, a file is vfs_read's zero-copy view (valid until the next

@@ -455,6 +455,9 @@ int cmd_file(cmd_ctx *c) {
                           : "broken symbolic link to ");
       vfs_readlink(c->fs, abs, &desc);
       mt = "inode/symlink";
+    } else if (st.mode & VFS_CHR) { /* /dev/null is 1,3 on Linux */
+      buf_puts(&desc, "character special (1/3)");
+      mt = "inode/chardevice";
     } else if (st.size == 0) {
       buf_puts(&desc, "empty");
       mt = "inode/x-empty";

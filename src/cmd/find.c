@@ -790,8 +790,11 @@ static int find_prepare(find_state *s, find_node *root) {
 
 /* ---- Evaluation ------------------------------------------------------ */
 
-static int find_kind_letter(int kind) {
-  return kind == VFS_DIR ? 'd' : kind == VFS_LINK ? 'l' : 'f';
+static int find_kind_letter(int kind, uint32_t mode) {
+  return kind == VFS_DIR    ? 'd'
+         : kind == VFS_LINK ? 'l'
+         : mode & VFS_CHR   ? 'c' /* /dev/null */
+                            : 'f';
 }
 
 static int find_cmp(const find_node *n, int64_t v) {
@@ -1039,13 +1042,13 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
         buf_puts(&tmp, m);
         break;
       }
-      case 'y': buf_putc(&tmp, find_kind_letter(st->kind)); break;
+      case 'y': buf_putc(&tmp, find_kind_letter(st->kind, st->mode)); break;
       case 'Y': {
         struct vfs_stat t;
         if (st->kind != VFS_LINK)
-          buf_putc(&tmp, find_kind_letter(st->kind));
+          buf_putc(&tmp, find_kind_letter(st->kind, st->mode));
         else if (vfs_stat(c->fs, e->abs, 1, &t) == 0)
-          buf_putc(&tmp, find_kind_letter(t.kind));
+          buf_putc(&tmp, find_kind_letter(t.kind, t.mode));
         else
           buf_putc(&tmp, 'N');
         break;
@@ -1265,15 +1268,16 @@ static int find_eval(find_state *s, find_node *n, cmd_walk_ent *e) {
   case FN_TYPE:
   case FN_XTYPE: {
     int kind = st->kind;
+    uint32_t mode = st->mode;
     if (n->kind == FN_XTYPE) {
       struct vfs_stat t;
       if (st->kind == VFS_LINK && s->follow < 2) {
-        if (vfs_stat(c->fs, e->abs, 1, &t) == 0) kind = t.kind;
+        if (vfs_stat(c->fs, e->abs, 1, &t) == 0) kind = t.kind, mode = t.mode;
       } else if (s->follow == 2 && st->kind != VFS_LINK) {
-        if (vfs_stat(c->fs, e->abs, 0, &t) == 0) kind = t.kind;
+        if (vfs_stat(c->fs, e->abs, 0, &t) == 0) kind = t.kind, mode = t.mode;
       }
     }
-    return strchr(n->arg, find_kind_letter(kind)) != 0;
+    return strchr(n->arg, find_kind_letter(kind, mode)) != 0;
   }
   case FN_SIZE: {
     uint64_t sz = cmd_size(st), units = (sz + n->unit - 1) / n->unit;

@@ -453,6 +453,12 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
   int rc;
   if (!strcmp(op, "-") && !implicit) {
     const char *nm = st->label ? st->label : "(standard input)";
+    if (c->in_err) { /* `grep x < dir` */
+      grep_file_err(st, nm, c->in_err);
+      return st->count && c->in_err == MSB_EISDIR
+                 ? grep_buf(st, nm, (const uint8_t *)"", 0)
+                 : 0;
+    }
     c->in_used = c->in_len;
     return grep_buf(st, nm, c->in ? c->in : (const uint8_t *)"", c->in_len);
   }

@@ -486,9 +486,12 @@ int cmd_od(cmd_ctx *c) {
       return rc;
     }
     if (rc) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, op), cmd_strerror(rc));
+      cmd_err(c, "%s: %s",
+              cmd_quotef(c, strcmp(op, "-") ? op : "standard input"),
+              cmd_strerror(rc));
       status = 1;
-      opened |= rc == MSB_EISDIR; /* opened, then the read failed */
+      /* opened, then the read failed */
+      opened |= rc == MSB_EISDIR || rc == CMD_EBADF;
       continue;
     }
     opened = 1;

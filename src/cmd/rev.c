@@ -58,9 +58,10 @@ int cmd_rev(cmd_ctx *c) {
     int term;
     cmd_lines it;
     rc = cmd_input(c, ops[i], &d, &len);
-    if (rc == MSB_EISDIR) {
+    if (rc == MSB_EISDIR || rc == CMD_EBADF) {
       /* util-linux opens it and fails on the first read (line 0). */
-      cmd_err(c, "%s: 0: %s", ops[i], cmd_strerror(rc));
+      cmd_err(c, "%s: 0: %s", strcmp(ops[i], "-") ? ops[i] : "stdin",
+              cmd_strerror(rc));
       status = 1;
       continue;
     }

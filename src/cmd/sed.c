@@ -1140,9 +1140,10 @@ static int sed_in_next_file(sed *s, sed_in *in) {
   while (in->i < in->n) {
     const char *nm = in->names[in->i++];
     int rc = cmd_input(s->c, nm, &in->d, &in->len);
-    if (rc == MSB_EISDIR) {
+    if (rc == MSB_EISDIR || rc == CMD_EBADF) {
       /* GNU opens a directory, fails to read it and gives up at once. */
-      cmd_err(s->c, "read error on %s: %s", nm, cmd_strerror(rc));
+      cmd_err(s->c, "read error on %s: %s", strcmp(nm, "-") ? nm : "stdin",
+              cmd_strerror(rc));
       s->status = 4;
       s->quit = 1;
       break;

@@ -869,7 +869,10 @@ int cmd_sort(cmd_ctx *c) {
     rc = sort_read(c, name, &v, &n, &cap, s.delim);
     if (rc == MSB_ENOMEM) return 2;
     if (rc < 0) {
-      cmd_err(c, "%s: %s: %s", rc == MSB_EISDIR ? "read failed" : "cannot read",
+      cmd_err(c, "%s: %s: %s",
+              rc == MSB_EISDIR  ? "read failed"
+              : rc == CMD_EBADF ? "stat failed"
+                                : "cannot read",
               cmd_quotef(c, name), cmd_strerror(rc));
       return 2;
     }

@@ -316,6 +316,11 @@ int cmd_split(cmd_ctx *c) {
     s.autowiden = 0;
   }
   rc = cmd_input(c, in, &d, &len);
+  if (rc == MSB_EISDIR) { /* opened, then the read failed */
+    cmd_err(c, "%s: %s", cmd_quotef(c, in), cmd_strerror(rc));
+    rc = 1;
+    goto out;
+  }
   if (rc < 0) {
     cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, in),
             cmd_strerror(rc));

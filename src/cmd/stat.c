@@ -45,6 +45,7 @@ static const cmd_opt stat_opts[] = {{'L', "dereference", CMD_ARG_NONE, 'L'},
 static const char *stat_type(const struct vfs_stat *st) {
   if (st->kind == VFS_DIR) return "directory";
   if (st->kind == VFS_LINK) return "symbolic link";
+  if (st->mode & VFS_CHR) return "character special file";
   return st->size ? "regular file" : "regular empty file";
 }
 

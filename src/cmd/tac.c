@@ -155,6 +155,14 @@ int cmd_tac(cmd_ctx *c) {
     const uint8_t *d;
     size_t len;
     rc = cmd_input(c, ops[i], &d, &len);
+    if ((rc == MSB_EISDIR || rc == CMD_EBADF) && !strcmp(ops[i], "-")) {
+      /* `tac < dir`: GNU's seek-and-read of it fails this way */
+      cmd_err(c, "%s: read error: %s", cmd_quote(c, "standard input"),
+              cmd_strerror(rc == CMD_EBADF ? rc : MSB_EINVAL));
+      status = 1;
+      rc = 0;
+      continue;
+    }
     if (rc < 0) {
       cmd_err(c, "failed to open %s for reading: %s", cmd_quote(c, ops[i]),
               cmd_strerror(rc));

@@ -56,5 +56,10 @@ int cmd_tee(cmd_ctx *c) {
   }
   rc = cmd_write(c, c->in ? (const void *)c->in : "", c->in_len);
   if (rc < 0) return rc;
+  if (c->in_err) { /* `tee f < dir`: f is made, then the read fails */
+    c->in_failed = 1;
+    cmd_err(c, "read error: %s", cmd_strerror(c->in_err));
+    status = 1;
+  }
   return status;
 }

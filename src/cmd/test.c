@@ -153,7 +153,8 @@ static int test_unary(test_st *t, const char *op, const char *arg) {
   case 'O':
   case 'G':
   case 'N': return 1;
-  case 'f': return st.kind == VFS_FILE;
+  case 'f': return st.kind == VFS_FILE && !(st.mode & VFS_CHR);
+  case 'c': return (st.mode & VFS_CHR) != 0;
   case 'd': return st.kind == VFS_DIR;
   case 's': return st.kind == VFS_DIR || st.size > 0;
   case 'r': return (st.mode & 0400) != 0;
@@ -162,7 +163,7 @@ static int test_unary(test_st *t, const char *op, const char *arg) {
   case 'u': return (st.mode & 04000) != 0;
   case 'g': return (st.mode & 02000) != 0;
   case 'k': return (st.mode & 01000) != 0;
-  default: return 0; /* -b -c -p -S: no such files here */
+  default: return 0; /* -b -p -S: no such files here */
   }
 }
 

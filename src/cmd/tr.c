@@ -345,6 +345,10 @@ int cmd_tr(cmd_ctx *c) {
       for (i = 0; i < q->n; i++) sqset[q->v[i]] = 1;
     }
   }
+  if (c->in_err) {
+    cmd_err(c, "read error: %s", cmd_strerror(c->in_err));
+    return 1;
+  }
   {
     const uint8_t *d = c->in ? c->in : (const uint8_t *)"";
     size_t n = c->in_len;

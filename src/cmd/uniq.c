@@ -205,7 +205,7 @@ int cmd_uniq(cmd_ctx *c) {
   if (g.nops >= 1) in = g.ops[0];
   if (g.nops == 2) outname = g.ops[1];
   rc = cmd_input(c, in, &d, &len);
-  if (rc == MSB_EISDIR) {
+  if (rc == MSB_EISDIR || rc == CMD_EBADF) {
     cmd_err(c, "error reading %s", cmd_quote(c, in));
     return 1;
   }

@@ -36,7 +36,9 @@ void cmd_err(cmd_ctx *c, const char *fmt, ...) {
   buf_putc(c->err, '\n');
 }
 
-const char *cmd_strerror(int code) { return msb_strerror(code); }
+const char *cmd_strerror(int code) {
+  return code == CMD_EBADF ? "Bad file descriptor" : msb_strerror(code);
+}
 
 /* Byte classes for shell quoting. */
 static int util_safe(int ch) { /* needs no quotes, and fine inside "..." */
@@ -241,7 +243,13 @@ int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
                       const uint8_t **d, size_t *len) {
   int rc = cmd_input(c, op, d, len);
   const char *shown = strcmp(op, "-") ? op : "standard input";
-  if (rc < 0 && rc != MSB_EISDIR) {
+  const char *me =
+      strrchr(c->argv[0], '/') ? strrchr(c->argv[0], '/') + 1 : c->argv[0];
+  if (rc == CMD_EBADF && strcmp(me, "head")) { /* tail fstats it first */
+    cmd_err(c, "cannot fstat %s: %s", cmd_quote(c, shown), cmd_strerror(rc));
+    return 0;
+  }
+  if (rc < 0 && rc != MSB_EISDIR && rc != CMD_EBADF) {
     cmd_err(c, "cannot open %s for reading: %s", cmd_quote(c, op),
             cmd_strerror(rc));
     return 0;
@@ -249,11 +257,30 @@ int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
   /* A directory opens (so it gets its header) but cannot be read. */
   if (verbose) buf_printf(c->out, "%s==> %s <==\n", *first ? "" : "\n", shown);
   *first = 0;
-  if (rc == MSB_EISDIR) {
-    cmd_err(c, "error reading %s: %s", cmd_quote(c, op), cmd_strerror(rc));
+  if (rc == MSB_EISDIR || rc == CMD_EBADF) {
+    cmd_err(c, "error reading %s: %s", cmd_quote(c, shown), cmd_strerror(rc));
     return 0;
   }
   return 1;
+}
+
+void cmd_stdin_close_err(cmd_ctx *c, const char *name) {
+  static const char *const dash[] = {"cut",   "fold", "head", "nl",
+                                     "paste", "tail", "tac",  "wc"};
+  static const char *const std[] = {"tee",       "od",        "md5sum",
+                                    "sha1sum",   "sha256sum", "sha512sum",
+                                    "sha224sum", "sha384sum", "b2sum"};
+  size_t i;
+  if (c->in_err != CMD_EBADF || !c->in_failed) return;
+  if (!strcmp(name, "cat")) {
+    cmd_err(c, "closing standard input: %s", cmd_strerror(c->in_err));
+    return;
+  }
+  for (i = 0; i < sizeof dash / sizeof dash[0]; i++)
+    if (!strcmp(name, dash[i])) cmd_err(c, "-: %s", cmd_strerror(c->in_err));
+  for (i = 0; i < sizeof std / sizeof std[0]; i++)
+    if (!strcmp(name, std[i]))
+      cmd_err(c, "standard input: %s", cmd_strerror(c->in_err));
 }
 
 const char *cmd_path(cmd_ctx *c, const char *operand) {
@@ -298,6 +325,10 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
   if (!strcmp(operand, "-") || !strcmp(operand, "/dev/stdin")) {
+    if (c->in_err) {
+      c->in_failed = 1;
+      return c->in_err;
+    }
     *data = c->in ? c->in : (const uint8_t *)"";
     *len = c->in_len;
     c->in_used = c->in_len;
@@ -483,7 +514,10 @@ int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
 void cmd_mode_str(int kind, uint32_t mode, char out[11]) {
   static const char rwx[] = "rwxrwxrwx";
   int i;
-  out[0] = kind == VFS_DIR ? 'd' : kind == VFS_LINK ? 'l' : '-';
+  out[0] = kind == VFS_DIR    ? 'd'
+           : kind == VFS_LINK ? 'l'
+           : (mode & VFS_CHR) ? 'c'
+                              : '-';
   for (i = 0; i < 9; i++) out[i + 1] = (mode & (0400u >> i)) ? rwx[i] : '-';
   if (mode & 04000) out[3] = (mode & 0100) ? 's' : 'S';
   if (mode & 02000) out[6] = (mode & 0010) ? 's' : 'S';

@@ -151,7 +151,10 @@ int cmd_wc(cmd_ctx *c) {
     rcs[i] = cmd_input(c, ops[i], &data[i], &lens[i]);
     if (!strcmp(ops[i], "-") && c->in_regular && rcs[i] == 0)
       regular += lens[i]; /* "wc < f" sizes columns like a named file */
-    else if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR)
+    else if (rcs[i] == CMD_EBADF)
+      ; /* `wc <&-`: GNU's fstat failed, so no width hint */
+    else if (!strcmp(ops[i], "-") || rcs[i] == MSB_EISDIR ||
+             !strcmp(ops[i], "/dev/null")) /* not a regular file */
       minw = 7;
     else if (rcs[i] == 0)
       regular += lens[i];
@@ -165,13 +168,15 @@ int cmd_wc(cmd_ctx *c) {
   for (i = 0; i < nops; i++) {
     const char *name = g.nops ? ops[i] : NULL;
     int k;
-    if (rcs[i] < 0 && rcs[i] != MSB_EISDIR) {
+    if (rcs[i] < 0 && rcs[i] != MSB_EISDIR && rcs[i] != CMD_EBADF) {
       cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rcs[i]));
       status = 1;
       continue;
     }
-    if (rcs[i] == MSB_EISDIR) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rcs[i]));
+    if (rcs[i] == MSB_EISDIR || rcs[i] == CMD_EBADF) {
+      /* `wc < dir` names it 'standard input'; counted as empty */
+      cmd_err(c, "%s: %s", cmd_quotef(c, g.nops ? ops[i] : "standard input"),
+              cmd_strerror(rcs[i]));
       status = 1;
       memset(&one, 0, sizeof one);
     } else {

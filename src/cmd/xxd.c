@@ -287,6 +287,10 @@ int cmd_xxd(cmd_ctx *c) {
   }
   rc = cmd_input(c, in ? in : "-", &d, &n);
   if (rc == MSB_ENOMEM) return rc;
+  if (rc && !in) { /* `xxd < dir` */
+    buf_printf(c->err, "xxd: %s\n", cmd_strerror(rc));
+    return 2;
+  }
   if (rc) {
     buf_printf(c->err, "xxd: %s: %s\n", in, cmd_strerror(rc));
     return 2;
