@@ -122,51 +122,53 @@ static const char *interp_name(shell *sh) {
   return sh->arg0 ? sh->arg0 : "bash";
 }
 
-/* "bash: line N: " + message + newline on fd 2. */
-int interp_errf(shell *sh, const char *fmt, ...) {
+/* The prefixes a diagnostic line can carry. */
+enum { INTERP_MSG_BARE, INTERP_MSG_NAME, INTERP_MSG_LINE };
+
+/* Writes one diagnostic line on fd 2: the prefix, the message, '\n'. */
+static int interp_msgv(shell *sh, int prefix, const char *fmt, va_list ap) {
   buf b;
-  va_list ap;
   int rc;
   buf_init(&b, sh->m);
-  buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
-  va_start(ap, fmt);
+  if (prefix == INTERP_MSG_LINE)
+    buf_printf(&b, "%s: line %d: ", interp_name(sh), sh->line);
+  else if (prefix == INTERP_MSG_NAME)
+    buf_printf(&b, "%s: ", interp_name(sh));
   buf_vprintf(&b, fmt, ap);
-  va_end(ap);
   buf_putc(&b, '\n');
   rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
   buf_finish(&b);
+  return rc;
+}
+
+/* "bash: line N: " + message + newline on fd 2. */
+int interp_errf(shell *sh, const char *fmt, ...) {
+  va_list ap;
+  int rc;
+  va_start(ap, fmt);
+  rc = interp_msgv(sh, INTERP_MSG_LINE, fmt, ap);
+  va_end(ap);
   return rc;
 }
 
 /* Message + newline on fd 2 with no prefix: a builtin's "NAME: usage: ..."
  * line. */
 int interp_usagef(shell *sh, const char *fmt, ...) {
-  buf b;
   va_list ap;
   int rc;
-  buf_init(&b, sh->m);
   va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
+  rc = interp_msgv(sh, INTERP_MSG_BARE, fmt, ap);
   va_end(ap);
-  buf_putc(&b, '\n');
-  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
-  buf_finish(&b);
   return rc;
 }
 
 /* "bash: " + message + newline on fd 2 (getopts-style diagnostics). */
 int interp_errf_noline(shell *sh, const char *fmt, ...) {
-  buf b;
   va_list ap;
   int rc;
-  buf_init(&b, sh->m);
-  buf_printf(&b, "%s: ", interp_name(sh));
   va_start(ap, fmt);
-  buf_vprintf(&b, fmt, ap);
+  rc = interp_msgv(sh, INTERP_MSG_NAME, fmt, ap);
   va_end(ap);
-  buf_putc(&b, '\n');
-  rc = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
-  buf_finish(&b);
   return rc;
 }
 
