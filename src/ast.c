@@ -724,6 +724,13 @@ static void ast_dp_body(ast_dp *d, const ast_node *n, int ind, int term) {
   buf_putc(d->b, '\n');
 }
 
+/* A loop's body after its "do" line, then "done" at the loop's indent. */
+static void ast_dp_loop_body(ast_dp *d, const ast_node *body, int ind) {
+  ast_dp_body(d, body, ind + 4, 1);
+  ast_dp_indent(d, ind);
+  buf_puts(d->b, "done");
+}
+
 static void ast_dp_cond(ast_dp *d, const ast_cond *c) {
   if (c->paren) buf_puts(d->b, "( ");
   switch (c->kind) {
@@ -887,9 +894,7 @@ static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
     buf_puts(d->b, n->kind == AST_WHILE ? "while " : "until ");
     ast_dp_items(d, ast_dp_list_items(n->u.loop.cond), ind, 0, 1);
     buf_puts(d->b, "; do\n");
-    ast_dp_body(d, n->u.loop.body, ind + 4, 1);
-    ast_dp_indent(d, ind);
-    buf_puts(d->b, "done");
+    ast_dp_loop_body(d, n->u.loop.body, ind);
     break;
   case AST_FOR:
   case AST_SELECT:
@@ -903,9 +908,7 @@ static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
     buf_puts(d->b, ";\n");
     ast_dp_indent(d, ind);
     buf_puts(d->b, "do\n");
-    ast_dp_body(d, n->u.forin.body, ind + 4, 1);
-    ast_dp_indent(d, ind);
-    buf_puts(d->b, "done");
+    ast_dp_loop_body(d, n->u.forin.body, ind);
     break;
   case AST_ARITH_FOR:
     buf_puts(d->b, "for ((");
@@ -917,9 +920,7 @@ static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
     buf_puts(d->b, "))\n");
     ast_dp_indent(d, ind);
     buf_puts(d->b, "do\n");
-    ast_dp_body(d, n->u.afor.body, ind + 4, 1);
-    ast_dp_indent(d, ind);
-    buf_puts(d->b, "done");
+    ast_dp_loop_body(d, n->u.afor.body, ind);
     break;
   case AST_CASE:
     buf_puts(d->b, "case ");
