@@ -170,7 +170,8 @@ asan: $(B)/asan/unit $(if $(wildcard src/cli.c),$(B)/asan/msb)
 # WebAssembly.Memory and chooses its maximum. wasi-libc keeps long double
 # printf/strtold in a separate library; without it they trap.
 WASM_LDFLAGS := -mexec-model=reactor -Wl,--import-memory \
-  -Wl,-z,stack-size=$(WASM_STACK) -Wl,--initial-memory=$(WASM_INITIAL_MEMORY) \
+  -Wl,-z,stack-size=$(WASM_STACK) -Wl,--stack-first \
+  -Wl,--initial-memory=$(WASM_INITIAL_MEMORY) \
   -Wl,--strip-all $(WASM_EXPORTS:%=-Wl,--export=%)
 
 $(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
@@ -180,7 +181,7 @@ $(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
 	  -lc-printscan-long-double
 
 EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
-  -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) \
+  -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) -Wl,--stack-first \
   -sINITIAL_MEMORY=$(WASM_INITIAL_MEMORY) -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
   -sEXPORTED_FUNCTIONS=$(subst $(space),$(,),$(WASM_EXPORTS:%=_%))
 

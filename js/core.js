@@ -6,11 +6,11 @@
 // runaway sandbox (or a bug in the C core) cannot touch another one or the
 // host. The module is compiled once per source and instantiated per sandbox.
 // This file never reads import.meta: edge runtimes lack it. The per-runtime
-// entry files (entry-node.js, entry-web.js, entry-workerd.js) only decide
+// entry files (node.js, index.js, edge.js) only decide
 // where the default module comes from.
 //
 // Calls cross the boundary as 32-bit integers; strings and records go
-// through buffers allocated in the instance (msb_wasm_alloc) with the
+// through buffers allocated in the instance (OP.alloc) with the
 // layouts of wasm/abi.h, whose offsets arrive in constants.js (generated
 // from the C headers), so no number is repeated here. A trap or an exit
 // inside the module marks that sandbox FAILED; others are untouched.
@@ -18,6 +18,11 @@ import constants from './constants.js';
 import { wasiImports } from './wasi.js';
 
 const K = constants.constants;
+// The module's operations by name (MSB_WASM_OP_OPEN -> OP.open); every call
+// goes through its one export, msb_wasm_call (see wasm/abi.h).
+const OP = Object.fromEntries(Object.entries(K)
+  .filter(([name]) => name.startsWith('MSB_WASM_OP_'))
+  .map(([name, v]) => [name.slice('MSB_WASM_OP_'.length).toLowerCase(), v]));
 const CODE_NAMES = Object.fromEntries(
   Object.entries(constants.codes).map(([name, v]) => [v, name]));
 const PAGE = 65536;
@@ -190,60 +195,96 @@ export function loadModule(source = undefined) {
   return toModuleChecked(source);
 }
 
-// Memories of closed sandboxes kept for forks, per module: copying a
-// parent into fresh memory costs a page fault per 4 KiB touched (measured:
-// ~10 ms for 10 MiB against ~1.4 ms into mapped pages), and the common
-// fork is try-then-discard. A fork takes one only when its size and
-// maximum equal the parent's, so the copy overwrites every byte the closed
-// sandbox left. Bounded small (edge runtimes cap an isolate's memory):
-// SPARE_COUNT memories of SPARE_MAX_BYTES at most.
-const spares = new WeakMap(); // Module -> [{ memory, maxPages }]
-const SPARE_COUNT = 1;
-const SPARE_MAX_BYTES = 32 * 1024 * 1024;
+// Memories of closed sandboxes, kept for the next instance of the same
+// module that needs exactly their size and maximum: a new sandbox (the
+// initial size) or a fork (its parent's size). A fresh WebAssembly.Memory
+// costs 40-200 us in V8 (more the more memory is committed: it drives the
+// GC) plus a page fault per 4 KiB first touched, and the common patterns
+// are create-use-close and fork-try-discard. A taken memory is zeroed
+// unless its new owner overwrites every byte (a fork's copy), so it is
+// indistinguishable from a fresh one: no byte of a closed sandbox reaches
+// the next. Zeroing on take, not on close, keeps close cheap for the
+// memories that are never reused. Bounded small (edge runtimes cap an
+// isolate's memory): POOL_COUNT memories, POOL_MAX_BYTES in all, the
+// oldest dropped first.
+const pools = new WeakMap(); // Module -> [{ memory, maxPages }], oldest first
+const POOL_COUNT = 4;
+const POOL_MAX_BYTES = 32 * 1024 * 1024;
 
-function spareGive(module, maxPages, memory) {
-  if (memory.buffer.byteLength > SPARE_MAX_BYTES) return;
-  let list = spares.get(module);
+function poolGive(module, maxPages, memory) {
+  if (memory.buffer.byteLength > POOL_MAX_BYTES) return;
+  let list = pools.get(module);
   if (!list) {
     list = [];
-    spares.set(module, list);
+    pools.set(module, list);
   }
-  if (list.some((e) => e.memory === memory)) return;
   list.push({ memory, maxPages });
-  if (list.length > SPARE_COUNT) list.shift();
+  let total = list.reduce((n, e) => n + e.memory.buffer.byteLength, 0);
+  while (list.length > POOL_COUNT || total > POOL_MAX_BYTES) {
+    total -= list.shift().memory.buffer.byteLength;
+  }
 }
 
-function spareTake(module, maxPages, bytes) {
-  const list = spares.get(module);
+// A pooled memory of exactly `bytes`, zeroed unless `overwritten`.
+function poolTake(module, maxPages, bytes, overwritten) {
+  const list = pools.get(module);
   if (!list) return null;
   // the most recent first: its pages are the likeliest still in cache
   const i = list.findLastIndex((e) => e.maxPages === maxPages &&
     e.memory.buffer.byteLength === bytes);
-  return i < 0 ? null : list.splice(i, 1)[0].memory;
+  if (i < 0) return null;
+  const { memory } = list.splice(i, 1)[0];
+  if (!overwritten) new Uint8Array(memory.buffer).fill(0);
+  return memory;
+}
+
+// The function imports a module declares, listed once per module:
+// env (Emscripten's hooks) and wasi_snapshot_preview1 names.
+const importCache = new WeakMap();
+
+function importNames(module) {
+  let names = importCache.get(module);
+  if (!names) {
+    names = { env: [], wasi: [] };
+    for (const imp of WebAssembly.Module.imports(module)) {
+      if (imp.kind !== 'function') continue;
+      if (imp.module === 'env') names.env.push(imp.name);
+      else if (imp.module === 'wasi_snapshot_preview1') names.wasi.push(imp.name);
+    }
+    importCache.set(module, names);
+  }
+  return names;
 }
 
 // One raw instance: memory, exports, and typed helpers over them.
 class Instance {
-  constructor(module, maxPages, seed, clockNs, initialPages = 0, memory = null) {
+  // copyOf: a parent's memory that the caller copies over this one (a
+  // fork): the new memory starts at its size, in one allocation.
+  constructor(module, maxPages, seed, clockNs, copyOf = null) {
+    const initial = copyOf ? copyOf.buffer.byteLength / PAGE
+      : Math.min(maxPages, K.MSB_WASM_INITIAL_PAGES);
     this.module = module;
     this.maxPages = maxPages;
-    this.state = { memory: null, seed, clockNs };
-    // A fork asks for its parent's size up front: one allocation, no grow.
-    const initial = Math.min(maxPages, Math.max(initialPages, K.MSB_WASM_INITIAL_PAGES));
-    this.memory = memory || new WebAssembly.Memory({ initial, maximum: maxPages });
-    this.state.memory = this.memory;
-    const env = { memory: this.memory };
-    for (const imp of WebAssembly.Module.imports(module)) {
-      // Emscripten's growth hook: views are re-read on every access anyway.
-      if (imp.module === 'env' && imp.kind === 'function') env[imp.name] = () => {};
-    }
-    this.instance = new WebAssembly.Instance(module, {
-      env, wasi_snapshot_preview1: wasiImports(module, this.state) });
-    this.x = this.instance.exports;
+    this.memory = poolTake(module, maxPages, initial * PAGE, copyOf !== null) ||
+      new WebAssembly.Memory({ initial, maximum: maxPages });
+    this.state = { memory: this.memory, seed, clockNs };
+    const { env, wasi } = importNames(module);
+    const imports = { env: { memory: this.memory } };
+    // Emscripten's growth hook: views are re-read on every access anyway.
+    for (const name of env) imports.env[name] = () => {};
+    imports.wasi_snapshot_preview1 = wasiImports(wasi, this.state);
+    this.instance = new WebAssembly.Instance(module, imports);
+    this.call = this.instance.exports.msb_wasm_call;
+  }
+
+  // Hands the memory back for reuse; the instance is dead afterwards.
+  release() {
+    poolGive(this.module, this.maxPages, this.memory);
+    this.memory = null;
   }
 
   start() {
-    this.x._initialize();
+    this.instance.exports._initialize();
   }
 
   u8() {
@@ -255,7 +296,7 @@ class Instance {
   }
 
   alloc(n) {
-    const p = this.x.msb_wasm_alloc(Math.max(n, 1));
+    const p = this.call(OP.alloc, Math.max(n, 1)) >>> 0;
     if (!p) {
       throw new MemSandboxError('memory_limit_exceeded', 'quota_exceeded',
         'the sandbox memory limit was reached');
@@ -273,6 +314,7 @@ class Instance {
   }
 
   cstring(ptr) {
+    ptr >>>= 0;
     if (!ptr) return null;
     const u8 = this.u8();
     let end = ptr;
@@ -313,7 +355,7 @@ class Scope {
   }
 
   free() {
-    for (const p of this.ptrs) this.inst.x.msb_wasm_free(p);
+    for (const p of this.ptrs) this.inst.call(OP.free, p);
     this.ptrs = [];
   }
 }
@@ -332,7 +374,7 @@ function profileLimits(module, profile) {
   inst.start();
   const n = constants.limitFields.length;
   const p = inst.alloc(8 * n);
-  const rc = inst.x.msb_wasm_limits_get(profile, p);
+  const rc = inst.call(OP.limits_get, profile, p);
   if (rc < 0) throw errorFromCode(rc, `unknown profile ${profile}`);
   if (rc !== n) {
     throw new MemSandboxError('internal_error', 'internal',
@@ -390,10 +432,23 @@ function toNs(clock) {
   throw invalid('clock must be "system", a Date, milliseconds, or BigInt ns');
 }
 
+// Host entropy for seeds and handles, fetched in batches: one
+// getRandomValues call costs about 20 us in Node, more than the rest of
+// creating a pooled sandbox.
+const entropy = { bytes: new Uint8Array(4096), used: 4096 };
+
+function randomBytes(n) {
+  if (entropy.used + n > entropy.bytes.length) {
+    globalThis.crypto.getRandomValues(entropy.bytes);
+    entropy.used = 0;
+  }
+  entropy.used += n;
+  return entropy.bytes.subarray(entropy.used - n, entropy.used);
+}
+
 function randomSeed() {
-  const a = new Uint32Array(2);
-  globalThis.crypto.getRandomValues(a);
-  return (BigInt(a[0]) << 32n) | BigInt(a[1]);
+  const b = randomBytes(8);
+  return new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true);
 }
 
 function toBytes(content, what = 'content') {
@@ -406,8 +461,12 @@ function toBytes(content, what = 'content') {
   throw invalid(`${what} must be a string or bytes`);
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 function hex(bytes) {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let s = '';
+  for (const b of bytes) s += HEX[b];
+  return s;
 }
 
 function fromHex(s) {
@@ -638,9 +697,9 @@ export class Sandbox {
         dv.setBigUint64(r + 8 * (K.MSB_WASM_OPEN_LIMITS + i), BigInt(limits[f.name]), true);
       });
       const out = rec.alloc(4);
-      const rc = inst.x.msb_wasm_open(r, out);
+      const rc = inst.call(OP.open, r, out);
       if (rc < 0) {
-        throw errorFromCode(rc, `cannot open a sandbox: ${inst.cstring(inst.x.msb_wasm_strerror(rc))}`);
+        throw errorFromCode(rc, `cannot open a sandbox: ${inst.cstring(inst.call(OP.strerror, rc))}`);
       }
       handle = inst.dv().getUint32(out, true);
     } finally {
@@ -662,7 +721,7 @@ export class Sandbox {
 
   async _seed(options) {
     for (const d of options.directories ?? []) {
-      this._call('mkdir', (s) => this._inst.x.msb_wasm_mkdir(this._sb, s.str(d), 0,
+      this._call('mkdir', (s) => this._inst.call(OP.mkdir, this._sb, s.str(d), 0,
         K.MSB_PARENTS | K.MSB_EXIST_OK), d);
     }
     let files = options.files ?? [];
@@ -744,8 +803,8 @@ export class Sandbox {
       if (this._state !== SandboxState.FAILED) scope.free();
     }
     if (typeof rc === 'number' && rc < 0) {
-      const msg = this._inst.cstring(this._inst.x.msb_wasm_errmsg(this._sb)) ||
-        this._inst.cstring(this._inst.x.msb_wasm_strerror(rc));
+      const msg = this._inst.cstring(this._inst.call(OP.errmsg, this._sb)) ||
+        this._inst.cstring(this._inst.call(OP.strerror, rc));
       this._flushEvents();
       throw errorFromCode(rc, path !== undefined && !msg.includes(String(path))
         ? `${what} ${path}: ${msg}` : msg);
@@ -757,7 +816,7 @@ export class Sandbox {
   _syncClock(scope) {
     const p = scope.alloc(8);
     this._inst.dv().setBigInt64(p, toNs(Date.now()), true);
-    this._inst.x.msb_wasm_set_clock(this._sb, p);
+    this._inst.call(OP.set_clock, this._sb, p);
   }
 
   _fail(e) {
@@ -783,17 +842,17 @@ export class Sandbox {
     const blob = inst.alloc(K.MSB_WASM_BLOB_SIZE);
     let text = '';
     try {
-      const rc = inst.x.msb_wasm_events_take(this._sb, blob);
+      const rc = inst.call(OP.events_take, this._sb, blob);
       if (rc < 0) return;
       const dv = inst.dv();
       const ptr = dv.getUint32(blob + K.MSB_WASM_BLOB_PTR, true);
       const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
       if (ptr) {
         text = dec.decode(inst.bytes(ptr, len));
-        inst.x.msb_wasm_sb_free(this._sb, ptr);
+        inst.call(OP.sb_free, this._sb, ptr);
       }
     } finally {
-      inst.x.msb_wasm_free(blob);
+      inst.call(OP.free, blob);
     }
     for (const line of text.split('\n')) {
       if (!line) continue;
@@ -815,7 +874,7 @@ export class Sandbox {
     const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
     const count = dv.getUint32(blob + K.MSB_WASM_BLOB_COUNT, true);
     const data = ptr ? inst.bytes(ptr, len) : new Uint8Array(0);
-    if (ptr) inst.x.msb_wasm_sb_free(this._sb, ptr);
+    if (ptr) inst.call(OP.sb_free, this._sb, ptr);
     return { data, count };
   }
 
@@ -872,7 +931,7 @@ export class Sandbox {
       set(K.MSB_WASM_OPTS_ENV_COUNT, env.length);
       set(K.MSB_WASM_OPTS_SECRETS, secPtr);
       set(K.MSB_WASM_OPTS_SECRET_COUNT, secrets.length);
-      const rc = inst.x.msb_wasm_exec(this._sb, code, toBytes(script).length, opts, res);
+      const rc = inst.call(OP.exec, this._sb, code, toBytes(script).length, opts, res);
       if (rc < 0) return rc;
       const rv = inst.dv();
       const u32 = (off) => rv.getUint32(res + off, true);
@@ -893,7 +952,7 @@ export class Sandbox {
         rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
         durationMs: 0,
       };
-      inst.x.msb_wasm_result_finish(this._sb, res);
+      inst.call(OP.result_finish, this._sb, res);
       return 0;
     });
     if (cwd !== undefined && options.cwd === undefined) this._pendingCwd = null;
@@ -911,11 +970,11 @@ export class Sandbox {
     const s = new Scope(this._inst);
     try {
       const data = toBytes(script, 'script');
-      const rc = this._inst.x.msb_wasm_parse_check(this._sb, s.bytes(data), data.length);
+      const rc = this._inst.call(OP.parse_check, this._sb, s.bytes(data), data.length);
       if (rc === 0) return 'complete';
       if (rc === K.MSB_EINCOMPLETE) return 'incomplete';
       if (rc === K.MSB_ESYNTAX) return 'error';
-      throw errorFromCode(rc, this._inst.cstring(this._inst.x.msb_wasm_errmsg(this._sb)));
+      throw errorFromCode(rc, this._inst.cstring(this._inst.call(OP.errmsg, this._sb)));
     } finally {
       s.free();
     }
@@ -931,7 +990,7 @@ export class Sandbox {
     let blob = null;
     this._call('read', (s) => {
       const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
-      const rc = this._inst.x.msb_wasm_read(this._sb, s.str(path), b);
+      const rc = this._inst.call(OP.read, this._sb, s.str(path), b);
       if (rc >= 0) blob = this._takeBlob(b);
       return rc;
     }, path);
@@ -959,7 +1018,7 @@ export class Sandbox {
     const hash = options.expectHash === undefined ? null : fromHex(options.expectHash);
     const cond = hash ? K.MSB_WRITE_HASH_EQUALS
       : options.mustNotExist ? K.MSB_WRITE_MUST_NOT_EXIST : K.MSB_WRITE_ANY;
-    this._call('write', (s) => this._inst.x.msb_wasm_write(this._sb, s.str(path),
+    this._call('write', (s) => this._inst.call(OP.write, this._sb, s.str(path),
       s.bytes(data), data.length, cond, hash ? s.bytes(hash) : 0, mode,
       flag(options.parents, K.MSB_PARENTS)), path);
   }
@@ -967,7 +1026,7 @@ export class Sandbox {
   /** Appends to a file, creating it if absent. */
   async appendFile(path, content, options = {}) {
     const data = toBytes(content);
-    this._call('append', (s) => this._inst.x.msb_wasm_append(this._sb, s.str(path),
+    this._call('append', (s) => this._inst.call(OP.append, this._sb, s.str(path),
       s.bytes(data), data.length, flag(options.parents, K.MSB_PARENTS)), path);
     return { revision: this.revision };
   }
@@ -985,7 +1044,7 @@ export class Sandbox {
     let st = null;
     this._call('stat', (s) => {
       const rec = s.alloc(K.MSB_WASM_STAT_RECORD);
-      const rc = this._inst.x.msb_wasm_stat(this._sb, s.str(path),
+      const rc = this._inst.call(OP.stat, this._sb, s.str(path),
         flag(options.followSymlinks === false, K.MSB_NOFOLLOW), rec);
       if (rc < 0) return rc;
       const dv = this._inst.dv();
@@ -1018,7 +1077,7 @@ export class Sandbox {
     let names = [];
     this._call('list', (s) => {
       const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
-      const rc = this._inst.x.msb_wasm_list(this._sb, s.str(path), b);
+      const rc = this._inst.call(OP.list, this._sb, s.str(path), b);
       if (rc >= 0) {
         const { data, count } = this._takeBlob(b);
         names = count ? dec.decode(data).split('\0').slice(0, count) : [];
@@ -1030,7 +1089,7 @@ export class Sandbox {
 
   /** Creates a directory. Options: parents, existOk, mode. */
   async mkdir(path, options = {}) {
-    this._call('mkdir', (s) => this._inst.x.msb_wasm_mkdir(this._sb, s.str(path),
+    this._call('mkdir', (s) => this._inst.call(OP.mkdir, this._sb, s.str(path),
       options.mode ?? 0, flag(options.parents, K.MSB_PARENTS) |
       flag(options.existOk ?? options.parents, K.MSB_EXIST_OK)), path);
     return { revision: this.revision };
@@ -1038,7 +1097,7 @@ export class Sandbox {
 
   /** Removes a path. Options: recursive, missingOk. */
   async remove(path, options = {}) {
-    this._call('remove', (s) => this._inst.x.msb_wasm_remove(this._sb, s.str(path),
+    this._call('remove', (s) => this._inst.call(OP.remove, this._sb, s.str(path),
       flag(options.recursive, K.MSB_RECURSIVE) | flag(options.missingOk, K.MSB_MISSING_OK)),
     path);
     return { revision: this.revision };
@@ -1046,7 +1105,7 @@ export class Sandbox {
 
   /** Copies a path. Options: recursive, overwrite, parents. */
   async copy(src, dst, options = {}) {
-    this._call('copy', (s) => this._inst.x.msb_wasm_copy(this._sb, s.str(src), s.str(dst),
+    this._call('copy', (s) => this._inst.call(OP.copy, this._sb, s.str(src), s.str(dst),
       flag(options.recursive, K.MSB_RECURSIVE) | flag(options.overwrite, K.MSB_OVERWRITE) |
       flag(options.parents, K.MSB_PARENTS)), src);
     return { revision: this.revision };
@@ -1054,14 +1113,14 @@ export class Sandbox {
 
   /** Moves a path atomically. Options: overwrite, parents. */
   async move(src, dst, options = {}) {
-    this._call('move', (s) => this._inst.x.msb_wasm_move(this._sb, s.str(src), s.str(dst),
+    this._call('move', (s) => this._inst.call(OP.move, this._sb, s.str(src), s.str(dst),
       flag(options.overwrite, K.MSB_OVERWRITE) | flag(options.parents, K.MSB_PARENTS)), src);
     return { revision: this.revision };
   }
 
   /** Creates a symbolic link at linkPath pointing to target. */
   async symlink(target, linkPath) {
-    this._call('symlink', (s) => this._inst.x.msb_wasm_symlink(this._sb,
+    this._call('symlink', (s) => this._inst.call(OP.symlink, this._sb,
       s.str(target, 'target'), s.str(linkPath)), linkPath);
     return { revision: this.revision };
   }
@@ -1071,7 +1130,7 @@ export class Sandbox {
     let target = null;
     this._call('readlink', (s) => {
       const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
-      const rc = this._inst.x.msb_wasm_readlink(this._sb, s.str(path), b);
+      const rc = this._inst.call(OP.readlink, this._sb, s.str(path), b);
       if (rc >= 0) target = dec.decode(this._takeBlob(b).data);
       return rc;
     }, path);
@@ -1081,7 +1140,7 @@ export class Sandbox {
   /** Sets permission bits. */
   async chmod(path, mode) {
     if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw invalid('mode must be 0..0o7777');
-    this._call('chmod', (s) => this._inst.x.msb_wasm_chmod(this._sb, s.str(path), mode), path);
+    this._call('chmod', (s) => this._inst.call(OP.chmod, this._sb, s.str(path), mode), path);
     return { revision: this.revision };
   }
 
@@ -1094,7 +1153,7 @@ export class Sandbox {
     let out = null;
     this._call('hash', (s) => {
       const p = s.alloc(32);
-      const rc = this._inst.x.msb_wasm_hash(this._sb, s.str(path), p);
+      const rc = this._inst.call(OP.hash, this._sb, s.str(path), p);
       if (rc >= 0) out = hex(this._inst.bytes(p, 32));
       return rc;
     }, path);
@@ -1106,7 +1165,7 @@ export class Sandbox {
     let out = null;
     this._call('rootHash', (s) => {
       const p = s.alloc(32);
-      const rc = this._inst.x.msb_wasm_root_hash(this._sb, p);
+      const rc = this._inst.call(OP.root_hash, this._sb, p);
       if (rc >= 0) out = hex(this._inst.bytes(p, 32));
       return rc;
     });
@@ -1139,7 +1198,7 @@ export class Sandbox {
       this._call('applyPatch', (s) => {
         const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
         const cwd = options.cwd === undefined ? 0 : s.str(options.cwd, 'cwd');
-        const rc = this._inst.x.msb_wasm_apply_patch(this._sb, s.bytes(data), data.length,
+        const rc = this._inst.call(OP.apply_patch, this._sb, s.bytes(data), data.length,
           cwd, flags | flag(dry, K.MSB_PATCH_DRY_RUN), b);
         if (rc >= 0) files = patchChanges(this._takeBlob(b));
         return rc;
@@ -1164,7 +1223,7 @@ export class Sandbox {
     const out = {};
     this._call('env', (s) => {
       const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
-      const rc = this._inst.x.msb_wasm_session_env(this._sb, b);
+      const rc = this._inst.call(OP.session_env, this._sb, b);
       if (rc >= 0) {
         const { data, count } = this._takeBlob(b);
         for (const kv of dec.decode(data).split('\0').slice(0, count)) {
@@ -1182,7 +1241,7 @@ export class Sandbox {
     if (this._pendingCwd !== null) return normalisePath('/workspace', this._pendingCwd);
     let out = '/workspace';
     this._call('cwd', () => {
-      out = this._inst.cstring(this._inst.x.msb_wasm_session_cwd(this._sb)) || out;
+      out = this._inst.cstring(this._inst.call(OP.session_cwd, this._sb)) || out;
       return 0;
     });
     return out;
@@ -1193,7 +1252,7 @@ export class Sandbox {
     let v = 0;
     this._call('revision', (s) => {
       const p = s.alloc(8);
-      const rc = this._inst.x.msb_wasm_revision(this._sb, p);
+      const rc = this._inst.call(OP.revision, this._sb, p);
       v = Number(this._inst.dv().getBigUint64(p, true));
       return rc;
     });
@@ -1205,7 +1264,7 @@ export class Sandbox {
     let v = 0;
     this._call('memoryUsed', (s) => {
       const p = s.alloc(8);
-      const rc = this._inst.x.msb_wasm_memory_used(this._sb, p);
+      const rc = this._inst.call(OP.memory_used, this._sb, p);
       v = Number(this._inst.dv().getBigUint64(p, true));
       return rc;
     });
@@ -1217,7 +1276,7 @@ export class Sandbox {
     let id = 0;
     this._call('checkpoint', (s) => {
       const p = s.alloc(4);
-      const rc = this._inst.x.msb_wasm_checkpoint(this._sb, p);
+      const rc = this._inst.call(OP.checkpoint, this._sb, p);
       id = this._inst.dv().getUint32(p, true);
       return rc;
     });
@@ -1226,12 +1285,12 @@ export class Sandbox {
 
   /** Returns to a checkpoint (it stays valid). */
   async rollback(id) {
-    this._call('rollback', () => this._inst.x.msb_wasm_rollback(this._sb, id >>> 0));
+    this._call('rollback', () => this._inst.call(OP.rollback, this._sb, id >>> 0));
   }
 
   /** Releases a checkpoint. */
   async release(id) {
-    this._call('release', () => this._inst.x.msb_wasm_release(this._sb, id >>> 0));
+    this._call('release', () => this._inst.call(OP.release, this._sb, id >>> 0));
   }
 
   /** The whole state as a deterministic tar.gz (Uint8Array). */
@@ -1241,7 +1300,7 @@ export class Sandbox {
     let data = null;
     this._call('snapshot', (s) => {
       const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
-      const rc = this._inst.x.msb_wasm_snapshot(this._sb, level, b);
+      const rc = this._inst.call(OP.snapshot, this._sb, level, b);
       if (rc >= 0) data = this._takeBlob(b).data;
       return rc;
     });
@@ -1255,7 +1314,7 @@ export class Sandbox {
    */
   async restore(archive) {
     const data = toBytes(archive, 'archive');
-    this._call('restore', (s) => this._inst.x.msb_wasm_restore(this._sb,
+    this._call('restore', (s) => this._inst.call(OP.restore, this._sb,
       s.bytes(data), data.length));
     // the snapshot's working directory replaces a pending create({cwd})
     this._pendingCwd = null;
@@ -1296,7 +1355,7 @@ export class Sandbox {
   async setPolicy(policy) {
     const text = policyText(policy);
     const data = toBytes(text, 'policy');
-    this._call('setPolicy', (s) => this._inst.x.msb_wasm_set_policy(this._sb,
+    this._call('setPolicy', (s) => this._inst.call(OP.set_policy, this._sb,
       s.bytes(data), data.length));
     this._policyText = text; // a serialize fork sets it again
   }
@@ -1327,11 +1386,7 @@ export class Sandbox {
     }
     let sbClock = () => 0n;
     const src = this._inst.memory;
-    const spare = spareTake(info.module, info.maxPages, src.buffer.byteLength);
-    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(),
-      src.buffer.byteLength / PAGE, spare);
-    const grow = src.buffer.byteLength / PAGE - inst.memory.buffer.byteLength / PAGE;
-    if (grow > 0) inst.memory.grow(grow);
+    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
     // Instantiation wrote the data segments; the copy replaces them with
     // this instance's current data, heap and stack.
     new Uint8Array(inst.memory.buffer).set(new Uint8Array(src.buffer));
@@ -1345,18 +1400,18 @@ export class Sandbox {
   }
 
   _destroy() {
-    let spare = false;
+    let closed = false;
     try {
       if (this._state !== SandboxState.FAILED) {
-        this._inst.x.msb_wasm_close(this._sb);
-        spare = true;
+        this._inst.call(OP.close, this._sb);
+        closed = true;
       }
     } catch {
       // Closing a broken instance: dropping it frees everything anyway.
     }
     // wasm calls are synchronous and this instance is unreachable from
-    // here on, so nothing writes the memory a fork may take over
-    if (spare) spareGive(this._inst.module, this._inst.maxPages, this._inst.memory);
+    // here on, so nothing writes the memory another instance takes over
+    if (closed) this._inst.release();
     this._inst = null;
   }
 
@@ -1378,9 +1433,7 @@ export function createSandbox(options) {
 // ---- SandboxService -------------------------------------------------------
 
 function randomHandle() {
-  const a = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(a);
-  return hex(a);
+  return hex(randomBytes(16));
 }
 
 /**

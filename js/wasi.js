@@ -20,13 +20,22 @@ export class WasiExit extends Error {
 }
 
 /**
- * Builds the wasi_snapshot_preview1 import object for one instance.
+ * Builds the wasi_snapshot_preview1 import object for one instance, given
+ * the names of the functions the module imports from it (usually none).
  * `state.memory` is read on every call (growth detaches old views);
  * `state.clockNs()` returns a BigInt; `state.seed` seeds random_get.
  * Every import the module declares gets a function, so an unexpected one
  * answers ENOSYS instead of failing instantiation.
  */
-export function wasiImports(module, state) {
+export function wasiImports(names, state) {
+  const out = {};
+  if (names.length === 0) return out;
+  const impl = wasiFunctions(state);
+  for (const name of names) out[name] = impl[name] ?? (() => ERRNO_NOSYS);
+  return out;
+}
+
+function wasiFunctions(state) {
   let rng = BigInt.asUintN(64, BigInt(state.seed ?? 0) ^ 0x9e3779b97f4a7c15n);
   const view = () => new DataView(state.memory.buffer);
   const impl = {
@@ -81,10 +90,5 @@ export function wasiImports(module, state) {
       throw new WasiExit(code);
     },
   };
-  const out = {};
-  for (const imp of WebAssembly.Module.imports(module)) {
-    if (imp.module !== 'wasi_snapshot_preview1' || imp.kind !== 'function') continue;
-    out[imp.name] = impl[imp.name] ?? (() => ERRNO_NOSYS);
-  }
-  return out;
+  return impl;
 }

@@ -1,19 +1,22 @@
-/* abi.c - the WebAssembly ABI: thin wrappers over the public C API.
+/* abi.c - the WebAssembly ABI: msb_wasm_call, one entry point dispatching
+ * to the public C API.
  *
- * The JS loader calls these with 32-bit integers only (pointers, lengths,
- * codes, flags); 64-bit values and structs travel through the records
+ * The JS loader passes 32-bit integers only (pointers, lengths, codes,
+ * flags); 64-bit values and structs travel through the records
  * described in abi.h, copied field by field so the JS side never depends on
- * C struct padding. Each wrapper checks nothing the public API does not
- * check already: the API validates handles and arguments itself.
+ * C struct padding. Nothing here checks what the public API checks
+ * already: the API validates handles and arguments itself.
  *
  * One module instance hosts one sandbox (the host's WebAssembly.Memory is
  * that sandbox's cap), so the allocator for host buffers below is the one
  * piece of per-instance state; it lives here, outside the library, which has
  * no mutable globals. */
+#include "abi.h"
+
 #include <string.h>
 
 #include "../src/mem.h"
-#include "abi.h"
+#include "memsandbox.h"
 
 _Static_assert(sizeof(void *) == 4,
                "the wasm ABI records hold 32-bit "
@@ -93,14 +96,8 @@ static int abi_limit_set(msb_limits *lim, size_t i, uint64_t v) {
   return 0;
 }
 
-/* Host buffer allocation for JS. */
-void *msb_wasm_alloc(size_t n) { return mem_alloc(abi_host_mem(), n); }
-
-/* Frees a host buffer; 0 is accepted. */
-void msb_wasm_free(void *p) { mem_free(abi_host_mem(), p); }
-
 /* A profile's limits as 64-bit slots, for JS defaults. */
-int msb_wasm_limits_get(int profile, uint64_t *slots) {
+static int abi_limits_get(int profile, uint64_t *slots) {
   msb_limits lim;
   size_t i;
   int rc = msb_limits_init(&lim, profile);
@@ -110,7 +107,7 @@ int msb_wasm_limits_get(int profile, uint64_t *slots) {
 }
 
 /* Opens a sandbox from an open record (see abi.h). */
-int msb_wasm_open(const uint64_t *rec, msb_sandbox **out) {
+static int abi_open(const uint64_t *rec, msb_sandbox **out) {
   msb_limits lim;
   msb_config cfg;
   size_t i;
@@ -133,42 +130,27 @@ int msb_wasm_open(const uint64_t *rec, msb_sandbox **out) {
   return msb_open(&cfg, out);
 }
 
-/* Closes a sandbox. */
-void msb_wasm_close(msb_sandbox *sb) { msb_close(sb); }
-
-/* The last failure's message (borrowed, NUL-terminated). */
-const char *msb_wasm_errmsg(msb_sandbox *sb) { return msb_errmsg(sb); }
-
-/* Static name of a code. */
-const char *msb_wasm_code_name(int code) { return msb_code_name(code); }
-
-/* Static description of a code. */
-const char *msb_wasm_strerror(int code) { return msb_strerror(code); }
-
-/* Frees a "caller frees" buffer of the sandbox. */
-void msb_wasm_sb_free(msb_sandbox *sb, void *p) { msb_free(sb, p); }
-
 /* Sets the clock from the i64 at ns. */
-int msb_wasm_set_clock(msb_sandbox *sb, const int64_t *ns) {
+static int abi_set_clock(msb_sandbox *sb, const int64_t *ns) {
   return msb_set_clock(sb, *ns);
 }
 
 /* Stores the clock at ns. */
-int msb_wasm_clock(msb_sandbox *sb, int64_t *ns) {
+static int abi_clock(msb_sandbox *sb, int64_t *ns) {
   if (!sb) return MSB_EMISUSE;
   *ns = msb_clock(sb);
   return 0;
 }
 
 /* Stores the allocator's bytes in use at out. */
-int msb_wasm_memory_used(msb_sandbox *sb, uint64_t *out) {
+static int abi_memory_used(msb_sandbox *sb, uint64_t *out) {
   if (!sb) return MSB_EMISUSE;
   *out = msb_memory_used(sb);
   return 0;
 }
 
 /* Stores the revision at out. */
-int msb_wasm_revision(msb_sandbox *sb, uint64_t *out) {
+static int abi_revision(msb_sandbox *sb, uint64_t *out) {
   if (!sb) return MSB_EMISUSE;
   *out = msb_revision(sb);
   return 0;
@@ -181,7 +163,7 @@ static void abi_blob(uint8_t *blob, const void *p, size_t len, size_t count) {
 }
 
 /* Reads a whole file into a blob record. */
-int msb_wasm_read(msb_sandbox *sb, const char *path, uint8_t *blob) {
+static int abi_read(msb_sandbox *sb, const char *path, uint8_t *blob) {
   uint8_t *data = NULL;
   size_t len = 0;
   int rc = msb_read(sb, path, &data, &len);
@@ -189,22 +171,9 @@ int msb_wasm_read(msb_sandbox *sb, const char *path, uint8_t *blob) {
   return rc;
 }
 
-/* Writes a whole file (see msb_write). */
-int msb_wasm_write(msb_sandbox *sb, const char *path, const void *data,
-                   size_t len, int cond, const uint8_t *hash, uint32_t mode,
-                   unsigned flags) {
-  return msb_write(sb, path, data, len, cond, hash, mode, flags);
-}
-
-/* Appends to a file (see msb_append). */
-int msb_wasm_append(msb_sandbox *sb, const char *path, const void *data,
-                    size_t len, unsigned flags) {
-  return msb_append(sb, path, data, len, flags);
-}
-
 /* Stats a path into a stat record. */
-int msb_wasm_stat(msb_sandbox *sb, const char *path, unsigned flags,
-                  uint8_t *rec) {
+static int abi_stat(msb_sandbox *sb, const char *path, unsigned flags,
+                    uint8_t *rec) {
   msb_stat st;
   int rc;
   memset(&st, 0, sizeof st);
@@ -220,7 +189,7 @@ int msb_wasm_stat(msb_sandbox *sb, const char *path, unsigned flags,
 }
 
 /* Lists a directory: NUL-separated names in a blob record. */
-int msb_wasm_list(msb_sandbox *sb, const char *path, uint8_t *blob) {
+static int abi_list(msb_sandbox *sb, const char *path, uint8_t *blob) {
   char *names = NULL;
   size_t len = 0, count = 0;
   int rc = msb_list(sb, path, &names, &len, &count);
@@ -232,37 +201,8 @@ int msb_wasm_list(msb_sandbox *sb, const char *path, uint8_t *blob) {
   return 0;
 }
 
-/* Creates a directory (see msb_mkdir). */
-int msb_wasm_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
-                   unsigned flags) {
-  return msb_mkdir(sb, path, mode, flags);
-}
-
-/* Removes a path (see msb_remove). */
-int msb_wasm_remove(msb_sandbox *sb, const char *path, unsigned flags) {
-  return msb_remove(sb, path, flags);
-}
-
-/* Copies a path (see msb_copy). */
-int msb_wasm_copy(msb_sandbox *sb, const char *src, const char *dst,
-                  unsigned flags) {
-  return msb_copy(sb, src, dst, flags);
-}
-
-/* Moves a path (see msb_move). */
-int msb_wasm_move(msb_sandbox *sb, const char *src, const char *dst,
-                  unsigned flags) {
-  return msb_move(sb, src, dst, flags);
-}
-
-/* Creates a symbolic link. */
-int msb_wasm_symlink(msb_sandbox *sb, const char *target,
-                     const char *linkpath) {
-  return msb_symlink(sb, target, linkpath);
-}
-
 /* Reads a link target into a blob record (length without the NUL). */
-int msb_wasm_readlink(msb_sandbox *sb, const char *path, uint8_t *blob) {
+static int abi_readlink(msb_sandbox *sb, const char *path, uint8_t *blob) {
   char *target = NULL;
   int rc = msb_readlink(sb, path, &target);
   if (rc) {
@@ -273,25 +213,10 @@ int msb_wasm_readlink(msb_sandbox *sb, const char *path, uint8_t *blob) {
   return 0;
 }
 
-/* Sets permission bits. */
-int msb_wasm_chmod(msb_sandbox *sb, const char *path, uint32_t mode) {
-  return msb_chmod(sb, path, mode);
-}
-
-/* SHA-256 of a path, 32 bytes at out32. */
-int msb_wasm_hash(msb_sandbox *sb, const char *path, uint8_t *out32) {
-  return msb_hash(sb, path, out32);
-}
-
-/* Root hash, 32 bytes at out32. */
-int msb_wasm_root_hash(msb_sandbox *sb, uint8_t *out32) {
-  return msb_root_hash(sb, out32);
-}
-
 /* Runs a script; fills a result record (release it with
  * msb_wasm_result_finish even after a failure: it is zeroed then). */
-int msb_wasm_exec(msb_sandbox *sb, const char *script, size_t len,
-                  const uint8_t *opts, uint8_t *res) {
+static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
+                    const uint8_t *opts, uint8_t *res) {
   msb_exec_opts o;
   msb_result r;
   int rc;
@@ -333,7 +258,7 @@ int msb_wasm_exec(msb_sandbox *sb, const char *script, size_t len,
 }
 
 /* Frees the buffers a result record names and zeroes them. */
-void msb_wasm_result_finish(msb_sandbox *sb, uint8_t *res) {
+static void abi_result_finish(msb_sandbox *sb, uint8_t *res) {
   msb_result r;
   memset(&r, 0, sizeof r);
   r.out = (uint8_t *)(uintptr_t)abi_get32(res, MSB_WASM_RES_OUT);
@@ -345,15 +270,10 @@ void msb_wasm_result_finish(msb_sandbox *sb, uint8_t *res) {
   abi_put32(res, MSB_WASM_RES_CWD, 0);
 }
 
-/* 0 complete, MSB_EINCOMPLETE, or MSB_ESYNTAX. */
-int msb_wasm_parse_check(msb_sandbox *sb, const char *script, size_t len) {
-  return msb_parse_check(sb, script, len);
-}
-
 /* Applies a patch (see msb_apply_patch); the change records go to a blob
  * record with their count. cwd 0 = "/workspace". */
-int msb_wasm_apply_patch(msb_sandbox *sb, const char *text, size_t len,
-                         const char *cwd, unsigned flags, uint8_t *blob) {
+static int abi_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                           const char *cwd, unsigned flags, uint8_t *blob) {
   char *changes = NULL;
   size_t clen = 0, count = 0;
   int rc = msb_apply_patch(sb, text, len, cwd, flags, &changes, &clen, &count);
@@ -361,14 +281,9 @@ int msb_wasm_apply_patch(msb_sandbox *sb, const char *text, size_t len,
   return rc;
 }
 
-/* The session's working directory (borrowed NUL-terminated string). */
-const char *msb_wasm_session_cwd(msb_sandbox *sb) {
-  return msb_session_cwd(sb);
-}
-
 /* The session's exported variables into a blob record (see
  * msb_session_env). */
-int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob) {
+static int abi_session_env(msb_sandbox *sb, uint8_t *blob) {
   char *env = NULL;
   size_t len = 0, count = 0;
   int rc = msb_session_env(sb, &env, &len, &count);
@@ -376,23 +291,8 @@ int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob) {
   return rc;
 }
 
-/* Takes a checkpoint; its id goes to *id. */
-int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id) {
-  return msb_checkpoint(sb, id);
-}
-
-/* Returns to a checkpoint. */
-int msb_wasm_rollback(msb_sandbox *sb, uint32_t id) {
-  return msb_rollback(sb, id);
-}
-
-/* Releases a checkpoint. */
-int msb_wasm_release(msb_sandbox *sb, uint32_t id) {
-  return msb_release(sb, id);
-}
-
 /* Serialises the state as tar.gz into a blob record. */
-int msb_wasm_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
+static int abi_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
   uint8_t *data = NULL;
   size_t len = 0;
   int rc = msb_snapshot(sb, level, &data, &len);
@@ -400,45 +300,68 @@ int msb_wasm_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
   return rc;
 }
 
-/* Replaces the state with an archive. */
-int msb_wasm_restore(msb_sandbox *sb, const uint8_t *data, size_t len) {
-  return msb_restore(sb, data, len);
-}
-
-/* Forks inside this instance; the new handle goes to *out. */
-int msb_wasm_fork(msb_sandbox *sb, msb_sandbox **out) {
-  return msb_fork(sb, out);
-}
-
-/* Until the core implements policies and events, these weak fallbacks keep
- * the module linkable and make both calls fail loudly (MSB_ENOTSUP) instead
- * of breaking the build; the library's definitions replace them. */
-__attribute__((weak)) int msb_set_policy(msb_sandbox *sb, const char *text,
-                                         size_t len) {
-  (void)sb;
-  (void)text;
-  (void)len;
-  return MSB_ENOTSUP;
-}
-
-__attribute__((weak)) int msb_events_take(msb_sandbox *sb, char **json,
-                                          size_t *len) {
-  (void)sb;
-  *json = NULL;
-  *len = 0;
-  return MSB_ENOTSUP;
-}
-
-/* Sets the policy from its text form. */
-int msb_wasm_set_policy(msb_sandbox *sb, const char *text, size_t len) {
-  return msb_set_policy(sb, text, len);
-}
-
 /* Drains pending events (JSON lines) into a blob record. */
-int msb_wasm_events_take(msb_sandbox *sb, uint8_t *blob) {
+static int abi_events_take(msb_sandbox *sb, uint8_t *blob) {
   char *json = NULL;
   size_t len = 0;
   int rc = msb_events_take(sb, &json, &len);
   abi_blob(blob, rc ? NULL : json, rc ? 0 : len, 0);
   return rc;
+}
+
+/* Argument casts: every argument arrives as a 32-bit integer. */
+#define P(x) ((void *)(uintptr_t)(uint32_t)(x))
+#define S(x) ((msb_sandbox *)P(x))
+#define U(x) ((uint32_t)(x))
+#define R(p) ((int32_t)(uintptr_t)(p))
+
+/* The module's one entry point (see abi.h). */
+int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
+                      int32_t e, int32_t f, int32_t g, int32_t h) {
+  switch (op) {
+  case MSB_WASM_OP_ALLOC: return R(mem_alloc(abi_host_mem(), U(a)));
+  case MSB_WASM_OP_FREE: mem_free(abi_host_mem(), P(a)); return 0;
+  case MSB_WASM_OP_LIMITS_GET: return abi_limits_get(a, P(b));
+  case MSB_WASM_OP_OPEN: return abi_open(P(a), P(b));
+  case MSB_WASM_OP_CLOSE: msb_close(S(a)); return 0;
+  case MSB_WASM_OP_ERRMSG: return R(msb_errmsg(S(a)));
+  case MSB_WASM_OP_CODE_NAME: return R(msb_code_name(a));
+  case MSB_WASM_OP_STRERROR: return R(msb_strerror(a));
+  case MSB_WASM_OP_SB_FREE: msb_free(S(a), P(b)); return 0;
+  case MSB_WASM_OP_SET_CLOCK: return abi_set_clock(S(a), P(b));
+  case MSB_WASM_OP_CLOCK: return abi_clock(S(a), P(b));
+  case MSB_WASM_OP_MEMORY_USED: return abi_memory_used(S(a), P(b));
+  case MSB_WASM_OP_REVISION: return abi_revision(S(a), P(b));
+  case MSB_WASM_OP_READ: return abi_read(S(a), P(b), P(c));
+  case MSB_WASM_OP_WRITE:
+    return msb_write(S(a), P(b), P(c), U(d), e, P(f), U(g), U(h));
+  case MSB_WASM_OP_APPEND: return msb_append(S(a), P(b), P(c), U(d), U(e));
+  case MSB_WASM_OP_STAT: return abi_stat(S(a), P(b), U(c), P(d));
+  case MSB_WASM_OP_LIST: return abi_list(S(a), P(b), P(c));
+  case MSB_WASM_OP_MKDIR: return msb_mkdir(S(a), P(b), U(c), U(d));
+  case MSB_WASM_OP_REMOVE: return msb_remove(S(a), P(b), U(c));
+  case MSB_WASM_OP_COPY: return msb_copy(S(a), P(b), P(c), U(d));
+  case MSB_WASM_OP_MOVE: return msb_move(S(a), P(b), P(c), U(d));
+  case MSB_WASM_OP_SYMLINK: return msb_symlink(S(a), P(b), P(c));
+  case MSB_WASM_OP_READLINK: return abi_readlink(S(a), P(b), P(c));
+  case MSB_WASM_OP_CHMOD: return msb_chmod(S(a), P(b), U(c));
+  case MSB_WASM_OP_HASH: return msb_hash(S(a), P(b), P(c));
+  case MSB_WASM_OP_ROOT_HASH: return msb_root_hash(S(a), P(b));
+  case MSB_WASM_OP_EXEC: return abi_exec(S(a), P(b), U(c), P(d), P(e));
+  case MSB_WASM_OP_RESULT_FINISH: abi_result_finish(S(a), P(b)); return 0;
+  case MSB_WASM_OP_PARSE_CHECK: return msb_parse_check(S(a), P(b), U(c));
+  case MSB_WASM_OP_APPLY_PATCH:
+    return abi_apply_patch(S(a), P(b), U(c), P(d), U(e), P(f));
+  case MSB_WASM_OP_SESSION_CWD: return R(msb_session_cwd(S(a)));
+  case MSB_WASM_OP_SESSION_ENV: return abi_session_env(S(a), P(b));
+  case MSB_WASM_OP_CHECKPOINT: return msb_checkpoint(S(a), P(b));
+  case MSB_WASM_OP_ROLLBACK: return msb_rollback(S(a), U(b));
+  case MSB_WASM_OP_RELEASE: return msb_release(S(a), U(b));
+  case MSB_WASM_OP_SNAPSHOT: return abi_snapshot(S(a), b, P(c));
+  case MSB_WASM_OP_RESTORE: return msb_restore(S(a), P(b), U(c));
+  case MSB_WASM_OP_FORK: return msb_fork(S(a), P(b));
+  case MSB_WASM_OP_SET_POLICY: return msb_set_policy(S(a), P(b), U(c));
+  case MSB_WASM_OP_EVENTS_TAKE: return abi_events_take(S(a), P(b));
+  default: return MSB_EINVAL;
+  }
 }

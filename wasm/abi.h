@@ -2,7 +2,7 @@
  *
  * JavaScript talks to the module with 32-bit integers only: pointers into
  * linear memory, lengths, codes and flags. Anything wider or structured goes
- * through a record at a pointer the host allocated with msb_wasm_alloc, laid
+ * through a record at a pointer the host allocated (MSB_WASM_OP_ALLOC), laid
  * out here with explicit byte offsets (little-endian, as wasm memory is).
  * 64-bit values sit at 8-byte aligned offsets. The build turns every
  * MSB_WASM_* macro below into build/wasm/constants.json, so the JS package
@@ -12,8 +12,10 @@
 
 /* Linear memory the module declares as its minimum (64 KiB pages); the
  * Makefile links both builds with it and the loader creates each memory with
- * at least this much. */
-#define MSB_WASM_INITIAL_PAGES 32
+ * this much. The 1 MiB stack (16 pages), the static data (3) and an idle
+ * sandbox's heap fit; less committed memory makes a new WebAssembly.Memory
+ * cheaper (V8 charges it to the GC). */
+#define MSB_WASM_INITIAL_PAGES 20
 
 /* Open record: 64-bit slots. Slot PROFILE picks the base limits, CLOCK is the
  * sandbox clock in ns, SEED seeds randomness, and from slot LIMITS on, one
@@ -26,7 +28,7 @@
 #define MSB_WASM_OPEN_SLOTS 17
 
 /* Blob record: a buffer the sandbox returned (caller frees with
- * msb_wasm_sb_free), its length, and an item count where one applies. */
+ * MSB_WASM_OP_SB_FREE), its length, and an item count where one applies. */
 #define MSB_WASM_BLOB_PTR 0
 #define MSB_WASM_BLOB_LEN 4
 #define MSB_WASM_BLOB_COUNT 8
@@ -55,7 +57,7 @@
 #define MSB_WASM_OPTS_SIZE 36
 
 /* Exec result record. OUT, ERR and CWD are sandbox buffers released by
- * msb_wasm_result_finish; LIMIT is a static string or 0. REVISION is the
+ * MSB_WASM_OP_RESULT_FINISH; LIMIT is a static string or 0. REVISION is the
  * workspace revision after the run. */
 #define MSB_WASM_RES_EXIT 0
 #define MSB_WASM_RES_OUT 4
@@ -72,67 +74,64 @@
 #define MSB_WASM_RES_REVISION 56  /* u64 */
 #define MSB_WASM_RES_SIZE 64
 
-/* The exported functions. `sb` is a handle from msb_wasm_open; strings are
- * NUL-terminated; every int return is 0 or a negative MSB_E* code unless
- * said otherwise. The list in wasm/exports.list must match. */
-#include <stddef.h>
+/* The one exported call besides the reactor's _initialize:
+ *
+ *   int32_t msb_wasm_call(int32_t op, int32_t a, b, c, d, e, f, g, h)
+ *
+ * Engines build a JS wrapper for every exported function each time a
+ * module is instantiated (about 1.5 us per export in V8, measured), and
+ * every sandbox is a fresh instance, so the operations share one export.
+ * op is an MSB_WASM_OP_* below; a..h are its arguments in the order shown
+ * (missing ones read as 0). sb is a handle from OPEN; strings are
+ * NUL-terminated; the result is 0 or a negative MSB_E* code unless said
+ * otherwise. Blob records hold buffers the sandbox owns: release them with
+ * SB_FREE. */
+#define MSB_WASM_OP_ALLOC 1       /* (n) -> host buffer, 0 when exhausted */
+#define MSB_WASM_OP_FREE 2        /* (p); 0 is accepted */
+#define MSB_WASM_OP_LIMITS_GET 3  /* (profile, u64 slots[]) -> slot count */
+#define MSB_WASM_OP_OPEN 4        /* (open record, u32 *handle) */
+#define MSB_WASM_OP_CLOSE 5       /* (sb) */
+#define MSB_WASM_OP_ERRMSG 6      /* (sb) -> borrowed message */
+#define MSB_WASM_OP_CODE_NAME 7   /* (code) -> static name */
+#define MSB_WASM_OP_STRERROR 8    /* (code) -> static description */
+#define MSB_WASM_OP_SB_FREE 9     /* (sb, p): a buffer the sandbox returned */
+#define MSB_WASM_OP_SET_CLOCK 10  /* (sb, i64 *ns) */
+#define MSB_WASM_OP_CLOCK 11      /* (sb, i64 *ns) */
+#define MSB_WASM_OP_MEMORY_USED 12 /* (sb, u64 *bytes) */
+#define MSB_WASM_OP_REVISION 13   /* (sb, u64 *revision) */
+#define MSB_WASM_OP_READ 14       /* (sb, path, blob) */
+/* (sb, path, data, len, cond, hash, mode, flags) */
+#define MSB_WASM_OP_WRITE 15
+#define MSB_WASM_OP_APPEND 16     /* (sb, path, data, len, flags) */
+#define MSB_WASM_OP_STAT 17       /* (sb, path, flags, stat record) */
+#define MSB_WASM_OP_LIST 18       /* (sb, path, blob) */
+#define MSB_WASM_OP_MKDIR 19      /* (sb, path, mode, flags) */
+#define MSB_WASM_OP_REMOVE 20     /* (sb, path, flags) */
+#define MSB_WASM_OP_COPY 21       /* (sb, src, dst, flags) */
+#define MSB_WASM_OP_MOVE 22       /* (sb, src, dst, flags) */
+#define MSB_WASM_OP_SYMLINK 23    /* (sb, target, linkpath) */
+#define MSB_WASM_OP_READLINK 24   /* (sb, path, blob) */
+#define MSB_WASM_OP_CHMOD 25      /* (sb, path, mode) */
+#define MSB_WASM_OP_HASH 26       /* (sb, path, u8 out[32]) */
+#define MSB_WASM_OP_ROOT_HASH 27  /* (sb, u8 out[32]) */
+#define MSB_WASM_OP_EXEC 28       /* (sb, script, len, options, result) */
+#define MSB_WASM_OP_RESULT_FINISH 29 /* (sb, result) */
+#define MSB_WASM_OP_PARSE_CHECK 30 /* (sb, script, len) */
+#define MSB_WASM_OP_APPLY_PATCH 31 /* (sb, text, len, cwd, flags, blob) */
+#define MSB_WASM_OP_SESSION_CWD 32 /* (sb) -> borrowed cwd */
+#define MSB_WASM_OP_SESSION_ENV 33 /* (sb, blob) */
+#define MSB_WASM_OP_CHECKPOINT 34 /* (sb, u32 *id) */
+#define MSB_WASM_OP_ROLLBACK 35   /* (sb, id) */
+#define MSB_WASM_OP_RELEASE 36    /* (sb, id) */
+#define MSB_WASM_OP_SNAPSHOT 37   /* (sb, level, blob) */
+#define MSB_WASM_OP_RESTORE 38    /* (sb, data, len) */
+#define MSB_WASM_OP_FORK 39       /* (sb, u32 *handle) */
+#define MSB_WASM_OP_SET_POLICY 40 /* (sb, text, len) */
+#define MSB_WASM_OP_EVENTS_TAKE 41 /* (sb, blob) */
+
 #include <stdint.h>
 
-#include "memsandbox.h"
-
-/* Host buffers: JS places arguments here. 0 when memory is exhausted. */
-void *msb_wasm_alloc(size_t n);
-void msb_wasm_free(void *p);
-/* Fills slots (MSB_WASM_OPEN_SLOTS - MSB_WASM_OPEN_LIMITS of them) with a
- * profile's limits; returns the number of limit slots or MSB_EINVAL. */
-int msb_wasm_limits_get(int profile, uint64_t *slots);
-int msb_wasm_open(const uint64_t *rec, msb_sandbox **out);
-void msb_wasm_close(msb_sandbox *sb);
-const char *msb_wasm_errmsg(msb_sandbox *sb);
-const char *msb_wasm_code_name(int code);
-const char *msb_wasm_strerror(int code);
-/* Frees a buffer the sandbox returned (blob records, readlink). */
-void msb_wasm_sb_free(msb_sandbox *sb, void *p);
-int msb_wasm_set_clock(msb_sandbox *sb, const int64_t *ns);
-int msb_wasm_clock(msb_sandbox *sb, int64_t *ns);
-int msb_wasm_memory_used(msb_sandbox *sb, uint64_t *out);
-int msb_wasm_revision(msb_sandbox *sb, uint64_t *out);
-int msb_wasm_read(msb_sandbox *sb, const char *path, uint8_t *blob);
-int msb_wasm_write(msb_sandbox *sb, const char *path, const void *data,
-                   size_t len, int cond, const uint8_t *hash, uint32_t mode,
-                   unsigned flags);
-int msb_wasm_append(msb_sandbox *sb, const char *path, const void *data,
-                    size_t len, unsigned flags);
-int msb_wasm_stat(msb_sandbox *sb, const char *path, unsigned flags,
-                  uint8_t *rec);
-int msb_wasm_list(msb_sandbox *sb, const char *path, uint8_t *blob);
-int msb_wasm_mkdir(msb_sandbox *sb, const char *path, uint32_t mode,
-                   unsigned flags);
-int msb_wasm_remove(msb_sandbox *sb, const char *path, unsigned flags);
-int msb_wasm_copy(msb_sandbox *sb, const char *src, const char *dst,
-                  unsigned flags);
-int msb_wasm_move(msb_sandbox *sb, const char *src, const char *dst,
-                  unsigned flags);
-int msb_wasm_symlink(msb_sandbox *sb, const char *target, const char *linkpath);
-int msb_wasm_readlink(msb_sandbox *sb, const char *path, uint8_t *blob);
-int msb_wasm_chmod(msb_sandbox *sb, const char *path, uint32_t mode);
-int msb_wasm_hash(msb_sandbox *sb, const char *path, uint8_t *out32);
-int msb_wasm_root_hash(msb_sandbox *sb, uint8_t *out32);
-int msb_wasm_exec(msb_sandbox *sb, const char *script, size_t len,
-                  const uint8_t *opts, uint8_t *res);
-void msb_wasm_result_finish(msb_sandbox *sb, uint8_t *res);
-int msb_wasm_parse_check(msb_sandbox *sb, const char *script, size_t len);
-int msb_wasm_apply_patch(msb_sandbox *sb, const char *text, size_t len,
-                         const char *cwd, unsigned flags, uint8_t *blob);
-const char *msb_wasm_session_cwd(msb_sandbox *sb);
-int msb_wasm_session_env(msb_sandbox *sb, uint8_t *blob);
-int msb_wasm_checkpoint(msb_sandbox *sb, uint32_t *id);
-int msb_wasm_rollback(msb_sandbox *sb, uint32_t id);
-int msb_wasm_release(msb_sandbox *sb, uint32_t id);
-int msb_wasm_snapshot(msb_sandbox *sb, int level, uint8_t *blob);
-int msb_wasm_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
-int msb_wasm_fork(msb_sandbox *sb, msb_sandbox **out);
-int msb_wasm_set_policy(msb_sandbox *sb, const char *text, size_t len);
-int msb_wasm_events_take(msb_sandbox *sb, uint8_t *blob);
+int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
+                      int32_t e, int32_t f, int32_t g, int32_t h);
 
 #endif
