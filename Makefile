@@ -54,10 +54,12 @@ else
 ZLIB_STAMP := $(ZLIB_SRC)/zlib.h
 endif
 # zlib is third-party code: our warning set is not its contract.
+# HAVE_UNISTD_H in both: zlib.h must declare z_off_t (crc32_combine's
+# argument) the way zlib was compiled, as off_t.
 ZLIB_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -DHAVE_UNISTD_H -I$(ZLIB_SRC) -w
 
-CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -funsigned-char -Iinclude \
-               -I$(ZLIB_SRC) $(WARN)
+CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -DHAVE_UNISTD_H -funsigned-char \
+               -Iinclude -I$(ZLIB_SRC) $(WARN)
 
 # ---- sources --------------------------------------------------------------
 

@@ -34,7 +34,16 @@ static voidpf arc_zalloc(voidpf opaque, uInt items, uInt size) {
 
 static void arc_zfree(voidpf opaque, voidpf p) { mem_free((mem *)opaque, p); }
 
-static uint32_t arc_crc(uint32_t crc, const uint8_t *p, size_t n) {
+/* Clears a z_stream and points its allocator at m. */
+void arc_zinit(z_stream *z, mem *m) {
+  memset(z, 0, sizeof *z);
+  z->zalloc = arc_zalloc;
+  z->zfree = arc_zfree;
+  z->opaque = m;
+}
+
+/* CRC-32 of n bytes continuing crc (zlib's, for any n). */
+uint32_t arc_crc(uint32_t crc, const uint8_t *p, size_t n) {
   uLong c = crc;
   while (n) {
     size_t k = n > ARC_CHUNK ? ARC_CHUNK : n;
@@ -82,10 +91,7 @@ int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
   buf_put(out, h, sizeof h);
   if (name) buf_put(out, name, strlen(name) + 1);
   if (out->err) return out->err;
-  memset(&z, 0, sizeof z);
-  z.zalloc = arc_zalloc;
-  z.zfree = arc_zfree;
-  z.opaque = m;
+  arc_zinit(&z, m);
   if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return MSB_ENOMEM;
   z.next_in = (Bytef *)(uintptr_t)in;
@@ -117,91 +123,6 @@ int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
   arc_le32(h, arc_crc(0, in, n));
   arc_le32(h + 4, (uint32_t)n);
   return buf_put(out, h, 8);
-}
-
-/* A gzip member written piece by piece (see archive.h). */
-struct arc_gzw {
-  z_stream z;
-  mem *m;
-  buf *out;
-  uint32_t crc;
-  uint64_t n;
-};
-
-/* Runs deflate over in[0..n) with flush, growing out as needed. */
-static int arc_gzw_run(arc_gzw *w, const uint8_t *in, size_t n, int flush) {
-  w->z.next_in = (Bytef *)(uintptr_t)in;
-  for (;;) {
-    size_t room, k = n > ARC_CHUNK ? ARC_CHUNK : n;
-    int f = n == k ? flush : Z_NO_FLUSH, zr;
-    if (buf_reserve(w->out, (size_t)deflateBound(&w->z, (uLong)k) + 64))
-      return w->out->err;
-    room = w->out->cap - w->out->len - 1;
-    if (room > ARC_CHUNK) room = ARC_CHUNK;
-    w->z.avail_in = (uInt)k;
-    w->z.next_out = (Bytef *)w->out->p + w->out->len;
-    w->z.avail_out = (uInt)room;
-    zr = deflate(&w->z, f);
-    w->out->len += room - w->z.avail_out;
-    w->out->p[w->out->len] = 0;
-    n -= k - w->z.avail_in;
-    if (zr == Z_STREAM_END) return 0;
-    if (zr != Z_OK && zr != Z_BUF_ERROR)
-      return zr == Z_MEM_ERROR ? MSB_ENOMEM : MSB_EINVAL;
-    if (!n && f == Z_NO_FLUSH && w->z.avail_out) return 0;
-  }
-}
-
-/* Starts a streamed gzip member: header now, data with arc_gzw_put. */
-int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **wp) {
-  arc_gzw *w;
-  uint8_t h[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
-  *wp = NULL;
-  if (level < 0 || level > 9) return MSB_EINVAL;
-  h[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
-  w = mem_zalloc(m, sizeof *w);
-  if (!w) return MSB_ENOMEM;
-  w->m = m;
-  w->out = out;
-  w->z.zalloc = arc_zalloc;
-  w->z.zfree = arc_zfree;
-  w->z.opaque = m;
-  if (deflateInit2(&w->z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
-      Z_OK) {
-    mem_free(m, w);
-    return MSB_ENOMEM;
-  }
-  if (buf_put(out, h, sizeof h)) {
-    arc_gzw_abort(w);
-    return out->err;
-  }
-  *wp = w;
-  return 0;
-}
-
-/* Compresses the next n bytes. */
-int arc_gzw_put(arc_gzw *w, const void *p, size_t n) {
-  w->crc = arc_crc(w->crc, p, n);
-  w->n += n;
-  return arc_gzw_run(w, p, n, Z_NO_FLUSH);
-}
-
-/* Ends the member (trailer) and frees w. */
-int arc_gzw_finish(arc_gzw *w) {
-  uint8_t t[8];
-  int rc = arc_gzw_run(w, (const uint8_t *)"", 0, Z_FINISH);
-  arc_le32(t, w->crc);
-  arc_le32(t + 4, (uint32_t)w->n);
-  if (!rc) rc = buf_put(w->out, t, 8);
-  arc_gzw_abort(w);
-  return rc;
-}
-
-/* Frees w without finishing. NULL is fine. */
-void arc_gzw_abort(arc_gzw *w) {
-  if (!w) return;
-  deflateEnd(&w->z);
-  mem_free(w->m, w);
 }
 
 /* Skips a NUL-terminated header field; 0 when it runs off the end. */
@@ -267,10 +188,7 @@ static int arc_gz_member(mem *m, const uint8_t *in, size_t n, size_t *pos,
   z_stream z;
   size_t start = out->len;
   int rc = 0, zr;
-  memset(&z, 0, sizeof z);
-  z.zalloc = arc_zalloc;
-  z.zfree = arc_zfree;
-  z.opaque = m;
+  arc_zinit(&z, m);
   if (inflateInit2(&z, -15) != Z_OK) return MSB_ENOMEM;
   z.next_in = (Bytef *)(uintptr_t)(in + *pos);
   for (;;) {
@@ -795,15 +713,32 @@ static void arc_octal(uint8_t *f, size_t w, uint64_t v) {
   }
 }
 
+/* Writes v in decimal at t (no NUL); returns the digit count. Snapshots
+ * write a few numbers per file, so not through printf. */
+static size_t arc_utoa(char *t, uint64_t v) {
+  char r[20];
+  size_t n = 0, i;
+  do {
+    r[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (i = 0; i < n; i++) t[i] = r[n - 1 - i];
+  return n;
+}
+
 /* Appends one pax record "LEN key=value\n". */
 int arc_pax_record(buf *b, const char *key, const char *val, size_t vlen) {
   size_t body = strlen(key) + vlen + 3, len = body + 1, d = 10;
+  char t[20];
   /* the length counts its own digits */
   while (len >= d) {
     len++;
     d *= 10;
   }
-  buf_printf(b, "%lu %s=", (unsigned long)len, key);
+  buf_put(b, t, arc_utoa(t, len));
+  buf_putc(b, ' ');
+  buf_puts(b, key);
+  buf_putc(b, '=');
   buf_put(b, val, vlen);
   return buf_putc(b, '\n');
 }
@@ -839,12 +774,17 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
   h[155] = ' ';
 }
 
-static int arc_put_data(buf *out, const void *d, uint64_t n) {
+/* Appends member data and its zero padding to the next block. */
+int arc_tar_put_data(buf *out, const void *d, uint64_t n) {
   static const uint8_t zero[ARC_BLOCK];
-  size_t r = (size_t)(n % ARC_BLOCK);
   buf_put(out, d, (size_t)n);
-  if (r) buf_put(out, zero, ARC_BLOCK - r);
+  buf_put(out, zero, arc_tar_pad(n));
   return out->err;
+}
+
+/* Zero bytes that follow n bytes of member data. */
+size_t arc_tar_pad(uint64_t n) {
+  return (size_t)((ARC_BLOCK - n % ARC_BLOCK) % ARC_BLOCK);
 }
 
 /* Appends a pax header of the given type holding rec. */
@@ -854,7 +794,7 @@ static int arc_put_pax(buf *out, int type, const char *name, const char *rec,
   arc_header(h, name, strlen(name), NULL, 0, 0644, 0, 0, len, 0, type, NULL,
              NULL, NULL);
   buf_put(out, h, ARC_BLOCK);
-  return arc_put_data(out, rec, len);
+  return arc_tar_put_data(out, rec, len);
 }
 
 /* Appends a pax global header. */
@@ -862,8 +802,8 @@ int arc_tar_put_global(buf *out, const char *rec, size_t len) {
   return arc_put_pax(out, 'g', "pax_global_header", rec, len);
 }
 
-/* Appends one member. */
-int arc_tar_put(buf *out, const arc_wentry *e) {
+/* Appends one member's header blocks. */
+int arc_tar_put_header(buf *out, const arc_wentry *e) {
   buf x, nm;
   uint8_t h[ARC_BLOCK];
   const char *name, *prefix = NULL;
@@ -905,20 +845,24 @@ int arc_tar_put(buf *out, const arc_wentry *e) {
     secs--;
   }
   if (frac || secs < 0 || secs > 077777777777) {
-    char t[48];
-    int n;
-    if (frac)
-      n = snprintf(t, sizeof t, "%lld.%09lld", (long long)secs,
-                   (long long)frac);
-    else
-      n = snprintf(t, sizeof t, "%lld", (long long)secs);
-    while (frac && t[n - 1] == '0') n--;
-    arc_pax_record(&x, "mtime", t, (size_t)n);
+    /* seconds, then the fraction without its trailing zeros */
+    char t[32];
+    size_t n = 0;
+    int i;
+    if (secs < 0) t[n++] = '-';
+    n += arc_utoa(t + n, secs < 0 ? 0 - (uint64_t)secs : (uint64_t)secs);
+    if (frac) {
+      t[n++] = '.';
+      for (i = 8; i >= 0; i--, frac /= 10)
+        t[n + (size_t)i] = (char)('0' + frac % 10);
+      n += 9;
+      while (t[n - 1] == '0') n--;
+    }
+    arc_pax_record(&x, "mtime", t, n);
   }
   if (size > 077777777777) {
-    char t[24];
-    int n = snprintf(t, sizeof t, "%llu", (unsigned long long)size);
-    arc_pax_record(&x, "size", t, (size_t)n);
+    char t[20];
+    arc_pax_record(&x, "size", t, arc_utoa(t, size));
   }
   if (x.err) {
     buf_finish(&x);
@@ -946,13 +890,19 @@ int arc_tar_put(buf *out, const arc_wentry *e) {
   buf_finish(&x);
   buf_put(out, h, ARC_BLOCK);
   buf_finish(&nm);
-  if (e->type == ARC_FILE) arc_put_data(out, e->data, e->size);
+  return out->err;
+}
+
+/* Appends one member. */
+int arc_tar_put(buf *out, const arc_wentry *e) {
+  if (arc_tar_put_header(out, e)) return out->err;
+  if (e->type == ARC_FILE) arc_tar_put_data(out, e->data, e->size);
   return out->err;
 }
 
 /* Appends the end blocks and pads to the record size. */
-int arc_tar_end(buf *out) {
-  size_t total = out->len + 2 * ARC_BLOCK;
+int arc_tar_end(buf *out, uint64_t before) {
+  size_t total = (size_t)((before + out->len + 2 * ARC_BLOCK) % ARC_RECORD);
   size_t pad = (ARC_RECORD - total % ARC_RECORD) % ARC_RECORD;
   if (buf_reserve(out, 2 * ARC_BLOCK + pad)) return out->err;
   memset(out->p + out->len, 0, 2 * ARC_BLOCK + pad);

@@ -31,17 +31,47 @@ int arc_is_gzip(const uint8_t *p, size_t n);
 int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
              uint32_t mtime, buf *out);
 
-/* The same member written piece by piece, so a caller never holds the
- * whole input (snapshots stream their tar through it). No name, mtime 0.
- * begin appends the header to out; put compresses more input; finish
- * appends the trailer and frees the writer (also when it fails); abort
- * only frees it (after a failed put). Each returns 0, MSB_ENOMEM or
- * MSB_EINVAL. */
+/* CRC-32 (gzip's) of n bytes, continuing crc (0 to start). */
+uint32_t arc_crc(uint32_t crc, const uint8_t *p, size_t n);
+/* Clears a z_stream (zlib's struct z_stream_s) and makes it allocate
+ * from m. */
+struct z_stream_s;
+void arc_zinit(struct z_stream_s *z, mem *m);
+
+/* ---- gzip from pieces (archive_gzw.c) -------------------------------- */
+
+/* A piece: raw deflate data that starts and ends on a byte boundary (a
+ * sync flush ends it), refers to nothing before itself and holds no final
+ * block, so pieces concatenate into one deflate stream. One mem block:
+ * free it with mem_free. */
+typedef struct arc_piece {
+  uint32_t crc;  /* CRC-32 of the uncompressed bytes */
+  int level;     /* the deflate level that made it */
+  uint64_t ulen; /* uncompressed bytes */
+  size_t clen;   /* compressed bytes in z */
+  uint8_t z[];
+} arc_piece;
+
+/* A deterministic gzip member (fixed header: no name, mtime 0) written as
+ * a tar stream: header blocks, encoded by the writer, and pieces. begin
+ * appends the gzip header to out; headers takes whole 512-byte blocks;
+ * piece appends a piece of the writer's level; piece_make compresses
+ * data[0..n) plus pad zero bytes (pad < 512) into a new piece (the caller
+ * owns it); finish encodes the last header blocks (the end of the
+ * archive, a multiple of 512 bytes), appends the trailer and frees the
+ * writer (also when it fails); abort only frees it. Each returns 0,
+ * MSB_ENOMEM or MSB_EINVAL. */
 typedef struct arc_gzw arc_gzw;
 int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **w);
-int arc_gzw_put(arc_gzw *w, const void *p, size_t n);
-int arc_gzw_finish(arc_gzw *w);
+int arc_gzw_headers(arc_gzw *w, const void *p, size_t n);
+int arc_gzw_piece(arc_gzw *w, const arc_piece *pc);
+int arc_gzw_piece_make(arc_gzw *w, const uint8_t *data, size_t n, size_t pad,
+                       arc_piece **out);
+int arc_gzw_finish(arc_gzw *w, const void *tail, size_t n);
 void arc_gzw_abort(arc_gzw *w);
+/* The writer's level, and the uncompressed bytes written so far. */
+int arc_gzw_level(const arc_gzw *w);
+uint64_t arc_gzw_total(const arc_gzw *w);
 
 /* Decompression bounds. ratio applies once the output passes 1 MiB. */
 typedef struct arc_limits {
@@ -146,12 +176,19 @@ typedef struct arc_wentry {
  * link does not fit ustar or the mtime is negative or fractional. Errors
  * are sticky in out->err; returns it. */
 int arc_tar_put(buf *out, const arc_wentry *e);
+/* The two halves of arc_tar_put: the header blocks, then (files) the data
+ * with its padding. */
+int arc_tar_put_header(buf *out, const arc_wentry *e);
+int arc_tar_put_data(buf *out, const void *d, uint64_t n);
+/* Zero bytes that pad n bytes of member data to a whole block. */
+size_t arc_tar_pad(uint64_t n);
 /* Appends one pax record "LEN key=value\n" to b. */
 int arc_pax_record(buf *b, const char *key, const char *val, size_t vlen);
 /* Appends a pax global header ('g') holding the records in rec. */
 int arc_tar_put_global(buf *out, const char *rec, size_t len);
 /* Appends the two zero end blocks and pads to a 10240-byte record, as GNU
- * tar does. */
-int arc_tar_end(buf *out);
+ * tar does; before is the archive's length ahead of out (when the archive
+ * is written out in parts). */
+int arc_tar_end(buf *out, uint64_t before);
 
 #endif

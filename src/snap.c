@@ -2,9 +2,12 @@
  *
  * Export walks /tmp then /workspace depth-first with children in byte
  * order (the order GNU tar --sort=name gives), so equal states give equal
- * bytes: fixed owner, no host data, a fixed gzip header. Tar blocks go
- * through a streaming deflate every 256 KiB, so memory holds the
- * compressed output, not the uncompressed tar.
+ * bytes: fixed owner, no host data, a fixed gzip header. Each file's
+ * contents become an independently compressed piece (archive_gzw.c) that
+ * is kept on the contents themselves (vfs_read_slot), so the next
+ * snapshot only compresses what changed: a checkpoint, a fork or a copy
+ * sharing the contents shares the piece too, and the bytes never depend
+ * on what was kept.
  *
  * Restore is all or nothing without a second tree: it keeps a reference to
  * the current root (an O(1) checkpoint), empties the target directories
@@ -38,15 +41,59 @@ void snap_limits(const vfs_limits *vl, arc_limits *al) {
 
 /* ---- export --------------------------------------------------------- */
 
+/* One export: the tar goes to tar (plain), or through gz, in which case
+ * tar only collects the header blocks before each file's piece. */
+typedef struct snap_out {
+  vfs *fs;
+  mem *m;
+  buf *tar;
+  arc_gzw *gz;
+  buf tmp;
+} snap_out;
+
 typedef struct snap_frame {
   vfs_dir d;
   size_t plen;
 } snap_frame;
 
-static int snap_put_node(vfs *fs, buf *tar, const char *abs,
-                         const struct vfs_stat *st, buf *tmp) {
-  arc_wentry w;
+/* Pieces are kept on file contents only while the sandbox uses at most
+ * half its memory limit, so the cache never crowds out the workload. */
+static int snap_may_keep(const mem *m) {
+  return !m->limit || m->used <= m->limit / 2;
+}
+
+/* The compressed piece of a file's contents (tar padding included): the
+ * one an earlier snapshot kept if it has this level, else a new one,
+ * kept when there is room. *own says whether the caller frees it. */
+static int snap_piece(snap_out *o, const uint8_t *d, size_t n, void **slot,
+                      arc_piece **pc, int *own) {
+  arc_piece *kept = *slot;
   int rc;
+  *own = 0;
+  if (kept && kept->ulen == n + arc_tar_pad(n) &&
+      kept->level == arc_gzw_level(o->gz)) {
+    *pc = kept;
+    return 0;
+  }
+  rc = arc_gzw_piece_make(o->gz, d, n, arc_tar_pad(n), pc);
+  if (rc) return rc;
+  if (snap_may_keep(o->m)) {
+    mem_free(o->m, *slot);
+    *slot = *pc;
+  } else {
+    *own = 1;
+  }
+  return 0;
+}
+
+static int snap_put_node(snap_out *o, const char *abs,
+                         const struct vfs_stat *st) {
+  arc_wentry w;
+  const uint8_t *d = NULL;
+  size_t n = 0;
+  void **slot = NULL;
+  arc_piece *pc;
+  int rc, own;
   memset(&w, 0, sizeof w);
   w.path = abs + 1;
   w.mode = st->mode;
@@ -56,23 +103,28 @@ static int snap_put_node(vfs *fs, buf *tar, const char *abs,
   if (st->kind == VFS_DIR) {
     w.type = ARC_DIR;
   } else if (st->kind == VFS_LINK) {
-    buf_clear(tmp);
-    rc = vfs_readlink(fs, abs, tmp);
+    buf_clear(&o->tmp);
+    rc = vfs_readlink(o->fs, abs, &o->tmp);
     if (rc) return rc;
     w.type = ARC_SYMLINK;
-    w.link = buf_str(tmp);
+    w.link = buf_str(&o->tmp);
   } else {
-    const uint8_t *d;
-    size_t n;
-    rc = vfs_read(fs, abs, &d, &n);
+    rc = vfs_read_slot(o->fs, abs, &d, &n, &slot);
     if (rc) return rc;
     w.type = ARC_FILE;
     w.data = d;
     w.size = n;
   }
-  return arc_tar_put(tar, &w);
+  if (!o->gz || !n) return arc_tar_put(o->tar, &w);
+  rc = arc_tar_put_header(o->tar, &w);
+  if (!rc) rc = arc_gzw_headers(o->gz, o->tar->p, o->tar->len);
+  buf_clear(o->tar);
+  if (!rc) rc = snap_piece(o, d, n, slot, &pc, &own);
+  if (rc) return rc;
+  rc = arc_gzw_piece(o->gz, pc);
+  if (own) mem_free(o->m, pc);
+  return rc;
 }
-
 static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp, size_t *cap,
                      const buf *path) {
   int rc;
@@ -89,32 +141,20 @@ static int snap_push(vfs *fs, mem *m, snap_frame **st, size_t *sp, size_t *cap,
   return 0;
 }
 
-/* Tar bytes held before they go to the gzip stream: the snapshot never
- * holds the whole uncompressed tar (memory a fork would copy later). */
-#define SNAP_FLUSH ((size_t)256 * 1024)
-
-static int snap_flush(buf *tar, arc_gzw *gz, size_t min) {
-  int rc;
-  if (!gz || tar->len < min) return 0;
-  rc = arc_gzw_put(gz, tar->p, tar->len);
-  buf_clear(tar);
-  return rc;
-}
-
-/* Appends the subtree at top (a directory) depth-first; with gz, tar
- * content is compressed as it accumulates. */
-static int snap_walk(vfs *fs, const char *top, buf *tar, arc_gzw *gz, mem *m) {
+/* Appends the subtree at top (a directory) depth-first. */
+static int snap_walk(snap_out *o, const char *top) {
   snap_frame *st = NULL;
   size_t sp = 0, cap = 0;
-  buf path, tmp;
+  buf path;
   struct vfs_stat s;
+  vfs *fs = o->fs;
+  mem *m = o->m;
   int rc;
   buf_init(&path, m);
-  buf_init(&tmp, m);
   rc = vfs_stat(fs, top, 0, &s);
   if (rc == MSB_ENOENT || (!rc && s.kind != VFS_DIR)) rc = -1;
   if (!rc) rc = buf_puts(&path, top);
-  if (!rc) rc = snap_put_node(fs, tar, top, &s, &tmp);
+  if (!rc) rc = snap_put_node(o, top, &s);
   if (!rc) rc = snap_push(fs, m, &st, &sp, &cap, &path);
   while (!rc && sp) {
     snap_frame *f = &st[sp - 1];
@@ -129,14 +169,12 @@ static int snap_walk(vfs *fs, const char *top, buf *tar, arc_gzw *gz, mem *m) {
     buf_putc(&path, '/');
     buf_put(&path, name, nl);
     rc = path.err;
-    if (!rc) rc = snap_put_node(fs, tar, buf_str(&path), &s, &tmp);
-    if (!rc) rc = snap_flush(tar, gz, SNAP_FLUSH);
+    if (!rc) rc = snap_put_node(o, buf_str(&path), &s);
     if (!rc && s.kind == VFS_DIR) rc = snap_push(fs, m, &st, &sp, &cap, &path);
   }
   while (sp) vfs_closedir(&st[--sp].d);
   mem_free(m, st);
   buf_finish(&path);
-  buf_finish(&tmp);
   return rc == -1 ? 0 : rc;
 }
 
@@ -150,32 +188,58 @@ static void snap_hex(const uint8_t *h, char *out) {
   out[64] = 0;
 }
 
-/* Writes the snapshot tar into tar (through gz when not NULL); hex: the
- * root hash record or NULL. */
-static int snap_tar(vfs *fs, const char *cwd, const char *extra,
-                    size_t extralen, const char *hex, buf *tar, arc_gzw *gz) {
-  buf rec;
+/* The global header's records: the sandbox's and extra (the session). */
+static int snap_globals(vfs *fs, const char *cwd, const char *extra,
+                        size_t extralen, const char *hex, buf *rec) {
   char num[24];
-  mem *m = tar->m;
-  int rc;
-  buf_init(&rec, m);
   snprintf(num, sizeof num, "%llu", (unsigned long long)vfs_revision(fs));
-  arc_pax_record(&rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
-  arc_pax_record(&rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
-  arc_pax_record(&rec, "MEMSANDBOX.revision", num, strlen(num));
-  if (hex) arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
-  if (extralen) buf_put(&rec, extra, extralen);
-  rc = rec.err;
-  if (!rc) rc = arc_tar_put_global(tar, rec.p, rec.len);
-  if (!rc) rc = snap_walk(fs, "/tmp", tar, gz, m);
-  if (!rc) rc = snap_walk(fs, "/workspace", tar, gz, m);
-  if (!rc) rc = arc_tar_end(tar);
-  if (!rc) rc = snap_flush(tar, gz, 0);
+  arc_pax_record(rec, "MEMSANDBOX.cwd", cwd, strlen(cwd));
+  arc_pax_record(rec, "MEMSANDBOX.format", SNAP_FORMAT, 1);
+  arc_pax_record(rec, "MEMSANDBOX.revision", num, strlen(num));
+  if (hex) arc_pax_record(rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (extralen) buf_put(rec, extra, extralen);
+  return rec->err;
+}
+
+/* Writes the snapshot: the global header, /tmp, /workspace, the end. */
+static int snap_tar(snap_out *o, const char *cwd, const char *extra,
+                    size_t extralen, const char *hex) {
+  buf rec;
+  arc_piece *pc = NULL;
+  int rc;
+  buf_init(&rec, o->m);
+  rc = snap_globals(o->fs, cwd, extra, extralen, hex, &rec);
+  if (!rc) rc = arc_tar_put_global(o->tar, rec.p, rec.len);
   buf_finish(&rec);
+  if (!rc && o->gz) {
+    /* the session can be large text: deflated, not header-encoded */
+    rc = arc_gzw_piece_make(o->gz, (const uint8_t *)o->tar->p, o->tar->len, 0,
+                            &pc);
+    if (!rc) rc = arc_gzw_piece(o->gz, pc);
+    mem_free(o->m, pc);
+    buf_clear(o->tar);
+  }
+  if (!rc) rc = snap_walk(o, "/tmp");
+  if (!rc) rc = snap_walk(o, "/workspace");
+  if (!rc) rc = arc_tar_end(o->tar, o->gz ? arc_gzw_total(o->gz) : 0);
   return rc;
 }
 
-/* Writes the snapshot tar, then gzips it. */
+static int snap_run(vfs *fs, const char *cwd, const char *extra,
+                    size_t extralen, const char *hex, buf *tar, arc_gzw *gz) {
+  snap_out o;
+  int rc;
+  o.fs = fs;
+  o.m = tar->m;
+  o.tar = tar;
+  o.gz = gz;
+  buf_init(&o.tmp, o.m);
+  rc = snap_tar(&o, cwd, extra, extralen, hex);
+  buf_finish(&o.tmp);
+  return rc;
+}
+
+/* Writes the snapshot tar through the piecewise gzip writer. */
 int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
                 int level, buf *out) {
   buf tar;
@@ -191,9 +255,9 @@ int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
   buf_init(&tar, out->m);
   rc = arc_gzw_begin(out->m, level, out, &gz);
   if (!rc) {
-    rc = snap_tar(fs, cwd, extra, extralen, hex, &tar, gz);
+    rc = snap_run(fs, cwd, extra, extralen, hex, &tar, gz);
     if (!rc)
-      rc = arc_gzw_finish(gz);
+      rc = arc_gzw_finish(gz, tar.p, tar.len);
     else
       arc_gzw_abort(gz);
   }
@@ -204,7 +268,7 @@ int snap_export(vfs *fs, const char *cwd, const char *extra, size_t extralen,
 /* The uncompressed snapshot tar without a root hash (forks). */
 int snap_export_tar(vfs *fs, const char *cwd, const char *extra,
                     size_t extralen, buf *out) {
-  return snap_tar(fs, cwd, extra, extralen, NULL, out, NULL);
+  return snap_run(fs, cwd, extra, extralen, NULL, out, NULL);
 }
 
 /* ---- import --------------------------------------------------------- */

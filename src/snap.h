@@ -22,10 +22,9 @@
 #define SNAP_FORMAT "2"
 /* Default snapshot level. Measured on 8 MB of C source: level 1 deflates
  * about 3.6 times faster than 6 for 25% more bytes (2.69 MB vs 2.15 MB),
- * and inflating costs the same, so snapshots favour speed. In wasm (Node
- * 20, CPU time, 512 headers / 8 MB): level 1 90 ms and 1.76 MB, level 3
- * 106 ms and 1.61 MB, level 6 267 ms and 1.35 MB; restore ~100 ms for
- * each, most of it hashing for the root hash check. */
+ * and inflating costs the same, so snapshots favour speed; and since each
+ * file is compressed once and its piece kept, the level mostly costs the
+ * first snapshot. */
 #define SNAP_LEVEL 1
 
 /* Decompression and member bounds derived from a filesystem's quotas. */

@@ -85,8 +85,16 @@ vblob *vfs_blob_new(vfs *v, const void *a, size_t alen, const void *b,
 /* Drops a blob reference; NULL accepted. */
 void vfs_blob_unref(vfs *v, vblob *bl) {
   if (!bl || --bl->ref) return;
+  mem_free(v->m, bl->derived);
   mem_free(v->m, bl->data);
   mem_free(v->m, bl);
+}
+
+/* Forgets what was computed from a blob's bytes after they changed. */
+void vfs_blob_changed(vfs *v, vblob *bl) {
+  bl->hash_ok = 0;
+  mem_free(v->m, bl->derived);
+  bl->derived = NULL;
 }
 
 /* The blob's SHA-256, computed once and cached. */
@@ -885,6 +893,12 @@ int vfs_stat(vfs *v, const char *path, int follow, struct vfs_stat *st) {
 
 /* Borrowed view of a file's bytes. */
 int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len) {
+  return vfs_read_slot(v, path, data, len, NULL);
+}
+
+/* Borrowed view of a file's bytes and their derived-data slot. */
+int vfs_read_slot(vfs *v, const char *path, const uint8_t **data, size_t *len,
+                  void ***slot) {
   vfs_walk w;
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_READ);
   if (!rc && !w.found) rc = MSB_ENOENT;
@@ -893,6 +907,7 @@ int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len) {
     static const uint8_t empty[1] = {0};
     *data = w.node->b->data ? w.node->b->data : empty;
     *len = w.node->b->len;
+    if (slot) *slot = &w.node->b->derived;
   }
   vfs_walk_finish(&w);
   return rc;

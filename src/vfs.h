@@ -68,6 +68,12 @@ int vfs_stat(vfs *v, const char *path, int follow, struct vfs_stat *st);
 /* Borrowed view of a file's bytes, valid until the next mutation. Follows
  * symlinks. MSB_EISDIR for a directory. */
 int vfs_read(vfs *v, const char *path, const uint8_t **data, size_t *len);
+/* vfs_read that also gives the contents' slot for derived data: one block
+ * from the filesystem's allocator (mem_alloc), kept while the bytes stay
+ * the same - shared with every copy and checkpoint holding them - and
+ * freed with them. Snapshots keep the compressed contents there. */
+int vfs_read_slot(vfs *v, const char *path, const uint8_t **data, size_t *len,
+                  void ***slot);
 int vfs_readlink(vfs *v, const char *path, buf *out);
 
 /* Write flags. */

@@ -19,6 +19,7 @@ typedef struct vblob {
   uint8_t hash[32];
   size_t len, cap;
   uint8_t *data;
+  void *derived;     /* see vfs_read_slot; freed when the bytes change */
   struct vblob *fwd; /* clone forwarding, NULL outside vfs_clone */
 } vblob;
 
@@ -132,6 +133,7 @@ void vfs_name_unref(vfs *v, vname *nm);
 vblob *vfs_blob_new(vfs *v, const void *a, size_t alen, const void *b,
                     size_t blen);
 void vfs_blob_unref(vfs *v, vblob *bl);
+void vfs_blob_changed(vfs *v, vblob *bl);
 const uint8_t *vfs_blob_hash(vblob *bl);
 vnode *vfs_node_new(vfs *v, int kind, uint32_t mode);
 vnode *vfs_dir_new(vfs *v, uint32_t mode);

@@ -344,7 +344,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     }
     if (len) memcpy(bl->data + bl->len, data, len);
     bl->len = (size_t)nl;
-    bl->hash_ok = 0;
+    vfs_blob_changed(v, bl);
   } else {
     bl = (flags & VFS_APPEND)
              ? vfs_blob_new(v, n->b->data, n->b->len, data, len)

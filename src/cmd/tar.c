@@ -277,7 +277,7 @@ static int tar_create(tar_st *s, char **ops, int nops) {
   buf_init(&out, c->m);
   buf_init(&z, c->m);
   for (i = 0; i < nops && !rc; i++) rc = tar_add(s, &out, ops[i]);
-  if (!rc) rc = arc_tar_end(&out);
+  if (!rc) rc = arc_tar_end(&out, 0);
   if (!rc && s->gz)
     rc = arc_gzip(c->m, (const uint8_t *)out.p, out.len, ARC_GZ_LEVEL, NULL, 0,
                   &z);

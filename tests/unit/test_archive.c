@@ -216,7 +216,7 @@ TEST("arc-2.1") { /* writer -> reader round trip, long names, pax mtime */
   w.size = 0;
   w.mtime_ns = 0;
   arc_tar_put(&b, &w);
-  arc_tar_end(&b);
+  arc_tar_end(&b, 0);
   REQUIRE(!b.err);
   CHECK(b.len % 10240 == 0);
   arc_tar_init(&t, &m, (const uint8_t *)b.p, b.len, NULL);
@@ -395,7 +395,7 @@ TEST("arc-4.1") { /* out of memory at every allocation: clean errors */
     w.data = (const uint8_t *)text;
     w.size = sizeof text - 1;
     arc_tar_put(&t, &w);
-    arc_tar_end(&t);
+    arc_tar_end(&t, 0);
     rc = t.err ? t.err
                : arc_gzip(&m, (const uint8_t *)t.p, t.len, 6, NULL, 0, &z);
     if (!rc)
@@ -405,6 +405,141 @@ TEST("arc-4.1") { /* out of memory at every allocation: clean errors */
     buf_finish(&z);
     buf_finish(&o);
     buf_finish(&t);
+    CHECK(m.used == 0 && m.blocks == 0);
+  }
+}
+
+/* xorshift32: reproducible inputs for the piecewise writer's cases. */
+static uint32_t tgz_next(uint32_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+/* A header-like block: a near copy of a recent one, mostly zeros with a
+ * few bytes, or noise. */
+static void tgz_block(uint32_t *s, const buf *plain, uint8_t *b) {
+  uint32_t kind = tgz_next(s) % 3, i, n;
+  if (kind == 0 && plain->len >= 512) {
+    size_t back = 512 * (1 + tgz_next(s) % 4);
+    memcpy(b, plain->p + (plain->len > back ? plain->len - back : 0), 512);
+    for (n = tgz_next(s) % 6, i = 0; i < n; i++)
+      b[tgz_next(s) % 512] = (uint8_t)tgz_next(s);
+  } else {
+    memset(b, 0, 512);
+    for (n = kind == 1 ? 40 : 512, i = 0; i < n; i++)
+      b[kind == 1 ? tgz_next(s) % 512 : i] = (uint8_t)('0' + tgz_next(s) % 8);
+  }
+}
+
+TEST("gzw-1.1") { /* pieces and headers gunzip to exactly the tar bytes */
+  mem m;
+  uint32_t seed = 12345, trial;
+  mem_init(&m, 0);
+  for (trial = 0; trial < 120; trial++) {
+    buf out, plain, got;
+    arc_gzw *w = NULL;
+    arc_piece *keep = NULL;
+    uint8_t blk[512], data[9600];
+    const char *why = "";
+    int level = (int)(trial % 10), step, rc = 0;
+    buf_init(&out, &m);
+    buf_init(&plain, &m);
+    buf_init(&got, &m);
+    REQUIRE(arc_gzw_begin(&m, level, &out, &w) == 0);
+    for (step = 0; !rc && step < (int)(tgz_next(&seed) % 40); step++) {
+      if (tgz_next(&seed) % 2) {
+        int k, nb = 1 + (int)(tgz_next(&seed) % 4);
+        for (k = 0; !rc && k < nb; k++) {
+          tgz_block(&seed, &plain, blk);
+          buf_put(&plain, blk, 512);
+          rc = arc_gzw_headers(w, blk, 512);
+        }
+      } else if (keep && tgz_next(&seed) % 3 == 0) {
+        rc = arc_gzw_piece(w, keep); /* the same piece again */
+        buf_put(&plain, data, (size_t)keep->ulen);
+      } else {
+        /* a far one sometimes, so headers lose their references */
+        size_t n = tgz_next(&seed) % 8 ? tgz_next(&seed) % 9000 : 0, i;
+        arc_piece *pc = NULL;
+        for (i = 0; i < n; i++)
+          data[i] = (uint8_t)("ab c\n"[tgz_next(&seed) % 5]);
+        for (i = n; i < n + arc_tar_pad(n); i++) data[i] = 0;
+        rc = arc_gzw_piece_make(w, data, n, arc_tar_pad(n), &pc);
+        if (!rc) rc = arc_gzw_piece(w, pc);
+        buf_put(&plain, data, n + arc_tar_pad(n));
+        if (!rc && n && n + arc_tar_pad(n) <= sizeof data) {
+          mem_free(&m, keep);
+          keep = pc;
+        } else {
+          mem_free(&m, pc);
+        }
+      }
+    }
+    CHECK(rc == 0);
+    memset(blk, 0, sizeof blk);
+    buf_put(&plain, blk, 512);
+    CHECK(arc_gzw_finish(w, blk, 512) == 0);
+    CHECK(arc_gunzip(&m, (const uint8_t *)out.p, out.len, NULL, &got, NULL,
+                     &why) == 0);
+    CHECK(got.len == plain.len && !memcmp(got.p, plain.p, plain.len));
+    mem_free(&m, keep);
+    buf_finish(&out);
+    buf_finish(&plain);
+    buf_finish(&got);
+  }
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+TEST("gzw-1.2") { /* misuse and out of memory: clean errors, no leaks */
+  mem m;
+  long k;
+  static const uint8_t text[600] = "some file text";
+  uint8_t zero[512] = {0};
+  int done = 0;
+  for (k = 0; k < 60 && !done; k++) {
+    buf out;
+    arc_gzw *w = NULL;
+    arc_piece *pc = NULL;
+    int rc;
+    mem_init(&m, 0);
+    buf_init(&out, &m);
+    m.fail_after = k;
+    rc = arc_gzw_begin(&m, 6, &out, &w);
+    if (!rc) rc = arc_gzw_headers(w, zero, 512);
+    if (!rc)
+      rc = arc_gzw_piece_make(w, text, sizeof text, arc_tar_pad(600), &pc);
+    if (!rc) rc = arc_gzw_piece(w, pc);
+    mem_free(&m, pc);
+    if (!rc) {
+      rc = arc_gzw_finish(w, zero, 512);
+      done = rc == 0;
+    } else {
+      arc_gzw_abort(w);
+    }
+    CHECK(rc == 0 || rc == MSB_ENOMEM);
+    buf_finish(&out);
+    CHECK(m.used == 0 && m.blocks == 0);
+  }
+  CHECK(done);
+  mem_init(&m, 0);
+  {
+    buf out;
+    arc_gzw *w = NULL;
+    arc_piece *pc = NULL;
+    buf_init(&out, &m);
+    CHECK(arc_gzw_begin(&m, 10, &out, &w) == MSB_EINVAL && !w);
+    REQUIRE(arc_gzw_begin(&m, 1, &out, &w) == 0);
+    CHECK(arc_gzw_headers(w, zero, 100) == MSB_EINVAL);
+    CHECK(arc_gzw_piece_make(w, text, 10, 600, &pc) == MSB_EINVAL && !pc);
+    pc = NULL;
+    REQUIRE(arc_gzw_piece_make(w, text, 10, 502, &pc) == 0);
+    pc->level = 6; /* a piece of another level does not fit this member */
+    CHECK(arc_gzw_piece(w, pc) == MSB_EINVAL);
+    mem_free(&m, pc);
+    arc_gzw_abort(w);
+    buf_finish(&out);
     CHECK(m.used == 0 && m.blocks == 0);
   }
 }

@@ -129,7 +129,7 @@ TEST("shstate-1.2") { /* foreign archives give a fresh session */
   w.mode = 0644;
   w.data = (const uint8_t *)"hi\n";
   w.size = 3;
-  CHECK(arc_tar_put(&t, &w) == 0 && arc_tar_end(&t) == 0);
+  CHECK(arc_tar_put(&t, &w) == 0 && arc_tar_end(&t, 0) == 0);
   o = tss_setup_run(b);
   free(o);
   CHECK(msb_restore(b, (const uint8_t *)t.p, t.len) == 0);

@@ -123,6 +123,83 @@ TEST("snap-1.2") { /* deterministic: equal states give equal bytes */
   CHECK(api_close(b) == 0);
 }
 
+/* Whether sb's snapshot at level equals the snapshot a fresh sandbox makes
+ * after restoring it: the bytes must not depend on which file pieces an
+ * earlier snapshot left cached. */
+static int ts_same_as_fresh(msb_sandbox *sb, int level) {
+  msb_sandbox *f = ts_open(NULL);
+  uint8_t *s1 = NULL, *s2 = NULL;
+  size_t n1 = 0, n2 = 0;
+  int same = f && !msb_snapshot(sb, level, &s1, &n1) &&
+             !msb_restore(f, s1, n1) && !msb_snapshot(f, level, &s2, &n2) &&
+             n1 == n2 && !memcmp(s1, s2, n1);
+  msb_free(sb, s1);
+  if (f) msb_free(f, s2);
+  msb_close(f);
+  return same;
+}
+
+TEST("snap-1.3") { /* cached file pieces never change the bytes */
+  msb_sandbox *a = ts_open(NULL);
+  uint8_t *s1, *s2;
+  size_t n1, n2, i;
+  uint32_t cp;
+  char big[70000];
+  REQUIRE(a);
+  ts_fill(a);
+  for (i = 0; i < sizeof big; i++) big[i] = (char)('a' + (i * 31 + i / 7) % 26);
+  msb_write(a, "big.txt", big, sizeof big, MSB_WRITE_ANY, NULL, 0, 0);
+  s1 = ts_snap(a, &n1); /* cold: every piece made */
+  s2 = ts_snap(a, &n2); /* warm: every piece reused */
+  REQUIRE(s1 && s2);
+  CHECK(n1 == n2 && !memcmp(s1, s2, n1));
+  msb_free(a, s2);
+  CHECK(ts_same_as_fresh(a, -1));
+  /* a changed and a new file among cached ones; an in-place append */
+  CHECK(ts_put(a, "src/main.c", "int main(void) { return 1; }\n") == 0);
+  CHECK(ts_put(a, "src/new.c", "new\n") == 0);
+  CHECK(ts_run(a, "echo more >> a.txt; echo tail >> big.txt") == 0);
+  CHECK(ts_same_as_fresh(a, -1));
+  /* another level replaces the pieces; back again, still the same */
+  CHECK(ts_same_as_fresh(a, 6));
+  CHECK(ts_same_as_fresh(a, 0));
+  CHECK(ts_same_as_fresh(a, -1));
+  /* a rollback brings back contents whose pieces are still cached */
+  CHECK(msb_checkpoint(a, &cp) == 0);
+  CHECK(ts_run(a, "rm big.txt; echo x > a.txt") == 0);
+  CHECK(ts_same_as_fresh(a, -1));
+  CHECK(msb_rollback(a, cp) == 0);
+  CHECK(ts_same_as_fresh(a, -1));
+  msb_free(a, s1);
+  CHECK(api_close(a) == 0);
+}
+
+TEST("snap-1.4") { /* short of memory, pieces are not kept: same bytes */
+  msb_limits lim;
+  msb_sandbox *a, *b = ts_open(NULL);
+  uint8_t *s1, *s2;
+  size_t n1, n2;
+  static char x[1200000];
+  REQUIRE(msb_limits_init(&lim, MSB_PROFILE_NORMAL) == 0);
+  lim.max_memory_bytes = 2 << 20;
+  a = ts_open(&lim);
+  REQUIRE(a && b);
+  ts_fill(a);
+  ts_fill(b);
+  memset(x, 'x', sizeof x);
+  CHECK(msb_write(a, "x.txt", x, sizeof x, MSB_WRITE_ANY, NULL, 0, 0) == 0);
+  CHECK(msb_write(b, "x.txt", x, sizeof x, MSB_WRITE_ANY, NULL, 0, 0) == 0);
+  CHECK(a->m.used > lim.max_memory_bytes / 2);
+  s1 = ts_snap(a, &n1);
+  s2 = ts_snap(b, &n2);
+  REQUIRE(s1 && s2);
+  CHECK(n1 == n2 && !memcmp(s1, s2, n1));
+  msb_free(a, s1);
+  msb_free(b, s2);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+}
+
 /* Builds one hostile archive by id into b (plain tar unless noted). */
 static void ts_hostile(const char *id, buf *b) {
   mem *m = b->m;
