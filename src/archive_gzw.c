@@ -41,6 +41,7 @@ struct arc_gzw {
   int level;
   int z_ready;
   z_stream z;      /* for pieces: reset before each */
+  buf zbuf;        /* a piece while it is compressed */
   uint32_t crc;    /* of the uncompressed stream so far */
   uint64_t total;  /* its length */
   uint64_t acc;    /* header encoder: pending bits, LSB first */
@@ -253,6 +254,7 @@ int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **wp) {
   w->m = m;
   w->out = out;
   w->level = level;
+  buf_init(&w->zbuf, m);
   gzw_fixed_codes(w);
   *wp = w;
   return 0;
@@ -279,28 +281,22 @@ int arc_gzw_piece(arc_gzw *w, const arc_piece *pc) {
   return 0;
 }
 
-/* Runs deflate over in[0..n) with flush into the piece at *pc (cap bytes
- * of room, used filled), growing it; the input is always consumed. */
-static int gzw_deflate(arc_gzw *w, arc_piece **pc, size_t *cap,
-                       const uint8_t *in, size_t n, int flush) {
+/* Runs deflate over in[0..n) with flush, appending to w->zbuf; the input
+ * is always consumed. */
+static int gzw_deflate(arc_gzw *w, const uint8_t *in, size_t n, int flush) {
+  buf *o = &w->zbuf;
   w->z.next_in = (Bytef *)(uintptr_t)in;
   for (;;) {
     size_t k = n > GZW_CHUNK ? GZW_CHUNK : n, room;
     int zr, f = k == n ? flush : Z_NO_FLUSH;
-    if ((*pc)->clen == *cap) {
-      size_t nc = *cap * 2;
-      arc_piece *g = mem_realloc(w->m, *pc, sizeof **pc + nc);
-      if (!g) return MSB_ENOMEM;
-      *pc = g;
-      *cap = nc;
-    }
-    room = *cap - (*pc)->clen;
+    if (buf_reserve(o, k / 4 + 256)) return o->err;
+    room = o->cap - o->len - 1;
     if (room > GZW_CHUNK) room = GZW_CHUNK;
-    w->z.next_out = (*pc)->z + (*pc)->clen;
+    w->z.next_out = (Bytef *)o->p + o->len;
     w->z.avail_out = (uInt)room;
     w->z.avail_in = (uInt)k;
     zr = deflate(&w->z, f);
-    (*pc)->clen += room - w->z.avail_out;
+    o->len += room - w->z.avail_out;
     n -= k - w->z.avail_in;
     if (zr != Z_OK && zr != Z_BUF_ERROR)
       return zr == Z_MEM_ERROR ? MSB_ENOMEM : MSB_EINVAL;
@@ -310,15 +306,16 @@ static int gzw_deflate(arc_gzw *w, arc_piece **pc, size_t *cap,
   }
 }
 
-/* Compresses data[0..n) followed by pad zero bytes into a new piece. */
+/* Compresses data[0..n) followed by pad zero bytes into a new piece: into
+ * the writer's scratch buffer, then one block of the exact size, so kept
+ * pieces pack tightly. */
 int arc_gzw_piece_make(arc_gzw *w, const uint8_t *data, size_t n, size_t pad,
                        arc_piece **out) {
   static const uint8_t zero[GZW_BLOCK];
   arc_piece *pc;
-  size_t cap = n / 4 + 256;
   int rc;
   *out = NULL;
-  if (pad > GZW_BLOCK || n > SIZE_MAX / 2) return MSB_EINVAL;
+  if (pad > GZW_BLOCK) return MSB_EINVAL;
   if (!w->z_ready) {
     arc_zinit(&w->z, w->m);
     if (deflateInit2(&w->z, w->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
@@ -328,20 +325,18 @@ int arc_gzw_piece_make(arc_gzw *w, const uint8_t *data, size_t n, size_t pad,
   } else if (deflateReset(&w->z) != Z_OK) {
     return MSB_EINVAL;
   }
-  pc = mem_alloc(w->m, sizeof *pc + cap);
+  buf_clear(&w->zbuf);
+  rc = gzw_deflate(w, data, n, Z_NO_FLUSH);
+  if (!rc) rc = gzw_deflate(w, zero, pad, Z_SYNC_FLUSH);
+  if (rc) return rc;
+  pc = mem_alloc(w->m, sizeof *pc + w->zbuf.len);
   if (!pc) return MSB_ENOMEM;
-  pc->clen = 0;
-  rc = gzw_deflate(w, &pc, &cap, data, n, Z_NO_FLUSH);
-  if (!rc) rc = gzw_deflate(w, &pc, &cap, zero, pad, Z_SYNC_FLUSH);
-  if (rc) {
-    mem_free(w->m, pc);
-    return rc;
-  }
+  memcpy(pc->z, w->zbuf.p, w->zbuf.len);
+  pc->clen = w->zbuf.len;
   pc->ulen = (uint64_t)n + pad;
   pc->crc = arc_crc(arc_crc(0, data, n), zero, pad);
   pc->level = w->level;
-  *out = mem_realloc(w->m, pc, sizeof *pc + pc->clen);
-  if (!*out) *out = pc; /* shrinking failed: keep the larger block */
+  *out = pc;
   return 0;
 }
 
@@ -367,5 +362,6 @@ int arc_gzw_finish(arc_gzw *w, const void *tail, size_t n) {
 void arc_gzw_abort(arc_gzw *w) {
   if (!w) return;
   if (w->z_ready) deflateEnd(&w->z);
+  buf_finish(&w->zbuf);
   mem_free(w->m, w);
 }
