@@ -217,9 +217,13 @@ int msb_root_hash(msb_sandbox *sb, uint8_t out[32]);
 
 /* Patch flags: MSB_PATCH_EXACT applies unified hunks only at their stated
  * line (the reference product's rule); MSB_PATCH_DRY_RUN checks and
- * reports but changes nothing. */
+ * reports but changes nothing; MSB_PATCH_WORKSPACE refuses any path with
+ * a ".." component or outside /workspace (MSB_ECORRUPT, "patch contains
+ * an invalid workspace path"; the reference product's rule for a model's
+ * patches). */
 #define MSB_PATCH_EXACT 1u
 #define MSB_PATCH_DRY_RUN 2u
+#define MSB_PATCH_WORKSPACE 4u
 
 /* Applies a patch to the workspace, all or nothing. Two formats:
  *   - unified diffs ("--- a/x" / "+++ b/x" / "@@ -l,n +l,n @@"), as diff -u

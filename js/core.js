@@ -1178,8 +1178,10 @@ export class Sandbox {
    * ("*** Begin Patch" with Add / Update [+ Move to] / Delete File).
    * Options: cwd (where relative patch paths resolve; default
    * /workspace), exact (unified hunks only at their stated lines),
-   * dryRun (check and report, change nothing), expectedHashes ({path:
-   * hex} or [{path, hash}]: compare-and-swap guards on the files the patch
+   * dryRun (check and report, change nothing), workspaceOnly (refuse any
+   * path with a ".." component or outside /workspace, as the reference
+   * product does for a model's patches), expectedHashes ({path: hex} or
+   * [{path, hash}]: compare-and-swap guards on the files the patch
    * touches, checked before anything changes). Resolves to { files: [{
    * path, op: 'add' | 'update' | 'delete' | 'move', from (moves),
    * previousHash, currentHash }], revision }.
@@ -1192,7 +1194,8 @@ export class Sandbox {
     if (options === null || typeof options !== 'object') throw invalid('options must be an object');
     const data = toBytes(patch, 'patch');
     const guards = patchGuards(options.expectedHashes);
-    const flags = flag(options.exact, K.MSB_PATCH_EXACT);
+    const flags = flag(options.exact, K.MSB_PATCH_EXACT) |
+      flag(options.workspaceOnly, K.MSB_PATCH_WORKSPACE);
     const run = (dry) => {
       let files = [];
       this._call('applyPatch', (s) => {

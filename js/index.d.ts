@@ -188,6 +188,8 @@ export interface ApplyPatchOptions {
   exact?: boolean;
   /** Check and report; change nothing. */
   dryRun?: boolean;
+  /** Refuse paths with a ".." component or outside /workspace. */
+  workspaceOnly?: boolean;
   /** Compare-and-swap guards: hex SHA-256 each file must still have. */
   expectedHashes?: Record<string, string> | Array<{ path: string; hash: string }>;
 }

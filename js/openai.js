@@ -107,12 +107,13 @@ function body(diff) {
  * update_file with optional moveTo, delete_file; headerless V4A diffs) is
  * wrapped into a "*** Begin Patch" envelope and applied atomically.
  * Resolves to { status: 'completed' | 'failed', output }; paths are
- * relative to /workspace.
+ * relative to /workspace and, as in createTools, may not leave it.
  */
 export function openaiEditor(sandbox) {
   const apply = async (header, text, verb, path) => {
     try {
-      await sandbox.applyPatch(`*** Begin Patch\n${header}${text}*** End Patch\n`);
+      await sandbox.applyPatch(`*** Begin Patch\n${header}${text}*** End Patch\n`,
+        { workspaceOnly: true });
       return { status: 'completed', output: `${verb} ${path}` };
     } catch (e) {
       return { status: 'failed', output: e instanceof Error ? e.message : String(e) };

@@ -289,10 +289,20 @@ function wellFormed(s) {
   return typeof s.isWellFormed !== 'function' || s.isWellFormed();
 }
 
-function checkPath(path) {
-  if (path.includes('\0')) throw domainError('invalid_path', 'invalid_request', 'path must not contain NUL');
-  if (!wellFormed(path)) throw domainError('invalid_path', 'invalid_request', 'path must be valid UTF-8 text');
-  return path;
+// A model's path by the reference product's rules (its spec, section 3):
+// no NUL, valid UTF-8, no ".." component even when it would stay inside,
+// and the result, resolved against cwd, under /workspace.
+function toolPath(cwd, path) {
+  const bad = (code, message) => domainError(code, 'invalid_request', message);
+  if (path === '') throw bad('invalid_path', 'path must not be empty');
+  if (path.includes('\0')) throw bad('invalid_path', 'path must not contain NUL');
+  if (!wellFormed(path)) throw bad('invalid_path', 'path must be valid UTF-8 text');
+  if (path.split('/').includes('..')) throw bad('invalid_path', 'parent traversal is not allowed');
+  const abs = normalisePath(cwd, path);
+  if (abs !== '/workspace' && !abs.startsWith('/workspace/')) {
+    throw bad('path_outside_workspace', 'path must be contained by /workspace');
+  }
+  return abs;
 }
 
 function utf8Length(s) {
@@ -422,7 +432,7 @@ export function createTools(sandbox, options = {}) {
     completed_at: new Date().toISOString(),
   });
 
-  const resolve = (path) => normalisePath(sandbox.cwd, checkPath(path));
+  const resolve = (path) => toolPath(sandbox.cwd, path);
 
   const handlers = {
     async execute(a, operationId, startedAt) {
@@ -560,12 +570,12 @@ export function createTools(sandbox, options = {}) {
       const guards = [];
       const seen = new Set();
       for (const g of a.expected_hashes ?? []) {
-        const abs = normalisePath(cwd, checkPath(g.path));
+        const abs = toolPath(cwd, g.path);
         if (seen.has(abs)) throw new ToolInputError(`expected_hashes name ${abs} twice`);
         seen.add(abs);
         guards.push({ path: abs, hash: g.content_hash });
       }
-      const r = await sandbox.applyPatch(a.patch, { expectedHashes: guards });
+      const r = await sandbox.applyPatch(a.patch, { expectedHashes: guards, workspaceOnly: true });
       return {
         metadata: meta(operationId, startedAt),
         files: r.files.map((f) => ({

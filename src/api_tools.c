@@ -143,7 +143,9 @@ static int api_tools_changes(msb_sandbox *sb, vnode *old, const buf *ops,
 int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
                         const char *cwd, unsigned flags, char **changes,
                         size_t *changes_len, size_t *count) {
-  patch_opts o = {-1, 0, 0, 0, 0};
+  const unsigned known =
+      MSB_PATCH_EXACT | MSB_PATCH_DRY_RUN | MSB_PATCH_WORKSPACE;
+  patch_opts o = {-1, 0, 0, 0, 0, 0};
   buf rep, ops, out;
   vnode *old;
   uint64_t rev;
@@ -153,9 +155,9 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
   if (changes_len) *changes_len = 0;
   if (count) *count = 0;
   if (!text && len) return api_tools_fail(sb, MSB_EINVAL, "text is NULL");
-  if (flags & ~(MSB_PATCH_EXACT | MSB_PATCH_DRY_RUN))
+  if (flags & ~known)
     return api_tools_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for patch",
-                          flags & ~(MSB_PATCH_EXACT | MSB_PATCH_DRY_RUN));
+                          flags & ~known);
   if (!cwd) cwd = "/workspace";
   if (cwd[0] != '/')
     return api_tools_fail(sb, MSB_EINVAL, "cwd must be an absolute path");
@@ -163,6 +165,7 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
     return api_tools_fail(sb, MSB_ECORRUPT, "patch contains a NUL byte");
   o.exact = (flags & MSB_PATCH_EXACT) != 0;
   o.dry_run = (flags & MSB_PATCH_DRY_RUN) != 0;
+  o.workspace = (flags & MSB_PATCH_WORKSPACE) != 0;
   buf_init(&rep, &sb->m);
   buf_init(&ops, &sb->m);
   buf_init(&out, &sb->m);

@@ -1048,6 +1048,7 @@ typedef struct patch_job {
   mem *m;
   arena *a;
   const char *cwd;
+  int workspace; /* patch_opts.workspace */
   patch_op *ops;
   size_t nops, cap;
   buf *rep;
@@ -1095,17 +1096,37 @@ static int patch_job_add(patch_job *j, const char *path, buf *content, int del,
   return 0;
 }
 
-static const char *patch_abs(patch_job *j, const char *rel) {
-  buf b;
-  char *r;
-  buf_init(&b, j->m);
-  if (vfs_abspath(j->cwd, rel, &b) || b.err) {
-    buf_finish(&b);
-    return NULL;
+/* Whether a path has a ".." component. */
+static int patch_has_dotdot(const char *s) {
+  while (*s) {
+    size_t n = strcspn(s, "/");
+    if (n == 2 && s[0] == '.' && s[1] == '.') return 1;
+    s += n;
+    s += *s == '/';
   }
-  r = arena_strdup(j->a, buf_str(&b));
+  return 0;
+}
+
+/* The absolute path of a name in the patch, in the job's arena; with
+ * workspace (the reference product's rule for a model's patches) a ".."
+ * or a path outside /workspace is refused. */
+static int patch_abs(patch_job *j, const char *rel, const char **out) {
+  buf b;
+  const char *a;
+  int rc;
+  buf_init(&b, j->m);
+  rc = vfs_abspath(j->cwd, rel, &b);
+  if (!rc) rc = b.err;
+  a = buf_str(&b);
+  if (!rc && j->workspace &&
+      (patch_has_dotdot(rel) ||
+       (strcmp(a, "/workspace") && strncmp(a, "/workspace/", 11)))) {
+    buf_puts(j->rep, "patch contains an invalid workspace path");
+    rc = MSB_ECORRUPT;
+  }
+  if (!rc && !(*out = arena_strdup(j->a, a))) rc = MSB_ENOMEM;
   buf_finish(&b);
-  return r;
+  return rc;
 }
 
 /* Strips a unified header name: n components, or a/ and b/ for -1. */
@@ -1144,16 +1165,17 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
                f->old_name ? f->old_name : "");
     return MSB_ECORRUPT;
   }
-  abs = patch_abs(j, name);
-  if (!abs) return MSB_ENOMEM;
+  rc = patch_abs(j, name, &abs);
+  if (rc) return rc;
   exists = patch_job_read(j, abs, &d, &n);
   if (exists < 0) {
     buf_printf(j->rep, "%s: %s", name, msb_strerror(exists));
     return exists;
   }
   if (!exists && f->kind != PATCH_ADD && nn && on) {
-    const char *abs2 = patch_abs(j, nn);
-    if (!abs2) return MSB_ENOMEM;
+    const char *abs2;
+    rc = patch_abs(j, nn, &abs2);
+    if (rc) return rc;
     exists = patch_job_read(j, abs2, &d, &n);
     if (exists < 0) return exists;
     if (exists) abs = abs2, name = nn;
@@ -1223,12 +1245,12 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
 
 static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
                                 const patch_file *f) {
-  const char *abs = patch_abs(j, f->path), *dst;
+  const char *abs, *dst = NULL;
   const uint8_t *d = NULL;
   size_t n = 0, i;
   buf out;
-  int rc, exists;
-  if (!abs) return MSB_ENOMEM;
+  int rc = patch_abs(j, f->path, &abs), exists;
+  if (rc) return rc;
   exists = patch_job_read(j, abs, &d, &n);
   if (exists < 0) {
     buf_printf(j->rep, "%s: %s", f->path, msb_strerror(exists));
@@ -1263,8 +1285,10 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
     buf_finish(&out);
     return rc;
   }
-  dst = f->move_to ? patch_abs(j, f->move_to) : abs;
-  if (!dst) rc = MSB_ENOMEM;
+  if (f->move_to)
+    rc = patch_abs(j, f->move_to, &dst);
+  else
+    dst = abs;
   if (!rc && f->move_to && strcmp(dst, abs) != 0)
     rc = patch_job_add(j, abs, NULL, 1, NULL);
   else if (dst == abs || (dst && strcmp(dst, abs) == 0))
@@ -1284,7 +1308,7 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
 /* patch_apply plus the list of operations (see patch.h). */
 int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
                      const patch_opts *o, buf *report, buf *changes) {
-  static const patch_opts defaults = {-1, 2, 0, 0, 0};
+  static const patch_opts defaults = {-1, 2, 0, 0, 0, 0};
   patch_set *ps = NULL;
   patch_job j;
   arena a;
@@ -1300,6 +1324,7 @@ int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
   j.m = m;
   j.a = &a;
   j.cwd = cwd;
+  j.workspace = o->workspace;
   j.rep = &msgs;
   rc = patch_parse(m, text, len, &ps, &msgs);
   if (!rc && ps->nfiles == 0) {

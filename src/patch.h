@@ -152,6 +152,7 @@ typedef struct patch_opts {
   int exact;      /* unified: no offset search, no fuzz (spec 1.6) */
   int reverse;    /* unified: apply reversed */
   int dry_run;    /* compute and report, change nothing */
+  int workspace;  /* every path free of ".." and under /workspace */
 } patch_opts;
 
 /* Applies a unified diff or a V4A patch to the filesystem, paths relative

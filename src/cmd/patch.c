@@ -467,7 +467,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
 
 /* Extension: V4A through the atomic engine. */
 static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text, size_t len) {
-  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry};
+  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry, 0};
   buf rep;
   int rc;
   buf_init(&rep, c->m);

@@ -188,6 +188,47 @@ test('tools-3.2 read_file: errors with the reference wording', async () => {
   await sb.close();
 });
 
+test('tools-3.4 paths: no "..", nothing outside /workspace (spec §3)', async () => {
+  const { sb, call } = await setup({ 'a.txt': 'a\n', 'src/b.txt': 'b\n' });
+  await sb.writeFile('/tmp/t.txt', 't\n');
+  await sb.execute('cd src');
+  const before = await state(sb);
+  const traversal = { category: 'invalid_request', code: 'invalid_path',
+    message: 'parent traversal is not allowed', correctable: true, retryable: false };
+  const outside = { category: 'invalid_request', code: 'path_outside_workspace',
+    message: 'path must be contained by /workspace', correctable: true };
+  for (const path of ['../a.txt', 'x/../b.txt', '/workspace/src/../a.txt', '..']) {
+    assertError(await call('read_file', { path }), traversal);
+    assertError(await call('write_file', { path, content: 'x', write_condition: 'any_current_state' }),
+      traversal);
+  }
+  for (const path of ['/tmp/t.txt', '/', '/workspace-other/x', '/etc/passwd']) {
+    assertError(await call('read_file', { path }), outside);
+    assertError(await call('write_file', { path, content: 'x', write_condition: 'any_current_state' }),
+      outside);
+  }
+  assertError(await call('apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n',
+    expected_hashes: [{ path: '../a.txt', content_hash: sha('a\n') }] }), traversal);
+  // patch headers: the same rules, as invalid_patch
+  const invalid = { category: 'invalid_request', code: 'invalid_patch',
+    message: 'patch contains an invalid workspace path' };
+  for (const patch of [
+    '--- a/../a.txt\n+++ b/../a.txt\n@@ -1 +1 @@\n-a\n+A\n',
+    '--- /tmp/t.txt\n+++ /tmp/t.txt\n@@ -1 +1 @@\n-t\n+T\n',
+    '*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch\n',
+    '*** Begin Patch\n*** Update File: a.txt\n*** Move to: /tmp/moved.txt\n@@\n-a\n+A\n*** End Patch\n',
+  ]) {
+    assertError(await call('apply_patch', { patch }), invalid);
+  }
+  assert.deepEqual(await state(sb), before);
+  // relative paths still resolve against the shell's directory
+  const r = assertOk(await call('read_file', { path: 'b.txt' }));
+  assert.equal(r.path, '/workspace/src/b.txt');
+  assert.equal((await sb.applyPatch('--- /tmp/t.txt\n+++ /tmp/t.txt\n@@ -1 +1 @@\n-t\n+T\n')).files[0].path,
+    '/tmp/t.txt', 'the host API is not confined');
+  await sb.close();
+});
+
 test('tools-3.3 read_file: large files truncate with a continuation (improvement)', async () => {
   // The reference fails this read (read_limit_exceeded); the usability
   // evaluation's 12,000-line log is the case.
