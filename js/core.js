@@ -256,6 +256,16 @@ function importNames(module) {
   return names;
 }
 
+// Records every call may use, allocated once per instance (calls are
+// synchronous and never nest, so one set serves them all): the clock value
+// set before each call, an exec options record, and one output record
+// (exec result, stat, blob, handle, id or a 32-byte hash).
+const SCRATCH_CLOCK = 0;
+const SCRATCH_OPTS = 8;
+const SCRATCH_OUT = SCRATCH_OPTS + Math.ceil(K.MSB_WASM_OPTS_SIZE / 8) * 8;
+const SCRATCH_BYTES = SCRATCH_OUT + Math.max(K.MSB_WASM_RES_SIZE, K.MSB_WASM_STAT_RECORD,
+  K.MSB_WASM_BLOB_SIZE, 32);
+
 // One raw instance: memory, exports, and typed helpers over them.
 class Instance {
   // copyOf: a parent's memory that the caller copies over this one (a
@@ -283,9 +293,16 @@ class Instance {
     this.memory = null;
   }
 
+  // Runs the module's constructors (a fresh instance; a fork's copy has
+  // them run already) and sets aside the scratch records.
   start() {
     this.instance.exports._initialize();
+    this.scratch = this.alloc(SCRATCH_BYTES);
   }
+
+  get clockRec() { return this.scratch + SCRATCH_CLOCK; }
+  get optsRec() { return this.scratch + SCRATCH_OPTS; }
+  get outRec() { return this.scratch + SCRATCH_OUT; }
 
   u8() {
     return new Uint8Array(this.memory.buffer);
@@ -791,7 +808,7 @@ export class Sandbox {
     const scope = new Scope(this._inst);
     let rc;
     try {
-      if (this._info.systemClock) this._syncClock(scope);
+      if (this._info.systemClock) this._syncClock();
       rc = fn(scope);
     } catch (e) {
       if (e instanceof MemSandboxError) {
@@ -813,8 +830,8 @@ export class Sandbox {
     return rc;
   }
 
-  _syncClock(scope) {
-    const p = scope.alloc(8);
+  _syncClock() {
+    const p = this._inst.clockRec;
     this._inst.dv().setBigInt64(p, toNs(Date.now()), true);
     this._inst.call(OP.set_clock, this._sb, p);
   }
@@ -838,22 +855,9 @@ export class Sandbox {
 
   _flushEvents() {
     if (!this._onEvent || this._state === SandboxState.FAILED) return;
-    const inst = this._inst;
-    const blob = inst.alloc(K.MSB_WASM_BLOB_SIZE);
-    let text = '';
-    try {
-      const rc = inst.call(OP.events_take, this._sb, blob);
-      if (rc < 0) return;
-      const dv = inst.dv();
-      const ptr = dv.getUint32(blob + K.MSB_WASM_BLOB_PTR, true);
-      const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
-      if (ptr) {
-        text = dec.decode(inst.bytes(ptr, len));
-        inst.call(OP.sb_free, this._sb, ptr);
-      }
-    } finally {
-      inst.call(OP.free, blob);
-    }
+    const blob = this._inst.outRec;
+    if (this._inst.call(OP.events_take, this._sb, blob) < 0) return;
+    const text = dec.decode(this._takeBlob(blob).data);
     for (const line of text.split('\n')) {
       if (!line) continue;
       let ev;
@@ -903,11 +907,12 @@ export class Sandbox {
     const inst = this._inst;
     let result;
     this._call('execute', (s) => {
-      const code = s.bytes(toBytes(script, 'command'));
-      const opts = s.alloc(K.MSB_WASM_OPTS_SIZE);
-      const res = s.alloc(K.MSB_WASM_RES_SIZE);
-      const stdin = options.stdin === undefined ? new Uint8Array(0) : toBytes(options.stdin, 'stdin');
-      const stdinPtr = s.bytes(stdin);
+      const text = toBytes(script, 'command');
+      const code = s.bytes(text);
+      const opts = inst.optsRec;
+      const res = inst.outRec;
+      const stdin = options.stdin === undefined ? null : toBytes(options.stdin, 'stdin');
+      const stdinPtr = stdin ? s.bytes(stdin) : 0;
       const list = (items) => {
         if (!items.length) return 0;
         const arr = s.alloc(4 * items.length);
@@ -923,7 +928,7 @@ export class Sandbox {
       const dv = inst.dv();
       const set = (off, v) => dv.setUint32(opts + off, v, true);
       set(K.MSB_WASM_OPTS_STDIN, stdinPtr);
-      set(K.MSB_WASM_OPTS_STDIN_LEN, stdin.length);
+      set(K.MSB_WASM_OPTS_STDIN_LEN, stdin ? stdin.length : 0);
       set(K.MSB_WASM_OPTS_CWD, cwdPtr);
       set(K.MSB_WASM_OPTS_FRESH, options.fresh ? 1 : 0);
       set(K.MSB_WASM_OPTS_ATOMIC, options.atomic ? 1 : 0);
@@ -931,7 +936,7 @@ export class Sandbox {
       set(K.MSB_WASM_OPTS_ENV_COUNT, env.length);
       set(K.MSB_WASM_OPTS_SECRETS, secPtr);
       set(K.MSB_WASM_OPTS_SECRET_COUNT, secrets.length);
-      const rc = inst.call(OP.exec, this._sb, code, toBytes(script).length, opts, res);
+      const rc = inst.call(OP.exec, this._sb, code, text.length, opts, res);
       if (rc < 0) return rc;
       const rv = inst.dv();
       const u32 = (off) => rv.getUint32(res + off, true);
@@ -989,7 +994,7 @@ export class Sandbox {
   _readBytes(path) {
     let blob = null;
     this._call('read', (s) => {
-      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const b = this._inst.outRec;
       const rc = this._inst.call(OP.read, this._sb, s.str(path), b);
       if (rc >= 0) blob = this._takeBlob(b);
       return rc;
@@ -1043,7 +1048,7 @@ export class Sandbox {
   _stat(path, options) {
     let st = null;
     this._call('stat', (s) => {
-      const rec = s.alloc(K.MSB_WASM_STAT_RECORD);
+      const rec = this._inst.outRec;
       const rc = this._inst.call(OP.stat, this._sb, s.str(path),
         flag(options.followSymlinks === false, K.MSB_NOFOLLOW), rec);
       if (rc < 0) return rc;
@@ -1076,7 +1081,7 @@ export class Sandbox {
   async list(path = '.') {
     let names = [];
     this._call('list', (s) => {
-      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const b = this._inst.outRec;
       const rc = this._inst.call(OP.list, this._sb, s.str(path), b);
       if (rc >= 0) {
         const { data, count } = this._takeBlob(b);
@@ -1129,7 +1134,7 @@ export class Sandbox {
   async readlink(path) {
     let target = null;
     this._call('readlink', (s) => {
-      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const b = this._inst.outRec;
       const rc = this._inst.call(OP.readlink, this._sb, s.str(path), b);
       if (rc >= 0) target = dec.decode(this._takeBlob(b).data);
       return rc;
@@ -1152,7 +1157,7 @@ export class Sandbox {
   _hash(path) {
     let out = null;
     this._call('hash', (s) => {
-      const p = s.alloc(32);
+      const p = this._inst.outRec;
       const rc = this._inst.call(OP.hash, this._sb, s.str(path), p);
       if (rc >= 0) out = hex(this._inst.bytes(p, 32));
       return rc;
@@ -1164,7 +1169,7 @@ export class Sandbox {
   async rootHash() {
     let out = null;
     this._call('rootHash', (s) => {
-      const p = s.alloc(32);
+      const p = this._inst.outRec;
       const rc = this._inst.call(OP.root_hash, this._sb, p);
       if (rc >= 0) out = hex(this._inst.bytes(p, 32));
       return rc;
@@ -1199,7 +1204,7 @@ export class Sandbox {
     const run = (dry) => {
       let files = [];
       this._call('applyPatch', (s) => {
-        const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+        const b = this._inst.outRec;
         const cwd = options.cwd === undefined ? 0 : s.str(options.cwd, 'cwd');
         const rc = this._inst.call(OP.apply_patch, this._sb, s.bytes(data), data.length,
           cwd, flags | flag(dry, K.MSB_PATCH_DRY_RUN), b);
@@ -1225,7 +1230,7 @@ export class Sandbox {
   _sessionEnv() {
     const out = {};
     this._call('env', (s) => {
-      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const b = this._inst.outRec;
       const rc = this._inst.call(OP.session_env, this._sb, b);
       if (rc >= 0) {
         const { data, count } = this._takeBlob(b);
@@ -1254,7 +1259,7 @@ export class Sandbox {
   get revision() {
     let v = 0;
     this._call('revision', (s) => {
-      const p = s.alloc(8);
+      const p = this._inst.outRec;
       const rc = this._inst.call(OP.revision, this._sb, p);
       v = Number(this._inst.dv().getBigUint64(p, true));
       return rc;
@@ -1266,7 +1271,7 @@ export class Sandbox {
   get memoryUsed() {
     let v = 0;
     this._call('memoryUsed', (s) => {
-      const p = s.alloc(8);
+      const p = this._inst.outRec;
       const rc = this._inst.call(OP.memory_used, this._sb, p);
       v = Number(this._inst.dv().getBigUint64(p, true));
       return rc;
@@ -1278,7 +1283,7 @@ export class Sandbox {
   async checkpoint() {
     let id = 0;
     this._call('checkpoint', (s) => {
-      const p = s.alloc(4);
+      const p = this._inst.outRec;
       const rc = this._inst.call(OP.checkpoint, this._sb, p);
       id = this._inst.dv().getUint32(p, true);
       return rc;
@@ -1302,7 +1307,7 @@ export class Sandbox {
     if (!Number.isInteger(level) || level < -1 || level > 9) throw invalid('level must be -1..9');
     let data = null;
     this._call('snapshot', (s) => {
-      const b = s.alloc(K.MSB_WASM_BLOB_SIZE);
+      const b = this._inst.outRec;
       const rc = this._inst.call(OP.snapshot, this._sb, level, b);
       if (rc >= 0) data = this._takeBlob(b).data;
       return rc;
@@ -1391,8 +1396,10 @@ export class Sandbox {
     const src = this._inst.memory;
     const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
     // Instantiation wrote the data segments; the copy replaces them with
-    // this instance's current data, heap and stack.
+    // this instance's current data, heap and stack (its scratch records
+    // included).
     new Uint8Array(inst.memory.buffer).set(new Uint8Array(src.buffer));
+    inst.scratch = this._inst.scratch;
     const child = new Sandbox(inst, this._sb, info);
     sbClock = () => child._clockNow();
     child._pendingCwd = this._pendingCwd;
