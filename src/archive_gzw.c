@@ -219,21 +219,36 @@ static void gzw_align(arc_gzw *w, int final) {
   }
 }
 
-/* Encodes n bytes of header blocks as one fixed-Huffman block. */
-static int gzw_headers_run(arc_gzw *w, const uint8_t *p, size_t n, int final) {
-  size_t i;
-  /* worst case: 9 bits a byte, plus block framing */
-  if (buf_reserve(w->out, n / 8 * 9 + 16)) return w->out->err;
+/* Makes room for n more output bytes and points w->o at the end. */
+static int gzw_room(arc_gzw *w, size_t n) {
+  if (buf_reserve(w->out, n)) return w->out->err;
   w->o = (uint8_t *)w->out->p + w->out->len;
-  gzw_bits(w, (uint32_t) final | 2u, 3);
-  for (i = 0; i < n; i += GZW_BLOCK) {
-    gzw_encode_block(w, p + i, w->total + i, i ? p[i - 1] : -1);
-    gzw_remember(w, p + i, w->total + i);
-  }
-  gzw_literal(w, 256);
-  gzw_align(w, final);
+  return 0;
+}
+
+/* Takes the bytes written at w->o into the output. */
+static void gzw_commit(arc_gzw *w) {
   w->out->len = (size_t)(w->o - (uint8_t *)w->out->p);
   w->out->p[w->out->len] = 0;
+}
+
+/* Encodes n bytes of header blocks as one fixed-Huffman block; room is
+ * made block by block (a block never takes more than 9 bits a byte). */
+static int gzw_headers_run(arc_gzw *w, const uint8_t *p, size_t n, int final) {
+  size_t i;
+  if (gzw_room(w, 16)) return w->out->err;
+  gzw_bits(w, (uint32_t) final | 2u, 3);
+  gzw_commit(w);
+  for (i = 0; i < n; i += GZW_BLOCK) {
+    if (gzw_room(w, GZW_BLOCK / 8 * 9 + 8)) return w->out->err;
+    gzw_encode_block(w, p + i, w->total + i, i ? p[i - 1] : -1);
+    gzw_remember(w, p + i, w->total + i);
+    gzw_commit(w);
+  }
+  if (gzw_room(w, 16)) return w->out->err;
+  gzw_literal(w, 256);
+  gzw_align(w, final);
+  gzw_commit(w);
   w->crc = arc_crc(w->crc, p, n);
   w->total += n;
   return 0;

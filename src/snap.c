@@ -56,6 +56,10 @@ typedef struct snap_frame {
   size_t plen;
 } snap_frame;
 
+/* Header bytes held for the header encoder at most (a tree of many
+ * directories and no files would otherwise pile up). */
+#define SNAP_HEADERS ((size_t)256 * 1024)
+
 /* Pieces are kept on file contents only while the sandbox uses at most
  * half its memory limit, so the cache never crowds out the workload. */
 static int snap_may_keep(const mem *m) {
@@ -115,7 +119,15 @@ static int snap_put_node(snap_out *o, const char *abs,
     w.data = d;
     w.size = n;
   }
-  if (!o->gz || !n) return arc_tar_put(o->tar, &w);
+  if (!o->gz) return arc_tar_put(o->tar, &w);
+  if (!n) {
+    /* headers wait for the next piece, up to SNAP_HEADERS bytes */
+    rc = arc_tar_put(o->tar, &w);
+    if (!rc && o->tar->len >= SNAP_HEADERS)
+      rc = arc_gzw_headers(o->gz, o->tar->p, o->tar->len);
+    if (o->tar->len >= SNAP_HEADERS) buf_clear(o->tar);
+    return rc;
+  }
   rc = arc_tar_put_header(o->tar, &w);
   if (!rc) rc = arc_gzw_headers(o->gz, o->tar->p, o->tar->len);
   buf_clear(o->tar);
