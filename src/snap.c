@@ -301,6 +301,7 @@ typedef struct snap_in {
   snap_rec *recs;
   size_t nrec, caprec;
   buf abs, tmp;
+  buf par; /* the parent directory checked last (snap_parent) */
   char *why;
   size_t whylen;
 } snap_in;
@@ -393,6 +394,34 @@ static const char *snap_errtext(int rc) {
                             : msb_strerror(rc);
 }
 
+/* Checks that the directory abs[0..n) is a real directory, made if
+ * missing, whose path resolves to itself: no symlink on the way, so no
+ * member can be written through a link an earlier one planted. Members
+ * come grouped by directory and none can replace a directory already
+ * there (duplicates are refused), so the last parent checked is
+ * remembered. */
+static int snap_parent(snap_in *s, const char *abs, size_t n) {
+  struct vfs_stat st;
+  const char *par;
+  int rc;
+  if (s->par.len == n && !memcmp(s->par.p, abs, n)) return 0;
+  buf_clear(&s->par);
+  buf_put(&s->par, abs, n);
+  buf_clear(&s->tmp);
+  par = buf_str(&s->par);
+  rc = s->par.err ? s->par.err : vfs_realpath(s->fs, par, 2, &s->tmp);
+  if (!rc && strcmp(buf_str(&s->tmp), par)) rc = MSB_ELOOP;
+  if (!rc) {
+    rc = vfs_stat(s->fs, par, 0, &st);
+    if (rc == MSB_ENOENT)
+      rc = vfs_mkdir(s->fs, par, 0755, VFS_MK_PARENTS);
+    else if (!rc && st.kind != VFS_DIR)
+      rc = MSB_ENOTDIR;
+  }
+  if (rc) buf_clear(&s->par);
+  return rc;
+}
+
 /* Creates one member. */
 static int snap_member(snap_in *s, const arc_entry *e) {
   struct vfs_stat st;
@@ -406,24 +435,10 @@ static int snap_member(snap_in *s, const arc_entry *e) {
   }
   if (rc) return rc;
   abs = buf_str(&s->abs);
-  /* the parent must resolve to itself: no symlink on the way */
   cut = s->abs.len;
   while (cut > 1 && abs[cut - 1] != '/') cut--;
   if (cut > 1) {
-    buf par;
-    buf_init(&par, s->m);
-    buf_put(&par, abs, cut - 1);
-    buf_clear(&s->tmp);
-    rc = par.err ? par.err : vfs_realpath(s->fs, buf_str(&par), 2, &s->tmp);
-    if (!rc && strcmp(buf_str(&s->tmp), buf_str(&par))) rc = MSB_ELOOP;
-    if (!rc) {
-      rc = vfs_stat(s->fs, buf_str(&par), 0, &st);
-      if (rc == MSB_ENOENT)
-        rc = vfs_mkdir(s->fs, buf_str(&par), 0755, VFS_MK_PARENTS);
-      else if (!rc && st.kind != VFS_DIR)
-        rc = MSB_ENOTDIR;
-    }
-    buf_finish(&par);
+    rc = snap_parent(s, abs, cut - 1);
     if (rc == MSB_ELOOP)
       return snap_why(s, MSB_ECORRUPT,
                       "member '%s' is placed under a symbolic link%s", e->path,
@@ -626,6 +641,7 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
   buf_init(&s.names, m);
   buf_init(&s.abs, m);
   buf_init(&s.tmp, m);
+  buf_init(&s.par, m);
   arc_tar_init(&t, m, data ? data : (const uint8_t *)"", len, lim);
   old = vfs_root_get(fs);
   vfs_batch_begin(fs);
@@ -655,6 +671,7 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
   buf_finish(&s.names);
   buf_finish(&s.abs);
   buf_finish(&s.tmp);
+  buf_finish(&s.par);
   mem_free(m, s.recs);
   buf_finish(&raw);
   return rc;

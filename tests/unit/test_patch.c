@@ -290,7 +290,7 @@ TEST("patch-3.4 missing file names the file") {
 }
 
 TEST("patch-3.5 exact mode refuses offsets") {
-  patch_opts o = {-1, 2, 1, 0, 0};
+  patch_opts o = {-1, 2, 1, 0, 0, 0};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "z\na\nb\nc\n");
@@ -306,7 +306,7 @@ TEST("patch-3.5 exact mode refuses offsets") {
 }
 
 TEST("patch-3.6 dry run changes nothing") {
-  patch_opts o = {-1, 2, 0, 0, 1};
+  patch_opts o = {-1, 2, 0, 0, 1, 0};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "a\nb\nc\n");
