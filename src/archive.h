@@ -3,10 +3,10 @@
  * Everything here works on whole byte buffers (the sandbox holds files in
  * memory anyway): a tar reader that walks a buffer and validates every
  * header before handing out an entry, a tar writer that appends POSIX pax /
- * ustar records to a buf, and gzip framing around zlib's raw deflate with
- * the sandbox allocator. Input is treated as hostile: sizes, ratios,
- * member counts and header sizes are capped, and every rejection names its
- * reason in a static string. */
+ * ustar records to a buf, and gzip framing around zlib's raw deflate (with
+ * the sandbox allocator) and inf.c. Input is treated as hostile:
+ * sizes, ratios, member counts and header sizes are capped, and every
+ * rejection names its reason in a static string. */
 #ifndef MSB_ARCHIVE_H
 #define MSB_ARCHIVE_H
 
@@ -43,7 +43,10 @@ int arc_gzw_put(arc_gzw *w, const void *p, size_t n);
 int arc_gzw_finish(arc_gzw *w);
 void arc_gzw_abort(arc_gzw *w);
 
-/* Decompression bounds. ratio applies once the output passes 1 MiB. */
+/* Decompression bounds. ratio applies once the output passes 1 MiB; it is
+ * checked at the end of each member against the input used so far, and
+ * expansion stops as soon as the output passes max_out or max_ratio times
+ * the whole input. */
 typedef struct arc_limits {
   uint64_t max_in;      /* compressed bytes */
   uint64_t max_out;     /* expanded bytes */
