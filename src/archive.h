@@ -3,10 +3,10 @@
  * Everything here works on whole byte buffers (the sandbox holds files in
  * memory anyway): a tar reader that walks a buffer and validates every
  * header before handing out an entry, a tar writer that appends POSIX pax /
- * ustar records to a buf, and gzip framing around zlib's raw deflate with
- * the sandbox allocator. Input is treated as hostile: sizes, ratios,
- * member counts and header sizes are capped, and every rejection names its
- * reason in a static string. */
+ * ustar records to a buf, and gzip framing around zlib's raw deflate (with
+ * the sandbox allocator) and inf.c. Input is treated as hostile:
+ * sizes, ratios, member counts and header sizes are capped, and every
+ * rejection names its reason in a static string. */
 #ifndef MSB_ARCHIVE_H
 #define MSB_ARCHIVE_H
 
@@ -73,7 +73,10 @@ void arc_gzw_abort(arc_gzw *w);
 int arc_gzw_level(const arc_gzw *w);
 uint64_t arc_gzw_total(const arc_gzw *w);
 
-/* Decompression bounds. ratio applies once the output passes 1 MiB. */
+/* Decompression bounds. ratio applies once the output passes 1 MiB; it is
+ * checked at the end of each member against the input used so far, and
+ * expansion stops as soon as the output passes max_out or max_ratio times
+ * the whole input. */
 typedef struct arc_limits {
   uint64_t max_in;      /* compressed bytes */
   uint64_t max_out;     /* expanded bytes */
@@ -99,8 +102,8 @@ typedef struct arc_gz_info {
  * "invalid compressed data--crc error", ...) or a limit's name. Anything
  * after the last member is reported in info->trailing (not an error here).
  * info may be NULL. */
-int arc_gunzip(mem *m, const uint8_t *in, size_t n, const arc_limits *lim,
-               buf *out, arc_gz_info *info, const char **why);
+int arc_gunzip(const uint8_t *in, size_t n, const arc_limits *lim, buf *out,
+               arc_gz_info *info, const char **why);
 
 /* ---- tar reading ----------------------------------------------------- */
 

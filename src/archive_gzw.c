@@ -21,6 +21,7 @@
 #include "zlib.h"
 
 #include "archive.h"
+#include "inf.h"
 #include "memsandbox.h"
 
 #define GZW_BLOCK 512
@@ -54,20 +55,6 @@ struct arc_gzw {
 };
 
 /* ---- the header encoder --------------------------------------------- */
-
-static const uint16_t gzw_lbase[29] = {
-    3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-    31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-static const uint8_t gzw_lextra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-                                       1, 1, 2, 2, 2, 2, 3, 3, 3, 3,
-                                       4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t gzw_dbase[30] = {
-    1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-    33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-    1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t gzw_dextra[30] = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
-                                       4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
-                                       9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 static uint32_t gzw_reverse(uint32_t v, int n) {
   uint32_t r = 0;
@@ -115,12 +102,12 @@ static void gzw_literal(arc_gzw *w, int c) {
 
 static void gzw_match(arc_gzw *w, int len, int dist) {
   int i = 28, d = 29;
-  while (gzw_lbase[i] > len) i--;
+  while (inf_lbase[i] > len) i--;
   gzw_bits(w, w->lcode[257 + i], w->llen[257 + i]);
-  gzw_bits(w, (uint32_t)(len - gzw_lbase[i]), gzw_lextra[i]);
-  while (gzw_dbase[d] > dist) d--;
+  gzw_bits(w, (uint32_t)(len - inf_lbase[i]), inf_lext[i]);
+  while (inf_dbase[d] > dist) d--;
   gzw_bits(w, gzw_reverse((uint32_t)d, 5), 5);
-  gzw_bits(w, (uint32_t)(dist - gzw_dbase[d]), gzw_dextra[d]);
+  gzw_bits(w, (uint32_t)(dist - inf_dbase[d]), inf_dext[d]);
 }
 
 /* How many leading bytes of a and b agree, at most lim; eight at a time. */

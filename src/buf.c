@@ -41,6 +41,18 @@ int buf_reserve(buf *b, size_t n) {
   return 0;
 }
 
+int buf_reserve_exact(buf *b, size_t n) {
+  char *p;
+  if (b->err) return b->err;
+  if (n < b->cap - b->len) return 0;
+  if (n > (size_t)-1 / 2 - b->len) return b->err = MSB_ENOMEM;
+  p = mem_realloc(b->m, b->p, b->len + n + 1);
+  if (!p) return b->err = MSB_ENOMEM;
+  b->p = p;
+  b->cap = b->len + n + 1;
+  return 0;
+}
+
 int buf_put(buf *b, const void *s, size_t n) {
   if (buf_reserve(b, n)) return b->err;
   if (n) memcpy(b->p + b->len, s, n);

@@ -27,6 +27,9 @@ void buf_finish(buf *b);
 void buf_clear(buf *b);
 /* Ensures room for n more bytes; returns 0 or b->err. */
 int buf_reserve(buf *b, size_t n);
+/* The same for a size known in advance: room for exactly n more, not the
+ * next power of two. */
+int buf_reserve_exact(buf *b, size_t n);
 int buf_put(buf *b, const void *s, size_t n);
 int buf_putc(buf *b, int c);
 int buf_puts(buf *b, const char *s);

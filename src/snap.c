@@ -608,14 +608,14 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
                      (uint64_t)data[len - 1] << 24;
       if (isz <= lim->max_out &&
           (isz <= ((uint64_t)1 << 20) || isz / len <= lim->max_ratio))
-        buf_reserve(&raw, (size_t)isz + 1);
+        buf_reserve_exact(&raw, (size_t)isz);
       if (raw.err) {
         buf_finish(&raw);
         snprintf(why, whylen, "%s", msb_strerror(MSB_ENOMEM));
         return MSB_ENOMEM;
       }
     }
-    rc = arc_gunzip(m, data, len, lim, &raw, &gi, &w);
+    rc = arc_gunzip(data, len, lim, &raw, &gi, &w);
     if (rc == MSB_ECORRUPT)
       snprintf(why, whylen, "gzip: %s", w);
     else if (!rc && gi.trailing)

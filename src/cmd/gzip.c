@@ -300,7 +300,7 @@ static int gzip_one(gzip_st *s, const char *op) {
       rc = MSB_ECORRUPT;
       why = "unexpected end of file";
     } else {
-      rc = arc_gunzip(c->m, d, n, &lim, &u, &gi, &why);
+      rc = arc_gunzip(d, n, &lim, &u, &gi, &why);
     }
     if (rc == MSB_ENOMEM) {
       buf_finish(&u);

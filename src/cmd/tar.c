@@ -469,7 +469,7 @@ static int tar_read(tar_st *s, char **ops, int nops) {
   buf_init(&raw, c->m);
   if (arc_is_gzip(d, n)) {
     const char *why = NULL;
-    rc = arc_gunzip(c->m, d, n, &lim, &raw, NULL, &why);
+    rc = arc_gunzip(d, n, &lim, &raw, NULL, &why);
     if (rc == MSB_ENOMEM) {
       buf_finish(&raw);
       return rc;

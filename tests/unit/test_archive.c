@@ -83,13 +83,13 @@ TEST("arc-1.1") { /* gzip round trip, deterministic header */
   REQUIRE(z.len > 18);
   CHECK((uint8_t)z.p[0] == 0x1f && (uint8_t)z.p[1] == 0x8b);
   CHECK(z.p[3] == 0 && z.p[4] == 0 && z.p[8] == 0 && z.p[9] == 3);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(o.len == sizeof text - 1 && !memcmp(o.p, text, o.len));
   CHECK(gi.trailing == 0 && gi.isize == sizeof text - 1);
   /* concatenated members expand to the concatenation */
   buf_put(&z, z.p, z.len);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(o.len == 2 * (sizeof text - 1));
   buf_finish(&z);
   buf_finish(&o);
@@ -105,37 +105,37 @@ TEST("arc-1.2") { /* gzip errors use GNU gzip's wording */
   mem_init(&m, 0);
   buf_init(&z, &m);
   buf_init(&o, &m);
-  CHECK(arc_gunzip(&m, (const uint8_t *)"plain", 5, NULL, &o, &gi, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)"plain", 5, NULL, &o, &gi, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "not in gzip format");
   arc_gzip(&m, (const uint8_t *)text, sizeof text - 1, 9, "a.txt", 7, &z);
   CHECK(z.p[3] == 8 && z.p[8] == 2);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK_STR(gi.name, "a.txt");
   CHECK(gi.mtime == 7);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len - 3, NULL, &o, &gi, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len - 3, NULL, &o, &gi, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "unexpected end of file");
   z.p[z.len - 8] ^= 1; /* crc */
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "invalid compressed data--crc error");
   z.p[z.len - 8] ^= 1;
   z.p[z.len - 4] ^= 1; /* isize */
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "invalid compressed data--length error");
   z.p[z.len - 4] ^= 1;
   buf_put(&z, "\0\0\0", 3);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(gi.trailing == 1);
   buf_put(&z, "xy", 2);
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, &gi, &why) == 0);
   CHECK(gi.trailing == 2);
   buf_finish(&z);
   buf_finish(&o);
@@ -155,18 +155,18 @@ TEST("arc-1.3") { /* expansion bounds stop a bomb early */
   REQUIRE(zeros);
   arc_gzip(&m, zeros, (size_t)16 << 20, 9, NULL, 0, &z);
   mem_free(&m, zeros);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "compression ratio exceeds the limit");
   CHECK(o.len < ((size_t)4 << 20));
   lim.max_ratio = 0;
   lim.max_out = 1 << 20;
   buf_clear(&o);
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "expanded size exceeds the limit");
   lim.max_in = 10;
-  CHECK(arc_gunzip(&m, (const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
+  CHECK(arc_gunzip((const uint8_t *)z.p, z.len, &lim, &o, NULL, &why) ==
         MSB_ECORRUPT);
   CHECK_STR(why, "compressed size exceeds the limit");
   buf_finish(&z);
@@ -398,8 +398,7 @@ TEST("arc-4.1") { /* out of memory at every allocation: clean errors */
     arc_tar_end(&t, 0);
     rc = t.err ? t.err
                : arc_gzip(&m, (const uint8_t *)t.p, t.len, 6, NULL, 0, &z);
-    if (!rc)
-      rc = arc_gunzip(&m, (const uint8_t *)z.p, z.len, NULL, &o, NULL, &why);
+    if (!rc) rc = arc_gunzip((const uint8_t *)z.p, z.len, NULL, &o, NULL, &why);
     CHECK(rc == 0 || rc == MSB_ENOMEM);
     if (!rc) CHECK(o.len == t.len && !memcmp(o.p, t.p, t.len));
     buf_finish(&z);
@@ -481,8 +480,8 @@ TEST("gzw-1.1") { /* pieces and headers gunzip to exactly the tar bytes */
     memset(blk, 0, sizeof blk);
     buf_put(&plain, blk, 512);
     CHECK(arc_gzw_finish(w, blk, 512) == 0);
-    CHECK(arc_gunzip(&m, (const uint8_t *)out.p, out.len, NULL, &got, NULL,
-                     &why) == 0);
+    CHECK(arc_gunzip((const uint8_t *)out.p, out.len, NULL, &got, NULL, &why) ==
+          0);
     CHECK(got.len == plain.len && !memcmp(got.p, plain.p, plain.len));
     mem_free(&m, keep);
     buf_finish(&out);

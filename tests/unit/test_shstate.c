@@ -164,7 +164,7 @@ static uint8_t *tss_patch(msb_sandbox *sb, const uint8_t *s, size_t n,
   lim.max_ratio = 1000;
   buf_init(&raw, &sb->m);
   buf_init(&out, &sb->m);
-  if (arc_gunzip(&sb->m, s, n, &lim, &raw, &gi, &why) == 0 &&
+  if (arc_gunzip(s, n, &lim, &raw, &gi, &why) == 0 &&
       (p = tss_find(raw.p, raw.len, from)) != NULL &&
       strlen(from) == strlen(to)) {
     memcpy(p, to, strlen(to));
