@@ -71,8 +71,14 @@ typedef struct inf_state {
   size_t start; /* out->len when the stream began */
   size_t pos;   /* end of the output so far (out->len lags behind) */
   size_t lim;   /* pos may not pass this: start + cap */
-  int fixed;    /* lt and dt hold the fixed codes */
+  const uint32_t *lc, *dc; /* the current block's codes: lt and dt, or
+                              the fixed ones */
+  int fixed;    /* flt and fdt are built */
   uint32_t lt[INF_LSIZE], dt[INF_DSIZE];
+  /* The fixed codes have no code longer than either root: no subtables.
+   * Kept apart, so a stream alternating fixed and dynamic blocks (a
+   * snapshot: one of each per file) builds them once. */
+  uint32_t flt[1u << INF_LBITS], fdt[1u << INF_DBITS];
 } inf_state;
 
 /* RFC 1951 3.2.5: bases and extra bits of lengths 257.. and distances. */
@@ -105,17 +111,6 @@ static uint32_t inf_entry(int kind, unsigned sym) {
   return INF_BAD;
 }
 
-/* The low len bits of code in reverse order: deflate sends codes from
- * their top bit, into a bit buffer read from its lowest. */
-static unsigned inf_rev(unsigned code, unsigned len) {
-  unsigned r = 0;
-  while (len--) {
-    r = r << 1 | (code & 1);
-    code >>= 1;
-  }
-  return r;
-}
-
 /* Fills t (a main table of root bits, then subtables) for the code whose
  * lengths are lens[0..n). -1 for a code zlib refuses: over-subscribed, or
  * incomplete unless empty or one 1-bit literal/length or distance code.
@@ -127,7 +122,7 @@ static int inf_build(uint32_t *t, unsigned root, const uint8_t *lens,
   unsigned count[16] = {0}, next[16], max = 0, len, i, j, k, nsym;
   unsigned code, group = ~0u, sbits = 0, sbase = 0, nextsub = 1u << root;
   uint16_t sym[288];
-  unsigned codes[288];
+  unsigned rcodes[288];
   int left = 1;
   for (i = 0; i < n; i++) count[lens[i]]++;
   for (len = 1; len <= 15; len++) {
@@ -144,35 +139,36 @@ static int inf_build(uint32_t *t, unsigned root, const uint8_t *lens,
   nsym = next[15] + count[15];
   for (i = 0; i < n; i++)
     if (lens[i]) sym[next[lens[i]]++] = (uint16_t)i;
-  for (code = 0, len = 0, k = 0; k < nsym; k++, code++) {
-    while (len < lens[sym[k]]) {
-      code <<= 1;
-      len++;
-    }
-    codes[k] = code;
+  /* their codes, bit-reversed (the order they are read in): add one to
+   * the reversed code from its top bit down; a longer code is the
+   * shorter one with zeros appended, which reversed changes nothing */
+  for (code = 0, k = 0; k < nsym; k++) {
+    unsigned inc = 1u << (lens[sym[k]] - 1);
+    rcodes[k] = code;
+    while (code & inc) inc >>= 1;
+    code = inc ? (code & (inc - 1)) + inc : 0;
   }
   for (k = 0; k < nsym; k++) {
     uint32_t e;
     len = lens[sym[k]];
     e = inf_entry(kind, sym[k]) + (len << 8 | len);
     if (len <= root) {
-      for (i = inf_rev(codes[k], len); i < 1u << root; i += 1u << len) t[i] = e;
+      for (i = rcodes[k]; i < 1u << root; i += 1u << len) t[i] = e;
       continue;
     }
-    /* Codes sharing their first root bits are adjacent in this order, the
-     * longest last; they get one subtable as deep as that one needs. */
-    if (codes[k] >> (len - root) != group) {
-      group = codes[k] >> (len - root);
-      for (j = k + 1; j < nsym && codes[j] >> (lens[sym[j]] - root) == group;
-           j++) {
+    /* Codes sharing their first root bits (the low bits reversed) are
+     * adjacent in this order, the longest last; they get one subtable as
+     * deep as that one needs. */
+    if ((rcodes[k] & INF_MASK(root)) != group) {
+      group = rcodes[k] & INF_MASK(root);
+      for (j = k + 1; j < nsym && (rcodes[j] & INF_MASK(root)) == group; j++) {
       }
       sbits = lens[sym[j - 1]] - root;
       sbase = nextsub;
       nextsub += 1u << sbits;
-      t[inf_rev(group, root)] = INF_SUB | sbase << 16 | sbits << 8 | root;
+      t[group] = INF_SUB | sbase << 16 | sbits << 8 | root;
     }
-    for (i = inf_rev(codes[k] & INF_MASK(len - root), len - root);
-         i < 1u << sbits; i += 1u << (len - root))
+    for (i = rcodes[k] >> root; i < 1u << sbits; i += 1u << (len - root))
       t[sbase + i] = e;
   }
   return 0;
@@ -275,7 +271,7 @@ static int inf_fast(inf_state *s, size_t stop) {
   const uint8_t *in = s->in, *in_stop = s->end - 8;
   uint8_t *base = (uint8_t *)s->out->p, *op = base + s->pos;
   uint8_t *o0 = base + s->start, *o_stop = base + stop;
-  const uint32_t *lt = s->lt, *dt = s->dt;
+  const uint32_t *lt = s->lc, *dt = s->dc;
   uint64_t bb = s->bb;
   unsigned bc = s->bc, n;
   int r = 0;
@@ -359,7 +355,7 @@ static int inf_codes(inf_state *s) {
         if (r) return r == INF_END ? 0 : r;
       }
     }
-    if ((r = inf_decode(s, s->lt, INF_LBITS, &e, &len))) return r;
+    if ((r = inf_decode(s, s->lc, INF_LBITS, &e, &len))) return r;
     if (e & INF_LIT) {
       if ((r = inf_room(s, 1))) return r;
       s->out->p[s->pos++] = (char)(e >> 16);
@@ -367,7 +363,7 @@ static int inf_codes(inf_state *s) {
     }
     if (e & INF_EOB) return 0;
     if (e & INF_BAD) return INF_INVALID;
-    if ((r = inf_decode(s, s->dt, INF_DBITS, &e, &dist))) return r;
+    if ((r = inf_decode(s, s->dc, INF_DBITS, &e, &dist))) return r;
     if (e & INF_BAD) return INF_INVALID;
     if (dist > s->pos - s->start) return INF_INVALID;
     if ((r = inf_room(s, len))) return r;
@@ -402,18 +398,23 @@ static int inf_stored(inf_state *s) {
   return have < len ? INF_TRUNCATED : 0;
 }
 
-/* Loads the fixed codes of RFC 1951 3.2.6 (lengths 286-287 and distances
- * 30-31 take part in the code but are invalid when met). */
+/* Selects the fixed codes of RFC 1951 3.2.6, built on first use
+ * (lengths 286-287 and distances 30-31 take part in the code but are
+ * invalid when met). */
 static void inf_fixed(inf_state *s) {
-  uint8_t lens[288];
-  memset(lens, 8, 144);
-  memset(lens + 144, 9, 112);
-  memset(lens + 256, 7, 24);
-  memset(lens + 280, 8, 8);
-  inf_build(s->lt, INF_LBITS, lens, 288, INF_KLIT);
-  memset(lens, 5, 32);
-  inf_build(s->dt, INF_DBITS, lens, 32, INF_KDIST);
-  s->fixed = 1;
+  if (!s->fixed) {
+    uint8_t lens[288];
+    memset(lens, 8, 144);
+    memset(lens + 144, 9, 112);
+    memset(lens + 256, 7, 24);
+    memset(lens + 280, 8, 8);
+    inf_build(s->flt, INF_LBITS, lens, 288, INF_KLIT);
+    memset(lens, 5, 32);
+    inf_build(s->fdt, INF_DBITS, lens, 32, INF_KDIST);
+    s->fixed = 1;
+  }
+  s->lc = s->flt;
+  s->dc = s->fdt;
 }
 
 /* Reads a dynamic block's code descriptions (RFC 1951 3.2.7) into lt and
@@ -425,7 +426,6 @@ static int inf_dynamic(inf_state *s) {
   uint32_t ct[1u << INF_CBITS];
   unsigned nlen, ndist, ncode, i, have;
   int r;
-  s->fixed = 0;
   if ((r = inf_need(s, 14))) return r;
   nlen = inf_take(s, 5) + 257;
   ndist = inf_take(s, 5) + 1;
@@ -460,6 +460,8 @@ static int inf_dynamic(inf_state *s) {
   if (inf_build(s->lt, INF_LBITS, lens, nlen, INF_KLIT) ||
       inf_build(s->dt, INF_DBITS, lens + nlen, ndist, INF_KDIST))
     return INF_INVALID;
+  s->lc = s->lt;
+  s->dc = s->dt;
   return 0;
 }
 
@@ -486,7 +488,7 @@ int inf_raw(const uint8_t *in, size_t n, buf *out, size_t cap, size_t *used,
     switch (inf_take(&s, 2)) {
     case 0: r = inf_stored(&s); break;
     case 1:
-      if (!s.fixed) inf_fixed(&s);
+      inf_fixed(&s);
       r = inf_codes(&s);
       break;
     case 2:
