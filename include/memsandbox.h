@@ -100,10 +100,19 @@ typedef struct msb_limits {
   uint32_t max_depth; /* components below "/" */
   /* execution */
   uint64_t max_steps; /* commands + loop iterations per exec */
-  uint32_t max_call_depth; /* function / source / eval / subshell nesting */
+  /* function / source / eval / subshell nesting. All nesting is also
+   * bounded by the native stack it takes (wasm: V8's, 984 KB by default in
+   * Node): past about 700 KB of it the run stops with this limit too,
+   * whatever its value, rather than overflow. */
+  uint32_t max_call_depth;
   uint64_t max_script_bytes; /* script text per exec */
   uint64_t max_output_bytes; /* per stream (stdout, stderr) per exec */
-  uint64_t max_string_bytes; /* one expanded word, variable or here-doc */
+  /* one expanded word, variable, here-doc or pipe. Pipeline stages run in
+   * turn: a writer that fills a pipe stops there with status 141, as if
+   * its reader had gone (bash's result when the reader stops early, as
+   * head does), and a reader reaching the end of such a pipe stops the run
+   * ("pipe capacity limit exceeded"). */
+  uint64_t max_string_bytes;
   uint64_t max_array_items; /* elements of one array; words of one command */
   uint64_t max_glob_work; /* directory entries visited per glob / brace */
 } msb_limits;

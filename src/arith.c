@@ -114,7 +114,8 @@ static int arith_error(arith_st *s, const char *msg) {
  * associative operators); bounded so hostile input cannot exhaust the C
  * stack. Callers leave with s->parens--. */
 static int arith_enter(arith_st *s) {
-  if (++s->parens > ARITH_MAX_PARENS)
+  if (++s->parens > ARITH_MAX_PARENS ||
+      (s->env->max_nest && s->parens + s->depth > s->env->max_nest))
     return arith_error(s, "expression recursion level exceeded");
   return 0;
 }
@@ -224,7 +225,8 @@ static int arith_streval(arith_st *s, int64_t *v) {
   rc = s->env->get(s->env->ctx, &r, &val, &vlen, s->errmsg);
   if (rc) return rc;
   if (!val || vlen == 0) return 0;
-  if (s->depth + 1 > ARITH_MAX_DEPTH)
+  if (s->depth + 1 > ARITH_MAX_DEPTH ||
+      (s->env->max_nest && s->parens + s->depth + 1 > s->env->max_nest))
     return arith_error(s, "expression recursion level exceeded");
   return arith_sub(s->env, val, vlen, v, s->errmsg, s->work, s->depth + 1,
                    &s->parens);

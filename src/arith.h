@@ -60,6 +60,11 @@ typedef struct arith_env {
              buf *errmsg);
   /* Assigns an integer (=, op=, ++, --). */
   int (*set)(void *ctx, const arith_ref *r, int64_t v, buf *errmsg);
+  /* Deepest nesting (parentheses, unary and right-associative operators,
+   * values that are expressions, together) the caller's native stack
+   * allows, each level costing the caller's estimate; 0 leaves only the
+   * built-in bounds. Deeper input is the same recursion error. */
+  int max_nest;
 } arith_env;
 
 /* Evaluates expr[0..len) (NUL bytes are not allowed inside; bash never

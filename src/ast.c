@@ -413,7 +413,9 @@ typedef struct ast_dp {
                               next `;` too */
   int sub_top;             /* next item list is a $(...) top level:
                               items joined by "; " on one line */
-  int err;                 /* MSB_ENOTSUP for what cannot be printed */
+  int err;                 /* MSB_ENOTSUP for what cannot be printed,
+                              MSB_ELIMIT past max_depth */
+  size_t depth, max_depth; /* nesting printed now, allowed (stack) */
 } ast_dp;
 
 static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind);
@@ -421,6 +423,17 @@ static void ast_dp_items(ast_dp *d, const ast_node *n, int ind, int term,
                          int inline_first);
 static int ast_dp_flush(ast_dp *d);
 static void ast_dp_sub(ast_dp *d, const ast_node *cmd);
+
+/* Enters a level of nesting: 0, or 1 (with d->err set) past the stack
+ * the printer was given. Pair a 0 with d->depth--. */
+static int ast_dp_enter(ast_dp *d) {
+  if (d->depth >= d->max_depth) {
+    d->err = MSB_ELIMIT;
+    return 1;
+  }
+  d->depth++;
+  return 0;
+}
 
 static void ast_dp_indent(ast_dp *d, int ind) {
   int i;
@@ -433,9 +446,17 @@ static int ast_dp_has_dollar(const ast_part *p) {
   return 0;
 }
 
+static void ast_dp_parts_run(ast_dp *d, const ast_part *p, int in_dq);
+
+static void ast_dp_parts(ast_dp *d, const ast_part *p, int in_dq) {
+  if (ast_dp_enter(d)) return;
+  ast_dp_parts_run(d, p, in_dq);
+  d->depth--;
+}
+
 /* Renders parts for words holding $'...' or $"...", which bash prints in
  * their plain quoted form. */
-static void ast_dp_parts(ast_dp *d, const ast_part *p, int in_dq) {
+static void ast_dp_parts_run(ast_dp *d, const ast_part *p, int in_dq) {
   size_t i;
   for (; p; p = p->next) {
     switch (p->kind) {
@@ -506,6 +527,8 @@ static void ast_dp_sub(ast_dp *d, const ast_node *cmd) {
   ast_dp in;
   memset(&in, 0, sizeof in);
   in.b = d->b;
+  in.depth = d->depth;
+  in.max_depth = d->max_depth;
   buf_puts(d->b, "$(");
   if (cmd) {
     in.sub_top = 1;
@@ -731,15 +754,44 @@ static void ast_dp_loop_body(ast_dp *d, const ast_node *body, int ind) {
   buf_puts(d->b, "done");
 }
 
+static void ast_dp_cond_run(ast_dp *d, const ast_cond *c);
+
 static void ast_dp_cond(ast_dp *d, const ast_cond *c) {
+  if (ast_dp_enter(d)) return;
+  ast_dp_cond_run(d, c);
+  d->depth--;
+}
+
+/* An && / || chain nests to the left: printed in a loop from its leftmost
+ * operand, so that its length costs no native stack. */
+static void ast_dp_cond_chain(ast_dp *d, const ast_cond *c) {
+  const ast_cond *small[8], **chain = small, *x;
+  size_t k = 0, i;
+  for (x = c;
+       (x->kind == AST_C_AND || x->kind == AST_C_OR) && (x == c || !x->paren);
+       x = x->left)
+    k++;
+  if (k > sizeof small / sizeof small[0]) {
+    chain = mem_alloc(d->b->m, k * sizeof *chain);
+    if (!chain) {
+      d->err = MSB_ENOMEM;
+      return;
+    }
+  }
+  for (i = k, x = c; i; x = x->left) chain[--i] = x;
+  ast_dp_cond(d, x);
+  for (i = 0; i < k; i++) {
+    buf_puts(d->b, chain[i]->kind == AST_C_AND ? " && " : " || ");
+    ast_dp_cond(d, chain[i]->right);
+  }
+  if (chain != small) mem_free(d->b->m, chain);
+}
+
+static void ast_dp_cond_run(ast_dp *d, const ast_cond *c) {
   if (c->paren) buf_puts(d->b, "( ");
   switch (c->kind) {
   case AST_C_AND:
-  case AST_C_OR:
-    ast_dp_cond(d, c->left);
-    buf_puts(d->b, c->kind == AST_C_AND ? " && " : " || ");
-    ast_dp_cond(d, c->right);
-    break;
+  case AST_C_OR: ast_dp_cond_chain(d, c); break;
   case AST_C_NOT:
     buf_puts(d->b, "! ");
     ast_dp_cond(d, c->left);
@@ -802,7 +854,41 @@ static void ast_dp_func(ast_dp *d, const char *name, const ast_node *body,
   }
 }
 
+static void ast_dp_cmd_run(ast_dp *d, const ast_node *n, int ind);
+
 static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
+  if (ast_dp_enter(d)) return;
+  ast_dp_cmd_run(d, n, ind);
+  d->depth--;
+}
+
+/* An && / || list nests to the left, (a && b) || c: printed in a loop
+ * from its leftmost command, as ast_dp_cond_chain does. */
+static void ast_dp_andor(ast_dp *d, const ast_node *n, int ind) {
+  const ast_node *small[8], **chain = small, *x;
+  size_t k = 0, i;
+  for (x = n;
+       (x->kind == AST_AND || x->kind == AST_OR) && (x == n || !x->redirs);
+       x = x->u.bin.left)
+    k++;
+  if (k > sizeof small / sizeof small[0]) {
+    chain = mem_alloc(d->b->m, k * sizeof *chain);
+    if (!chain) {
+      d->err = MSB_ENOMEM;
+      return;
+    }
+  }
+  for (i = k, x = n; i; x = x->u.bin.left) chain[--i] = x;
+  ast_dp_cmd(d, x, ind);
+  for (i = 0; i < k; i++) {
+    buf_puts(d->b, chain[i]->kind == AST_AND ? " && " : " || ");
+    if (ast_dp_flush(d)) buf_putc(d->b, ' ');
+    ast_dp_cmd(d, chain[i]->u.bin.right, ind);
+  }
+  if (chain != small) mem_free(d->b->m, chain);
+}
+
+static void ast_dp_cmd_run(ast_dp *d, const ast_node *n, int ind) {
   const ast_node *c;
   const ast_assign *a;
   const ast_word *w;
@@ -858,12 +944,7 @@ static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
     }
     return;
   case AST_AND:
-  case AST_OR:
-    ast_dp_cmd(d, n->u.bin.left, ind);
-    buf_puts(d->b, n->kind == AST_AND ? " && " : " || ");
-    if (ast_dp_flush(d)) buf_putc(d->b, ' ');
-    ast_dp_cmd(d, n->u.bin.right, ind);
-    return;
+  case AST_OR: ast_dp_andor(d, n, ind); return;
   case AST_LIST: ast_dp_items(d, n->u.list.items, ind, 0, 1); return;
   case AST_SUBSHELL:
     buf_puts(d->b, "( ");
@@ -958,12 +1039,15 @@ static void ast_dp_cmd(ast_dp *d, const ast_node *n, int ind) {
 }
 
 /* Appends function name's definition as bash's `declare -f` prints it
- * (without a final newline). Returns 0, b's error, or MSB_ENOTSUP for a
- * body it cannot reproduce (the caller should then refuse loudly). */
-int ast_print_function(buf *b, const char *name, const ast_node *body) {
+ * (without a final newline). Returns 0, b's error, MSB_ENOTSUP for a body
+ * it cannot reproduce (the caller should then refuse loudly), or
+ * MSB_ELIMIT for one nested deeper than `stack` allows. */
+int ast_print_function(buf *b, const char *name, const ast_node *body,
+                       size_t stack) {
   ast_dp d;
   memset(&d, 0, sizeof d);
   d.b = b;
+  d.max_depth = stack / AST_PRINT_LEVEL;
   if (!body) return MSB_EINVAL;
   ast_dp_func(&d, name, body, 0, 0);
   if (d.err) return d.err;

@@ -424,7 +424,15 @@ int ast_print_word(struct buf *b, const ast_word *w);
 /* Appends a function definition (AST_FUNC's name and body) laid out as
  * bash's `declare -f NAME` and `type NAME` print it, without the final
  * newline. Returns 0, MSB_ENOMEM, or MSB_ENOTSUP when the body holds
- * something it cannot reproduce exactly (then refuse loudly). */
-int ast_print_function(struct buf *b, const char *name, const ast_node *body);
+ * something it cannot reproduce exactly (then refuse loudly). The printer
+ * recurses once per level of nesting, each costing up to AST_PRINT_LEVEL
+ * bytes of native stack: it may use `stack` bytes (AST_PRINT_STACK_MAX
+ * when nothing else is running) and fails with MSB_ELIMIT beyond. */
+#define AST_PRINT_LEVEL 640
+#ifndef AST_PRINT_STACK_MAX
+#define AST_PRINT_STACK_MAX ((size_t)720 << 10)
+#endif
+int ast_print_function(struct buf *b, const char *name, const ast_node *body,
+                       size_t stack);
 
 #endif

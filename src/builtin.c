@@ -13,11 +13,12 @@
 /* declare -f / type: one printer for function bodies, the parser's. */
 int interp_print_func(shell *sh, const char *name, const ast_node *body,
                       buf *b) {
-  int rc = ast_print_function(b, name, body);
+  int rc = ast_print_function(b, name, body, interp_stack_left(sh));
   if (rc == MSB_ENOTSUP) {
     interp_errf(sh, "%s: cannot print this function's body exactly", name);
     return rc;
   }
+  if (rc == MSB_ELIMIT) return interp_stack_fail(sh);
   return rc ? rc : buf_putc(b, '\n');
 }
 
@@ -1554,7 +1555,14 @@ static int bi_read(shell *sh, int argc, char **argv) {
     buf_finish(&line);
     return MSB_ENOMEM;
   }
-  if (!got_delim && (nchars < 0 || (int)line.len < nchars)) status = 1;
+  if (!got_delim && (nchars < 0 || (int)line.len < nchars)) {
+    int r2 = nchars ? interp_input_end(sh, fd) : 0;
+    if (r2) {
+      buf_finish(&line);
+      return r2;
+    }
+    status = 1;
+  }
   if (nchars == 0) status = 0;
   {
     char **f = NULL;
@@ -1714,6 +1722,7 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
     }
   }
   interp_consume(sh, fd, pos);
+  if (!count || got < count) return interp_input_end(sh, fd);
   return 0;
 }
 
@@ -2518,6 +2527,7 @@ static int bi_bash(shell *sh, int argc, char **argv) {
     char *one[2];
     int rc;
     interp_input(sh, 0, &in, &n);
+    if ((rc = interp_input_end(sh, 0))) return rc;
     copy = mem_strndup(sh->m, (const char *)in, n);
     if (!copy) return MSB_ENOMEM;
     interp_consume(sh, 0, n);

@@ -1652,6 +1652,8 @@ int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,
   env.is_assoc = expand_ar_is_assoc;
   env.get = expand_ar_get;
   env.set = expand_ar_set;
+  /* the first few levels are part of the caller's own cost */
+  env.max_nest = (int)(interp_stack_left(sh) / SH_STACK_ARITH) + 4;
   rc = arith_eval(&env, s, n, val, &err, &work);
   if (rc == MSB_ELIMIT) {
     if (!sh->run->limit) sh->run->limit = "max_steps";
@@ -1742,7 +1744,7 @@ static int expand_tilde(xw *x, const ast_part *p) {
   return 0;
 }
 
-static int expand_parts(xw *x, const ast_part *p, int quoted) {
+static int expand_parts_run(xw *x, const ast_part *p, int quoted) {
   int rc = 0;
   for (; p && !rc && !x->err; p = p->next) {
     switch (p->kind) {
@@ -1792,6 +1794,16 @@ static int expand_parts(xw *x, const ast_part *p, int quoted) {
     }
   }
   if (!rc) rc = x->err;
+  return rc;
+}
+
+/* Expands parts into x: every nesting of words passes here, so this is
+ * where their native stack is charged (SH_STACK_WORD). */
+static int expand_parts(xw *x, const ast_part *p, int quoted) {
+  int rc = interp_stack_push(x->sh, SH_STACK_WORD);
+  if (rc) return rc;
+  rc = expand_parts_run(x, p, quoted);
+  interp_stack_pop(x->sh, SH_STACK_WORD);
   return rc;
 }
 
@@ -1956,9 +1968,18 @@ static int brace_seq(bctx *b, bitem *it, size_t open, size_t close, size_t n) {
   return 1;
 }
 
+static void brace_expand_run(bctx *b, bitem *it, size_t n);
+
+/* Brace expansion recurses once per nesting level and alternative. */
 static void brace_expand(bctx *b, bitem *it, size_t n) {
-  size_t i, j;
   if (b->err) return;
+  if ((b->err = interp_stack_push(b->sh, SH_STACK_BRACE))) return;
+  brace_expand_run(b, it, n);
+  interp_stack_pop(b->sh, SH_STACK_BRACE);
+}
+
+static void brace_expand_run(bctx *b, bitem *it, size_t n) {
+  size_t i, j;
   if (brace_charge(b, n / 8 + 1)) return;
   for (i = 0; i < n; i++) {
     int depth = 0, comma = 0;

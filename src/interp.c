@@ -65,6 +65,28 @@ int interp_tick(shell *sh, uint64_t n) {
   return 0;
 }
 
+int interp_stack_fail(shell *sh) {
+  sh_run *r = sh->run;
+  if (!r->limit) {
+    interp_errf(sh, "memsandbox: nesting too deep for the native stack");
+    r->limit = "max_call_depth";
+  }
+  return MSB_ELIMIT;
+}
+
+int interp_stack_push(shell *sh, size_t n) {
+  sh_run *r = sh->run;
+  if (r->stack + n > SH_STACK_MAX) return interp_stack_fail(sh);
+  r->stack += n;
+  return 0;
+}
+
+void interp_stack_pop(shell *sh, size_t n) { sh->run->stack -= n; }
+
+size_t interp_stack_left(const shell *sh) {
+  return sh->run ? SH_STACK_MAX - sh->run->stack : SH_STACK_MAX;
+}
+
 static void interp_trim_stream(shell *sh, buf *b, uint64_t *drop) {
   uint64_t max = sh->lim->max_output_bytes;
   if (max && b->len > max) {
@@ -90,6 +112,16 @@ static void interp_trim_output(shell *sh) {
   interp_trim_stream(sh, &r->err, &r->err_drop);
 }
 
+/* A write to pipe s found it full (see sh_stream): s is cut, and a
+ * subshell stage writing with a builtin is gone, as after SIGPIPE. */
+static void interp_sigpipe(shell *sh, sh_stream *s) {
+  s->cut = 1;
+  if (s->owner != sh && sh->flow != SH_FLOW_EXIT) {
+    sh->flow = SH_FLOW_EXIT;
+    sh->status = 141;
+  }
+}
+
 /* Writes bytes to fd's stream. */
 int interp_write(shell *sh, int fd, const void *p, size_t n) {
   sh_stream *s;
@@ -99,6 +131,15 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   switch (s->kind) {
   case SH_S_NULL: return 0;
   case SH_S_BUF:
+    if (s->pipe) {
+      uint64_t cap = sh->lim->max_string_bytes;
+      if (s->cut || s->ob->len + (uint64_t)n > cap) {
+        if (!s->cut && s->ob->len < cap)
+          rc = buf_put(s->ob, p, (size_t)(cap - s->ob->len));
+        interp_sigpipe(sh, s);
+        return rc;
+      }
+    }
     rc = buf_put(s->ob, p, n);
     if (s->ob == &sh->run->out || s->ob == &sh->run->err)
       interp_trim_output(sh);
@@ -198,6 +239,20 @@ void interp_consume(shell *sh, int fd, size_t n) {
   sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
   if (!s || s->kind != SH_S_IN) return;
   s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+}
+
+/* The run stops: something read to the end of a cut pipe. */
+static int interp_pipe_overrun(shell *sh) {
+  if (!sh->run->limit) {
+    sh->run->limit = "max_string_bytes";
+    sh->run->pipe_stop = 1;
+  }
+  return MSB_ELIMIT;
+}
+
+int interp_input_end(shell *sh, int fd) {
+  sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
+  return s && s->kind == SH_S_IN && s->cut ? interp_pipe_overrun(sh) : 0;
 }
 
 /* Absolute path against cwd. */
@@ -934,14 +989,23 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   sh_stream *si = interp_bytes_stream(sh, (const char *)in, in_len);
   sh_stream *so = interp_stream_new(sh, SH_S_BUF);
   sh_stream *se = interp_stream_new(sh, SH_S_BUF);
+  sh_stream *s1 = sh->fd[1];
   char **saved_env;
   uint64_t ocap;
-  int rc;
-  if (!si || !so || !se) {
+  int rc = si && so && se ? interp_stack_push(sh, SH_STACK_CMDRUN) : MSB_ENOMEM;
+  if (rc) {
     interp_stream_unref(sh, si);
     interp_stream_unref(sh, so);
     interp_stream_unref(sh, se);
-    return MSB_ENOMEM;
+    return rc;
+  }
+  /* env, timeout: the command reads the caller's (maybe cut) stdin and
+   * writes into the caller's (maybe pipe) stdout */
+  si->cut = c->in_cut && in_len && in + in_len == c->in + c->in_len;
+  if (s1 && s1->pipe && s1->ob == out) {
+    so->pipe = 1;
+    so->cut = s1->cut;
+    so->owner = s1->owner;
   }
   so->ob = out;
   se->ob = err;
@@ -968,7 +1032,9 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
   }
   sh->run->step_cap = ocap;
   sh->env_override = saved_env;
+  if (so->cut && s1 && s1->pipe && s1->ob == out) s1->cut = 1;
   interp_restore_fds(sh, &sv);
+  interp_stack_pop(sh, SH_STACK_CMDRUN);
   return rc;
 }
 
@@ -1072,6 +1138,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
   int rc, r2, werr;
+  size_t out0;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
   memset(&c, 0, sizeof c);
@@ -1095,6 +1162,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.argv = argv;
   interp_input(sh, 0, &c.in, &c.in_len);
   c.in_regular = sh->fd[0] && sh->fd[0]->regular;
+  c.in_cut = sh->fd[0] && sh->fd[0]->kind == SH_S_IN && sh->fd[0]->cut;
   c.in_err = sh->fd[0] ? sh->fd[0]->rderr : CMD_EBADF; /* <&- */
   c.umask = &sh->umask;
   c.out = out;
@@ -1107,11 +1175,28 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
+  out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;
   else
     rc = d->fn(&c);
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
+  if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
+      !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
+      (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
+    /* Stopped at the pipe's capacity (see sh_stream), having more to
+     * write: from what it read of a cut pipe too, as it would block on
+     * the full pipe before reaching that pipe's end. */
+    if (d->flags & CMD_BUILTIN)
+      interp_sigpipe(sh, s1);
+    else
+      s1->cut = 1; /* a command dies alone, not the shell running it */
+    rc = 141;
+  } else if (c.in_cut && c.in_eof && rc != MSB_ENOMEM) {
+    /* what it made of a stream cut short is not output */
+    buf_truncate(out, out0);
+    rc = interp_pipe_overrun(sh);
+  }
   /* What the command read is gone for the next reader of the stream, as
    * with a real pipe or file offset. */
   if (c.in_used) interp_consume(sh, 0, c.in_used);
@@ -1240,7 +1325,11 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   var_push_scope(sh->vars);
   sh->funcs_active++;
   sh->depth++;
-  rc = interp_node(sh, body);
+  rc = interp_stack_push(sh, SH_STACK_CALL);
+  if (!rc) {
+    rc = interp_node(sh, body);
+    interp_stack_pop(sh, SH_STACK_CALL);
+  }
   if (rc >= 0 && sh->trap_return && sh->trap_return_level == sh->funcs_active) {
     int st = sh->flow == SH_FLOW_RETURN ? sh->status : rc, ofl = sh->flow;
     int r2;
@@ -2031,11 +2120,12 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
     return MSB_ELIMIT;
   }
   if (!n) return 0;
+  if ((rc = interp_stack_push(sh, SH_STACK_CAPTURE))) return rc;
   c = interp_clone(sh);
-  if (!c) return MSB_ENOMEM;
-  s = interp_stream_new(c, SH_S_BUF);
+  s = c ? interp_stream_new(c, SH_S_BUF) : NULL;
   if (!s) {
     shell_destroy(c);
+    interp_stack_pop(sh, SH_STACK_CAPTURE);
     return MSB_ENOMEM;
   }
   s->ob = out;
@@ -2044,6 +2134,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
   c->depth++;
   rc = interp_node(c, n);
+  interp_stack_pop(sh, SH_STACK_CAPTURE);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
@@ -2067,11 +2158,12 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   shell *c;
   sh_stream *s;
   int rc;
+  if ((rc = interp_stack_push(sh, SH_STACK_CAPTURE))) return rc;
   c = interp_clone(sh);
-  if (!c) return MSB_ENOMEM;
-  s = interp_stream_new(c, SH_S_BUF);
+  s = c ? interp_stream_new(c, SH_S_BUF) : NULL;
   if (!s) {
     shell_destroy(c);
+    interp_stack_pop(sh, SH_STACK_CAPTURE);
     return MSB_ENOMEM;
   }
   s->ob = out;
@@ -2081,6 +2173,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   c->parse_prefix = "command substitution: ";
   c->syntax_error = 0;
   rc = interp_string(c, text, len, line);
+  interp_stack_pop(sh, SH_STACK_CAPTURE);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
@@ -2098,8 +2191,12 @@ static int interp_subshell(shell *sh, ast_node *body) {
     sh->run->limit = "max_call_depth";
     return MSB_ELIMIT;
   }
+  if ((rc = interp_stack_push(sh, SH_STACK_SUB))) return rc;
   c = interp_clone(sh);
-  if (!c) return MSB_ENOMEM;
+  if (!c) {
+    interp_stack_pop(sh, SH_STACK_SUB);
+    return MSB_ENOMEM;
+  }
   c->depth++;
   rc = interp_node(c, body);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
@@ -2115,6 +2212,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
   shell_destroy(c);
+  interp_stack_pop(sh, SH_STACK_SUB);
   return rc;
 }
 
@@ -2171,6 +2269,8 @@ static int interp_pipeline(shell *sh, ast_node *n) {
         break;
       }
       so->ob = &pb;
+      so->pipe = 1;
+      so->owner = sh;
       interp_fd_set(sh, 1, so);
       if (st->flags & AST_F_PIPE_ERR)
         interp_fd_set(sh, 2, interp_stream_ref(so));
@@ -2198,6 +2298,7 @@ static int interp_pipeline(shell *sh, ast_node *n) {
         break;
       }
       si->data = (uint8_t *)buf_steal(&pb, &si->len);
+      si->cut = so->cut;
       interp_fd_set(sh, 0, si);
     }
     if (sh->flow == SH_FLOW_EXIT && nst == 1) break;
@@ -2436,12 +2537,52 @@ static int interp_case(shell *sh, ast_node *n) {
 
 int interp_cond(shell *sh, ast_cond *c);
 
-/* Evaluates a node with its redirections; errexit / ERR handled here. */
-int interp_node(shell *sh, ast_node *n) {
-  int rc = 0, check = 0;
+static int interp_node_run(shell *sh, ast_node *n);
+
+/* Runs an && / || chain up to its last operand, which *last receives when
+ * it is to run (else NULL). a && b || c nests to the left, (a && b) || c,
+ * and a chain of thousands must not cost native stack per operator, so it
+ * is walked in a loop from its leftmost operand. */
+static int interp_andor(shell *sh, ast_node *n, ast_node **last) {
+  ast_node *small[8], **chain = small, *x;
+  size_t k = 0, i;
+  int rc;
+  *last = NULL;
+  for (x = n;
+       (x->kind == AST_AND || x->kind == AST_OR) && (x == n || !x->redirs);
+       x = x->u.bin.left)
+    k++;
+  if (k > sizeof small / sizeof small[0]) {
+    chain = mem_alloc(sh->m, k * sizeof *chain);
+    if (!chain) return MSB_ENOMEM;
+  }
+  for (i = k, x = n; i; x = x->u.bin.left) chain[--i] = x;
+  /* all but the last operand run as conditions (no set -e, no ERR) */
+  sh->errexit_ignore++;
+  rc = interp_node(sh, x);
+  for (i = 0; i < k && rc >= 0 && sh->flow == SH_FLOW_NONE; i++) {
+    sh->status = rc;
+    if ((rc == 0) != (chain[i]->kind == AST_AND)) continue;
+    if (i + 1 == k) {
+      *last = chain[i]->u.bin.right;
+      break;
+    }
+    rc = interp_node(sh, chain[i]->u.bin.right);
+  }
+  sh->errexit_ignore--;
+  if (chain != small) mem_free(sh->m, chain);
+  return rc;
+}
+
+/* Evaluates a node with its redirections; errexit / ERR handled here.
+ * The last command of a list, group, if branch or && / || runs in the
+ * same frame (goto again) when nothing is left to do after it: nesting
+ * then costs no native stack (see SH_STACK_MAX). */
+static int interp_node_run(shell *sh, ast_node *n) {
+  int rc, check, redir;
   interp_saved sv;
-  int redir = 0;
-  if (!n) return 0;
+again:
+  rc = check = redir = 0;
   if (sh->flow != SH_FLOW_NONE) return sh->status;
   if (n->kind != AST_CMD && n->kind != AST_FUNC && n->redirs) {
     sh->line = n->line;
@@ -2463,19 +2604,24 @@ int interp_node(shell *sh, ast_node *n) {
     check = !(n->flags & AST_F_NEGATE);
     break;
   case AST_AND:
-  case AST_OR:
-    sh->errexit_ignore++;
-    rc = interp_node(sh, n->u.bin.left);
-    sh->errexit_ignore--;
-    if (rc < 0 || sh->flow != SH_FLOW_NONE) break;
-    sh->status = rc;
-    if ((rc == 0) == (n->kind == AST_AND)) {
-      rc = interp_node(sh, n->u.bin.right);
+  case AST_OR: {
+    ast_node *last;
+    rc = interp_andor(sh, n, &last);
+    if (rc < 0 || !last) break;
+    if (!redir) {
+      n = last;
+      goto again;
     }
+    rc = interp_node(sh, last);
     break;
+  }
   case AST_LIST: {
     ast_node *it;
     for (it = n->u.list.items; it; it = it->next) {
+      if (!it->next && !redir && !(it->flags & AST_F_BG)) {
+        n = it;
+        goto again;
+      }
       if (it->flags & AST_F_BG) {
         int pid = sh->next_pid;
         rc = interp_subshell(sh, it);
@@ -2496,17 +2642,25 @@ int interp_node(shell *sh, ast_node *n) {
     rc = interp_subshell(sh, n->u.body);
     check = 1;
     break;
-  case AST_GROUP: rc = interp_node(sh, n->u.body); break;
-  case AST_IF:
+  case AST_GROUP:
+    if (!redir && n->u.body) {
+      n = n->u.body;
+      goto again;
+    }
+    rc = interp_node(sh, n->u.body);
+    break;
+  case AST_IF: {
+    ast_node *br;
     rc = interp_cond_run(sh, n->u.ifs.cond);
     if (rc < 0 || sh->flow != SH_FLOW_NONE) break;
-    if (rc == 0)
-      rc = interp_node(sh, n->u.ifs.then);
-    else if (n->u.ifs.els)
-      rc = interp_node(sh, n->u.ifs.els);
-    else
-      rc = 0;
+    br = rc == 0 ? n->u.ifs.then : n->u.ifs.els;
+    if (br && !redir) {
+      n = br;
+      goto again;
+    }
+    rc = br ? interp_node(sh, br) : 0;
     break;
+  }
   case AST_WHILE: rc = interp_while(sh, n, 0); break;
   case AST_UNTIL: rc = interp_while(sh, n, 1); break;
   case AST_FOR:
@@ -2555,7 +2709,18 @@ int interp_node(shell *sh, ast_node *n) {
   if (check && rc) {
     int r2 = interp_after(sh, rc);
     if (r2 < 0) return r2;
+    /* an ERR trap that ran `exit N`, as an enclosing node would report */
+    if (sh->flow == SH_FLOW_EXIT) return sh->status;
   }
+  return rc;
+}
+
+int interp_node(shell *sh, ast_node *n) {
+  int rc;
+  if (!n) return 0;
+  if ((rc = interp_stack_push(sh, SH_STACK_NODE))) return rc;
+  rc = interp_node_run(sh, n);
+  interp_stack_pop(sh, SH_STACK_NODE);
   return rc;
 }
 
@@ -2757,20 +2922,45 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
   return rc;
 }
 
-/* Evaluates [[ ]]: 0 true, 1 false, 2 error. */
+static int interp_cond_test(shell *sh, ast_cond *c);
+
+/* An && / || chain of [[ ]]: it nests to the left, so it is walked in a
+ * loop from its leftmost operand, as in interp_andor. */
+static int interp_cond_chain(shell *sh, ast_cond *c) {
+  ast_cond *small[8], **chain = small, *x;
+  size_t k = 0, i;
+  int rc;
+  for (x = c; x->kind == AST_C_AND || x->kind == AST_C_OR; x = x->left) k++;
+  if (k > sizeof small / sizeof small[0]) {
+    chain = mem_alloc(sh->m, k * sizeof *chain);
+    if (!chain) return MSB_ENOMEM;
+  }
+  for (i = k, x = c; i; x = x->left) chain[--i] = x;
+  rc = interp_cond(sh, x);
+  for (i = 0; i < k && rc >= 0; i++)
+    if (rc == (chain[i]->kind == AST_C_AND ? 0 : 1))
+      rc = interp_cond(sh, chain[i]->right);
+  if (chain != small) mem_free(sh->m, chain);
+  return rc;
+}
+
+/* Evaluates [[ ]]: 0 true, 1 false, 2 error (printed), or a fatal code.
+ * Each nesting level is charged its native stack (SH_STACK_COND). */
 int interp_cond(shell *sh, ast_cond *c) {
   int rc;
-  char *s = NULL;
   if (!c) return 1;
+  if ((rc = interp_stack_push(sh, SH_STACK_COND))) return rc;
+  rc = c->kind == AST_C_AND || c->kind == AST_C_OR ? interp_cond_chain(sh, c)
+                                                   : interp_cond_test(sh, c);
+  interp_stack_pop(sh, SH_STACK_COND);
+  return rc;
+}
+
+/* One [[ ]] primary, or `!` and its operand. */
+static int interp_cond_test(shell *sh, ast_cond *c) {
+  int rc;
+  char *s = NULL;
   switch (c->kind) {
-  case AST_C_AND:
-    rc = interp_cond(sh, c->left);
-    if (rc) return rc;
-    return interp_cond(sh, c->right);
-  case AST_C_OR:
-    rc = interp_cond(sh, c->left);
-    if (rc != 1) return rc;
-    return interp_cond(sh, c->right);
   case AST_C_NOT:
     /* bash traces `! primary` as one line */
     sh->cond_neg = c->left && (c->left->kind == AST_C_WORD ||
@@ -2850,6 +3040,8 @@ int interp_cond(shell *sh, ast_cond *c) {
     mem_free(sh->m, s);
     return rc;
   case AST_C_BINARY: return interp_cond_binary(sh, c);
+  case AST_C_AND:
+  case AST_C_OR: break; /* interp_cond_chain */
   }
   return 2;
 }
@@ -2903,10 +3095,15 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     sh->run->limit = "max_call_depth";
     return MSB_ELIMIT;
   }
+  if ((rc = interp_stack_push(sh, SH_STACK_EVAL))) return rc;
   p = parse_create(sh->m, src, len, first_line,
                    (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
-  if (!p) return MSB_ENOMEM;
+  if (!p) {
+    interp_stack_pop(sh, SH_STACK_EVAL);
+    return MSB_ENOMEM;
+  }
   interp_set_aliases(sh, p);
+  parse_set_stack(p, interp_stack_left(sh));
   if (sh->cur_src && parse_tree(p))
     parse_tree(p)->src_name = arena_strdup(&parse_tree(p)->a, sh->cur_src);
   sh->depth++;
@@ -2923,6 +3120,10 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     if (rc) {
       const parse_error *e = parse_get_error(p);
       if (rc == MSB_ENOMEM) break;
+      if (e->stack) {
+        rc = interp_stack_fail(sh);
+        break;
+      }
       {
         buf b, pre;
         buf_init(&b, sh->m);
@@ -2959,6 +3160,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   sh->depth--;
   sh->tree = ot;
   parse_destroy(p);
+  interp_stack_pop(sh, SH_STACK_EVAL);
   return rc < 0 ? rc : status;
 }
 
@@ -3078,7 +3280,11 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     return MSB_ENOMEM;
   }
   c->depth++;
-  rc = interp_string(c, src, len, 1);
+  rc = interp_stack_push(sh, SH_STACK_SCRIPT);
+  if (!rc) {
+    rc = interp_string(c, src, len, 1);
+    interp_stack_pop(sh, SH_STACK_SCRIPT);
+  }
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
@@ -3298,8 +3504,9 @@ static void interp_limit_message(shell *sh, int rc) {
   else if (!strcmp(lim, "max_script_bytes"))
     val = sh->lim->max_script_bytes;
   {
-    const char *what = !strcmp(lim, "max_steps")          ? "step limit"
-                       : !strcmp(lim, "max_call_depth")   ? "call depth limit"
+    const char *what = sh->run->pipe_stop               ? "pipe capacity limit"
+                       : !strcmp(lim, "max_steps")      ? "step limit"
+                       : !strcmp(lim, "max_call_depth") ? "call depth limit"
                        : !strcmp(lim, "max_string_bytes") ? "string size limit"
                        : !strcmp(lim, "max_array_items")  ? "array size limit"
                        : !strcmp(lim, "max_glob_work")    ? "glob work limit"
@@ -3418,7 +3625,7 @@ static int interp_scrub_var(void *ctx, const var *v) {
 static void interp_scrub_secrets(shell *sh, const secret_set *s) {
   interp_scrub c;
   size_t i;
-  int k;
+  int k, rc;
   buf b;
   c.sh = sh;
   c.s = s;
@@ -3428,8 +3635,9 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
     sh_func *f = &sh->funcs[i];
     if (!f->name || !f->body) continue;
     buf_clear(&b);
-    if (ast_print_function(&b, f->name, f->body) == MSB_ENOMEM || b.err ||
-        secret_find(s, b.p, b.len, NULL, 0)) {
+    if ((rc = ast_print_function(&b, f->name, f->body, AST_PRINT_STACK_MAX)) ==
+            MSB_ENOMEM ||
+        rc == MSB_ELIMIT || b.err || secret_find(s, b.p, b.len, NULL, 0)) {
       interp_scrub_note(sh, "function", f->name);
       interp_func_unset(sh, f->name);
     }

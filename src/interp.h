@@ -25,6 +25,14 @@
 
 enum { SH_S_NULL, SH_S_BUF, SH_S_FILE, SH_S_IN };
 
+/* Pipes. Stages run one after another, so a pipe holds everything its
+ * writer produced, up to a capacity of max_string_bytes. A writer that
+ * reaches the capacity is stopped there as if the reader had gone and it
+ * got SIGPIPE (status 141; a builtin's subshell exits): the pipe is "cut".
+ * That is only what bash does when the reader stops early (head -3), so
+ * the reading side checks: a reader that reaches the end of a cut pipe's
+ * data would have read on, into bytes that were never made, and the run
+ * stops with the pipe capacity limit instead of a wrong answer. */
 typedef struct sh_stream {
   int refs;
   int kind;
@@ -34,6 +42,12 @@ typedef struct sh_stream {
   size_t len, pos;
   int regular;   /* SH_S_IN read from a regular file by "<" */
   int rderr;     /* SH_S_IN: MSB_E* every read fails with (`< dir`) */
+  int pipe;      /* SH_S_BUF: a pipeline's pipe (the capacity applies) */
+  /* SH_S_BUF pipe: its writer was stopped at the capacity, later writes
+   * are lost; SH_S_IN: the bytes are only the start of such a pipe. */
+  int cut;
+  const struct shell *owner; /* SH_S_BUF pipe: the shell running the
+                                pipeline (its stages' subshells differ) */
 } sh_stream;
 
 #define SH_NFD 10
@@ -92,6 +106,30 @@ typedef struct sh_alias {
   char *name, *value;
 } sh_alias;
 
+/* Native stack. Every recursion of the interpreter is charged what it
+ * costs in native stack, and so is the parser's (parse_set_stack) and
+ * arithmetic's, so that no script exhausts it: in wasm that stack is V8's,
+ * 984 KB by default in Node and shared with the host's JavaScript, and
+ * overflowing it fails the whole sandbox. The costs are bytes per level
+ * as measured on the wasm build in V8's optimizing tier (whose frames are
+ * the largest), rounded up; SH_STACK_MAX leaves room for the host's frames
+ * and for the work of the innermost command. Passing it stops the run as
+ * max_call_depth does, whatever that limit's value. */
+#ifndef SH_STACK_MAX
+#define SH_STACK_MAX ((size_t)720 << 10)
+#endif
+#define SH_STACK_NODE 240    /* interp_node and a compound's handler */
+#define SH_STACK_CALL 160    /* a function call, beyond its body's node */
+#define SH_STACK_EVAL 420    /* eval, source, a trap: beyond the parse */
+#define SH_STACK_SCRIPT 230  /* bash FILE, bash -c: beyond the eval */
+#define SH_STACK_SUB 130     /* a subshell, a pipeline stage */
+#define SH_STACK_CMDRUN 1300 /* find -exec, xargs, env, timeout: a command */
+#define SH_STACK_CAPTURE 480 /* $( ), beyond the word's expansion */
+#define SH_STACK_WORD 330    /* one level of word expansion */
+#define SH_STACK_COND 300    /* one level of [[ ]] */
+#define SH_STACK_BRACE 360   /* one level of brace expansion */
+#define SH_STACK_ARITH 1400  /* one level of arithmetic nesting */
+
 /* Per-exec state shared by a shell and its subshell copies. */
 typedef struct sh_run {
   uint64_t steps;
@@ -99,6 +137,8 @@ typedef struct sh_run {
    * reaching it sets limit to "timeout". */
   uint64_t step_cap;
   const char *limit;    /* name of the limit that stopped the run */
+  int pipe_stop;        /* that was a read past the end of a cut pipe */
+  size_t stack;         /* native stack charged so far (SH_STACK_*) */
   buf out, err;         /* the run's stdout and stderr */
   uint64_t out_drop, err_drop;
   int procsub_next;     /* next /dev/fd/N number for <(...) */
@@ -188,6 +228,15 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
 int interp_tick(shell *sh, uint64_t n);
+/* Charges n bytes of native stack for a recursion (SH_STACK_*): 0, or
+ * MSB_ELIMIT with a message when SH_STACK_MAX would be passed (the run
+ * stops). Pair a 0 with interp_stack_pop(sh, n). */
+int interp_stack_push(shell *sh, size_t n);
+void interp_stack_pop(shell *sh, size_t n);
+/* Stops the run as interp_stack_push does when the stack is exhausted. */
+int interp_stack_fail(shell *sh);
+/* Native stack left for a nested parse or evaluation. */
+size_t interp_stack_left(const shell *sh);
 /* Writes to fd 1 / fd 2 / any fd. */
 int interp_write(shell *sh, int fd, const void *p, size_t n);
 /* Formats a diagnostic "bash: line N: " + text + "\n" on fd 2. */
@@ -214,6 +263,9 @@ int interp_ps4(shell *sh, buf *b);
 int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n);
 /* Consumes n bytes of input on fd. */
 void interp_consume(shell *sh, int fd, size_t n);
+/* A reader (read, mapfile) reached the end of fd's input. 0, or when that
+ * input is a cut pipe (see sh_stream) MSB_ELIMIT: the run stops. */
+int interp_input_end(shell *sh, int fd);
 /* Runs a subshell copy of sh with fd 1 captured into out (command
  * substitution). Returns the status or a fatal code. */
 int interp_capture(shell *sh, ast_node *n, buf *out);

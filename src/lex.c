@@ -15,6 +15,7 @@
  * the parser from the word's parts (an unquoted, single literal part). */
 #include "lex.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "memsandbox.h"
@@ -143,8 +144,15 @@ static int lex_recover(lex_state *st, int r) {
   return 0;
 }
 
-int lex_enter(lex_state *st) {
-  if (st->depth >= PARSE_MAX_DEPTH) {
+int lex_enter(lex_state *st, size_t cost) {
+  if (st->stack + cost > st->stack_max && st->stack_max < PARSE_STACK_MAX &&
+      st->stack + cost <= PARSE_STACK_MAX && st->depth < PARSE_MAX_DEPTH) {
+    int r = lex_error(st, MSB_ELIMIT, st->line, 0,
+                      "maximum nesting depth exceeded (native stack)");
+    if (st->err.code == MSB_ELIMIT) st->err.stack = 1;
+    return r;
+  }
+  if (st->depth >= PARSE_MAX_DEPTH || st->stack + cost > PARSE_STACK_MAX) {
     static const char pre[] = "maximum nesting depth exceeded (";
     char msg[64], num[12];
     size_t n = 0, k = sizeof pre - 1;
@@ -158,7 +166,13 @@ int lex_enter(lex_state *st) {
     return lex_error(st, MSB_ELIMIT, st->line, 0, msg);
   }
   st->depth++;
+  st->stack += cost;
   return 0;
+}
+
+void lex_leave(lex_state *st, size_t cost) {
+  st->depth--;
+  st->stack -= cost;
 }
 
 const char *lex_tok_text(lex_state *st, const lex_token *tok) {
@@ -484,25 +498,112 @@ static int lex_dquote(lex_state *st, lex_wb *w, unsigned flags) {
   if (!p) return MSB_ENOMEM;
   p->flags = flags;
   lex_adv(st, 1);
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_DQ);
   if (r) return r;
   r = lex_parts(st, LEX_X_DQ, 0, &p->parts);
-  st->depth--;
+  lex_leave(st, LEX_STACK_DQ);
   if (r) return r;
   if (lex_ch(st, 0) != '"') return lex_error_match(st, line, "\"");
   lex_adv(st, 1);
   return lex_wb_add(w, p);
 }
 
+/* ---- Substitution memo ------------------------------------------------ */
+
+/* What a memo entry holds; a backquote body unescapes \" only inside
+ * double quotes, so the two are different entries. */
+enum { LEX_MEMO_CMDSUB, LEX_MEMO_PROCSUB, LEX_MEMO_BQ, LEX_MEMO_BQ_DQ };
+
+static size_t lex_memo_slot(size_t cap, const char *src, size_t start,
+                            int kind) {
+  uint64_t h = (uint64_t)(uintptr_t)src * 0x9e3779b97f4a7c15ull;
+  h ^= ((uint64_t)start << 2 | (uint64_t)kind) * 0xff51afd7ed558ccdull;
+  h ^= h >> 29;
+  return (size_t)h & (cap - 1);
+}
+
+/* The substitution of this kind parsed earlier at the current position,
+ * or NULL. */
+static const lex_memo *lex_memo_find(const lex_state *st, int kind) {
+  size_t i;
+  const lex_memo *e;
+  if (!st->memo_n) return NULL;
+  for (i = lex_memo_slot(st->memo_cap, st->src, st->pos, kind);
+       (e = st->memo[i]); i = (i + 1) & (st->memo_cap - 1))
+    if (e->src == st->src && e->start == st->pos && e->kind == kind) return e;
+  return NULL;
+}
+
+/* Records the part a substitution starting at offset start parsed into,
+ * ending at the current position. Best effort: without memory the body is
+ * simply parsed again when the word is re-lexed. */
+static void lex_memo_put(lex_state *st, size_t start, int kind,
+                         const ast_part *p) {
+  lex_memo *e;
+  size_t i;
+  if ((st->memo_n + 1) * 2 > st->memo_cap) {
+    size_t nc = st->memo_cap ? st->memo_cap * 2 : 64, k;
+    lex_memo **nt = mem_zalloc(st->m, nc * sizeof *nt);
+    if (!nt) return;
+    for (k = 0; k < st->memo_cap; k++) {
+      lex_memo *o = st->memo[k];
+      if (!o) continue;
+      for (i = lex_memo_slot(nc, o->src, o->start, o->kind); nt[i];
+           i = (i + 1) & (nc - 1)) {
+      }
+      nt[i] = o;
+    }
+    mem_free(st->m, st->memo);
+    st->memo = nt;
+    st->memo_cap = nc;
+  }
+  e = arena_alloc(st->a, sizeof *e);
+  if (!e) return;
+  e->src = st->src;
+  e->start = start;
+  e->end = st->pos;
+  e->kind = kind;
+  e->end_line = st->line;
+  e->part = p;
+  for (i = lex_memo_slot(st->memo_cap, e->src, start, kind); st->memo[i];
+       i = (i + 1) & (st->memo_cap - 1)) {
+  }
+  st->memo[i] = e;
+  st->memo_n++;
+}
+
+/* Adds a copy of a remembered part and moves past its source. */
+static int lex_memo_use(lex_state *st, lex_wb *w, const lex_memo *e) {
+  ast_part *p = lex_part_new(st, e->part->kind);
+  if (!p) return MSB_ENOMEM;
+  *p = *e->part;
+  p->next = NULL;
+  st->pos = e->end;
+  st->line = e->end_line;
+  return lex_wb_add(w, p);
+}
+
+void lex_memo_reset(lex_state *st, int release) {
+  if (release || st->memo_cap > 64) {
+    mem_free(st->m, st->memo);
+    st->memo = NULL;
+    st->memo_cap = 0;
+  } else if (st->memo_n)
+    memset(st->memo, 0, st->memo_cap * sizeof *st->memo);
+  st->memo_n = 0;
+}
+
 /* `...`: at the opening backquote. The body is unescaped (\\ \` \$, and
  * \" inside double quotes) and parsed as its own source. */
 static int lex_backquote(lex_state *st, lex_wb *w, int in_dq) {
-  int line = st->line, c, r;
+  int line = st->line, c, r, kind = in_dq ? LEX_MEMO_BQ_DQ : LEX_MEMO_BQ;
   size_t start = st->pos + 1;
   buf b;
   ast_part *p;
   char *body;
   size_t blen;
+  const lex_memo *e = lex_memo_find(st, kind);
+  if (e) return lex_memo_use(st, w, e);
   buf_init(&b, st->m);
   lex_adv(st, 1);
   for (;;) {
@@ -547,15 +648,17 @@ static int lex_backquote(lex_state *st, lex_wb *w, int in_dq) {
   buf_finish(&b);
   if (!p->text || !body) return lex_nomem(st);
   lex_adv(st, 1);
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_SUB);
   if (r) return r;
   {
     int depth = st->depth;
+    size_t stack = st->stack;
     lex_heredoc *hh = st->hd_head, *ht = st->hd_tail;
     r = parse_sub_source(st, body, blen, line, &p->cmd);
     if (r && !lex_recover(st, r)) {
       /* bash reports a broken backquote body when it runs. */
       st->depth = depth;
+      st->stack = stack;
       st->hd_head = hh;
       st->hd_tail = ht;
       if (ht) ht->next = NULL;
@@ -566,8 +669,9 @@ static int lex_backquote(lex_state *st, lex_wb *w, int in_dq) {
       r = 0;
     }
   }
-  st->depth--;
+  lex_leave(st, LEX_STACK_SUB);
   if (r) return r;
+  lex_memo_put(st, start - 1, kind, p);
   return lex_wb_add(w, p);
 }
 
@@ -633,10 +737,10 @@ static int lex_arith_body(lex_state *st, int line, ast_word **expr,
   wd = arena_zalloc(st->a, sizeof *wd);
   if (!wd) return lex_nomem(st);
   wd->line = line;
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_ARITH);
   if (r) return r;
   r = lex_parts(st, LEX_X_ARITH, 0, &wd->parts);
-  st->depth--;
+  lex_leave(st, LEX_STACK_ARITH);
   if (r) return r;
   if (lex_ch(st, 0) != ')' || lex_ch(st, 1) != ')') {
     /* lex_is_arith only lets a lone `)` through when the text never
@@ -709,42 +813,51 @@ static int lex_sub_status(lex_state *st, int r) {
 
 /* $( ... ) at the `$`. */
 static int lex_cmdsub(lex_state *st, lex_wb *w) {
-  size_t start;
+  size_t start, at = st->pos;
   int r;
-  ast_part *p = lex_part_new(st, AST_P_CMDSUB);
+  const lex_memo *e = lex_memo_find(st, LEX_MEMO_CMDSUB);
+  ast_part *p;
+  if (e) return lex_memo_use(st, w, e);
+  p = lex_part_new(st, AST_P_CMDSUB);
   if (!p) return MSB_ENOMEM;
   p->line = st->line; /* for a run from the text (aliases) */
   lex_adv(st, 2);
   start = st->pos;
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_SUB);
   if (r) return r;
   st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
   st->cmdsub_depth--;
-  st->depth--;
+  lex_leave(st, LEX_STACK_SUB);
   if (r) return lex_sub_status(st, r);
   /* The body ends just before the `)` the parser consumed. */
   p->text = arena_strndup(st->a, st->src + start, st->pos - 1 - start);
   if (!p->text) return lex_nomem(st);
   p->len = st->pos - 1 - start;
+  lex_memo_put(st, at, LEX_MEMO_CMDSUB, p);
   return lex_wb_add(w, p);
 }
 
 /* <( ... ) or >( ... ) at the `<` / `>`. */
 static int lex_procsub(lex_state *st, lex_wb *w) {
   int r;
-  ast_part *p = lex_part_new(st, AST_P_PROCSUB);
+  size_t at = st->pos;
+  const lex_memo *e = lex_memo_find(st, LEX_MEMO_PROCSUB);
+  ast_part *p;
+  if (e) return lex_memo_use(st, w, e);
+  p = lex_part_new(st, AST_P_PROCSUB);
   if (!p) return MSB_ENOMEM;
   p->text = lex_ch(st, 0) == '<' ? "<" : ">";
   p->len = 1;
   lex_adv(st, 2);
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_PROC);
   if (r) return r;
   st->cmdsub_depth++;
   r = parse_cmdsub_body(st, &p->cmd);
   st->cmdsub_depth--;
-  st->depth--;
+  lex_leave(st, LEX_STACK_PROC);
   if (r) return lex_sub_status(st, r);
+  lex_memo_put(st, at, LEX_MEMO_PROCSUB, p);
   return lex_wb_add(w, p);
 }
 
@@ -842,10 +955,10 @@ static int lex_brace_param(lex_state *st, lex_wb *w, int in_dq) {
   if (!pm || !p) return lex_nomem(st);
   p->param = pm;
   pm->flags = AST_PE_BRACED;
-  r = lex_enter(st);
+  r = lex_enter(st, LEX_STACK_PARAM);
   if (r) return r;
   r = lex_brace_inner(st, pm, in_dq, line, start);
-  st->depth--;
+  lex_leave(st, LEX_STACK_PARAM);
   if (r) return r;
   return lex_wb_add(w, p);
 }
@@ -1225,10 +1338,12 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
          * bash: keep the rest of the body as a deferred substitution. */
         size_t save = st->pos;
         int sline = st->line, odepth = st->depth;
+        size_t ostack = st->stack;
         r = lex_dollar(st, &w, ctx, opts);
         if (r && !lex_recover(st, r)) {
           ast_part *p = lex_part_new(st, AST_P_CMDSUB);
           st->depth = odepth;
+          st->stack = ostack;
           st->pos = save;
           st->line = sline;
           if (!p) {
@@ -1706,6 +1821,32 @@ static int lex_word(lex_state *st, unsigned mode, lex_token *tok) {
   wd->raw_len = tok->raw_len;
   if (!wd->raw) return lex_nomem(st);
   return 0;
+}
+
+/* The token copies live here, out of line (see parse_peek). */
+int lex_peek_next(lex_state *st, unsigned mode) {
+  lex_token t;
+  int r = lex_next(st, mode, &t);
+  if (r) return r;
+  st->peek = t;
+  st->peek_mode = mode;
+  st->have_peek = 1;
+  return 0;
+}
+
+int lex_peek_save(lex_state *st, lex_token **saved) {
+  *saved = NULL;
+  if (!st->have_peek) return 0;
+  *saved = arena_alloc(st->a, sizeof **saved);
+  if (!*saved) return lex_nomem(st);
+  **saved = st->peek;
+  st->have_peek = 0;
+  return 0;
+}
+
+void lex_peek_restore(lex_state *st, const lex_token *saved) {
+  st->have_peek = saved != NULL;
+  if (saved) st->peek = *saved;
 }
 
 int lex_next(lex_state *st, unsigned mode, lex_token *tok) {

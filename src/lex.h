@@ -56,6 +56,17 @@ typedef struct lex_token {
   size_t start;       /* source offset where the token starts */
 } lex_token;
 
+/* A substitution body parsed earlier in this top-level command: the
+ * resulting part (in the tree's arena; only its next changes later) and
+ * where the source position and line ended up. */
+typedef struct lex_memo {
+  const char *src;
+  size_t start, end;
+  int kind; /* LEX_MEMO_* */
+  int end_line;
+  const ast_part *part;
+} lex_memo;
+
 /* A here-document waiting for its body (read after the next newline). */
 typedef struct lex_heredoc {
   struct lex_heredoc *next;
@@ -72,6 +83,8 @@ typedef struct lex_state {
   int line;
   unsigned flags;    /* PARSE_* */
   int depth;         /* nesting depth (PARSE_MAX_DEPTH) */
+  size_t stack;      /* native stack the open levels cost (PARSE_STACK_*) */
+  size_t stack_max;  /* what they may cost (parse_set_stack) */
   int failed;        /* an error is recorded in err */
   parse_error err;
   /* Outermost source, for error line text. */
@@ -87,6 +100,12 @@ typedef struct lex_state {
   /* >0 while parsing a $( ... ) or <( ... ) body (no alias expansion
    * there: the body's text is cut from the source afterwards). */
   int cmdsub_depth;
+  /* $( ), <( ) and `...` bodies parsed so far, by source and offset (open
+   * hash): the parser re-lexes a peeked word when it asks for it in
+   * another mode, and without this every nesting level would parse its
+   * inner substitutions again, doubling the work per level. */
+  lex_memo **memo;
+  size_t memo_cap, memo_n;
   buf warn;          /* warnings ("warning: ...\n" lines) */
   int hd_eof;        /* a here-document ended at end of input */
   int eof_nl;        /* the implicit final newline was returned */
@@ -109,9 +128,19 @@ typedef struct lex_state {
   int alias_first; /* the next word starts such an expanded value: check it */
 } lex_state;
 
+/* Forgets the substitution memo (between top-level commands, which are
+ * never re-lexed) and, with release, frees its table. */
+void lex_memo_reset(lex_state *st, int release);
+
 /* Reads the next token in the given mode (LEX_M_*). Returns 0 or an error
  * code (recorded in st->err). */
 int lex_next(lex_state *st, unsigned mode, lex_token *tok);
+/* Reads the next token in a mode into st->peek (have_peek set). */
+int lex_peek_next(lex_state *st, unsigned mode);
+/* Sets a held peek token aside (an arena copy in *saved, NULL when none)
+ * for a nested parse; lex_peek_restore puts it back. */
+int lex_peek_save(lex_state *st, lex_token **saved);
+void lex_peek_restore(lex_state *st, const lex_token *saved);
 /* Skips blanks, comments and line continuations; returns the next byte or
  * -1 at end (for the parser's look-ahead on `((`, `{` and the like). */
 int lex_peek_char(lex_state *st);
@@ -132,9 +161,23 @@ int lex_eof_line(lex_state *st);
 int lex_error_eof(lex_state *st, const char *missing);
 /* Text of a token for messages ("newline", ";;", the word). */
 const char *lex_tok_text(lex_state *st, const lex_token *tok);
-/* Nesting guard: increments depth, failing with MSB_ELIMIT past the
- * limit. Pair with st->depth-- on success. */
-int lex_enter(lex_state *st);
+/* Native stack per nesting level, by what nests (bytes, measured like
+ * PARSE_STACK_LEVEL); the recursion behind a $( ) runs through the whole
+ * grammar, hence its price. */
+#define LEX_STACK_LOOP 900   /* for, select */
+#define LEX_STACK_FUNC 600   /* a function definition, beyond its body */
+#define LEX_STACK_COND 300   /* [[ ( ... ) ]], [[ ! ... ]] */
+#define LEX_STACK_DQ 400     /* "..." */
+#define LEX_STACK_PARAM 600  /* ${ ... } */
+#define LEX_STACK_ARITH 600  /* $(( ... )) */
+#define LEX_STACK_SUB 1440   /* $( ... ), `...` */
+#define LEX_STACK_PROC 1300  /* <( ... ), >( ... ) */
+
+/* Nesting guard: enters a level costing `cost` bytes of native stack,
+ * failing with MSB_ELIMIT past PARSE_MAX_DEPTH or the stack budget. Pair
+ * with lex_leave(st, cost) on success. */
+int lex_enter(lex_state *st, size_t cost);
+void lex_leave(lex_state *st, size_t cost);
 
 /* "((" at the current position: 1 when it is an arithmetic command, 0
  * for two nested subshells. */

@@ -30,9 +30,10 @@ static int parse_command(lex_state *st, ast_node **out);
 /* ---- Tokens ------------------------------------------------------------ */
 
 /* Peeks the next token in a mode; re-lexes a peeked token when the mode
- * changed (newlines are never re-lexed: they read here-documents). */
+ * changed (newlines are never re-lexed: they read here-documents). The
+ * token is read by lex_peek_next, out of line: a token copy inlined here
+ * would enlarge the frame of every recursive parse function. */
 static int parse_peek(lex_state *st, unsigned mode, lex_token **tok) {
-  lex_token t;
   int r;
   if (st->have_peek) {
     if (st->peek_mode == mode || st->peek.t == LEX_T_NEWLINE ||
@@ -44,11 +45,8 @@ static int parse_peek(lex_state *st, unsigned mode, lex_token **tok) {
     st->line = st->peek.line;
     st->have_peek = 0;
   }
-  r = lex_next(st, mode, &t);
+  r = lex_peek_next(st, mode);
   if (r) return r;
-  st->peek = t;
-  st->peek_mode = mode;
-  st->have_peek = 1;
   *tok = &st->peek;
   return 0;
 }
@@ -121,22 +119,20 @@ static int parse_expect_word(lex_state *st, const char *w) {
 
 /* Parses a redirection; the operator token is peeked. */
 static int parse_redir(lex_state *st, ast_redir **out) {
-  lex_token *t, op;
-  ast_redir *rd;
+  lex_token *t;
+  ast_redir *rd = arena_zalloc(st->a, sizeof *rd);
   int r;
-  op = st->peek;
+  if (!rd) return parse_nomem(st);
+  rd->op = st->peek.rop;
+  rd->fd = st->peek.fd;
+  rd->varname = st->peek.varname;
+  rd->line = st->peek.line;
+  rd->strip_tabs = rd->op == AST_R_HEREDOC && st->peek.strip_tabs;
   parse_consume(st);
   r = parse_peek(st, 0, &t);
   if (r) return r;
   if (t->t != LEX_T_WORD) return lex_error_token(st, t);
-  rd = arena_zalloc(st->a, sizeof *rd);
-  if (!rd) return parse_nomem(st);
-  rd->op = op.rop;
-  rd->fd = op.fd;
-  rd->varname = op.varname;
-  rd->line = op.line;
-  if (op.rop == AST_R_HEREDOC) {
-    rd->strip_tabs = op.strip_tabs;
+  if (rd->op == AST_R_HEREDOC) {
     r = lex_heredoc_queue(st, t, rd);
     if (r) return r;
   } else {
@@ -545,10 +541,10 @@ static int parse_cond_primary(lex_state *st, ast_cond **out) {
   if (t->t == LEX_T_LPAREN) {
     int line = t->line;
     parse_consume(st);
-    r = lex_enter(st);
+    r = lex_enter(st, LEX_STACK_COND);
     if (r) return r;
     r = parse_cond_or(st, out);
-    st->depth--;
+    lex_leave(st, LEX_STACK_COND);
     if (r == MSB_ESYNTAX && st->err.status_rule == PARSE_STATUS_KEEP)
       st->err.cond_parens++;
     if (!r) r = parse_peek(st, LEX_M_COND, &t);
@@ -565,10 +561,10 @@ static int parse_cond_primary(lex_state *st, ast_cond **out) {
     c = parse_cond_new(st, AST_C_NOT, t->line);
     if (!c) return MSB_ENOMEM;
     parse_consume(st);
-    r = lex_enter(st);
+    r = lex_enter(st, LEX_STACK_COND);
     if (r) return r;
     r = parse_cond_primary(st, &c->left);
-    st->depth--;
+    lex_leave(st, LEX_STACK_COND);
     if (r) return r;
     *out = c;
     return 0;
@@ -727,8 +723,12 @@ static int parse_funcdef(lex_state *st, const char *name, int line,
   if (r) return r;
   if (!parse_is_compound_start(st, t) || parse_is_word(t, "function"))
     return lex_error_token(st, t);
+  /* the body's own level does not cover the definition's frames */
+  r = lex_enter(st, LEX_STACK_FUNC);
+  if (r) return r;
   r = parse_command(st, &n->u.func.body);
   if (r) return r;
+  lex_leave(st, LEX_STACK_FUNC);
   *out = n;
   return 0;
 }
@@ -894,10 +894,13 @@ static int parse_command(lex_state *st, ast_node **out) {
     return lex_error(st, MSB_ENOTSUP, t->line, 0,
                      "memsandbox: coproc is not supported");
   if (parse_is_compound_start(st, t)) {
-    r = lex_enter(st);
+    size_t cost = parse_is_word(t, "for") || parse_is_word(t, "select")
+                      ? LEX_STACK_LOOP
+                      : PARSE_STACK_LEVEL;
+    r = lex_enter(st, cost);
     if (r) return r;
     r = parse_compound(st, t, out);
-    st->depth--;
+    lex_leave(st, cost);
     return r;
   }
   if (t->t == LEX_T_WORD && t->plain && !t->assign) {
@@ -1098,12 +1101,9 @@ static int parse_line_cmd(lex_state *st, ast_node **out) {
 /* ---- Entry points for the lexer ------------------------------------------ */
 
 int parse_cmdsub_body(lex_state *st, ast_node **out) {
-  lex_token *t;
-  int r;
-  int save_peek = st->have_peek;
-  lex_token saved;
-  if (save_peek) saved = st->peek;
-  st->have_peek = 0;
+  lex_token *t, *saved;
+  int r = lex_peek_save(st, &saved);
+  if (r) return r;
   r = parse_list(st, out);
   if (!r) r = parse_peek(st, 0, &t);
   if (r) return r;
@@ -1115,8 +1115,7 @@ int parse_cmdsub_body(lex_state *st, ast_node **out) {
   }
   if (t->t != LEX_T_RPAREN) return lex_error_token(st, t);
   parse_consume(st);
-  st->have_peek = save_peek;
-  if (save_peek) st->peek = saved;
+  lex_peek_restore(st, saved);
   return 0;
 }
 
@@ -1124,11 +1123,11 @@ int parse_sub_source(lex_state *st, const char *src, size_t len, int line,
                      ast_node **out) {
   const char *osrc = st->src;
   size_t olen = st->len, opos = st->pos;
-  int oline = st->line, save_peek = st->have_peek, r;
-  lex_token saved;
+  int oline = st->line, r;
+  lex_token *saved;
   ast_node *list = NULL, **tail = NULL, *cmd;
-  if (save_peek) saved = st->peek;
-  st->have_peek = 0;
+  r = lex_peek_save(st, &saved);
+  if (r) return r;
   st->src = src;
   st->len = len;
   st->pos = 0;
@@ -1151,8 +1150,7 @@ int parse_sub_source(lex_state *st, const char *src, size_t len, int line,
   st->len = olen;
   st->pos = opos;
   st->line = oline;
-  st->have_peek = save_peek;
-  if (save_peek) st->peek = saved;
+  lex_peek_restore(st, saved);
   if (r) return r;
   *out = list;
   return 0;
@@ -1191,11 +1189,16 @@ parser *parse_create(mem *m, const char *src, size_t len, int first_line,
   st->len = st->top_len = len;
   st->line = st->top_first_line = first_line;
   st->flags = flags;
+  st->stack_max = PARSE_STACK_MAX;
   buf_init(&st->warn, m);
   return p;
 }
 
 void parse_set_flags(parser *p, unsigned flags) { p->st.flags = flags; }
+
+void parse_set_stack(parser *p, size_t max) {
+  p->st.stack_max = max < PARSE_STACK_MAX ? max : PARSE_STACK_MAX;
+}
 
 /* Sets the alias lookup (NULL: no alias expansion). */
 void parse_set_aliases(parser *p, parse_alias_fn fn, void *ctx) {
@@ -1208,6 +1211,7 @@ int parse_next(parser *p, ast_node **out) {
   int r;
   *out = NULL;
   buf_clear(&st->warn);
+  lex_memo_reset(st, 0);
   if (st->failed) return st->err.code;
   if (p->done) return 0;
   r = parse_line_cmd(st, out);
@@ -1240,6 +1244,7 @@ void parse_destroy(parser *p) {
   if (!p) return;
   m = p->st.m;
   buf_finish(&p->st.warn);
+  lex_memo_reset(&p->st, 1);
   ast_tree_release(p->st.tree);
   mem_free(m, p);
 }

@@ -23,13 +23,18 @@
 
 /* Deepest nesting of compound commands, substitutions and [[ ]] groups the
  * parser accepts; deeper input fails with MSB_ELIMIT and the message
- * "maximum nesting depth exceeded (1000)" instead of overflowing the C
- * stack. Each level costs up to about 1.5 KB of native stack on x86-64
- * (-O2), so a build with a small stack (wasm) may lower it with
- * -DPARSE_MAX_DEPTH=N. */
+ * "maximum nesting depth exceeded (1000)" instead of overflowing the
+ * native stack. Each level is also charged the native stack its recursion
+ * costs (bytes, as measured on the wasm build in V8's optimizing tier,
+ * whose frames are the largest: see interp.h), against PARSE_STACK_MAX:
+ * PARSE_MAX_DEPTH plain levels (( ), { }, if, while, case), fewer when
+ * they are costlier ones, a $( ) counting about two. A caller that is
+ * itself deep in a recursion gives a smaller budget (parse_set_stack). */
 #ifndef PARSE_MAX_DEPTH
 #define PARSE_MAX_DEPTH 1000
 #endif
+#define PARSE_STACK_LEVEL 720
+#define PARSE_STACK_MAX ((size_t)PARSE_MAX_DEPTH * PARSE_STACK_LEVEL)
 
 /* Parser options. */
 #define PARSE_EXTGLOB 1u /* shopt -s extglob: ?( *( +( @( !( in words */
@@ -42,6 +47,9 @@
 typedef struct parse_error {
   /* MSB_ESYNTAX, MSB_EINCOMPLETE, MSB_ELIMIT (nesting), MSB_ENOMEM. */
   int code;
+  /* MSB_ELIMIT from the caller's smaller stack budget (parse_set_stack),
+   * not from the input's own nesting: the caller's recursion is at fault */
+  int stack;
   int line;        /* line of the error, as bash reports it */
   /* Bash's message without any prefix, e.g.
    * "syntax error near unexpected token `fi'" or
@@ -88,6 +96,9 @@ void parse_set_flags(parser *p, unsigned flags);
  * fn turns expansion off. */
 typedef const char *(*parse_alias_fn)(void *ctx, const char *name);
 void parse_set_aliases(parser *p, parse_alias_fn fn, void *ctx);
+/* Lowers the native stack the parse may use to max bytes (a caller deep
+ * in a recursion of its own; see PARSE_STACK_MAX). */
+void parse_set_stack(parser *p, size_t max);
 /* Parses the next top-level command into *out (NULL at end of input).
  * Returns 0, or an error code with details in parse_get_error. After an
  * error, further calls return the same error. */

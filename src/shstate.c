@@ -177,7 +177,8 @@ static int shstate_funcs(shell *sh, buf *rec, buf *key, buf *v, char *why,
   for (i = 0; i < n && !rc; i++) {
     buf t;
     buf_init(&t, sh->m);
-    rc = ast_print_function(&t, fs[i]->name, fs[i]->body);
+    rc = ast_print_function(&t, fs[i]->name, fs[i]->body, AST_PRINT_STACK_MAX);
+    if (rc == MSB_ELIMIT) rc = MSB_ENOTSUP; /* nested too deeply */
     if (rc == MSB_ENOTSUP)
       snprintf(why, whylen,
                "function '%s' cannot be saved: its body cannot be printed "
@@ -455,8 +456,8 @@ static int shstate_load_func(shstate_in *in, const char *key, const char *name,
   }
   /* what loads must save again: refuse bodies the printer cannot print */
   buf_clear(&in->tmp);
-  rc = ast_print_function(&in->tmp, name, f->u.func.body);
-  if (rc == MSB_ENOTSUP)
+  rc = ast_print_function(&in->tmp, name, f->u.func.body, AST_PRINT_STACK_MAX);
+  if (rc == MSB_ENOTSUP || rc == MSB_ELIMIT)
     rc = shstate_bad(in, key, "a body that cannot be printed back");
   if (!rc) rc = interp_func_set(in->sh, name, f->u.func.body, tree);
   ast_tree_release(tree);

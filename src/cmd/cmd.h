@@ -59,6 +59,15 @@ struct cmd_ctx {
    * cmd_input of "-" returns it, commands reading c->in check it. */
   int in_err;
   int in_failed; /* a read hit in_err (cmd_input sets it) */
+  /* stdin is only the start of a pipe whose writer was stopped at the
+   * pipe's capacity (the shell sets it; see interp.h): a command that
+   * reads it to the end would be answering for data that does not exist,
+   * and the shell stops the run then. */
+  int in_cut;
+  /* The command read stdin to its end: cmd_input of "-" sets it, as do
+   * commands reading c->in whole; one that stops early because it has
+   * what it needs (head -3, grep -m1, sed 3q) clears it again. */
+  int in_eof;
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */

@@ -117,6 +117,9 @@ int cmd_cmp(cmd_ctx *c) {
   }
   n = len[0] < len[1] ? len[0] : len[1];
   if (limit < n) n = limit;
+  /* stdin is read no further than the comparison went (see cmd_ctx) */
+  for (i = 0; i < 2; i++)
+    if (!strcmp(name[i], "-") && n < len[i]) c->in_eof = 0;
   for (pos = 0; pos < n; pos++) {
     int a = d[0][pos], b = d[1][pos];
     if (a == b) {
@@ -124,6 +127,7 @@ int cmd_cmp(cmd_ctx *c) {
       continue;
     }
     diff = 1;
+    if (!verbose || quiet) c->in_eof = 0; /* the first difference ends it */
     if (quiet) return 1;
     if (!verbose) {
       if (bytes) {

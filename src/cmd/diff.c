@@ -814,6 +814,7 @@ static int diff_load(cmd_ctx *c, diff_file *f, const char *name,
     f->d = c->in;
     f->len = c->in_len;
     c->in_used = c->in_len;
+    c->in_eof = 1;
     f->mtime = *c->clock_ns;
     return 0;
   }

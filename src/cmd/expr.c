@@ -19,11 +19,16 @@ typedef struct expr_val {
   int is_int;
 } expr_val;
 
+/* Deepest nesting of ( ) and keywords; GNU has none and runs out of
+ * stack at some depth, we say so instead (and keep the stack small). */
+#define EXPR_MAX_DEPTH 128
+
 typedef struct expr_p {
   cmd_ctx *c;
   char **av;
   int n, pos;
   int err; /* exit status 2/3 when set, or a negative MSB_E* code */
+  int depth;
 } expr_p;
 
 static expr_val expr_or(expr_p *p);
@@ -135,7 +140,21 @@ static expr_val expr_match(expr_p *p, expr_val a, expr_val b) {
   return expr_int(rc == 1 ? m[0].eo : 0);
 }
 
+static expr_val expr_primary_run(expr_p *p);
+
 static expr_val expr_primary(expr_p *p) {
+  expr_val v;
+  if (p->depth >= EXPR_MAX_DEPTH) {
+    expr_fail(p, 2, "syntax error: expression nested too deeply", NULL);
+    return expr_str("");
+  }
+  p->depth++;
+  v = expr_primary_run(p);
+  p->depth--;
+  return v;
+}
+
+static expr_val expr_primary_run(expr_p *p) {
   const char *t = expr_peek(p);
   if (p->err) return expr_str("");
   if (!t) {
@@ -323,6 +342,7 @@ int cmd_expr(cmd_ctx *c) {
   p.n = c->argc - first;
   p.pos = 0;
   p.err = 0;
+  p.depth = 0;
   if (p.n == 0) {
     cmd_err(c, "missing operand");
     buf_puts(c->err, "Try 'expr --help' for more information.\n");

@@ -172,6 +172,7 @@ typedef struct grep_st {
   const char *groupsep;
   grep_globs inc, exc, excdir;
   int matched, error, stop;
+  int early; /* the last buffer's search ended before its end (-m, -l) */
   int printed_any;   /* a line or separator was printed (for "--") */
 } grep_st;
 
@@ -397,6 +398,8 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
     }
     pos = next;
   }
+  st->early = pos < len || (st->maxcount >= 0 &&
+                            nsel >= (uint64_t)st->maxcount && after_left <= 0);
   if (st->count) {
     if (st->names) {
       buf_puts(c->out, name);
@@ -460,7 +463,12 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
                  : 0;
     }
     c->in_used = c->in_len;
-    return grep_buf(st, nm, c->in ? c->in : (const uint8_t *)"", c->in_len);
+    c->in_eof = 1;
+    st->early = 0;
+    rc = grep_buf(st, nm, c->in ? c->in : (const uint8_t *)"", c->in_len);
+    /* -m, -q and -l stop reading once they know the answer */
+    if (st->stop || st->early) c->in_eof = 0;
+    return rc;
   }
   rc = cmd_input(c, op, &d, &len);
   if (rc == MSB_EISDIR && st->recursive) {

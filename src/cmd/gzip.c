@@ -170,6 +170,7 @@ static int gzip_one(gzip_st *s, const char *op) {
     d = c->in;
     n = c->in_len;
     c->in_used = c->in_len;
+    c->in_eof = 1;
   } else {
     abs = cmd_path(c, op);
     if (!abs) return MSB_ENOMEM;

@@ -102,7 +102,7 @@ int cmd_head(cmd_ctx *c) {
   for (i = 0; i < nops; i++) {
     const uint8_t *d;
     size_t len, end;
-    int rc;
+    int rc, enough = 0;
     if (!cmd_headtail_open(c, ops[i], verbose, &first, &d, &len)) {
       status = 1;
       continue;
@@ -112,6 +112,7 @@ int cmd_head(cmd_ctx *c) {
         end = n >= len ? 0 : len - (size_t)n;
       else
         end = n >= len ? len : (size_t)n;
+      enough = !allbut && n <= len;
     } else if (allbut) {
       end = head_tail_start(d, len, n, delim);
     } else {
@@ -124,7 +125,10 @@ int cmd_head(cmd_ctx *c) {
         if (--k == 0) end = (size_t)(p - d);
       }
       if (!n) end = 0;
+      enough = !k;
     }
+    /* with its count printed, head reads no further (see cmd_ctx) */
+    if (enough && !strcmp(ops[i], "-")) c->in_eof = 0;
     /* on a regular file GNU head leaves the offset after what it printed */
     if (c->in_regular && !strcmp(ops[i], "-")) c->in_used = end;
     if ((rc = cmd_write(c, d, end)) < 0) return rc;

@@ -605,6 +605,7 @@ int cmd_patch(cmd_ctx *c) {
     text = c->in;
     len = c->in_len;
     c->in_used = c->in_len;
+    c->in_eof = 1;
   }
   /* The patch text must outlive the writes that invalidate a view. */
   {

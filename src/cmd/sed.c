@@ -185,6 +185,7 @@ typedef struct sed {
   rx *lastre;
   uint64_t lineno;
   int tflag, quit, exitcode, status, islast;
+  int quit_cmd; /* quit came from q or Q, not the end of input */
   /* GNU's "chomped" flags: whether the text had its newline. Printing a
    * pattern space without one leaves the newline missing, and it is
    * added before anything else is printed. */
@@ -1609,6 +1610,7 @@ static int sed_run(sed *s, sed_in *in) {
       case 'q':
         s->exitcode = c->code >= 0 ? c->code : 0;
         s->quit = 1;
+        s->quit_cmd = 1;
         /* q always ends its output with a newline, as GNU does. */
         if (autoprint) sed_emit(s, s->ps.p ? s->ps.p : "", s->ps.len, 1);
         sed_nl(s);
@@ -1617,6 +1619,7 @@ static int sed_run(sed *s, sed_in *in) {
       case 'Q':
         s->exitcode = c->code >= 0 ? c->code : 0;
         s->quit = 1;
+        s->quit_cmd = 1;
         autoprint = 0;
         buf_clear(&s->appq);
         s->appq_any = 0;
@@ -1984,6 +1987,8 @@ int cmd_sed(cmd_ctx *c) {
     int wr = sed_wfiles_write(&s);
     if (wr) s.status = wr;
   }
+  /* q and Q stop reading (see cmd_ctx) */
+  if (s.quit_cmd && !s.inplace) c->in_eof = 0;
   buf_finish(&script);
   sed_cleanup(&s);
   if (rc == MSB_EINVAL) return 1;

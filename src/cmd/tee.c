@@ -40,6 +40,7 @@ int cmd_tee(cmd_ctx *c) {
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   c->in_used = c->in_len;
+  c->in_eof = 1;
   for (i = 0; i < g.nops; i++) {
     const char *abs;
     abs = cmd_path(c, g.ops[i]);

@@ -273,22 +273,24 @@ static int test_term(test_st *t) {
   return v;
 }
 
+/* -a and -o chains in loops: their length costs no stack. Every operand
+ * is parsed (for its errors) whatever the value so far. */
 static int test_and(test_st *t) {
   int v = test_term(t), v2;
-  if (!t->err && t->pos < t->argc && test_is(t->argv[t->pos], "-a")) {
+  while (!t->err && t->pos < t->argc && test_is(t->argv[t->pos], "-a")) {
     test_advance(t, 0);
-    v2 = test_and(t);
-    return v && v2;
+    v2 = test_term(t);
+    v = v && v2;
   }
   return v;
 }
 
 static int test_or(test_st *t) {
   int v = test_and(t), v2;
-  if (!t->err && t->pos < t->argc && test_is(t->argv[t->pos], "-o")) {
+  while (!t->err && t->pos < t->argc && test_is(t->argv[t->pos], "-o")) {
     test_advance(t, 0);
-    v2 = test_or(t);
-    return v || v2;
+    v2 = test_and(t);
+    v = v || v2;
   }
   return v;
 }

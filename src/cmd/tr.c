@@ -354,6 +354,7 @@ int cmd_tr(cmd_ctx *c) {
     size_t n = c->in_len;
     int last = -1;
     c->in_used = c->in_len;
+    c->in_eof = 1;
     buf *o = c->out;
     if ((rc = buf_reserve(o, n)) < 0) return rc;
     for (i = 0; i < n; i++) {

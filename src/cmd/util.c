@@ -332,6 +332,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
     *data = c->in ? c->in : (const uint8_t *)"";
     *len = c->in_len;
     c->in_used = c->in_len;
+    c->in_eof = 1;
     return 0;
   }
   p = cmd_path(c, operand);

@@ -375,7 +375,10 @@ int cmd_xargs(cmd_ctx *c) {
   }
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? 1 : k;
-  if (!file) c->in_used = c->in_len;
+  if (!file) {
+    c->in_used = c->in_len;
+    c->in_eof = 1;
+  }
   if (file && (rc = cmd_input(c, file, &d, &len))) {
     cmd_err(c, "%s: %s", cmd_quotef(c, file), cmd_strerror(rc));
     return 1;

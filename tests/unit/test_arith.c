@@ -349,6 +349,7 @@ TEST("arith-1 bash table") {
   char got[64];
   mem_init(&m, 0);
   buf_init(&err, &m);
+  memset(&env, 0, sizeof env);
   env.ctx = &vars;
   env.is_assoc = arith_t_is_assoc;
   env.get = arith_t_get;
@@ -380,7 +381,7 @@ TEST("arith-1 bash table") {
 TEST("arith-2 work budget and deep nesting") {
   mem m;
   buf err;
-  arith_env env = {0, 0, 0, 0};
+  arith_env env = {0, 0, 0, 0, 0};
   int64_t v;
   uint64_t work = 5;
   char deep[2001];
@@ -407,7 +408,7 @@ TEST("arith-4 hostile nesting is an error, not a crash") {
   static char e[200001];
   mem m;
   buf err;
-  arith_env env = {0, 0, 0, 0};
+  arith_env env = {0, 0, 0, 0, 0};
   int64_t v;
   size_t i, n, ul;
   mem_init(&m, 0);

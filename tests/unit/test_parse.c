@@ -688,6 +688,99 @@ TEST("parse-4.7") {
   CHECK(m.blocks == 0);
 }
 
+TEST("parse-4.8") {
+  /* $( ) nested in command position is parsed once per level although the
+   * word is re-lexed in another mode at every level: 200 levels take
+   * little memory (parsing them again per level doubled it each level). */
+  static const char *const forms[] = {"x=$(", "$(", "a[$(", NULL};
+  mem m;
+  int i;
+  mem_init(&m, 0);
+  for (i = 0; forms[i]; i++) {
+    size_t k = strlen(forms[i]), n = 0, d;
+    char *s = malloc(200 * (k + 2) + 16), *got;
+    REQUIRE(s);
+    for (d = 0; d < 200; d++) {
+      memcpy(s + n, forms[i], k);
+      n += k;
+    }
+    memcpy(s + n, "echo x", 6);
+    n += 6;
+    for (d = 0; d < 200; d++) s[n++] = ')';
+    s[n] = 0;
+    m.peak = m.used;
+    got = tp_render(&m, s, n);
+    CHECK(got && (forms[i][0] == 'a' || strncmp(got, "ERR", 3)));
+    CHECK(m.peak - m.used < ((size_t)8 << 20));
+    free(got);
+    free(s);
+  }
+  CHECK(m.blocks == 0);
+}
+
+TEST("parse-4.9") {
+  /* Nesting is also bounded by the native stack it costs: a caller deep
+   * in a recursion of its own lowers the budget (parse_set_stack) and
+   * gets a nesting error marked as its own (stack), not the input's. */
+  mem m;
+  parser *p;
+  ast_node *n;
+  char *s = tp_repeat("( ", 50, "a");
+  REQUIRE(s);
+  mem_init(&m, 0);
+  p = parse_create(&m, s, strlen(s), 1, 0);
+  REQUIRE(p);
+  parse_set_stack(p, 10 * PARSE_STACK_LEVEL);
+  CHECK(parse_next(p, &n) == MSB_ELIMIT);
+  CHECK(parse_get_error(p)->stack == 1);
+  CHECK_STR(parse_get_error(p)->msg,
+            "maximum nesting depth exceeded (native stack)");
+  parse_destroy(p);
+  /* the same input with the whole budget: an ordinary (unclosed) error */
+  p = parse_create(&m, s, strlen(s), 1, 0);
+  REQUIRE(p);
+  CHECK(parse_next(p, &n) != 0 && parse_get_error(p)->stack == 0);
+  parse_destroy(p);
+  free(s);
+  CHECK(m.blocks == 0);
+}
+
+TEST("parse-4.10") {
+  /* && || chains of any length parse, print and nest to the left. */
+  mem m;
+  ast_tree *t;
+  ast_node *root;
+  buf b;
+  size_t i, n = 50000;
+  char *s = malloc(n * 8 + 64);
+  size_t k = 0;
+  REQUIRE(s);
+  mem_init(&m, 0);
+  memcpy(s, "f() { a", 7);
+  k = 7;
+  for (i = 1; i < n; i++) {
+    memcpy(s + k, i % 3 ? " && a" : " || a", 5);
+    k += 5;
+  }
+  memcpy(s + k, "; }", 4);
+  k += 3;
+  root = tp_parse(&m, s, &t);
+  REQUIRE(root);
+  buf_init(&b, &m);
+  CHECK(ast_print_function(&b, "f", root->u.list.items->u.func.body,
+                           AST_PRINT_STACK_MAX) == 0);
+  CHECK(b.len > k && !strncmp(b.p, "f () \n{ \n    a && a && a || a", 29));
+  buf_finish(&b);
+  /* a tiny printing budget refuses instead of overflowing */
+  buf_init(&b, &m);
+  CHECK(ast_print_function(&b, "f", root->u.list.items->u.func.body,
+                           AST_PRINT_LEVEL) == MSB_ELIMIT);
+  buf_finish(&b);
+  ast_tree_release(t);
+  free(s);
+  CHECK(m.blocks == 0);
+}
+
 TEST("parse-5.1") {
   /* Function definitions print like bash's `declare -f` (checked against
    * bash 5.2 on a corpus of 2,200 scripts). */
@@ -724,7 +817,8 @@ TEST("parse-5.1") {
     REQUIRE(root && root->u.list.items->kind == AST_FUNC);
     buf_init(&b, &m);
     CHECK(ast_print_function(&b, root->u.list.items->u.func.name,
-                             root->u.list.items->u.func.body) == 0);
+                             root->u.list.items->u.func.body,
+                             AST_PRINT_STACK_MAX) == 0);
     CHECK_STR(buf_str(&b), cases[i].want);
     buf_finish(&b);
     ast_tree_release(t);
