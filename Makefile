@@ -292,6 +292,8 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-wasm tools-dev
 	  -o $@ $^
 
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+# Keep the fuzz build's objects: make would delete them as intermediates.
+.SECONDARY: $(call lib_obj,fuzz)
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
 	  $$f -max_total_time=300 $(B)/corpus/$${f##*/} || exit 1; done

@@ -226,15 +226,22 @@ export function materialize(c) {
   return dir;
 }
 
+// Runs a case in its own process group, so a timeout kills the whole
+// pipeline (killing bash alone would leave `yes | ...` running and holding
+// the output pipes open).
 function runProcess(cmd, args, opts, stdin) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { ...opts, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     }, TIMEOUT_MS);
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));

@@ -52,8 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int rf;
       ast_print(&b, n);
       /* Any command can be a function body for the bash-style printer. */
-      rf = ast_print_function(&b, "f", n);
-      fuzz_check(rf == 0 || rf == MSB_ENOMEM || rf == MSB_ENOTSUP);
+      rf = ast_print_function(&b, "f", n, AST_PRINT_STACK_MAX);
+      fuzz_check(rf == 0 || rf == MSB_ENOMEM || rf == MSB_ENOTSUP ||
+                 rf == MSB_ELIMIT);
     }
   } while (!r1 && n);
   if (r1) {
