@@ -500,8 +500,11 @@ int cmd_od(cmd_ctx *c) {
     {
       size_t from = skip > total - n ? (size_t)(skip - (total - n)) : 0;
       size_t take = n - from;
-      if (limit != UINT64_MAX && data.len + take > limit)
+      if (limit != UINT64_MAX && data.len + take > limit) {
         take = (size_t)(limit - data.len);
+        /* with -N bytes in hand, od reads no further (see cmd_ctx) */
+        if (!strcmp(op, "-")) c->in_eof = 0;
+      }
       buf_put(&data, d + from, take);
     }
   }

@@ -309,7 +309,11 @@ int cmd_xxd(cmd_ctx *c) {
       pos = s > n ? n : (size_t)s;
   }
   end = n;
-  if (g.len >= 0 && (size_t)g.len < end - pos) end = pos + (size_t)g.len;
+  if (g.len >= 0 && (size_t)g.len < end - pos) {
+    end = pos + (size_t)g.len;
+    /* with -l octets in hand, xxd reads no further (see cmd_ctx) */
+    if (!in || !strcmp(in, "-")) c->in_eof = 0;
+  }
   if (g.incl) {
     const char *nm = g.name ? g.name : in;
     char *var = NULL;
