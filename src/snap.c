@@ -61,9 +61,12 @@ typedef struct snap_frame {
 #define SNAP_HEADERS ((size_t)256 * 1024)
 
 /* Pieces are kept on file contents only while the sandbox uses at most
- * half its memory limit, so the cache never crowds out the workload. */
-static int snap_may_keep(const mem *m) {
-  return !m->limit || m->used <= m->limit / 2;
+ * half its memory limit, so the cache never crowds out the workload, and
+ * only when they come from the filesystem's own allocator (which frees
+ * them with the contents). */
+static int snap_may_keep(const snap_out *o) {
+  const mem *m = o->m;
+  return m == vfs_mem(o->fs) && (!m->limit || m->used <= m->limit / 2);
 }
 
 /* The compressed piece of a file's contents (tar padding included): the
@@ -81,7 +84,7 @@ static int snap_piece(snap_out *o, const uint8_t *d, size_t n, void **slot,
   }
   rc = arc_gzw_piece_make(o->gz, d, n, arc_tar_pad(n), pc);
   if (rc) return rc;
-  if (snap_may_keep(o->m)) {
+  if (snap_may_keep(o)) {
     mem_free(o->m, *slot);
     *slot = *pc;
   } else {

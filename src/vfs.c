@@ -487,6 +487,8 @@ void vfs_bind_clock(vfs *v, int64_t *clock_ns) {
 int64_t vfs_clock(const vfs *v) { return VFS_NOW(v); }
 /* The quotas in force (borrowed). */
 const vfs_limits *vfs_get_limits(const vfs *v) { return &v->lim; }
+/* The allocator everything in the filesystem comes from. */
+mem *vfs_mem(const vfs *v) { return v->m; }
 /* Replaces the quotas; existing content above them stays. */
 void vfs_set_limits(vfs *v, const vfs_limits *lim) { v->lim = *lim; }
 /* Sets or clears the secret write guard. */

@@ -54,6 +54,8 @@ int64_t vfs_clock(const vfs *v);
  * NULL returns to the filesystem's own clock. */
 void vfs_bind_clock(vfs *v, int64_t *clock_ns);
 const vfs_limits *vfs_get_limits(const vfs *v);
+/* The allocator the filesystem's nodes, contents and slots come from. */
+mem *vfs_mem(const vfs *v);
 
 /* Joins path onto cwd when relative and normalises "." / ".." / "//"
  * lexically (no symlinks). Appends to out. */
