@@ -239,6 +239,7 @@ void interp_consume(shell *sh, int fd, size_t n) {
   sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
   if (!s || s->kind != SH_S_IN) return;
   s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+  s->reach = s->pos;
 }
 
 /* The run stops: something read to the end of a cut pipe. */
@@ -1130,6 +1131,21 @@ static int interp_write_error(buf *b, const cmd_desc *d, const char *name,
   return 1;
 }
 
+/* What a command read of stdin is gone for the next reader of the stream,
+ * as with a real pipe or file offset; how far it really read is the
+ * stream's reach. */
+static void interp_stdin_used(shell *sh, const cmd_ctx *c) {
+  sh_stream *in = sh->fd[0];
+  size_t at;
+  if (!in || in->kind != SH_S_IN) return;
+  at = in->pos;
+  interp_consume(sh, 0, c->in_used);
+  if (c->in_eof)
+    in->reach = in->len;
+  else if (c->in_used)
+    in->reach = at + c->in_stop;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -1197,9 +1213,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf_truncate(out, out0);
     rc = interp_pipe_overrun(sh);
   }
-  /* What the command read is gone for the next reader of the stream, as
-   * with a real pipe or file offset. */
-  if (c.in_used) interp_consume(sh, 0, c.in_used);
+  interp_stdin_used(sh, &c);
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)
@@ -2233,10 +2247,24 @@ static int interp_pipe_stage_direct(shell *sh, ast_node *n) {
   return cmd_find(name) != NULL;
 }
 
+/* A Linux pipe's buffer: a writer blocks once this much is unread. */
+#define INTERP_PIPE_BUF 65536
+
+/* Stage i-1 wrote feed, which stage i read only in part. With more than a
+ * pipe's buffer left unread, the writer would still have been writing when
+ * its reader was gone, and got SIGPIPE (`seq 100000 | head -1` gives
+ * 141 0); a smaller rest fits in the pipe and costs nothing. A cut feed's
+ * writer met its SIGPIPE at the cut already. */
+static void interp_pipe_unread(const sh_stream *feed, int *code) {
+  if (*code == 0 && !feed->cut && feed->len - feed->reach > INTERP_PIPE_BUF)
+    *code = 141;
+}
+
 static int interp_pipeline(shell *sh, ast_node *n) {
   ast_node *st;
   int nst = 0, i, rc = 0, status = 0, *codes, neg = 0;
   interp_saved sv;
+  sh_stream *feed = NULL; /* the pipe the current stage reads */
   buf pb;
   if (n->kind == AST_PIPELINE) {
     st = n->u.pipe.stages;
@@ -2290,6 +2318,11 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       rc = interp_subshell(sh, st);
     if (rc < 0) break;
     codes[i] = rc;
+    if (feed) {
+      interp_pipe_unread(feed, &codes[i - 1]);
+      interp_stream_unref(sh, feed);
+      feed = NULL;
+    }
     if (!last) {
       sh_stream *si = interp_stream_new(sh, SH_S_IN);
       if (!si || pb.err) {
@@ -2299,10 +2332,12 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       }
       si->data = (uint8_t *)buf_steal(&pb, &si->len);
       si->cut = so->cut;
+      feed = interp_stream_ref(si);
       interp_fd_set(sh, 0, si);
     }
     if (sh->flow == SH_FLOW_EXIT && nst == 1) break;
   }
+  interp_stream_unref(sh, feed);
   buf_finish(&pb);
   interp_restore_fds(sh, &sv);
   if (neg) sh->errexit_ignore--;

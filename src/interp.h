@@ -40,6 +40,10 @@ typedef struct sh_stream {
   char *path;    /* SH_S_FILE absolute path (owned) */
   uint8_t *data; /* SH_S_IN bytes (owned) */
   size_t len, pos;
+  /* SH_S_IN: how far its readers really read; pos, except that a command
+   * which stopped early (head -1) read no further than where it stopped,
+   * though it consumed everything (see cmd_ctx.in_stop). */
+  size_t reach;
   int regular;   /* SH_S_IN read from a regular file by "<" */
   int rderr;     /* SH_S_IN: MSB_E* every read fails with (`< dir`) */
   int pipe;      /* SH_S_BUF: a pipeline's pipe (the capacity applies) */

@@ -68,6 +68,10 @@ struct cmd_ctx {
    * commands reading c->in whole; one that stops early because it has
    * what it needs (head -3, grep -m1, sed 3q) clears it again. */
   int in_eof;
+  /* With in_eof cleared: how far into stdin the command had read when it
+   * stopped (0, the default, counts as near the start). The shell gives a
+   * pipe's writer SIGPIPE when much more than a pipe's buffer lay past it. */
+  size_t in_stop;
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */

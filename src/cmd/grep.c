@@ -173,6 +173,7 @@ typedef struct grep_st {
   grep_globs inc, exc, excdir;
   int matched, error, stop;
   int early; /* the last buffer's search ended before its end (-m, -l) */
+  size_t read_to; /* where the last buffer's search ended */
   int printed_any;   /* a line or separator was printed (for "--") */
 } grep_st;
 
@@ -348,6 +349,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
       st->matched = 1;
       if (st->quiet) {
         st->stop = 1;
+        st->read_to = next;
         return 0;
       }
       if (st->list) break;
@@ -398,6 +400,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
     }
     pos = next;
   }
+  st->read_to = pos;
   st->early = pos < len || (st->maxcount >= 0 &&
                             nsel >= (uint64_t)st->maxcount && after_left <= 0);
   if (st->count) {
@@ -467,7 +470,10 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
     st->early = 0;
     rc = grep_buf(st, nm, c->in ? c->in : (const uint8_t *)"", c->in_len);
     /* -m, -q and -l stop reading once they know the answer */
-    if (st->stop || st->early) c->in_eof = 0;
+    if (st->stop || st->early) {
+      c->in_eof = 0;
+      c->in_stop = st->read_to;
+    }
     return rc;
   }
   rc = cmd_input(c, op, &d, &len);

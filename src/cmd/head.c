@@ -128,7 +128,10 @@ int cmd_head(cmd_ctx *c) {
       enough = !k;
     }
     /* with its count printed, head reads no further (see cmd_ctx) */
-    if (enough && !strcmp(ops[i], "-")) c->in_eof = 0;
+    if (enough && !strcmp(ops[i], "-")) {
+      c->in_eof = 0;
+      c->in_stop = end;
+    }
     /* on a regular file GNU head leaves the offset after what it printed */
     if (c->in_regular && !strcmp(ops[i], "-")) c->in_used = end;
     if ((rc = cmd_write(c, d, end)) < 0) return rc;

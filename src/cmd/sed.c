@@ -1811,7 +1811,7 @@ int cmd_sed(cmd_ctx *c) {
   sed s;
   buf script;
   int opt, rc, i, have = 0;
-  size_t npieces = 0, piececap = 0;
+  size_t npieces = 0, piececap = 0, stop = 0;
   size_t *piece = NULL;
   const char **pname = NULL;
   char *dash[2] = {(char *)"-", NULL};
@@ -1982,13 +1982,17 @@ int cmd_sed(cmd_ctx *c) {
     } else {
       rc = sed_run(&s, &in);
     }
+    if (in.d == c->in) stop = in.pos;
   }
   if (rc == 0) {
     int wr = sed_wfiles_write(&s);
     if (wr) s.status = wr;
   }
   /* q and Q stop reading (see cmd_ctx) */
-  if (s.quit_cmd && !s.inplace) c->in_eof = 0;
+  if (s.quit_cmd && !s.inplace) {
+    c->in_eof = 0;
+    c->in_stop = stop;
+  }
   buf_finish(&script);
   sed_cleanup(&s);
   if (rc == MSB_EINVAL) return 1;
