@@ -487,20 +487,39 @@ static int arc_zero_block(const uint8_t *p) {
   return 1;
 }
 
-/* Verifies the header checksum (unsigned sum, or signed as old tars). */
+/* Byte sums of p[0..n), n a multiple of 8 up to 1024 (two headers):
+ * *sum of the bytes, *high of those >= 128. Eight at a time, the bytes
+ * paired in 16-bit lanes: a lane takes at most 510 per word. */
+static void arc_sum_bytes(const uint8_t *p, size_t n, uint64_t *sum,
+                          uint64_t *high) {
+  const uint64_t m8 = 0x00ff00ff00ff00ffull, b7 = 0x0101010101010101ull;
+  uint64_t s = 0, h = 0, v;
+  size_t i;
+  for (i = 0; i < n; i += 8) {
+    memcpy(&v, p + i, 8);
+    s += (v & m8) + (v >> 8 & m8);
+    h += (v >> 7 & b7); /* a byte lane counts at most 64 */
+  }
+  h = (h & m8) + (h >> 8 & m8);
+  *sum = (s & 0xffff) + (s >> 16 & 0xffff) + (s >> 32 & 0xffff) + (s >> 48);
+  *high = (h & 0xffff) + (h >> 16 & 0xffff) + (h >> 32 & 0xffff) + (h >> 48);
+}
+
+/* Verifies the header checksum: the sum of its bytes with the checksum
+ * field h[148..156) read as spaces, unsigned, or signed as old tars
+ * summed it (each byte >= 128 counting 256 less). */
 static int arc_checksum_ok(const uint8_t *h) {
   int64_t want;
   int neg;
-  uint64_t us = 0;
-  int64_t ss = 0;
+  uint64_t us, high;
   size_t i;
   if (arc_num(h + 148, 8, &want, &neg) || neg) return 0;
-  for (i = 0; i < ARC_BLOCK; i++) {
-    uint8_t c = i >= 148 && i < 156 ? ' ' : h[i];
-    us += c;
-    ss += (int8_t)c;
+  arc_sum_bytes(h, ARC_BLOCK, &us, &high);
+  for (i = 148; i < 156; i++) {
+    us += (uint64_t)' ' - h[i];
+    high -= h[i] >> 7;
   }
-  return (uint64_t)want == us || want == ss;
+  return (uint64_t)want == us || want == (int64_t)us - 256 * (int64_t)high;
 }
 
 /* Reads the next member. */
@@ -737,8 +756,7 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
                        uint32_t uid, uint32_t gid, uint64_t size, int64_t mtime,
                        int type, const char *link, const char *uname,
                        const char *gname) {
-  uint32_t sum = 0;
-  size_t i;
+  uint64_t sum, high;
   memset(h, 0, ARC_BLOCK);
   memcpy(h, name, nlen);
   arc_octal(h + 100, 8, mode & 07777);
@@ -758,7 +776,7 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
   arc_octal(h + 329, 8, 0);
   arc_octal(h + 337, 8, 0);
   if (plen) memcpy(h + 345, prefix, plen);
-  for (i = 0; i < ARC_BLOCK; i++) sum += h[i];
+  arc_sum_bytes(h, ARC_BLOCK, &sum, &high);
   arc_octal(h + 148, 7, sum);
   h[155] = ' ';
 }

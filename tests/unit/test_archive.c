@@ -292,6 +292,40 @@ TEST("arc-2.3") { /* path cleaning */
   CHECK(m.used == 0);
 }
 
+/* A header for a name with bytes >= 128 whose checksum field holds
+ * sum + delta, summed signed (old tars) or unsigned. */
+static void tarc_high_hdr(buf *b, int sign, int delta) {
+  uint8_t *h;
+  int sum = 0, i;
+  tarc_hdr(b, "caf\xc3\xa9-\xff\x80.txt", '0', "0000000", NULL, 0);
+  h = (uint8_t *)b->p + b->len - 512;
+  memset(h + 148, ' ', 8);
+  for (i = 0; i < 512; i++) sum += sign ? (int8_t)h[i] : h[i];
+  snprintf((char *)h + 148, 8, "%06o", sum + delta);
+  h[155] = ' ';
+  tarc_end(b);
+}
+
+TEST("arc-3.0") { /* checksums over bytes >= 128: unsigned or signed */
+  mem m;
+  buf b;
+  char why[160];
+  int sign, delta, rc;
+  mem_init(&m, 0);
+  for (sign = 0; sign < 2; sign++)
+    for (delta = -1; delta <= 1; delta++) {
+      buf_init(&b, &m);
+      tarc_high_hdr(&b, sign, delta);
+      rc = tarc_first_error(&m, &b, why, sizeof why);
+      if (delta)
+        CHECK(rc < 0 && !strcmp(why, "header checksum mismatch at byte 0"));
+      else
+        CHECK(rc == 0 && !strcmp(why, ""));
+      buf_finish(&b);
+    }
+  CHECK(m.used == 0);
+}
+
 TEST("arc-3.1") { /* reader rejections name their reason */
   static const struct {
     const char *id;
