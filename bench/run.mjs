@@ -298,7 +298,7 @@ async function benchMeasure(once, opts = {}) {
   const mid = times.length >> 1;
   const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
   return { status: 'ok', median, min: times[0], max: times[times.length - 1],
-           runs: times.length };
+           runs: times.length, detail: opts.detail };
 }
 
 // Checks one result; `want` is a string (exact stdout) or a function
@@ -583,6 +583,7 @@ const PACKAGE_TARGETS = { create: '<= 0.2 ms', idle: '<= 256 KiB', true: '<= 0.0
 const STATE_OPS = [
   ['checkpoint', 'checkpoint'],
   ['rollback', 'rollback'],
+  ['checkpoint-exec', 'execute `true` right after a checkpoint'],
   ['snapshot-cold', 'first snapshot (tar.gz, default level)'],
   ['snapshot', 'snapshot again (tar.gz; file pieces kept)'],
   ['snapshot-changed', 'snapshot after one file changed'],
@@ -590,9 +591,12 @@ const STATE_OPS = [
   ['fork', 'fork (memory copy)'],
   ['fork-kept', 'fork (memory copy, children kept open)'],
   ['fork-serialize', 'fork (serialize)'],
+  ['memcopy', "copying the sandbox's memory alone (JS, no instance)"],
 ];
 const STATE_TARGETS = {
   checkpoint: ['< 0.01 ms', 'n/a'], rollback: ['< 0.01 ms', 'n/a'],
+  'checkpoint-exec': ['none', 'the first change after a checkpoint copies the shell session'],
+  memcopy: ['none', "the floor of a fork by memory copy on this machine"],
   snapshot: ['< 20 ms', 'bashkit (published): a 200-file workspace commits in 16 ms'],
   'snapshot-cold': ['< 20 ms', 'every file compressed'],
   'snapshot-changed': ['< 20 ms', 'one file compressed'],
@@ -609,6 +613,16 @@ async function benchWorkspaceOp(op, files) {
   const hash = await s.rootHash();
   let archive = null;
   try {
+    if (op === 'checkpoint-exec') {
+      return await benchMeasure(async () => {
+        const id = await s.checkpoint();
+        const t = benchNow();
+        const r = await s.execute('true');
+        const ms = benchNow() - t;
+        await s.release(id);
+        return { ms, err: r.exitCode === 0 ? null : `exit ${r.exitCode}` };
+      }, { minRuns: 20 });
+    }
     if (typeof s[op.replace(/-.*/, '')] !== 'function') return { status: 'n/a' };
     if (op === 'snapshot-cold') {
       // a fresh sandbox each run (outside the timed region): nothing kept
@@ -626,6 +640,19 @@ async function benchWorkspaceOp(op, files) {
       }, { minRuns: 3, noExtra: true });
     }
     archive = await s.snapshot();
+    if (op === 'memcopy') {
+      // the bytes a fork copies (after a snapshot, as there), between two
+      // warm buffers; the bench reads the instance's memory size, which
+      // the API does not expose
+      const size = s._inst.memory.buffer.byteLength;
+      const from = new Uint8Array(size).fill(1), to = new Uint8Array(size);
+      return await benchMeasure(async () => {
+        const t = benchNow();
+        to.set(from);
+        const ms = benchNow() - t;
+        return { ms, err: to[size - 1] === 1 ? null : 'copy incomplete' };
+      }, { detail: `${size} bytes` });
+    }
     if (op === 'snapshot-changed') {
       let i = 0;
       return await benchMeasure(async () => {
@@ -643,7 +670,7 @@ async function benchWorkspaceOp(op, files) {
         const a = await s.snapshot();
         const ms = benchNow() - t;
         return { ms, err: a.length === archive.length ? null : 'archive size changed' };
-      }, { extraDetail: `${archive.length} bytes` });
+      }, { detail: `${archive.length} bytes` });
     }
     if (op === 'restore') {
       const d = await Sandbox.create();
@@ -856,8 +883,9 @@ async function benchMain() {
     console.log('\nState operations (MemSandbox, 2000 files / 8 MB) against the targets:');
     for (const r of stateRows) {
       const [target, other] = STATE_TARGETS[r.state];
-      console.log(`  ${r.name}: ${benchCell(r.results.memsandbox, r.unit)} ms; ` +
-                  `target ${target}; ${other}`);
+      const d = r.results.memsandbox?.detail;
+      console.log(`  ${r.name}: ${benchCell(r.results.memsandbox, r.unit)} ms` +
+                  `${d ? ` (${d})` : ''}; target ${target}; ${other}`);
     }
   }
   const targetRows = rows.filter((r) => r.target);

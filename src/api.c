@@ -912,12 +912,11 @@ static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
   /* hold the current tree (O(1)) so a failed exec changes nothing */
   rev = vfs_revision(sb->fs);
   saved = vfs_root_get(sb->fs);
-  if (opts && opts->atomic) {
-    keep = shell_clone(sb->sh, sb->fs);
-    if (!keep) {
-      vnode_unref(sb->fs, saved);
-      return api_oom(sb);
-    }
+  if (opts && opts->atomic) keep = shell_share(sb->sh);
+  if (shell_own(&sb->sh, sb->fs)) {
+    shell_destroy(keep);
+    vnode_unref(sb->fs, saved);
+    return api_oom(sb);
   }
   if ((rc = api_install_bin(sb))) {
     shell_destroy(keep);
@@ -994,11 +993,10 @@ static api_checkpoint *api_cp_find(msb_sandbox *sb, uint32_t id) {
   return NULL;
 }
 
-/* Takes an O(1) checkpoint of the filesystem (one root reference) plus a
- * copy of the shell session. */
+/* Takes an O(1) checkpoint: one reference to the filesystem's root and
+ * one to the shell session (see shell_share). */
 int api_checkpoint_run(msb_sandbox *sb, uint32_t *id) {
   api_checkpoint *c;
-  shell *sh;
   API_CHECK(sb);
   if (!id) return api_fail(sb, MSB_EINVAL, "id is required");
   if (sb->next_cp == 0)
@@ -1010,11 +1008,9 @@ int api_checkpoint_run(msb_sandbox *sb, uint32_t *id) {
     sb->cps = p;
     sb->capcps = cap;
   }
-  sh = shell_clone(sb->sh, sb->fs);
-  if (!sh) return api_oom(sb);
   c = &sb->cps[sb->ncps++]; /* ids grow, so the array stays sorted */
   c->id = sb->next_cp++;
-  c->sh = sh;
+  c->sh = shell_share(sb->sh);
   c->root = vfs_root_get(sb->fs);
   c->rev = vfs_revision(sb->fs);
   *id = c->id;
@@ -1024,17 +1020,14 @@ int api_checkpoint_run(msb_sandbox *sb, uint32_t *id) {
 /* Returns to a checkpoint, which stays valid. */
 int api_rollback_run(msb_sandbox *sb, uint32_t id) {
   api_checkpoint *c;
-  shell *sh;
   API_CHECK(sb);
   c = api_cp_find(sb, id);
   if (!c)
     return api_fail(sb, MSB_EINVAL, "no checkpoint %lu", (unsigned long)id);
-  sh = shell_clone(c->sh, sb->fs);
-  if (!sh) return api_oom(sb);
   vfs_root_set(sb->fs, c->root);
   vfs_set_revision(sb->fs, c->rev);
   shell_destroy(sb->sh);
-  sb->sh = sh;
+  sb->sh = shell_share(c->sh);
   return api_ok(sb);
 }
 

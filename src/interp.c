@@ -458,6 +458,7 @@ shell *shell_create(mem *m, vfs *fs, const msb_limits *lim, uint64_t seed,
                     int64_t *clock_ns) {
   shell *sh = mem_zalloc(m, sizeof *sh);
   if (!sh) return NULL;
+  sh->refs = 1;
   sh->m = m;
   sh->fs = fs;
   sh->lim = lim;
@@ -503,9 +504,10 @@ static void interp_free_state(shell *sh) {
   mem_free(sh->m, sh->fstack);
 }
 
-/* Frees a session. NULL accepted. */
+/* Drops a reference to a session, freeing it with the last. NULL
+ * accepted. */
 void shell_destroy(shell *sh) {
-  if (!sh) return;
+  if (!sh || --sh->refs > 0) return;
   interp_free_state(sh);
   mem_free(sh->m, sh);
 }
@@ -522,6 +524,7 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   int k;
   if (!c) return NULL;
   *c = *sh;
+  c->refs = 1;
   c->fs = fs;
   c->vars = NULL;
   c->funcs = NULL;
@@ -591,8 +594,19 @@ fail:
   return NULL;
 }
 
-/* Deep copy of a session. */
-shell *shell_clone(const shell *sh, vfs *fs) { return interp_copy(sh, fs, 0); }
+shell *shell_share(shell *sh) {
+  sh->refs++;
+  return sh;
+}
+
+int shell_own(shell **sh, vfs *fs) {
+  shell *c;
+  if ((*sh)->refs == 1) return 0;
+  if (!(c = interp_copy(*sh, fs, 0))) return MSB_ENOMEM;
+  shell_destroy(*sh);
+  *sh = c;
+  return 0;
+}
 
 /* Subshell copy sharing the run. */
 shell *interp_clone(shell *sh) {

@@ -156,6 +156,7 @@ typedef struct sh_run {
 } sh_run;
 
 struct shell {
+  int refs; /* shell_share: a shared session does not change */
   mem *m;
   vfs *fs;
   const msb_limits *lim;

@@ -28,7 +28,13 @@ int shell_exec(shell *sh, const char *script, size_t len,
 int shell_parse_check(shell *sh, const char *script, size_t len);
 /* Current working directory (borrowed). */
 const char *shell_cwd(const shell *sh);
-/* Deep copy of the session state (checkpoints, forks, atomic exec). */
-shell *shell_clone(const shell *sh, vfs *fs);
+/* Checkpoints and atomic runs share a session instead of copying it:
+ * shell_share takes a reference in O(1) and shell_destroy drops one. A
+ * shared session never changes; before changing one, shell_own replaces
+ * *sh by a deep copy of its own when others hold it too (so the copy is
+ * paid by the first exec after a checkpoint or rollback, and only then).
+ * Returns 0 or MSB_ENOMEM (*sh unchanged). */
+shell *shell_share(shell *sh);
+int shell_own(shell **sh, vfs *fs);
 
 #endif

@@ -441,6 +441,35 @@ TEST("api-4.1") { /* checkpoints: rollback restores hash, revision, cwd */
   CHECK(api_close(sb) == 0);
 }
 
+/* Runs script and compares its stdout with want. */
+static int ta_out(msb_sandbox *sb, const char *script, const char *want) {
+  msb_result r;
+  int ok = msb_exec(sb, script, strlen(script), NULL, &r) == 0 &&
+           r.out_len == strlen(want) &&
+           (!r.out_len || !memcmp(r.out, want, r.out_len));
+  msb_result_finish(sb, &r);
+  return ok;
+}
+
+TEST("api-4.3") { /* checkpoints share the session; each side stays apart */
+  msb_sandbox *sb = ta_open();
+  uint32_t a, b;
+  REQUIRE(sb);
+  CHECK(ta_out(sb, "x=1; f() { echo f$x; }; cd /tmp", ""));
+  CHECK(msb_checkpoint(sb, &a) == 0);
+  CHECK(msb_checkpoint(sb, &b) == 0);
+  CHECK(ta_out(sb, "x=2; unset -f f; cd /; echo $x", "2\n"));
+  CHECK(msb_rollback(sb, a) == 0);
+  CHECK(ta_out(sb, "f; pwd; x=3; f() { echo g; }", "f1\n/tmp\n"));
+  CHECK(msb_rollback(sb, b) == 0);
+  CHECK(ta_out(sb, "f; echo $x", "f1\n1\n"));
+  CHECK(msb_rollback(sb, a) == 0);
+  CHECK(msb_release(sb, a) == 0); /* the session still holds it */
+  CHECK(msb_release(sb, b) == 0);
+  CHECK(ta_out(sb, "f; x=4; echo $x", "f1\n4\n"));
+  CHECK(api_close(sb) == 0);
+}
+
 TEST("api-4.2") { /* exec: one revision per exec; atomic rollback */
   msb_sandbox *sb = ta_open();
   msb_result r;
