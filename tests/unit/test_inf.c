@@ -531,79 +531,57 @@ TEST("inf-2.5") { /* code-length repeats */
   CHECK(m.used == 0);
 }
 
+/* Whether the decoder refuses a final dynamic block, followed by zeros,
+ * whose code-length code is cl (lengths then never read), or else whose
+ * lengths are ll[0..258) and dl[0..30). */
+static int ti_refused(mem *m, const uint8_t *ll, const uint8_t *dl,
+                      const uint8_t *cl) {
+  tw w;
+  int ok;
+  tw_init(&w, m);
+  if (cl)
+    tw_dhead(&w, 1, 257, 1, cl);
+  else
+    tw_dynamic(&w, 1, ll, 258, dl, 30);
+  tw_bits(&w, 0, 32);
+  tw_end(&w);
+  ok = ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0;
+  buf_finish(&w.b);
+  return ok;
+}
+
 TEST("inf-2.6") { /* bad codes: over-subscribed, incomplete, no end code */
   mem m;
-  tw w;
   uint8_t ll[258], dl[30], cl[19];
   mem_init(&m, 0);
   /* code-length code over-subscribed, incomplete, a single 1-bit code */
   memset(cl, 0, sizeof cl);
   cl[0] = cl[1] = cl[2] = 1;
-  tw_init(&w, &m);
-  tw_dhead(&w, 1, 257, 1, cl);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, NULL, NULL, cl));
   cl[2] = 0;
   cl[1] = 2;
-  tw_init(&w, &m);
-  tw_dhead(&w, 1, 257, 1, cl);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, NULL, NULL, cl));
   cl[1] = 0;
-  tw_init(&w, &m);
-  tw_dhead(&w, 1, 257, 1, cl);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, NULL, NULL, cl));
   /* literal/length code over-subscribed, incomplete; no end-of-block */
   tw_plain(ll, dl);
   ll[0] = 7;
-  tw_init(&w, &m);
-  tw_dynamic(&w, 1, ll, 258, dl, 30);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, ll, dl, NULL));
   ll[0] = 9;
-  tw_init(&w, &m);
-  tw_dynamic(&w, 1, ll, 258, dl, 30);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, ll, dl, NULL));
   tw_plain(ll, dl);
   ll[256] = 0;
   ll[257] = 8;
   ll[255] = 8;
-  tw_init(&w, &m);
-  tw_dynamic(&w, 1, ll, 258, dl, 30);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, ll, dl, NULL));
   /* distance code over-subscribed, incomplete with two codes */
   tw_plain(ll, dl);
   dl[2] = 4;
-  tw_init(&w, &m);
-  tw_dynamic(&w, 1, ll, 258, dl, 30);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, ll, dl, NULL));
   memset(dl, 0, sizeof dl);
   dl[0] = 1;
   dl[1] = 2;
-  tw_init(&w, &m);
-  tw_dynamic(&w, 1, ll, 258, dl, 30);
-  tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(ti_refused(&m, ll, dl, NULL));
   CHECK(m.used == 0);
 }
 
