@@ -49,8 +49,6 @@ typedef struct snap_out {
   buf *tar;
   arc_gzw *gz;
   buf tmp;
-  int sizing;     /* the first pass of a compressed export (snap_size) */
-  uint64_t guess; /* what the sizing pass expects the output to take */
 } snap_out;
 
 typedef struct snap_frame {
@@ -95,33 +93,6 @@ static int snap_piece(snap_out *o, const uint8_t *d, size_t n, void **slot,
   return 0;
 }
 
-/* Deflated bytes expected for one entry's header blocks: they are encoded
- * against the previous headers, mostly as a few references. */
-#define SNAP_HEADER_GUESS 128
-
-/* The sizing pass's step: makes and keeps the file's piece, and counts
- * what the entry will add to the output. */
-static int snap_size_node(snap_out *o, const char *abs,
-                          const struct vfs_stat *st) {
-  const uint8_t *d;
-  size_t n;
-  void **slot;
-  arc_piece *pc;
-  int rc, own;
-  o->guess += SNAP_HEADER_GUESS;
-  if (st->kind != VFS_FILE || !st->size) return 0;
-  if (!snap_may_keep(o)) { /* compressed in the second pass */
-    o->guess += st->size / 2;
-    return 0;
-  }
-  rc = vfs_read_slot(o->fs, abs, &d, &n, &slot);
-  if (!rc) rc = snap_piece(o, d, n, slot, &pc, &own);
-  if (rc) return rc;
-  o->guess += pc->clen;
-  if (own) mem_free(o->m, pc);
-  return 0;
-}
-
 static int snap_put_node(snap_out *o, const char *abs,
                          const struct vfs_stat *st) {
   arc_wentry w;
@@ -130,7 +101,6 @@ static int snap_put_node(snap_out *o, const char *abs,
   void **slot = NULL;
   arc_piece *pc;
   int rc, own;
-  if (o->sizing) return snap_size_node(o, abs, st);
   memset(&w, 0, sizeof w);
   w.path = abs + 1;
   w.mode = st->mode;
@@ -270,25 +240,31 @@ static int snap_tar(snap_out *o, const char *cwd, const char *extra,
   return rc;
 }
 
-/* A compressed export's first pass: every file's piece is made and kept
- * before any output exists, so the pieces lie together and the output,
- * reserved once at about its size, does not grow by doubling around them:
- * the wasm heap never shrinks, and those holes made a sandbox that once
- * snapshotted 8 MB of text 18 MiB of memory instead of 13 (what a fork
- * copies). */
-static int snap_size(snap_out *o, size_t extralen, buf *out) {
+/* Deflated bytes expected per entry for its header blocks: encoded
+ * against the previous headers, they are mostly a few references. */
+#define SNAP_HEADER_GUESS 128
+
+/* Reserves a compressed export's output once, before any piece is made,
+ * at a guess of its size: a third of the file bytes (what level 1 makes
+ * of text) plus a little per entry; past it the output grows as before.
+ * Growing it by doubling around the pieces made on the way left holes in
+ * the wasm heap, which never shrinks: a sandbox that snapshotted 8 MB of
+ * text kept 18.0 MiB of memory instead of 15.2, all of which a fork
+ * copies. Nothing is reserved when no piece is kept, nor a guess that
+ * would crowd the memory limit. */
+static int snap_reserve(snap_out *o, size_t extralen, buf *out) {
+  static const char *const tops[] = {"/tmp", "/workspace"};
   const mem *m = o->m;
-  int rc;
-  o->sizing = 1;
-  o->guess = extralen + SNAP_HEADER_GUESS;
-  rc = snap_walk(o, "/tmp");
-  if (!rc) rc = snap_walk(o, "/workspace");
-  o->sizing = 0;
-  /* only a guess: one that would crowd the memory limit is not reserved */
-  if (!rc && (!m->limit ? o->guess < (size_t)-1 / 2
-                        : o->guess <= (m->limit - m->used) / 2))
-    rc = buf_reserve_exact(out, (size_t)o->guess);
-  return rc;
+  uint64_t guess = extralen + SNAP_HEADER_GUESS;
+  struct vfs_stat st;
+  size_t i;
+  for (i = 0; i < sizeof tops / sizeof tops[0]; i++)
+    if (!vfs_stat(o->fs, tops[i], 0, &st))
+      guess += st.bytes / 3 + st.nodes * SNAP_HEADER_GUESS;
+  if (!snap_may_keep(o)) return 0; /* no piece stays to leave holes */
+  if (!m->limit ? guess < (size_t)-1 / 2 : guess <= (m->limit - m->used) / 2)
+    return buf_reserve_exact(out, (size_t)guess);
+  return 0;
 }
 
 static int snap_run(vfs *fs, const char *cwd, const char *extra,
@@ -296,13 +272,12 @@ static int snap_run(vfs *fs, const char *cwd, const char *extra,
                     buf *out) {
   snap_out o;
   int rc = 0;
-  memset(&o, 0, sizeof o);
   o.fs = fs;
   o.m = tar->m;
   o.tar = tar;
   o.gz = gz;
   buf_init(&o.tmp, o.m);
-  if (gz) rc = snap_size(&o, extralen, out);
+  if (gz) rc = snap_reserve(&o, extralen, out);
   if (!rc) rc = snap_tar(&o, cwd, extra, extralen, hex);
   buf_finish(&o.tmp);
   return rc;
