@@ -75,14 +75,8 @@ int arc_is_gzip(const uint8_t *p, size_t n) {
   return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
-/* Compresses in into one deterministic gzip member. */
-int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
-             uint32_t mtime, buf *out) {
-  z_stream z;
+int arc_gz_put_header(buf *out, int level, const char *name, uint32_t mtime) {
   uint8_t h[10];
-  size_t left = n;
-  int rc = 0, zr;
-  if (level < 0 || level > 9) return MSB_EINVAL;
   h[0] = 0x1f;
   h[1] = 0x8b;
   h[2] = 8;
@@ -92,7 +86,24 @@ int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
   h[9] = 3;
   buf_put(out, h, sizeof h);
   if (name) buf_put(out, name, strlen(name) + 1);
-  if (out->err) return out->err;
+  return out->err;
+}
+
+int arc_gz_put_trailer(buf *out, uint32_t crc, uint64_t len) {
+  uint8_t t[8];
+  arc_le32(t, crc);
+  arc_le32(t + 4, (uint32_t)len);
+  return buf_put(out, t, sizeof t);
+}
+
+/* Compresses in into one deterministic gzip member. */
+int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
+             uint32_t mtime, buf *out) {
+  z_stream z;
+  size_t left = n;
+  int rc = 0, zr;
+  if (level < 0 || level > 9) return MSB_EINVAL;
+  if (arc_gz_put_header(out, level, name, mtime)) return out->err;
   arc_zinit(&z, m);
   if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return MSB_ENOMEM;
@@ -121,10 +132,7 @@ int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
     }
   }
   deflateEnd(&z);
-  if (rc) return rc;
-  arc_le32(h, arc_crc(0, in, n));
-  arc_le32(h + 4, (uint32_t)n);
-  return buf_put(out, h, 8);
+  return rc ? rc : arc_gz_put_trailer(out, arc_crc(0, in, n), n);
 }
 
 /* Skips a NUL-terminated header field; 0 when it runs off the end. */
@@ -487,9 +495,10 @@ static int arc_zero_block(const uint8_t *p) {
   return 1;
 }
 
-/* Byte sums of p[0..n), n a multiple of 8 up to 1024 (two headers):
- * *sum of the bytes, *high of those >= 128. Eight at a time, the bytes
- * paired in 16-bit lanes: a lane takes at most 510 per word. */
+/* Byte sums of p[0..n), n a multiple of 8 up to 512 (a header): *sum of
+ * the bytes and, unless high is NULL, *high of those >= 128. Eight at a
+ * time, the bytes paired in 16-bit lanes: a lane takes at most 510 per
+ * word. */
 static void arc_sum_bytes(const uint8_t *p, size_t n, uint64_t *sum,
                           uint64_t *high) {
   const uint64_t m8 = 0x00ff00ff00ff00ffull, b7 = 0x0101010101010101ull;
@@ -502,7 +511,8 @@ static void arc_sum_bytes(const uint8_t *p, size_t n, uint64_t *sum,
   }
   h = (h & m8) + (h >> 8 & m8);
   *sum = (s & 0xffff) + (s >> 16 & 0xffff) + (s >> 32 & 0xffff) + (s >> 48);
-  *high = (h & 0xffff) + (h >> 16 & 0xffff) + (h >> 32 & 0xffff) + (h >> 48);
+  if (high)
+    *high = (h & 0xffff) + (h >> 16 & 0xffff) + (h >> 32 & 0xffff) + (h >> 48);
 }
 
 /* Verifies the header checksum: the sum of its bytes with the checksum
@@ -756,7 +766,7 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
                        uint32_t uid, uint32_t gid, uint64_t size, int64_t mtime,
                        int type, const char *link, const char *uname,
                        const char *gname) {
-  uint64_t sum, high;
+  uint64_t sum;
   memset(h, 0, ARC_BLOCK);
   memcpy(h, name, nlen);
   arc_octal(h + 100, 8, mode & 07777);
@@ -776,7 +786,7 @@ static void arc_header(uint8_t *h, const char *name, size_t nlen,
   arc_octal(h + 329, 8, 0);
   arc_octal(h + 337, 8, 0);
   if (plen) memcpy(h + 345, prefix, plen);
-  arc_sum_bytes(h, ARC_BLOCK, &sum, &high);
+  arc_sum_bytes(h, ARC_BLOCK, &sum, NULL);
   arc_octal(h + 148, 7, sum);
   h[155] = ' ';
 }
@@ -910,7 +920,7 @@ int arc_tar_put(buf *out, const arc_wentry *e) {
 /* Appends the end blocks and pads to the record size. */
 int arc_tar_end(buf *out, uint64_t before) {
   size_t total = (size_t)((before + out->len + 2 * ARC_BLOCK) % ARC_RECORD);
-  size_t pad = (ARC_RECORD - total % ARC_RECORD) % ARC_RECORD;
+  size_t pad = (ARC_RECORD - total) % ARC_RECORD;
   if (buf_reserve(out, 2 * ARC_BLOCK + pad)) return out->err;
   memset(out->p + out->len, 0, 2 * ARC_BLOCK + pad);
   out->len += 2 * ARC_BLOCK + pad;

@@ -31,6 +31,11 @@ int arc_is_gzip(const uint8_t *p, size_t n);
 int arc_gzip(mem *m, const uint8_t *in, size_t n, int level, const char *name,
              uint32_t mtime, buf *out);
 
+/* A member's header as arc_gzip writes it (the writer of archive_gzw.c
+ * too), and its trailer: the data's CRC-32 and length mod 2^32. */
+int arc_gz_put_header(buf *out, int level, const char *name, uint32_t mtime);
+int arc_gz_put_trailer(buf *out, uint32_t crc, uint64_t len);
+
 /* CRC-32 (gzip's) of n bytes, continuing crc (0 to start). */
 uint32_t arc_crc(uint32_t crc, const uint8_t *p, size_t n);
 /* Clears a z_stream (zlib's struct z_stream_s) and makes it allocate

@@ -245,12 +245,10 @@ static int gzw_headers_run(arc_gzw *w, const uint8_t *p, size_t n, int final) {
 
 /* Starts a member: header now, then headers and pieces, then finish. */
 int arc_gzw_begin(mem *m, int level, buf *out, arc_gzw **wp) {
-  uint8_t h[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
   arc_gzw *w;
   *wp = NULL;
   if (level < 0 || level > 9) return MSB_EINVAL;
-  h[8] = level == 9 ? 2 : level == 1 ? 4 : 0;
-  if (buf_put(out, h, sizeof h)) return out->err;
+  if (arc_gz_put_header(out, level, NULL, 0)) return out->err;
   w = mem_zalloc(m, sizeof *w);
   if (!w) return MSB_ENOMEM;
   w->m = m;
@@ -317,7 +315,7 @@ int arc_gzw_piece_make(arc_gzw *w, const uint8_t *data, size_t n, size_t pad,
   arc_piece *pc;
   int rc;
   *out = NULL;
-  if (pad > GZW_BLOCK) return MSB_EINVAL;
+  if (pad >= GZW_BLOCK) return MSB_EINVAL;
   if (!w->z_ready) {
     arc_zinit(&w->z, w->m);
     if (deflateInit2(&w->z, w->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
@@ -345,17 +343,8 @@ int arc_gzw_piece_make(arc_gzw *w, const uint8_t *data, size_t n, size_t pad,
 /* Ends the member: a final header run (the end-of-archive blocks), the
  * trailer; frees w. */
 int arc_gzw_finish(arc_gzw *w, const void *tail, size_t n) {
-  uint8_t t[8];
   int rc = n % GZW_BLOCK ? MSB_EINVAL : gzw_headers_run(w, tail, n, 1);
-  t[0] = (uint8_t)w->crc;
-  t[1] = (uint8_t)(w->crc >> 8);
-  t[2] = (uint8_t)(w->crc >> 16);
-  t[3] = (uint8_t)(w->crc >> 24);
-  t[4] = (uint8_t)w->total;
-  t[5] = (uint8_t)(w->total >> 8);
-  t[6] = (uint8_t)(w->total >> 16);
-  t[7] = (uint8_t)(w->total >> 24);
-  if (!rc) rc = buf_put(w->out, t, 8);
+  if (!rc) rc = arc_gz_put_trailer(w->out, w->crc, w->total);
   arc_gzw_abort(w);
   return rc;
 }
