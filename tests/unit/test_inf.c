@@ -231,6 +231,15 @@ static void tw_plain(uint8_t *ll, uint8_t *dl) {
 
 /* ---- basics ----------------------------------------------------------- */
 
+/* Ends w's stream and frees it: whether the decoder refused it. */
+static int tw_refused(tw *w) {
+  int ok;
+  tw_end(w);
+  ok = ti_check((uint8_t *)w->b.p, w->b.len, INF_INVALID) == 0;
+  buf_finish(&w->b);
+  return ok;
+}
+
 TEST("inf-1.1") { /* stored blocks; bytes after the stream are not used */
   static const uint8_t s[] = {0x00, 3, 0,    0xfc, 0xff, 'a', 'b', 'c', 0x01,
                               2,    0, 0xfd, 0xff, 'd',  'e', 'X', 'Y', 'Z'};
@@ -381,9 +390,7 @@ TEST("inf-2.2") { /* literal/length 286, 287 and distance 30, 31 */
     tw_bits(&w, 3, 3);
     tw_fsym(&w, 'x');
     tw_fsym(&w, sym);
-    tw_end(&w);
-    CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-    buf_finish(&w.b);
+    CHECK(tw_refused(&w));
   }
   for (sym = 30; sym <= 31; sym++) {
     tw_init(&w, &m);
@@ -392,9 +399,7 @@ TEST("inf-2.2") { /* literal/length 286, 287 and distance 30, 31 */
     tw_fsym(&w, 257);
     tw_code(&w, (uint32_t)sym, 5);
     tw_bits(&w, 0, 16);
-    tw_end(&w);
-    CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-    buf_finish(&w.b);
+    CHECK(tw_refused(&w));
   }
 }
 
@@ -459,20 +464,25 @@ TEST("inf-2.4") { /* too many length or distance codes */
   memset(dl + 30, 0, 2);
   tw_init(&w, &m);
   tw_dynamic(&w, 1, ll, 287, dl, 30);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(tw_refused(&w));
   tw_init(&w, &m);
   tw_dynamic(&w, 1, ll, 286, dl, 31);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(tw_refused(&w));
   tw_init(&w, &m); /* the largest counts are fine */
   tw_dynamic(&w, 1, ll, 286, dl, 30);
   tw_code(&w, 0x1fe, 9);
   tw_end(&w);
   CHECK(ti_check((uint8_t *)w.b.p, w.b.len, 0) == w.b.len);
   buf_finish(&w.b);
+}
+
+/* Code lengths 256 zeros (138 and 118 by code 18), then one 1. */
+static void tw_zeros_one(tw *w) {
+  tw_clsym(w, 18);
+  tw_bits(w, 127, 7);
+  tw_clsym(w, 18);
+  tw_bits(w, 107, 7);
+  tw_clsym(w, 1);
 }
 
 TEST("inf-2.5") { /* code-length repeats */
@@ -485,9 +495,7 @@ TEST("inf-2.5") { /* code-length repeats */
   tw_clsym(&w, 16);
   tw_bits(&w, 0, 2);
   tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(tw_refused(&w));
   /* a repeat past the last length: 257 + 1 lengths, 18 x 138 twice */
   tw_init(&w, &m);
   tw_dhead(&w, 1, 257, 1, tw_cl);
@@ -496,32 +504,20 @@ TEST("inf-2.5") { /* code-length repeats */
   tw_clsym(&w, 18);
   tw_bits(&w, 127, 7);
   tw_bits(&w, 0, 32);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(tw_refused(&w));
   /* 256 zeros, 256 gets 1, then 16 x3: one past the 259 lengths */
   tw_init(&w, &m);
   tw_dhead(&w, 1, 258, 1, tw_cl);
-  tw_clsym(&w, 18);
-  tw_bits(&w, 127, 7); /* 138 zeros */
-  tw_clsym(&w, 18);
-  tw_bits(&w, 107, 7); /* 118 more */
-  tw_clsym(&w, 1);
+  tw_zeros_one(&w);
   tw_clsym(&w, 16);
   tw_bits(&w, 0, 2);
   tw_bits(&w, 0, 16);
-  tw_end(&w);
-  CHECK(ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0);
-  buf_finish(&w.b);
+  CHECK(tw_refused(&w));
   /* the same repeat ending exactly at the end, across into the
    * distances: 256 and 257 get 1 bit, and so do distances 0 and 1 */
   tw_init(&w, &m);
   tw_dhead(&w, 1, 258, 2, tw_cl);
-  tw_clsym(&w, 18);
-  tw_bits(&w, 127, 7);
-  tw_clsym(&w, 18);
-  tw_bits(&w, 107, 7);
-  tw_clsym(&w, 1);
+  tw_zeros_one(&w);
   tw_clsym(&w, 16);
   tw_bits(&w, 0, 2);
   tw_bits(&w, 0, 1); /* end-of-block */
@@ -537,17 +533,13 @@ TEST("inf-2.5") { /* code-length repeats */
 static int ti_refused(mem *m, const uint8_t *ll, const uint8_t *dl,
                       const uint8_t *cl) {
   tw w;
-  int ok;
   tw_init(&w, m);
   if (cl)
     tw_dhead(&w, 1, 257, 1, cl);
   else
     tw_dynamic(&w, 1, ll, 258, dl, 30);
   tw_bits(&w, 0, 32);
-  tw_end(&w);
-  ok = ti_check((uint8_t *)w.b.p, w.b.len, INF_INVALID) == 0;
-  buf_finish(&w.b);
-  return ok;
+  return tw_refused(&w);
 }
 
 TEST("inf-2.6") { /* bad codes: over-subscribed, incomplete, no end code */
