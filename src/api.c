@@ -913,7 +913,7 @@ static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
   rev = vfs_revision(sb->fs);
   saved = vfs_root_get(sb->fs);
   if (opts && opts->atomic) keep = shell_share(sb->sh);
-  if (shell_own(&sb->sh, sb->fs)) {
+  if (shell_own(&sb->sh)) {
     shell_destroy(keep);
     vnode_unref(sb->fs, saved);
     return api_oom(sb);

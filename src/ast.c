@@ -426,9 +426,14 @@ static void ast_dp_sub(ast_dp *d, const ast_node *cmd);
 
 /* Enters a level of nesting: 0, or 1 (with d->err set) past the stack
  * the printer was given. Pair a 0 with d->depth--. */
+/* Records a failure; the first one is the one reported. */
+static void ast_dp_fail(ast_dp *d, int err) {
+  if (!d->err) d->err = err;
+}
+
 static int ast_dp_enter(ast_dp *d) {
   if (d->depth >= d->max_depth) {
-    d->err = MSB_ELIMIT;
+    ast_dp_fail(d, MSB_ELIMIT);
     return 1;
   }
   d->depth++;
@@ -511,7 +516,7 @@ static void ast_dp_parts_run(ast_dp *d, const ast_part *p, int in_dq) {
       break;
     case AST_P_PROCSUB:
       /* Only reached inside $'..' words, which cannot hold these. */
-      d->err = MSB_ENOTSUP;
+      ast_dp_fail(d, MSB_ENOTSUP);
       break;
     case AST_P_TILDE:
       buf_putc(d->b, '~');
@@ -536,7 +541,7 @@ static void ast_dp_sub(ast_dp *d, const ast_node *cmd) {
     ast_dp_flush(&in);
   }
   buf_putc(d->b, ')');
-  if (in.err) d->err = in.err;
+  if (in.err) ast_dp_fail(d, in.err);
 }
 
 /* Copies raw source, dropping backslash-newline outside single quotes;
@@ -678,7 +683,7 @@ static void ast_dp_redirs(ast_dp *d, const ast_redir *r, int first) {
       if (d->nhd < 16)
         d->hd[d->nhd++] = r;
       else
-        d->err = MSB_ENOTSUP;
+        ast_dp_fail(d, MSB_ENOTSUP);
       continue;
     }
     ast_dp_word(d, r->target);
@@ -774,7 +779,7 @@ static void ast_dp_cond_chain(ast_dp *d, const ast_cond *c) {
   if (k > sizeof small / sizeof small[0]) {
     chain = mem_alloc(d->b->m, k * sizeof *chain);
     if (!chain) {
-      d->err = MSB_ENOMEM;
+      ast_dp_fail(d, MSB_ENOMEM);
       return;
     }
   }
@@ -874,7 +879,7 @@ static void ast_dp_andor(ast_dp *d, const ast_node *n, int ind) {
   if (k > sizeof small / sizeof small[0]) {
     chain = mem_alloc(d->b->m, k * sizeof *chain);
     if (!chain) {
-      d->err = MSB_ENOMEM;
+      ast_dp_fail(d, MSB_ENOMEM);
       return;
     }
   }
@@ -901,7 +906,7 @@ static void ast_dp_cmd_run(ast_dp *d, const ast_node *n, int ind) {
       ast_word view;
       if (sp) buf_putc(d->b, ' ');
       if (!a->raw) {
-        d->err = MSB_ENOTSUP;
+        ast_dp_fail(d, MSB_ENOTSUP);
         continue;
       }
       if (a->is_array) {

@@ -599,10 +599,10 @@ shell *shell_share(shell *sh) {
   return sh;
 }
 
-int shell_own(shell **sh, vfs *fs) {
+int shell_own(shell **sh) {
   shell *c;
   if ((*sh)->refs == 1) return 0;
-  if (!(c = interp_copy(*sh, fs, 0))) return MSB_ENOMEM;
+  if (!(c = interp_copy(*sh, (*sh)->fs, 0))) return MSB_ENOMEM;
   shell_destroy(*sh);
   *sh = c;
   return 0;
@@ -3637,11 +3637,14 @@ static void interp_secrets_end(shell *sh, secret_set *set, sh_run *run) {
 }
 
 /* Notes on stderr that a piece of session state was dropped. */
-static void interp_scrub_note(shell *sh, const char *what, const char *name) {
+/* why: NULL when it holds a secret value, else why that could not be
+ * ruled out. */
+static void interp_scrub_note(shell *sh, const char *what, const char *name,
+                              const char *why) {
   buf_printf(&sh->run->err,
-             "bash: memsandbox: %s%s%s not kept after this call: it holds a "
-             "secret value\n",
-             name ? name : "", name ? ": " : "", what);
+             "bash: memsandbox: %s%s%s not kept after this call: %s\n",
+             name ? name : "", name ? ": " : "", what,
+             why ? why : "it holds a secret value");
 }
 
 static int interp_has_secret(const secret_set *s, const char *v) {
@@ -3660,7 +3663,7 @@ static int interp_scrub_var(void *ctx, const var *v) {
   for (j = 0; !hit && j < v->n; j++)
     hit = interp_has_secret(c->s, v->el[j].val) ||
           interp_has_secret(c->s, v->el[j].key);
-  if (hit) interp_scrub_note(c->sh, "variable", v->name);
+  if (hit) interp_scrub_note(c->sh, "variable", v->name, NULL);
   return hit;
 }
 
@@ -3684,10 +3687,14 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
     sh_func *f = &sh->funcs[i];
     if (!f->name || !f->body) continue;
     buf_clear(&b);
-    if ((rc = ast_print_function(&b, f->name, f->body, AST_PRINT_STACK_MAX)) ==
-            MSB_ENOMEM ||
-        rc == MSB_ELIMIT || b.err || secret_find(s, b.p, b.len, NULL, 0)) {
-      interp_scrub_note(sh, "function", f->name);
+    rc = ast_print_function(&b, f->name, f->body, AST_PRINT_STACK_MAX);
+    if (rc == MSB_ENOMEM || rc == MSB_ELIMIT || b.err ||
+        secret_find(s, b.p, b.len, NULL, 0)) {
+      /* a body that could not be printed could not be checked either */
+      interp_scrub_note(sh, "function", f->name,
+                        rc == MSB_ENOMEM || rc == MSB_ELIMIT || b.err
+                            ? "it could not be checked for secret values"
+                            : NULL);
       interp_func_unset(sh, f->name);
     }
   }
@@ -3695,7 +3702,7 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
   for (i = 0; i < sh->naliases;) {
     sh_alias *a = &sh->aliases[i];
     if (interp_has_secret(s, a->name) || interp_has_secret(s, a->value)) {
-      interp_scrub_note(sh, "alias", NULL);
+      interp_scrub_note(sh, "alias", NULL, NULL);
       mem_free(sh->m, a->name);
       mem_free(sh->m, a->value);
       memmove(a, a + 1, (sh->naliases - i - 1) * sizeof *a);
@@ -3704,24 +3711,24 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
       i++;
   }
   if (interp_has_secret(s, sh->trap_err)) {
-    interp_scrub_note(sh, "ERR trap", NULL);
+    interp_scrub_note(sh, "ERR trap", NULL, NULL);
     mem_free(sh->m, sh->trap_err);
     sh->trap_err = NULL;
   }
   if (interp_has_secret(s, sh->trap_return)) {
-    interp_scrub_note(sh, "RETURN trap", NULL);
+    interp_scrub_note(sh, "RETURN trap", NULL, NULL);
     mem_free(sh->m, sh->trap_return);
     sh->trap_return = NULL;
   }
   for (k = 0; k < sh->npos; k++)
     if (interp_has_secret(s, sh->pos[k])) {
-      interp_scrub_note(sh, "positional parameters", NULL);
+      interp_scrub_note(sh, "positional parameters", NULL, NULL);
       interp_set_pos(sh, NULL, 0); /* frees only */
       break;
     }
   for (k = 0; k < sh->ndirs;) {
     if (interp_has_secret(s, sh->dirstack[k])) {
-      interp_scrub_note(sh, "directory stack entry", NULL);
+      interp_scrub_note(sh, "directory stack entry", NULL, NULL);
       mem_free(sh->m, sh->dirstack[k]);
       memmove(sh->dirstack + k, sh->dirstack + k + 1,
               (size_t)(sh->ndirs - k - 1) * sizeof *sh->dirstack);
@@ -3754,20 +3761,18 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   s0 = interp_stream_new(sh, SH_S_IN);
   s1 = interp_stream_new(sh, SH_S_BUF);
   s2 = interp_stream_new(sh, SH_S_BUF);
-  if (!s0 || !s1 || !s2) {
+  if (s0 && opts && opts->stdin_len &&
+      (s0->data = mem_alloc(sh->m, opts->stdin_len)) != NULL) {
+    memcpy(s0->data, opts->stdin_data, opts->stdin_len);
+    s0->len = opts->stdin_len;
+  }
+  if (!s0 || !s1 || !s2 || (opts && opts->stdin_len && !s0->data)) {
     interp_stream_unref(sh, s0);
     interp_stream_unref(sh, s1);
     interp_stream_unref(sh, s2);
     interp_secrets_end(sh, &set, &run);
     sh->run = NULL;
     return MSB_ENOMEM;
-  }
-  if (opts && opts->stdin_len) {
-    s0->data = mem_alloc(sh->m, opts->stdin_len);
-    if (s0->data) {
-      memcpy(s0->data, opts->stdin_data, opts->stdin_len);
-      s0->len = opts->stdin_len;
-    }
   }
   s1->ob = &run.out;
   s2->ob = &run.err;

@@ -118,7 +118,8 @@ typedef struct sh_alias {
  * as measured on the wasm build in V8's optimizing tier (whose frames are
  * the largest), rounded up; SH_STACK_MAX leaves room for the host's frames
  * and for the work of the innermost command. Passing it stops the run as
- * max_call_depth does, whatever that limit's value. */
+ * max_call_depth does, whatever that limit's value; arithmetic alone ends
+ * just its expression, with bash's "expression recursion level exceeded". */
 #ifndef SH_STACK_MAX
 #define SH_STACK_MAX ((size_t)720 << 10)
 #endif

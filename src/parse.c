@@ -727,8 +727,8 @@ static int parse_funcdef(lex_state *st, const char *name, int line,
   r = lex_enter(st, LEX_STACK_FUNC);
   if (r) return r;
   r = parse_command(st, &n->u.func.body);
-  if (r) return r;
   lex_leave(st, LEX_STACK_FUNC);
+  if (r) return r;
   *out = n;
   return 0;
 }

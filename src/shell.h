@@ -35,6 +35,6 @@ const char *shell_cwd(const shell *sh);
  * paid by the first exec after a checkpoint or rollback, and only then).
  * Returns 0 or MSB_ENOMEM (*sh unchanged). */
 shell *shell_share(shell *sh);
-int shell_own(shell **sh, vfs *fs);
+int shell_own(shell **sh);
 
 #endif
