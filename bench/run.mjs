@@ -595,8 +595,8 @@ const STATE_OPS = [
 ];
 const STATE_TARGETS = {
   checkpoint: ['< 0.01 ms', 'n/a'], rollback: ['< 0.01 ms', 'n/a'],
-  'checkpoint-exec': ['none', 'the first change after a checkpoint copies the shell session'],
-  memcopy: ['none', "the floor of a fork by memory copy on this machine"],
+  'checkpoint-exec': [null, 'the first change after a checkpoint copies the shell session'],
+  memcopy: [null, "the floor of a fork by memory copy on this machine"],
   snapshot: ['< 20 ms', 'bashkit (published): a 200-file workspace commits in 16 ms'],
   'snapshot-cold': ['< 20 ms', 'every file compressed'],
   'snapshot-changed': ['< 20 ms', 'one file compressed'],
@@ -886,7 +886,7 @@ async function benchMain() {
       const [target, other] = STATE_TARGETS[r.state];
       const d = r.results.memsandbox?.detail;
       console.log(`  ${r.name}: ${benchCell(r.results.memsandbox, r.unit)} ms` +
-                  `${d ? ` (${d})` : ''}; target ${target}; ${other}`);
+                  `${d ? ` (${d})` : ''}; ${target ? `target ${target}; ` : ''}${other}`);
     }
   }
   const targetRows = rows.filter((r) => r.target);

@@ -713,7 +713,7 @@ export class Sandbox {
       constants.limitFields.forEach((f, i) => {
         dv.setBigUint64(r + 8 * (K.MSB_WASM_OPEN_LIMITS + i), BigInt(limits[f.name]), true);
       });
-      const out = rec.alloc(4);
+      const out = inst.outRec;
       const rc = inst.call(OP.open, r, out);
       if (rc < 0) {
         throw errorFromCode(rc, `cannot open a sandbox: ${inst.cstring(inst.call(OP.strerror, rc))}`);
@@ -1388,7 +1388,12 @@ export class Sandbox {
       const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
         limits: info.limits, profile: info.profile, seed: info.seed,
         onEvent: info.onEvent, clock: info.systemClock ? 'system' : info.clockNs });
-      if (this._policyText) await child.setPolicy(this._policyText);
+      try {
+        if (this._policyText) await child.setPolicy(this._policyText);
+      } catch (e) {
+        await child.close();
+        throw e;
+      }
       child._pendingCwd = this._pendingCwd;
       return child;
     }

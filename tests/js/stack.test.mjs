@@ -95,12 +95,13 @@ if (process.env.MSB_STACK_CHILD) {
 
   test('stack-1.2 the deep scripts bash runs, the sandbox runs too (default limits)', async () => {
     const sb = await Sandbox.create({ wasm: WASM });
+    const script = (id) => SCRIPTS.find((s) => s[0] === id)[1];
     const cases = [
-      [SCRIPTS[0][1], 'x\n', 0],
-      [SCRIPTS[1][1], 'x\n', 0],
+      [script('if'), 'x\n', 0],
+      [script('group'), 'x\n', 0],
       ['e() { if (( $1 > 0 )); then eval "e $(( $1 - 1 ))"; fi; }; e 490; echo done', 'done\n', 0],
       [`${rec('echo bottom')} 990`, 'bottom\n', 0],
-      [`${SCRIPTS[3][1]}; echo "rc=$?"`, 'rc=127\n', 0],
+      [`${script('cmdsub-500')}; echo "rc=$?"`, 'rc=127\n', 0],
     ];
     for (const [script, stdout, exit] of cases) {
       const r = await sb.execute(script);
