@@ -136,6 +136,8 @@ def escapes():
         "bad-hardlink-link.tar": ln(b"l", b"/tmp") + hl(b"h", b"l") +
         f(b"h/x", b"x\n") + END,
         "bad-dir-data.tar": hdr(b"d/", b"5", 1024) + b"\x00" * 1024 + END,
+        "bad-names.tar": f(b"/abs/x", b"1\n") + f(b"../y", b"2\n") +
+        f(b"a/../../z", b"3\n") + f(b"ok", b"4\n") + END,
     }
 
 
