@@ -292,9 +292,10 @@ static int arc_gz_member(arc_gz *g, const uint8_t *in, size_t n, size_t *pos,
   if (rc) return rc;
   if (n - *pos < 8) return *why = "unexpected end of file", MSB_ECORRUPT;
   mlen = g->mgone + (out->len - g->mstart);
-  if (arc_rd32(in + *pos) != arc_crc(g->crc,
-                                     (const uint8_t *)out->p + g->mstart,
-                                     out->len - g->mstart))
+  if (out->len > g->mstart)
+    g->crc = arc_crc(g->crc, (const uint8_t *)out->p + g->mstart,
+                     out->len - g->mstart);
+  if (arc_rd32(in + *pos) != g->crc)
     return *why = "invalid compressed data--crc error", MSB_ECORRUPT;
   if (arc_rd32(in + *pos + 4) != (uint32_t)mlen)
     return *why = "invalid compressed data--length error", MSB_ECORRUPT;
