@@ -1120,22 +1120,16 @@ int patch_resolve(vfs *v, const char *root, const char *name, buf *out,
     while (*after == '/') after++;
     in_link = strlen(c) > orig; /* the component comes from a link */
     if (strlen(after) < orig) orig = strlen(after);
-    if (!cl || (cl == 1 && c[0] == '.')) { /* nothing, or "." */
-      if (!*after) {
-        buf_puts(out, buf_str(&cur));
-        rc = out->err ? out->err : vfs_stat(v, buf_str(out), 0, st);
-        break;
+    if (!cl || (c[0] == '.' && (cl == 1 || (cl == 2 && c[1] == '.')))) {
+      if (cl == 2) { /* "..": up, but never above the working directory */
+        size_t k = cur.len;
+        if (!strcmp(buf_str(&cur), buf_str(&tmp))) {
+          rc = MSB_EPERM;
+          break;
+        }
+        while (k > 1 && cur.p[k - 1] != '/') k--;
+        buf_truncate(&cur, k > 1 ? k - 1 : 1);
       }
-      buf_clear(&next);
-      buf_puts(&next, after);
-    } else if (cl == 2 && c[0] == '.' && c[1] == '.') {
-      size_t k = cur.len;
-      if (!strcmp(buf_str(&cur), buf_str(&tmp))) {
-        rc = MSB_EPERM; /* above the working directory */
-        break;
-      }
-      while (k > 1 && cur.p[k - 1] != '/') k--;
-      buf_truncate(&cur, k > 1 ? k - 1 : 1);
       if (!*after) {
         buf_puts(out, buf_str(&cur));
         rc = out->err ? out->err : vfs_stat(v, buf_str(out), 0, st);
