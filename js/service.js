@@ -1,7 +1,6 @@
 // service.js - SandboxService: sandboxes by opaque handle, with lifecycle
 // (create, get, resume, fork, delete, list, close).
 import { MemSandboxError } from './errors.js';
-import { randomHandle } from './encoding.js';
 import { Sandbox, SandboxState } from './sandbox.js';
 
 /** @import * as T from './index.js' */
@@ -66,7 +65,7 @@ export class SandboxService {
       await sandbox.close();
       this._open();
     }
-    const handle = randomHandle();
+    const handle = sandbox.id; /* as create's: the id its events carry */
     this._sandboxes.set(handle, sandbox);
     return { handle, sandbox };
   }
