@@ -186,7 +186,7 @@ export function parseCases(text, file = '<input>') {
     if (c.cmd === null) fail(c.line, `case ${c.id} has no cmd section`);
     if (c.policy !== null && !c.sandboxOnly) c.sandboxOnly = 'host policy';
     if (c.recorded && c.sandboxOnly)
-      fail(c.line, `case ${c.id} is sandbox-only: there is no bash answer to record`);
+      fail(c.line, `case ${c.id} is sandbox-only: no bash answer to record`);
     for (const k of Object.keys(c)) if (k.startsWith('_')) delete c[k];
   }
   return cases;
@@ -531,7 +531,8 @@ export async function recordCases(files, opts = {}) {
         log(`FAIL ${c.id} (${f}:${c.line}) not recorded: ${e.message}`);
       }
     });
-    for (const [c, got] of [...answers].sort((a, b) => a[0].line - b[0].line)) {
+    const inOrder = [...answers].sort((a, b) => a[0].line - b[0].line);
+    for (const [c, got] of inOrder) {
       const report = compareResult(c, got);
       res.recorded++;
       if (report.length) res.changed++;
@@ -547,7 +548,8 @@ export async function recordCases(files, opts = {}) {
     if (answers.size)
       fs.writeFileSync(f, Buffer.from(lines.join('\n') + '\n', 'latin1'));
   }
-  log(`${res.recorded} recorded (${res.changed} changed), ${res.failed} failed`);
+  log(`${res.recorded} recorded (${res.changed} changed), `
+    + `${res.failed} failed`);
   return res;
 }
 
@@ -572,7 +574,8 @@ async function main(argv) {
     else if (a === '--filter') filter = argv[++i] || '';
     else if (a === '--jobs') jobs = Number(argv[++i]) || jobs;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node tests/cases.mjs [--native [MSB] | --bash | --diff | --record] [--filter ID] [--jobs N] PATH...');
+      console.log('usage: node tests/cases.mjs [--native [MSB] | --bash | '
+        + '--diff | --record] [--filter ID] [--jobs N] PATH...');
       return 0;
     } else if (a.startsWith('--')) {
       console.error(`cases.mjs: unknown option '${a}'`);
@@ -580,7 +583,8 @@ async function main(argv) {
     } else paths.push(a);
   }
   if (!paths.length) {
-    if (mode === 'diff' || mode === 'record') paths.push(path.join(root, 'tests', 'diff'));
+    if (mode === 'diff' || mode === 'record')
+      paths.push(path.join(root, 'tests', 'diff'));
     else paths.push(path.join(root, 'tests', 'shell'), path.join(root, 'tests', 'cmd'));
   }
   const files = findCaseFiles(paths.filter((p) => fs.existsSync(p)));
