@@ -118,7 +118,8 @@ FORCE:
 $(B)/%.d: ;
 .PHONY: FORCE all test unit run demo clean wasm wasm-emscripten npm asan format-check \
         fuzz fuzz-short bench check-imports tools tools-base tools-wasm \
-        tools-emcc tools-dev tools-npm tools-test tools-bench js-test
+        tools-emcc tools-dev tools-npm tools-node tools-test tools-bench \
+        js-test
 
 # build/msb needs src/cli.c (another module); until it exists, `make`
 # builds the library alone rather than failing.
@@ -135,6 +136,12 @@ tools-dev: tools-base
 	@sh wasm/tools.sh $(TOOLS_DEV)
 tools-npm: tools-base
 	@sh wasm/tools.sh $(TOOLS_NPM)
+# The package needs Node.js 20 or later (the Web platform's global crypto);
+# Debian 12's own nodejs is 18, which fails every JavaScript test, so say so.
+tools-node: tools-base
+	@node -e 'process.exit(process.versions.node.split(".")[0] >= 20 ? 0 : 1)' \
+	  || { echo "Node.js 20 or later is needed; this is $$(node --version)" >&2; \
+	       exit 1; }
 # tests/js and bench pin dev-only npm packages (package.json, exact
 # versions, and package-lock.json); the package itself has none.
 tools-test: tools-npm
@@ -253,7 +260,7 @@ JS_SRC := $(shell find js -type f 2>/dev/null)
 # The package is assembled in build/npm: sources from js/, plus the wasm
 # module and the generated constants, so js/ holds no generated file.
 $(B)/npm/.stamp: $(JS_SRC) $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json \
-                 LICENSE
+                 LICENSE | tools-node
 	@rm -rf $(B)/npm && mkdir -p $(B)/npm
 	cp -R js/. $(B)/npm/
 	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE $(B)/npm/
