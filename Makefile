@@ -3,6 +3,7 @@
 #   make                 native library build/libmemsandbox.a and CLI build/msb
 #   make run             the interactive sandbox (the npm CLI over the wasm)
 #   make test            every test suite, ending in "N passed, M failed"
+#   make tools           every package the tests use, installed up front
 #   make wasm            build/wasm/memsandbox.wasm   (clang-19 + wasi-libc)
 #   make wasm-emscripten build/emcc/memsandbox.wasm   (Debian's emcc)
 #   make npm             the npm package staged in build/npm
@@ -16,9 +17,12 @@
 # touches this Makefile. Every output goes under build/: one object tree per
 # build (native, asan, wasm, emcc), each with dependency files. zlib is built
 # from source into every build; its source comes from ZLIB_SRC=dir or is
-# fetched from Debian's source package by wasm/fetch-zlib.sh. Missing
-# toolchain packages are installed by wasm/tools.sh (apt-get), quietly doing
-# nothing when everything is present. WERROR=1 (set by CI) adds -Werror.
+# fetched from Debian's source package by wasm/fetch-zlib.sh. Whatever a
+# target needs and is missing, toolchain or test tool, is installed by
+# wasm/tools.sh (Debian's packages with apt-get, the npm packages tests/js
+# and bench pin with npm ci), quietly doing nothing when all is present;
+# TOOLS_DRY_RUN=1 in the environment makes it print what it would install
+# instead. WERROR=1 (set by CI) adds -Werror.
 
 SHELL := bash
 MAKEFLAGS += --no-builtin-rules
@@ -77,17 +81,29 @@ lib_obj = $(LIB_SRC:%.c=$(B)/$(1)/%.o) $(ZLIB_FILES:%=$(B)/$(1)/zlib/%.o)
 
 # ---- toolchains -----------------------------------------------------------
 
+WASM_CC := clang-19 --target=wasm32-wasi
+# Both builds optimise the linked module with Debian's binaryen (version 108
+# on Debian 12), never with whatever wasm-opt is first on PATH, so the module
+# is the same on every machine (measured in wasm/README.md). The clang build
+# runs it by its path (see its link rule). Debian's emcc runs binaryen's
+# tools by name, so it gets a fixed PATH; NODE_PATH finds its JS optimiser.
+WASM_OPT_BIN := /usr/bin/wasm-opt
+EMCC := NODE_PATH=/usr/share/nodejs PATH=/usr/bin:/bin emcc
+
 # CHECK:PACKAGE pairs for wasm/tools.sh.
 TOOLS_BASE := cc:gcc node:nodejs bzip2:bzip2 gawk:gawk
 TOOLS_WASM := clang-19:clang-19 wasm-ld-19:lld-19 \
   /usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a:libclang-rt-19-dev-wasm32 \
-  /usr/include/wasm32-wasi/stdlib.h:wasi-libc
+  /usr/include/wasm32-wasi/stdlib.h:wasi-libc $(WASM_OPT_BIN):binaryen
 TOOLS_EMCC := emcc:emscripten
 TOOLS_DEV := clang-format-19:clang-format-19 dpkg-source:dpkg-dev \
   /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev
+TOOLS_NPM := npm:npm
+# Debian's Chromium for the browser smoke tests, and the real xxd and file
+# that differential cases compare the sandbox with.
+TOOLS_TEST := chromium:chromium xxd:xxd file:file
 
-WASM_CC := clang-19 --target=wasm32-wasi
-EMCC := NODE_PATH=/usr/share/nodejs emcc
+# The optimisation level of both wasm builds, compiler and wasm-opt alike.
 # -O2 over -Oz (measured, see wasm/README.md): a shell loop runs about a
 # third faster for 16% more gzipped bytes (218 KB vs 188 KB), well inside
 # every edge runtime's size limit.
@@ -101,8 +117,9 @@ FORCE:
 # Dependency files are only ever produced by the compiler.
 $(B)/%.d: ;
 .PHONY: FORCE all test unit run demo clean wasm wasm-emscripten npm asan format-check \
-        fuzz fuzz-short bench check-imports tools-base tools-wasm tools-emcc \
-        tools-dev js-test
+        fuzz fuzz-short bench check-imports tools tools-base tools-wasm \
+        tools-emcc tools-dev tools-npm tools-node tools-test tools-bench \
+        js-test
 
 # build/msb needs src/cli.c (another module); until it exists, `make`
 # builds the library alone rather than failing.
@@ -117,6 +134,22 @@ tools-emcc: tools-base
 	@sh wasm/tools.sh $(TOOLS_EMCC)
 tools-dev: tools-base
 	@sh wasm/tools.sh $(TOOLS_DEV)
+tools-npm: tools-base
+	@sh wasm/tools.sh $(TOOLS_NPM)
+# The package needs Node.js 20 or later (the Web platform's global crypto);
+# Debian 12's own nodejs is 18, which fails every JavaScript test, so say so.
+tools-node: tools-base
+	@node -e 'process.exit(process.versions.node.split(".")[0] >= 20 ? 0 : 1)' \
+	  || { echo "Node.js 20 or later is needed; this is $$(node --version)" >&2; \
+	       exit 1; }
+# tests/js and bench pin dev-only npm packages (package.json, exact
+# versions, and package-lock.json); the package itself has none.
+tools-test: tools-npm
+	@sh wasm/tools.sh $(TOOLS_TEST)
+	@sh wasm/tools.sh --npm tests/js
+tools-bench: tools-npm
+	@sh wasm/tools.sh --npm bench
+tools: tools-wasm tools-emcc tools-dev tools-test
 
 # ---- object rules, one set per build --------------------------------------
 
@@ -138,8 +171,8 @@ $(B)/$(1)/zlib/%.o: $(B)/$(1)/.flags | $(ZLIB_STAMP) $(4)
 -include $$(wildcard $(B)/$(1)/*/*.d $(B)/$(1)/*/*/*.d)
 endef
 
-$(eval $(call build_rules,native,$(CC),$(CFLAGS),))
-$(eval $(call build_rules,asan,$(CC),$(ASAN_FLAGS),))
+$(eval $(call build_rules,native,$(CC),$(CFLAGS),tools-base))
+$(eval $(call build_rules,asan,$(CC),$(ASAN_FLAGS),tools-base))
 $(eval $(call build_rules,wasm,$(WASM_CC),$(WASM_OPT),tools-wasm))
 $(eval $(call build_rules,emcc,$(EMCC),$(WASM_OPT),tools-emcc))
 $(eval $(call build_rules,fuzz,clang-19,-O1 -g -fsanitize=fuzzer-no-link$(,)address$(,)undefined,tools-wasm tools-dev))
@@ -184,11 +217,16 @@ WASM_LDFLAGS := -mexec-model=reactor -Wl,--import-memory \
   -Wl,--initial-memory=$(WASM_INITIAL_MEMORY) \
   -Wl,--strip-all $(WASM_EXPORTS:%=-Wl,--export=%)
 
+# The link has no -O: given one, clang-19 runs the first wasm-opt on PATH,
+# if any, so the module would depend on PATH (its --no-wasm-opt skips the
+# link itself). wasm-opt reads the features clang used from the
+# target_features section that the link keeps.
 $(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
-                           wasm/exports.list
-	@echo "wasm-ld $@"
-	@$(WASM_CC) $(WASM_OPT) $(WASM_LDFLAGS) -o $@ $(filter %.o,$^) \
-	  -lc-printscan-long-double
+                           wasm/exports.list | tools-wasm
+	@echo "wasm-ld $(@:.wasm=.raw.wasm)"
+	@$(WASM_CC) $(WASM_LDFLAGS) -Wl,--keep-section=target_features \
+	  -o $(@:.wasm=.raw.wasm) $(filter %.o,$^) -lc-printscan-long-double
+	$(WASM_OPT_BIN) $(WASM_OPT) $(@:.wasm=.raw.wasm) -o $@
 
 EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
   -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) -Wl,--stack-first \
@@ -222,7 +260,7 @@ JS_SRC := $(shell find js -type f 2>/dev/null)
 # The package is assembled in build/npm: sources from js/, plus the wasm
 # module and the generated constants, so js/ holds no generated file.
 $(B)/npm/.stamp: $(JS_SRC) $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json \
-                 LICENSE
+                 LICENSE | tools-node
 	@rm -rf $(B)/npm && mkdir -p $(B)/npm
 	cp -R js/. $(B)/npm/
 	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE $(B)/npm/
@@ -251,7 +289,7 @@ suite-format: | tools-dev
 	 then echo "format: 1 passed, 0 failed"; \
 	 else echo "format: 0 passed, 1 failed"; exit 1; fi
 suite-check-imports: check-imports
-suite-cases: all
+suite-cases: all | tools-test
 	@st=0; node tests/cases.mjs || st=1; \
 	 if [ -d tests/diff ]; then node tests/cases.mjs --diff || st=1; fi; exit $$st
 # The same case files through both wasm builds and the JS package.
@@ -263,7 +301,7 @@ suite-js: js-test
 suite-fuzz:
 	@if [ -n "$(FUZZ_SRC)" ]; then $(MAKE) --no-print-directory fuzz-short; \
 	 else echo "fuzz: 0 passed, 0 failed"; fi
-suite-smoke: $(B)/npm/.stamp
+suite-smoke: $(B)/npm/.stamp | tools-test
 	@if [ -n "$(SMOKE_TESTS)" ]; then \
 	   node --test --test-reporter=spec $(SMOKE_TESTS); \
 	 else echo "smoke: 0 passed, 0 failed"; fi
@@ -310,16 +348,15 @@ fuzz-short: $(FUZZ_BINS)
 	    echo "fuzz: $$n passed, 1 failed"; exit 1; }; n=$$((n+1)); done; \
 	  echo "fuzz: $$n passed, 0 failed"
 
-# just-bash, for comparison only, comes from npm (npm ci) at the exact
+# just-bash, for comparison only, comes from npm (tools-bench) at the exact
 # version pinned in bench/package.json, a dev-only manifest.
 $(B)/bench-seed: bench/seed.c $(B)/libmemsandbox.a
 	$(CC) $(CFLAGS_BASE) -O2 -o $@ $^
 # bench/run.mjs (side by side with just-bash and GNU tools) when present,
 # else the C seeding benchmark.
-bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed)
+bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed \
+             $(if $(wildcard bench/package.json),tools-bench))
 	@if [ -f bench/run.mjs ]; then \
-	   if [ -f bench/package.json ] && [ ! -d bench/node_modules ]; then \
-	     (cd bench && npm ci --no-audit --no-fund --loglevel=error); fi; \
 	   node --expose-gc bench/run.mjs $(BENCH_ARGS); \
 	 elif [ -f bench/seed.c ]; then \
 	   $(CC) $(CFLAGS_BASE) -O2 -o $(B)/bench-seed bench/seed.c \

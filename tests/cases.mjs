@@ -6,6 +6,7 @@
 //   node tests/cases.mjs [--native [MSB]] [--filter PREFIX] PATH...
 //   node tests/cases.mjs --bash [--filter PREFIX] PATH...
 //   node tests/cases.mjs --diff [--native MSB] [--filter PREFIX] PATH...
+//   node tests/cases.mjs --record [--filter PREFIX] PATH...
 //
 //   --native [MSB]  (default mode) run every case through
 //                   `MSB --seed DIR -c SCRIPT` (MSB defaults to build/msb)
@@ -17,9 +18,19 @@
 //                   expectations are true; sandbox-only cases are skipped.
 //   --diff          for cases without expectations (tests/diff): run real
 //                   bash and the sandbox and compare stdout, stderr, exit.
+//                   A case marked "recorded" is compared with its recorded
+//                   answer instead: real bash is not asked again.
+//   --record        asks real bash again for every case marked "recorded"
+//                   (without the 30 s limit) and rewrites the case's
+//                   stdout, stderr and exit sections with the answer; prints
+//                   what changed. Re-record deliberately, and review.
 //   --filter P      only cases whose id starts with P.
 //   --jobs N        parallel workers (default: number of CPUs).
 //   PATH            .cases files or directories (searched recursively).
+//
+// Real bash runs with umask 022, the sandbox's, whatever the caller's: the
+// modes of the files it creates and the `umask` it prints never depend on
+// the host.
 //
 // Differences between real bash and the sandbox that are accepted live in
 // tests/diff/accepted.txt as "ID reason" lines; in every mode a
@@ -32,7 +43,10 @@
 // body lines: file PATH [noeol] [mode=NNN], dir PATH, link PATH TARGET,
 // stdin [noeol], cmd, stdout [noeol], stderr [noeol], exit N,
 // sandbox-only REASON, policy (the body is a host policy in memsandbox.h's
-// text form, set after seeding; such a case is sandbox-only). Lines before
+// text form, set after seeding; such a case is sandbox-only), recorded
+// REASON (real bash's answer is racy or depends on the host, its speed or
+// its login shell: the case's stdout, stderr and exit sections hold that
+// answer, written by --record). Lines before
 // the first "===" are comments. Bodies are bytes; escapes are not
 // interpreted.
 //
@@ -48,14 +62,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SECTIONS = new Set(['file', 'dir', 'link', 'stdin', 'cmd', 'stdout',
-  'stderr', 'exit', 'sandbox-only', 'policy']);
+  'stderr', 'exit', 'sandbox-only', 'recorded', 'policy']);
+// The sections --record rewrites.
+const ANSWER = ['stdout', 'stderr', 'exit'];
 const TIMEOUT_MS = 30000;
+const RECORD_TIMEOUT_MS = 3600000;
 
 /** Parses the text of a .cases file (a string or Buffer) into case objects:
  * { id, desc, file, line, files: [{path, data: Buffer, mode}], dirs: [],
  *   links: [{path, target}], stdin: Buffer|null, cmd: string,
  *   stdout: Buffer|null, stderr: Buffer|null, exit: number|null,
- *   sandboxOnly: string|null, policy: Buffer|null }.
+ *   sandboxOnly: string|null, recorded: string|null, policy: Buffer|null }.
  * null expectations mean "not given" (the runner treats them as empty / 0).
  * Throws on malformed input, naming file and line. */
 export function parseCases(text, file = '<input>') {
@@ -101,7 +118,7 @@ export function parseCases(text, file = '<input>') {
       cur = {
         id: m[1], desc: m[2], file, line: ln, files: [], dirs: [],
         links: [], stdin: null, cmd: null, stdout: null, stderr: null,
-        exit: null, sandboxOnly: null, policy: null,
+        exit: null, sandboxOnly: null, recorded: null, policy: null,
       };
       cases.push(cur);
       continue;
@@ -153,6 +170,10 @@ export function parseCases(text, file = '<input>') {
         case 'sandbox-only':
           cur.sandboxOnly = args.join(' ') || 'sandbox-only';
           break;
+        case 'recorded':
+          if (!args.length) fail(ln, 'recorded needs a reason');
+          cur.recorded = args.join(' ');
+          break;
       }
       continue;
     }
@@ -164,6 +185,8 @@ export function parseCases(text, file = '<input>') {
   for (const c of cases) {
     if (c.cmd === null) fail(c.line, `case ${c.id} has no cmd section`);
     if (c.policy !== null && !c.sandboxOnly) c.sandboxOnly = 'host policy';
+    if (c.recorded && c.sandboxOnly)
+      fail(c.line, `case ${c.id} is sandbox-only: no bash answer to record`);
     for (const k of Object.keys(c)) if (k.startsWith('_')) delete c[k];
   }
   return cases;
@@ -229,7 +252,7 @@ export function materialize(c) {
 // Runs a case in its own process group, so a timeout kills the whole
 // pipeline (killing bash alone would leave `yes | ...` running and holding
 // the output pipes open).
-function runProcess(cmd, args, opts, stdin) {
+function runProcess(cmd, args, opts, stdin, timeoutMs = TIMEOUT_MS) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const out = [];
@@ -242,7 +265,7 @@ function runProcess(cmd, args, opts, stdin) {
       } catch {
         child.kill('SIGKILL');
       }
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
     child.on('error', (e) => {
@@ -268,14 +291,14 @@ function replaceAll(buf, from, to) {
   return Buffer.from(s.split(f).join(to), 'latin1');
 }
 
-/** Runs a case in real bash in a fresh temp dir. */
-export async function bashExecutor(c) {
+/** Runs a case in real bash in a fresh temp dir, killed after timeoutMs. */
+export async function bashExecutor(c, timeoutMs = TIMEOUT_MS) {
   const dir = materialize(c);
   try {
     const r = await runProcess('bash', ['--norc', '--noprofile', '-c', c.cmd], {
       cwd: dir,
       env: { LC_ALL: 'C', HOME: dir, PATH: '/usr/bin:/bin' },
-    }, c.stdin);
+    }, c.stdin, timeoutMs);
     r.stdout = replaceAll(r.stdout, dir, '/workspace');
     r.stderr = replaceAll(r.stderr, dir, '/workspace');
     return r;
@@ -381,7 +404,10 @@ async function pool(items, jobs, fn) {
  *   reference: executor for 'diff' mode (default bashExecutor)
  *   filter: id prefix; jobs: parallelism; accepted: Map id -> reason;
  *   log: function(line) (default console.log).
- * Resolves to { passed, failed, skipped, accepted, stale, failures }. */
+ * In 'diff' mode a case marked recorded is compared with its own
+ * expectations, not with the reference.
+ * Resolves to { passed, failed, skipped, accepted, recorded, stale,
+ * failures }. */
 export async function runCases(files, executor, opts = {}) {
   const mode = opts.mode || 'expect';
   const log = opts.log || ((s) => console.log(s));
@@ -398,17 +424,20 @@ export async function runCases(files, executor, opts = {}) {
       if (!opts.filter || c.id.startsWith(opts.filter)) all.push(c);
     }
   }
-  const res = { passed: 0, failed: 0, skipped: 0, accepted: 0, stale: [], failures: [] };
+  const res = { passed: 0, failed: 0, skipped: 0, accepted: 0, recorded: 0,
+    stale: [], failures: [] };
   const reports = new Array(all.length);
   await pool(all, jobs, async (c, k) => {
     if ((mode === 'bash' || mode === 'diff') && c.sandboxOnly) {
       res.skipped++;
       return;
     }
+    if (mode === 'diff' && c.recorded) res.recorded++;
     let report;
     try {
       if (mode === 'diff') {
-        const [want, got] = await Promise.all([reference(c), executor(c)]);
+        const [want, got] = await Promise.all([c.recorded ? c : reference(c),
+          executor(c)]);
         report = compareResult(want, got);
       } else {
         report = compareResult(c, await executor(c));
@@ -437,8 +466,90 @@ export async function runCases(files, executor, opts = {}) {
   const extra = [];
   if (res.skipped) extra.push(`${res.skipped} skipped (sandbox-only)`);
   if (res.accepted) extra.push(`${res.accepted} accepted differences`);
+  if (res.recorded) extra.push(`${res.recorded} against recorded bash answers`);
   if (extra.length) log(extra.join(', '));
   log(`${res.passed} passed, ${res.failed} failed`);
+  return res;
+}
+
+// The lines of a section holding data, or none when data is empty (an
+// absent section means empty). Throws when a line would read as a header.
+function answerSection(name, data) {
+  if (!data.length) return [];
+  const s = data.toString('latin1');
+  const noeol = !s.endsWith('\n');
+  const body = (noeol ? s : s.slice(0, -1)).split('\n');
+  for (const l of body) {
+    const hm = /^--- (\S+)/.exec(l);
+    if (l.startsWith('=== ') || (hm && SECTIONS.has(hm[1])))
+      throw new Error(`its ${name} has a line a case file cannot hold: ${l}`);
+  }
+  return [`--- ${name}${noeol ? ' noeol' : ''}`, ...body];
+}
+
+// Replaces the answer sections of the case whose header is lines[start]
+// (the case ends before lines[end]) with the new ones, at the case's end.
+function replaceAnswer(lines, start, end, got) {
+  const kept = [lines[start]];
+  let dropping = false;
+  for (let i = start + 1; i < end; i++) {
+    const hm = /^--- (\S+)/.exec(lines[i]);
+    if (hm && SECTIONS.has(hm[1])) dropping = ANSWER.includes(hm[1]);
+    if (!dropping) kept.push(lines[i]);
+  }
+  kept.push(...answerSection('stdout', got.stdout),
+    ...answerSection('stderr', got.stderr), `--- exit ${got.exit}`);
+  lines.splice(start, end - start, ...kept);
+}
+
+/** Asks real bash again for every case marked recorded in files (those
+ * whose id starts with opts.filter) and rewrites the case's stdout, stderr
+ * and exit sections with the answer. A timeout or a signal is an error,
+ * never an answer. Logs each case and what changed; resolves to
+ * { recorded, changed, failed }. */
+export async function recordCases(files, opts = {}) {
+  const log = opts.log || ((s) => console.log(s));
+  const res = { recorded: 0, changed: 0, failed: 0 };
+  for (const f of files) {
+    const text = fs.readFileSync(f);
+    const cases = parseCases(text, f);
+    const lines = text.toString('latin1').split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const answers = new Map();
+    await pool(cases.filter((c) => c.recorded
+      && (!opts.filter || c.id.startsWith(opts.filter))), opts.jobs || 1,
+    async (c) => {
+      try {
+        const got = await bashExecutor(c, RECORD_TIMEOUT_MS);
+        if (typeof got.exit !== 'number' || got.exit < 0)
+          throw new Error(`bash ended by ${got.exit}`);
+        answerSection('stdout', got.stdout);
+        answerSection('stderr', got.stderr);
+        answers.set(c, got);
+      } catch (e) {
+        res.failed++;
+        log(`FAIL ${c.id} (${f}:${c.line}) not recorded: ${e.message}`);
+      }
+    });
+    const inOrder = [...answers].sort((a, b) => a[0].line - b[0].line);
+    for (const [c, got] of inOrder) {
+      const report = compareResult(c, got);
+      res.recorded++;
+      if (report.length) res.changed++;
+      log(`${report.length ? 'changed' : 'unchanged'} ${c.id}`);
+      for (const l of report) log('  ' + l);
+    }
+    // Bottom up, so the line numbers of the cases above stay true.
+    for (let k = cases.length - 1; k >= 0; k--) {
+      const got = answers.get(cases[k]);
+      const end = k + 1 < cases.length ? cases[k + 1].line - 1 : lines.length;
+      if (got) replaceAnswer(lines, cases[k].line - 1, end, got);
+    }
+    if (answers.size)
+      fs.writeFileSync(f, Buffer.from(lines.join('\n') + '\n', 'latin1'));
+  }
+  log(`${res.recorded} recorded (${res.changed} changed), `
+    + `${res.failed} failed`);
   return res;
 }
 
@@ -459,10 +570,12 @@ async function main(argv) {
       }
     } else if (a === '--bash') mode = 'bash';
     else if (a === '--diff') mode = 'diff';
+    else if (a === '--record') mode = 'record';
     else if (a === '--filter') filter = argv[++i] || '';
     else if (a === '--jobs') jobs = Number(argv[++i]) || jobs;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node tests/cases.mjs [--native [MSB] | --bash | --diff] [--filter ID] [--jobs N] PATH...');
+      console.log('usage: node tests/cases.mjs [--native [MSB] | --bash | '
+        + '--diff | --record] [--filter ID] [--jobs N] PATH...');
       return 0;
     } else if (a.startsWith('--')) {
       console.error(`cases.mjs: unknown option '${a}'`);
@@ -470,10 +583,16 @@ async function main(argv) {
     } else paths.push(a);
   }
   if (!paths.length) {
-    if (mode === 'diff') paths.push(path.join(root, 'tests', 'diff'));
+    if (mode === 'diff' || mode === 'record')
+      paths.push(path.join(root, 'tests', 'diff'));
     else paths.push(path.join(root, 'tests', 'shell'), path.join(root, 'tests', 'cmd'));
   }
   const files = findCaseFiles(paths.filter((p) => fs.existsSync(p)));
+  process.umask(0o022);
+  if (mode === 'record') {
+    const res = await recordCases(files, { filter, jobs });
+    return res.failed ? 1 : 0;
+  }
   const accepted = loadAccepted(path.join(root, 'tests', 'diff', 'accepted.txt'));
   let executor;
   if (mode === 'bash') executor = bashExecutor;
