@@ -3790,11 +3790,12 @@ static void interp_scrub_trees(shell *sh, const secret_set *s, buf *b) {
 
 /* Secrets live for one call: whatever session state would carry a value
  * into later calls (or a snapshot) is dropped here, with a note on
- * stderr: variables (values, array elements and keys), functions, aliases,
- * traps, positional parameters and the directory stack. Nothing here
- * needs memory except the notes and the printing of function bodies, and
- * a function that cannot be printed goes too: out of memory never leaves
- * a value behind. */
+ * stderr: variables (names, values, array elements and keys), functions,
+ * aliases, traps, positional parameters and the directory stack. The
+ * tables then forget the dropped names, and the environ cache is rebuilt.
+ * Nothing here needs memory except the notes, the printing of function
+ * bodies and new function trees, and a function that cannot be printed or
+ * re-parsed goes too: out of memory never leaves a value behind. */
 static void interp_scrub_secrets(shell *sh, const secret_set *s) {
   interp_scrub c;
   size_t i;

@@ -2,7 +2,8 @@
  *
  * Blocks carry a 16-byte header (keeps payload alignment at 16) holding the
  * requested size. The limit check happens before asking the system, so an
- * over-limit request changes nothing. */
+ * over-limit request changes nothing. Knowing each block's size also lets
+ * wipe mode zero a block before the system gets it back. */
 #include "mem.h"
 
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  *
  * A secret set lives for one msb_exec. The interpreter redacts the run's
  * stdout and stderr through a secret_stream each, the filesystem refuses
- * any write whose bytes or new names contain a value (secret_find), and
+ * any write whose bytes or new names contain a value (secret_find, with a
+ * secret_window for values written in pieces), and
  * other modules (error messages, events) redact whole strings with
  * secret_redact. Matching is on exact bytes: encoded or transformed forms
  * of a value (base64, upper case, shell quoting) are not recognised. */

@@ -216,11 +216,18 @@ static int abi_readlink(msb_sandbox *sb, const char *path, uint8_t *blob) {
 }
 
 #ifdef __EMSCRIPTEN__
-#include <emscripten/stack.h>
-#define ABI_STACK_LOW() emscripten_stack_get_end()
+/* Emscripten's wasm-ld 14 has no __stack_low, and its stack limits assume
+ * the stack above the data. Linked with --stack-first, the stack spans
+ * [0, __global_base): the floor is read through a volatile so that the
+ * compiler sees no null pointer, and abi_wipe_stack checks the layout. */
+extern char __global_base;
+static const volatile uintptr_t abi_stack_floor = 0;
+#define ABI_STACK_LOW() abi_stack_floor
+#define ABI_STACK_TOP() ((uintptr_t)&__global_base)
 #else
-extern char __stack_low; /* wasm-ld: the lowest address of the stack */
+extern char __stack_low, __stack_high; /* wasm-ld: the stack's bounds */
 #define ABI_STACK_LOW() ((uintptr_t)&__stack_low)
+#define ABI_STACK_TOP() ((uintptr_t)&__stack_high)
 #endif
 
 /* Zeroes the stack below the caller's frame, where the frames of the call
@@ -231,6 +238,7 @@ __attribute__((noinline)) static void abi_wipe_stack(void) {
   volatile uint64_t mark = 0; /* our frame: everything below it is dead */
   uintptr_t lo = (ABI_STACK_LOW() + 7) & ~(uintptr_t)7;
   uintptr_t hi = (uintptr_t)&mark & ~(uintptr_t)7, a, e;
+  if (hi > ABI_STACK_TOP()) return; /* not the layout this assumes */
   for (a = lo; a < hi; a = e) {
     const uint64_t *w = (const uint64_t *)a;
     uint64_t any = 0;
