@@ -30,6 +30,9 @@ function plainSchema(schema) {
  * { execute, read_file, write_file, apply_patch } for generateText /
  * streamText / agents. Options: tool and jsonSchema (from 'ai', both
  * optional), and the createTools options.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @param {import('./ai.js').AiToolOptions} [options]
+ * @returns {ReturnType<typeof import('./ai.js').aiTools>}
  */
 export function aiTools(sandbox, options = {}) {
   const { tool, jsonSchema, ...rest } = options ?? {};
@@ -37,7 +40,7 @@ export function aiTools(sandbox, options = {}) {
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') {
     throw new TypeError("jsonSchema must be jsonSchema() from 'ai'");
   }
-  const out = {};
+  const out = /** @type {Record<import('./tools.js').ToolName, any>} */ ({});
   for (const t of createTools(sandbox, rest)) {
     const def = {
       description: t.description,

@@ -27,6 +27,10 @@ export class MemSandboxError extends Error {
   readonly category: ErrorCategory;
   /** The C result code (negative MSB_E*), when one applies. */
   readonly errno?: number;
+  /** The call that failed, e.g. "write", when a sandbox call failed. */
+  readonly operation?: string;
+  /** The path that call was given, when it took one. */
+  readonly path?: string;
   readonly correctable: boolean;
   readonly retryable: boolean;
   toJSON(): {
@@ -259,6 +263,8 @@ export class Sandbox {
   setPolicy(policy: Policy | string): Promise<void>;
   fork(options?: ForkOptions): Promise<Sandbox>;
   close(): Promise<void>;
+  /** `await using sb = await Sandbox.create()` closes it at scope exit. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export function createSandbox(options?: CreateOptions): Promise<Sandbox>;

@@ -46,6 +46,9 @@ function isId(id) {
 /**
  * An MCP server over one sandbox. Options: name and version (serverInfo),
  * instructions, and the createTools options.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @param {import('./mcp.js').McpServerOptions} [options]
+ * @returns {import('./mcp.js').McpServer}
  */
 export function createMcpServer(sandbox, options = {}) {
   const { name = 'memsandbox', version = constants.version, instructions, ...rest } = options ?? {};
@@ -123,6 +126,9 @@ export function createMcpServer(sandbox, options = {}) {
  * Serves newline-delimited JSON-RPC: reads chunks (strings or bytes) from
  * input, calls write(line) with each response line including its newline.
  * Requests are answered in order. Resolves when input ends.
+ * @param {import('./mcp.js').McpServer} server
+ * @param {AsyncIterable<string | Uint8Array>} input
+ * @param {(line: string) => unknown} write
  */
 export async function serveLines(server, input, write) {
   const dec = new TextDecoder();

@@ -31,6 +31,9 @@ function strictSchema(schema) {
 /**
  * The tool() option objects: { name, description, parameters, strict:
  * true, execute(input) -> JSON string }. Options as for createTools.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @param {import('./tools.js').ToolOptions} [options]
+ * @returns {import('./openai.js').OpenAIToolDefinition[]}
  */
 export function openaiToolDefinitions(sandbox, options = {}) {
   return createTools(sandbox, options).map((t) => ({
@@ -45,6 +48,9 @@ export function openaiToolDefinitions(sandbox, options = {}) {
 /**
  * The four tools as SDK FunctionTools: pass the SDK's helper,
  * openaiTools(sandbox, { tool }). Without it, the plain definitions.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @param {import('./tools.js').ToolOptions & {tool?: (def: import('./openai.js').OpenAIToolDefinition) => any}} [options]
+ * @returns {any[]}
  */
 export function openaiTools(sandbox, options = {}) {
   const { tool, ...rest } = options ?? {};
@@ -69,6 +75,8 @@ function cutChars(s, max) {
  * runs each command in the sandbox's session, in order, and reports
  * { stdout, stderr, outcome: { type: 'exit', exitCode } } per command.
  * Runs are bounded by the sandbox's step limit, not by timeoutMs.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @returns {ReturnType<typeof import('./openai.js').openaiShell>}
  */
 export function openaiShell(sandbox) {
   return {
@@ -83,7 +91,7 @@ export function openaiShell(sandbox) {
       for (const command of commands) {
         const r = await sandbox.execute(command);
         output.push({ stdout: cutChars(r.stdout, max), stderr: cutChars(r.stderr, max),
-          outcome: { type: 'exit', exitCode: r.exitCode } });
+          outcome: { type: /** @type {const} */ ('exit'), exitCode: r.exitCode } });
       }
       return max === undefined ? { output } : { output, maxOutputLength: max };
     },
@@ -108,6 +116,8 @@ function body(diff) {
  * wrapped into a "*** Begin Patch" envelope and applied atomically.
  * Resolves to { status: 'completed' | 'failed', output }; paths are
  * relative to /workspace and, as in createTools, may not leave it.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @returns {ReturnType<typeof import('./openai.js').openaiEditor>}
  */
 export function openaiEditor(sandbox) {
   const apply = async (header, text, verb, path) => {

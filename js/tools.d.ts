@@ -52,7 +52,6 @@ export const TOOL_LIMITS: Readonly<{
   maxReadBytes: number;
   maxPatchBytes: number;
   maxOutputBytes: number;
-  maxTimeoutSeconds: number;
 }>;
 export const TOOL_NAMES: readonly ToolName[];
 

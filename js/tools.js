@@ -34,7 +34,6 @@ export const TOOL_LIMITS = Object.freeze({
   maxReadBytes: 262144,
   maxPatchBytes: 1048576,
   maxOutputBytes: 262144,
-  maxTimeoutSeconds: 30,
 });
 
 const HASH = '^[0-9a-f]{64}$';
@@ -110,6 +109,12 @@ const SCHEMAS = {
     additionalProperties: false,
   },
 };
+
+/**
+ * The tool names, in the order createTools returns them.
+ * @type {readonly import('./tools.js').ToolName[]}
+ */
+export const TOOL_NAMES = Object.freeze(/** @type {any[]} */ (Object.keys(SCHEMAS)));
 
 const DESCRIPTIONS = {
   execute: 'Execute one command line in the MemSandbox shell (bash syntax; GNU-style ' +
@@ -397,6 +402,9 @@ function toolSecrets(secrets) {
  * The four tools over one sandbox. Options: sessionId (reported in
  * metadata; default a random id), maxReadLines, maxReadBytes,
  * maxPatchBytes, maxOutputBytes (defaults: TOOL_LIMITS), secrets.
+ * @param {import('./index.js').Sandbox} sandbox
+ * @param {import('./tools.js').ToolOptions} [options]
+ * @returns {import('./tools.js').Tool[]}
  */
 export function createTools(sandbox, options = {}) {
   if (!sandbox || typeof sandbox.execute !== 'function' || typeof sandbox.applyPatch !== 'function') {
@@ -586,7 +594,7 @@ export function createTools(sandbox, options = {}) {
     },
   };
 
-  return Object.keys(SCHEMAS).map((name) => ({
+  return TOOL_NAMES.map((name) => ({
     name,
     description: DESCRIPTIONS[name],
     parameters: structuredClone(SCHEMAS[name]),
@@ -608,6 +616,3 @@ export function createTools(sandbox, options = {}) {
     }),
   }));
 }
-
-/** The tool names, in the order createTools returns them. */
-export const TOOL_NAMES = Object.freeze(Object.keys(SCHEMAS));

@@ -28,7 +28,7 @@ function fail(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { seed: null, profile: 'normal' };
+  const o = { seed: null, profile: /** @type {'normal' | 'strict'} */ ('normal') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const eq = a.indexOf('=');

@@ -70,7 +70,7 @@ function parseLimits(spec) {
 
 // Same interface as build/msb (src/cli.c), plus --load, --save, --wasm.
 function parseArgs(argv) {
-  const o = { profile: 'normal', json: false, script: null, file: null, args: [],
+  const o = { profile: /** @type {'normal' | 'strict'} */ ('normal'), json: false, script: null, file: null, args: [],
     clock: undefined, rngSeed: 0n };
   const known = new Set(['--seed', '--profile', '--limits', '--clock', '--rng-seed',
     '--load', '--save', '--wasm']);
@@ -239,7 +239,8 @@ async function repl(sb, opts) {
   }
   rl.close();
   try {
-    writeFileSync(histFile, rl.history.slice().reverse().join('\n') + '\n');
+    // `history` is real but missing from Node's published types
+    writeFileSync(histFile, /** @type {any} */ (rl).history.slice().reverse().join('\n') + '\n');
   } catch {
     // History is a convenience; an unwritable home is not an error.
   }

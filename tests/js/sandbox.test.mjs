@@ -220,3 +220,31 @@ test('js-1.14 events reach onEvent as parsed objects', async () => {
   for (const e of events) assert.equal(typeof e, 'object');
   await sb.close();
 });
+
+test('js-1.15 Symbol.asyncDispose closes the sandbox (await using)', async () => {
+  const sb = await Sandbox.create();
+  assert.equal(typeof sb[Symbol.asyncDispose], 'function');
+  await sb[Symbol.asyncDispose]();
+  assert.equal(sb.state, 'CLOSED');
+  await sb[Symbol.asyncDispose](); // idempotent, as close is
+});
+
+test('js-1.16 errors name the operation and the path they failed on', async () => {
+  const sb = await Sandbox.create();
+  try {
+    await assert.rejects(sb.readFile('nope.txt'), (e) => {
+      assert.ok(e instanceof MemSandboxError);
+      assert.equal(e.code, 'path_not_found');
+      assert.equal(e.operation, 'read');
+      assert.equal(e.path, 'nope.txt');
+      return true;
+    });
+    await assert.rejects(sb.rollback(12345), (e) => {
+      assert.equal(e.operation, 'rollback');
+      assert.equal(e.path, undefined);
+      return true;
+    });
+  } finally {
+    await sb.close();
+  }
+});

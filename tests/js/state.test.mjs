@@ -83,6 +83,7 @@ test('state-1.3 SandboxService.resume gives a handle; fork modes both copy the s
   const snap = await sandbox.snapshot();
   const resumed = await svc.resume(snap);
   assert.notEqual(resumed.handle, handle);
+  assert.equal(resumed.handle, resumed.sandbox.id);
   assert.equal(await report(svc.get(resumed.handle)), want);
   for (const mode of ['memory', 'serialize']) {
     const f = await svc.fork(handle, { mode });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +18,9 @@ const npm = here('../../../build/npm/');
 test('smoke-workerd-1 the edge entry runs in workerd with a precompiled module', () => {
   const dir = mkdtempSync(join(tmpdir(), 'msb-workerd-'));
   try {
-    for (const f of ['edge.js', 'core.js', 'tools.js', 'constants.js', 'wasi.js']) {
-      copyFileSync(join(npm, f), join(dir, f));
-    }
+    // every module of the package, as a bundler would include them
+    const modules = readdirSync(npm).filter((f) => f.endsWith('.js'));
+    for (const f of modules) copyFileSync(join(npm, f), join(dir, f));
     copyFileSync(process.env.MSB_WASM || join(npm, 'memsandbox.wasm'), join(dir, 'memsandbox.wasm'));
     copyFileSync(here('probe.mjs'), join(dir, 'probe.js'));
     writeFileSync(join(dir, 'worker.js'), `
@@ -43,12 +43,7 @@ test('smoke-workerd-1 the edge entry runs in workerd with a precompiled module',
       const w :Workerd.Worker = (
         modules = [
           (name = "worker.js", esModule = embed "worker.js"),
-          (name = "edge.js", esModule = embed "edge.js"),
-          (name = "core.js", esModule = embed "core.js"),
-          (name = "tools.js", esModule = embed "tools.js"),
-          (name = "constants.js", esModule = embed "constants.js"),
-          (name = "wasi.js", esModule = embed "wasi.js"),
-          (name = "probe.js", esModule = embed "probe.js"),
+${modules.map((f) => `          (name = "${f}", esModule = embed "${f}"),\n`).join('')}          (name = "probe.js", esModule = embed "probe.js"),
           (name = "memsandbox.wasm", wasm = embed "memsandbox.wasm"),
         ],
         compatibilityDate = "2025-01-01",

@@ -1,0 +1,896 @@
+// sandbox.js - Sandbox: one workspace and shell session in a private
+// WebAssembly instance.
+//
+// Every sandbox lives in its own instance with its own WebAssembly.Memory,
+// whose maximum comes from limits.max_memory_bytes, so a runaway sandbox
+// (or a bug in the C core) cannot touch another one or the host. A trap or
+// an exit inside the module marks that sandbox FAILED; others are
+// untouched.
+import constants from './constants.js';
+import { MemSandboxError, errorFromCode, invalid } from './errors.js';
+import {
+  dec, envStrings, fromHex, hex, randomHandle, randomSeed, shellQuote, toBytes, toNs,
+} from './encoding.js';
+import { loadModule } from './loader.js';
+import { Instance, K, OP, Scope } from './instance.js';
+import { PROFILES, memoryPages, normaliseLimits, policyText, profileLimits } from './options.js';
+import { checkPatchGuards, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
+
+/** @import * as T from './index.js' */
+
+const UNSET = 0xffffffffffffffffn;
+const KINDS = { [K.MSB_FILE]: 'file', [K.MSB_DIR]: 'directory', [K.MSB_LINK]: 'symlink' };
+
+function flag(cond, bit) {
+  return cond ? bit : 0;
+}
+
+export const SandboxState = Object.freeze({
+  CREATED: 'CREATED', RUNNING: 'RUNNING', CLOSED: 'CLOSED', FAILED: 'FAILED',
+});
+
+/**
+ * One sandbox: a workspace and a shell session in a private instance.
+ * Create with `await Sandbox.create(options)`.
+ * @implements {T.Sandbox}
+ */
+export class Sandbox {
+  /** @private Use Sandbox.create. */
+  constructor(inst, handle, info) {
+    this._inst = inst;
+    this._sb = handle;
+    this._info = info;
+    /** @type {T.SandboxState} */
+    this._state = SandboxState.CREATED;
+    this._failure = null;
+    this._onEvent = info.onEvent;
+    this._pendingCwd = null;
+    /** Opaque id carried by every event as `sandbox`. */
+    this.id = randomHandle();
+  }
+
+  /**
+   * Creates a sandbox. Options: files ({path: content} or [{path, content,
+   * mode}]), directories ([path]), cwd, env ({NAME: value}), profile
+   * ('normal' | 'strict'), limits ({max_memory_bytes: n, ...}), clock
+   * ('system', a Date, ms, or BigInt ns), seed (number | BigInt), onEvent
+   * (function), policy (see setPolicy; set after files and directories
+   * are seeded), wasm (Module | bytes | URL).
+   * @param {T.CreateOptions} [options]
+   * @returns {Promise<Sandbox>}
+   */
+  static async create(options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('options must be an object');
+    }
+    const module = await loadModule(options.wasm);
+    const profileName = options.profile ?? 'normal';
+    if (!Object.hasOwn(PROFILES, profileName)) {
+      throw invalid(`unknown profile "${profileName}" (normal or strict)`);
+    }
+    const profile = PROFILES[profileName];
+    const limits = { ...profileLimits(module, profile), ...normaliseLimits(options.limits) };
+    const clock = options.clock ?? 'system';
+    const systemClock = clock === 'system';
+    const clockNs = systemClock ? toNs(Date.now()) : toNs(clock);
+    let seed = options.seed ?? randomSeed();
+    if (typeof seed === 'number') {
+      if (!Number.isSafeInteger(seed)) throw invalid('seed must be an integer');
+      seed = BigInt(seed);
+    }
+    if (typeof seed !== 'bigint') throw invalid('seed must be a number or BigInt');
+    seed = BigInt.asUintN(64, seed);
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
+      throw invalid('onEvent must be a function');
+    }
+    const policy = options.policy === undefined ? null : policyText(options.policy);
+    const maxPages = memoryPages(limits.max_memory_bytes);
+    const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
+      limits, profile: profileName };
+    let sbClock = () => 0n;
+    const inst = new Instance(module, maxPages, seed, () => sbClock());
+    const rec = new Scope(inst);
+    let handle = 0;
+    try {
+      inst.start();
+      const r = rec.alloc(8 * K.MSB_WASM_OPEN_SLOTS);
+      const dv = inst.dv();
+      for (let i = 0; i < K.MSB_WASM_OPEN_SLOTS; i++) dv.setBigUint64(r + 8 * i, UNSET, true);
+      dv.setBigUint64(r + 8 * K.MSB_WASM_OPEN_PROFILE, BigInt(profile), true);
+      dv.setBigInt64(r + 8 * K.MSB_WASM_OPEN_CLOCK, clockNs, true);
+      dv.setBigUint64(r + 8 * K.MSB_WASM_OPEN_SEED, seed, true);
+      constants.limitFields.forEach((f, i) => {
+        dv.setBigUint64(r + 8 * (K.MSB_WASM_OPEN_LIMITS + i), BigInt(limits[f.name]), true);
+      });
+      const out = inst.outRec;
+      const rc = inst.call(OP.open, r, out);
+      if (rc < 0) {
+        throw errorFromCode(rc, `cannot open a sandbox: ${inst.strerror(rc)}`);
+      }
+      handle = inst.dv().getUint32(out, true);
+    } finally {
+      rec.free();
+    }
+    const sb = new Sandbox(inst, handle, info);
+    sbClock = () => sb._clockNow();
+    try {
+      await sb._seed(options);
+      if (policy !== null) await sb.setPolicy(policy);
+    } catch (e) {
+      sb._destroy();
+      throw e;
+    }
+    sb._state = SandboxState.RUNNING;
+    sb._flushEvents();
+    return sb;
+  }
+
+  async _seed(options) {
+    for (const d of options.directories ?? []) {
+      this._call('mkdir', (s) => this._inst.call(OP.mkdir, this._sb, s.str(d), 0,
+        K.MSB_PARENTS | K.MSB_EXIST_OK), d);
+    }
+    let files = options.files ?? [];
+    if (!Array.isArray(files)) {
+      if (typeof files !== 'object') throw invalid('files must be an object or array');
+      files = Object.entries(files).map(([path, content]) => ({ path, content }));
+    }
+    const seen = new Set();
+    for (const f of files) {
+      if (!f || typeof f.path !== 'string') throw invalid('each file needs a path');
+      if (seen.has(f.path)) throw invalid(`files contain duplicate path "${f.path}"`);
+      seen.add(f.path);
+      this._writeFile(f.path, f.content ?? '', { parents: true, mode: f.mode });
+    }
+    if (options.cwd !== undefined) {
+      if (typeof options.cwd !== 'string') throw invalid('cwd must be a string');
+      const st = this._stat(options.cwd, {});
+      if (st.kind !== 'directory') {
+        throw new MemSandboxError('not_a_directory', 'conflict', `${options.cwd}: Not a directory`);
+      }
+      this._pendingCwd = options.cwd;
+    }
+    const env = envStrings(options.env, 'env');
+    if (env.length) {
+      const script = env.map((kv) => {
+        const i = kv.indexOf('=');
+        return `export ${kv.slice(0, i)}=${shellQuote(kv.slice(i + 1))}`;
+      }).join('\n');
+      const r = this._execute(script, {});
+      if (r.exitCode !== 0) {
+        throw new MemSandboxError('invalid_argument', 'invalid_request',
+          `cannot set env: ${r.stderr.trim()}`);
+      }
+    }
+  }
+
+  // The WASI clock import reads this; the core keeps its own clock, which
+  // the host sets before each call when the clock is 'system'.
+  _clockNow() {
+    return this._info.systemClock ? toNs(Date.now()) : this._info.clockNs;
+  }
+
+  /**
+   * CREATED, RUNNING, CLOSED or FAILED.
+   * @returns {T.SandboxState}
+   */
+  get state() {
+    return this._state;
+  }
+
+  /** The limits in force (C field names). */
+  get limits() {
+    return { ...this._info.limits };
+  }
+
+  _check() {
+    if (this._state === SandboxState.CLOSED) {
+      throw new MemSandboxError('sandbox_closed', 'invalid_request', 'the sandbox is closed');
+    }
+    if (this._state === SandboxState.FAILED) {
+      throw new MemSandboxError('sandbox_failed', 'internal',
+        `the sandbox failed earlier: ${this._failure}`);
+    }
+  }
+
+  // Runs fn with a call scope; converts a negative code into an error and
+  // a trap into the FAILED state.
+  _call(what, fn, path) {
+    this._check();
+    const scope = new Scope(this._inst);
+    let rc;
+    try {
+      if (this._info.systemClock) this._syncClock();
+      rc = fn(scope);
+    } catch (e) {
+      if (e instanceof MemSandboxError) throw e;
+      this._fail(e);
+    } finally {
+      if (this._state !== SandboxState.FAILED) scope.free();
+    }
+    if (typeof rc === 'number' && rc < 0) {
+      const msg = this._inst.cstring(this._inst.call(OP.errmsg, this._sb)) ||
+        this._inst.strerror(rc);
+      this._flushEvents();
+      const where = path === undefined ? { operation: what } : { operation: what, path };
+      throw errorFromCode(rc, path !== undefined && !msg.includes(String(path))
+        ? `${what} ${path}: ${msg}` : msg, where);
+    }
+    this._flushEvents();
+    return rc;
+  }
+
+  _syncClock() {
+    const p = this._inst.clockRec;
+    this._inst.dv().setBigInt64(p, toNs(Date.now()), true);
+    this._inst.call(OP.set_clock, this._sb, p);
+  }
+
+  _fail(e) {
+    this._state = SandboxState.FAILED;
+    this._failure = e instanceof Error ? e.message : String(e);
+    this._emit({ kind: 'sandbox.failed', message: this._failure });
+    throw new MemSandboxError('sandbox_failed', 'internal',
+      `the sandbox failed: ${this._failure}`);
+  }
+
+  _emit(event) {
+    if (!this._onEvent) return;
+    try {
+      this._onEvent({ ...event, sandbox: this.id });
+    } catch {
+      // A subscriber's exception must not break the sandbox.
+    }
+  }
+
+  _flushEvents() {
+    if (!this._onEvent || this._state === SandboxState.FAILED) return;
+    const blob = this._inst.outRec;
+    if (this._inst.call(OP.events_take, this._sb, blob) < 0) return;
+    const text = dec.decode(this._inst.takeBlob(this._sb, blob).data);
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let ev;
+      try {
+        ev = JSON.parse(line);
+      } catch {
+        ev = { kind: 'event.malformed' };
+      }
+      this._emit(ev);
+    }
+  }
+
+  /**
+   * Runs a script in the session's shell. Options: stdin (string | bytes),
+   * cwd, env ({NAME: value}, this call only), secrets ({NAME: value}: bound
+   * like env and redacted from output), fresh (fresh shell state), atomic
+   * (roll back on a non-zero exit), encoding ('utf8' | 'bytes').
+   * Resolves to {exitCode, stdout, stderr, stdoutTruncated,
+   * stderrTruncated, cwd, revision, durationMs, limit, rolledBack}.
+   * @param {string | Uint8Array} script
+   * @param {T.ExecuteOptions} [options]
+   * @returns {Promise<T.ExecuteResult<any>>}
+   */
+  async execute(script, options = {}) {
+    return this._execute(script, options);
+  }
+
+  /**
+   * @param {string | Uint8Array} script
+   * @param {T.ExecuteOptions} options
+   * @returns {T.ExecuteResult<any>}
+   */
+  _execute(script, options) {
+    if (typeof script !== 'string' && !(script instanceof Uint8Array)) {
+      throw invalid('the command must be a string');
+    }
+    if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+    const started = globalThis.performance?.now?.() ?? Date.now();
+    const env = envStrings(options.env, 'env');
+    const secrets = envStrings(options.secrets, 'secrets');
+    let cwd = options.cwd;
+    if (cwd === undefined && this._pendingCwd !== null) cwd = this._pendingCwd;
+    const inst = this._inst;
+    /** @type {T.ExecuteResult<any>} */
+    let result = null;
+    this._call('execute', (s) => {
+      const text = toBytes(script, 'command');
+      const code = s.bytes(text);
+      const opts = inst.optsRec;
+      const res = inst.outRec;
+      const stdin = options.stdin === undefined ? null : toBytes(options.stdin, 'stdin');
+      const stdinPtr = stdin ? s.bytes(stdin) : 0;
+      const list = (items) => {
+        if (!items.length) return 0;
+        const arr = s.alloc(4 * items.length);
+        items.forEach((kv, i) => {
+          const p = s.str(kv, 'environment entry');
+          inst.dv().setUint32(arr + 4 * i, p, true);
+        });
+        return arr;
+      };
+      const envPtr = list(env);
+      const secPtr = list(secrets);
+      const cwdPtr = cwd === undefined ? 0 : s.str(cwd, 'cwd');
+      const dv = inst.dv();
+      const set = (off, v) => dv.setUint32(opts + off, v, true);
+      set(K.MSB_WASM_OPTS_STDIN, stdinPtr);
+      set(K.MSB_WASM_OPTS_STDIN_LEN, stdin ? stdin.length : 0);
+      set(K.MSB_WASM_OPTS_CWD, cwdPtr);
+      set(K.MSB_WASM_OPTS_FRESH, options.fresh ? 1 : 0);
+      set(K.MSB_WASM_OPTS_ATOMIC, options.atomic ? 1 : 0);
+      set(K.MSB_WASM_OPTS_ENV, envPtr);
+      set(K.MSB_WASM_OPTS_ENV_COUNT, env.length);
+      set(K.MSB_WASM_OPTS_SECRETS, secPtr);
+      set(K.MSB_WASM_OPTS_SECRET_COUNT, secrets.length);
+      const rc = inst.call(OP.exec, this._sb, code, text.length, opts, res);
+      if (rc < 0) return rc;
+      const rv = inst.dv();
+      const u32 = (off) => rv.getUint32(res + off, true);
+      const out = inst.bytes(u32(K.MSB_WASM_RES_OUT), u32(K.MSB_WASM_RES_OUT_LEN));
+      const err = inst.bytes(u32(K.MSB_WASM_RES_ERR), u32(K.MSB_WASM_RES_ERR_LEN));
+      const asText = options.encoding !== 'bytes';
+      result = {
+        exitCode: rv.getInt32(res + K.MSB_WASM_RES_EXIT, true),
+        stdout: asText ? dec.decode(out) : out,
+        stderr: asText ? dec.decode(err) : err,
+        stdoutTruncated: u32(K.MSB_WASM_RES_OUT_TRUNC) !== 0,
+        stderrTruncated: u32(K.MSB_WASM_RES_ERR_TRUNC) !== 0,
+        stdoutBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_OUT_TOTAL, true)),
+        stderrBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_ERR_TOTAL, true)),
+        cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
+        revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
+        limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
+        rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
+        durationMs: 0,
+      };
+      inst.call(OP.result_finish, this._sb, res);
+      return 0;
+    });
+    if (cwd !== undefined && options.cwd === undefined) this._pendingCwd = null;
+    const ended = globalThis.performance?.now?.() ?? Date.now();
+    result.durationMs = Math.max(0, Math.round((ended - started) * 1000) / 1000);
+    return result;
+  }
+
+  /**
+   * Whether a script is 'complete', 'incomplete' (a REPL should read
+   * another line) or a syntax 'error'.
+   * @param {string | Uint8Array} script
+   * @returns {"complete" | "incomplete" | "error"}
+   */
+  parseCheck(script) {
+    this._check();
+    const s = new Scope(this._inst);
+    try {
+      const data = toBytes(script, 'script');
+      const rc = this._inst.call(OP.parse_check, this._sb, s.bytes(data), data.length);
+      if (rc === 0) return 'complete';
+      if (rc === K.MSB_EINCOMPLETE) return 'incomplete';
+      if (rc === K.MSB_ESYNTAX) return 'error';
+      throw errorFromCode(rc, this._inst.cstring(this._inst.call(OP.errmsg, this._sb)));
+    } finally {
+      s.free();
+    }
+  }
+
+  /**
+   * Reads a file: a string (UTF-8), or bytes with { encoding: 'bytes' }.
+   * @param {string} path
+   * @param {{encoding?: "utf8" | "bytes"}} [options]
+   * @returns {Promise<any>}
+   */
+  async readFile(path, options = {}) {
+    const { data } = this._readBytes(path);
+    return options.encoding === 'bytes' ? data : dec.decode(data);
+  }
+
+  _readBytes(path) {
+    let blob = null;
+    this._call('read', (s) => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.read, this._sb, s.str(path), b);
+      if (rc >= 0) blob = this._inst.takeBlob(this._sb, b);
+      return rc;
+    }, path);
+    return blob;
+  }
+
+  /**
+   * Writes a whole file. Options: parents (create missing directories),
+   * mustNotExist (fail with path_already_exists), expectHash (hex SHA-256
+   * the current content must have: compare-and-swap), mode.
+   * Resolves to { revision, hash }.
+   * @param {string} path
+   * @param {T.Content} content
+   * @param {{parents?: boolean, mustNotExist?: boolean, expectHash?: string, mode?: number}} [options]
+   */
+  async writeFile(path, content, options = {}) {
+    this._writeFile(path, content, options);
+    return { revision: this.revision, hash: this._hash(path) };
+  }
+
+  _writeFile(path, content, options) {
+    if (options.mustNotExist && options.expectHash !== undefined) {
+      throw invalid('mustNotExist and expectHash cannot be combined');
+    }
+    const mode = options.mode ?? 0;
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw invalid('mode must be 0..0o7777');
+    const data = toBytes(content);
+    const hash = options.expectHash === undefined ? null : fromHex(options.expectHash);
+    const cond = hash ? K.MSB_WRITE_HASH_EQUALS
+      : options.mustNotExist ? K.MSB_WRITE_MUST_NOT_EXIST : K.MSB_WRITE_ANY;
+    this._call('write', (s) => this._inst.call(OP.write, this._sb, s.str(path),
+      s.bytes(data), data.length, cond, hash ? s.bytes(hash) : 0, mode,
+      flag(options.parents, K.MSB_PARENTS)), path);
+  }
+
+  /**
+   * Appends to a file, creating it if absent.
+   * @param {string} path
+   * @param {T.Content} content
+   * @param {{parents?: boolean}} [options]
+   */
+  async appendFile(path, content, options = {}) {
+    const data = toBytes(content);
+    this._call('append', (s) => this._inst.call(OP.append, this._sb, s.str(path),
+      s.bytes(data), data.length, flag(options.parents, K.MSB_PARENTS)), path);
+    return { revision: this.revision };
+  }
+
+  /**
+   * Stats a path: { kind: 'file' | 'directory' | 'symlink', mode, size,
+   * mtimeMs, nodes, bytes }. Follows a final symlink unless
+   * { followSymlinks: false }.
+   * @param {string} path
+   * @param {{followSymlinks?: boolean}} [options]
+   * @returns {Promise<T.Stat>}
+   */
+  async stat(path, options = {}) {
+    return this._stat(path, options);
+  }
+
+  /**
+   * @param {string} path
+   * @param {{followSymlinks?: boolean}} options
+   * @returns {T.Stat}
+   */
+  _stat(path, options) {
+    let st = null;
+    this._call('stat', (s) => {
+      const rec = this._inst.outRec;
+      const rc = this._inst.call(OP.stat, this._sb, s.str(path),
+        flag(options.followSymlinks === false, K.MSB_NOFOLLOW), rec);
+      if (rc < 0) return rc;
+      const dv = this._inst.dv();
+      st = {
+        kind: KINDS[dv.getInt32(rec + K.MSB_WASM_STAT_KIND, true)] ?? 'unknown',
+        mode: dv.getUint32(rec + K.MSB_WASM_STAT_MODE, true),
+        size: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_SIZE, true)),
+        mtimeMs: Number(dv.getBigInt64(rec + K.MSB_WASM_STAT_MTIME, true) / 1000000n),
+        nodes: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_NODES, true)),
+        bytes: Number(dv.getBigUint64(rec + K.MSB_WASM_STAT_BYTES, true)),
+      };
+      return 0;
+    }, path);
+    return st;
+  }
+
+  /** Whether a path exists (following symlinks). */
+  async exists(path) {
+    try {
+      this._stat(path, {});
+      return true;
+    } catch (e) {
+      if (e instanceof MemSandboxError && e.category === 'not_found') return false;
+      throw e;
+    }
+  }
+
+  /** Entry names of a directory, sorted bytewise. */
+  async list(path = '.') {
+    let names = [];
+    this._call('list', (s) => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.list, this._sb, s.str(path), b);
+      if (rc >= 0) {
+        const { data, count } = this._inst.takeBlob(this._sb, b);
+        names = count ? dec.decode(data).split('\0').slice(0, count) : [];
+      }
+      return rc;
+    }, path);
+    return names;
+  }
+
+  /**
+   * Creates a directory. Options: parents, existOk, mode.
+   * @param {string} path
+   * @param {{parents?: boolean, existOk?: boolean, mode?: number}} [options]
+   */
+  async mkdir(path, options = {}) {
+    this._call('mkdir', (s) => this._inst.call(OP.mkdir, this._sb, s.str(path),
+      options.mode ?? 0, flag(options.parents, K.MSB_PARENTS) |
+      flag(options.existOk ?? options.parents, K.MSB_EXIST_OK)), path);
+    return { revision: this.revision };
+  }
+
+  /**
+   * Removes a path. Options: recursive, missingOk.
+   * @param {string} path
+   * @param {{recursive?: boolean, missingOk?: boolean}} [options]
+   */
+  async remove(path, options = {}) {
+    this._call('remove', (s) => this._inst.call(OP.remove, this._sb, s.str(path),
+      flag(options.recursive, K.MSB_RECURSIVE) | flag(options.missingOk, K.MSB_MISSING_OK)),
+    path);
+    return { revision: this.revision };
+  }
+
+  /**
+   * Copies a path. Options: recursive, overwrite, parents.
+   * @param {string} src
+   * @param {string} dst
+   * @param {{recursive?: boolean, overwrite?: boolean, parents?: boolean}} [options]
+   */
+  async copy(src, dst, options = {}) {
+    this._call('copy', (s) => this._inst.call(OP.copy, this._sb, s.str(src), s.str(dst),
+      flag(options.recursive, K.MSB_RECURSIVE) | flag(options.overwrite, K.MSB_OVERWRITE) |
+      flag(options.parents, K.MSB_PARENTS)), src);
+    return { revision: this.revision };
+  }
+
+  /**
+   * Moves a path atomically. Options: overwrite, parents.
+   * @param {string} src
+   * @param {string} dst
+   * @param {{overwrite?: boolean, parents?: boolean}} [options]
+   */
+  async move(src, dst, options = {}) {
+    this._call('move', (s) => this._inst.call(OP.move, this._sb, s.str(src), s.str(dst),
+      flag(options.overwrite, K.MSB_OVERWRITE) | flag(options.parents, K.MSB_PARENTS)), src);
+    return { revision: this.revision };
+  }
+
+  /** Creates a symbolic link at linkPath pointing to target. */
+  async symlink(target, linkPath) {
+    this._call('symlink', (s) => this._inst.call(OP.symlink, this._sb,
+      s.str(target, 'target'), s.str(linkPath)), linkPath);
+    return { revision: this.revision };
+  }
+
+  /** A symbolic link's target. */
+  async readlink(path) {
+    let target = null;
+    this._call('readlink', (s) => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.readlink, this._sb, s.str(path), b);
+      if (rc >= 0) target = dec.decode(this._inst.takeBlob(this._sb, b).data);
+      return rc;
+    }, path);
+    return target;
+  }
+
+  /** Sets permission bits. */
+  async chmod(path, mode) {
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw invalid('mode must be 0..0o7777');
+    this._call('chmod', (s) => this._inst.call(OP.chmod, this._sb, s.str(path), mode), path);
+    return { revision: this.revision };
+  }
+
+  /** SHA-256 of a path (file, directory or link) as hex. */
+  async hash(path) {
+    return this._hash(path);
+  }
+
+  _hash(path) {
+    let out = null;
+    this._call('hash', (s) => {
+      const p = this._inst.outRec;
+      const rc = this._inst.call(OP.hash, this._sb, s.str(path), p);
+      if (rc >= 0) out = hex(this._inst.bytes(p, 32));
+      return rc;
+    }, path);
+    return out;
+  }
+
+  /** Hash of /workspace as hex (the reference product's construction). */
+  async rootHash() {
+    let out = null;
+    this._call('rootHash', (s) => {
+      const p = this._inst.outRec;
+      const rc = this._inst.call(OP.root_hash, this._sb, p);
+      if (rc >= 0) out = hex(this._inst.bytes(p, 32));
+      return rc;
+    });
+    return out;
+  }
+
+  /**
+   * Applies a patch atomically: a unified diff (diff -u / git diff, with
+   * /dev/null for created and deleted files) or an OpenAI V4A patch
+   * ("*** Begin Patch" with Add / Update [+ Move to] / Delete File).
+   * Options: cwd (where relative patch paths resolve; default
+   * /workspace), exact (unified hunks only at their stated lines),
+   * dryRun (check and report, change nothing), workspaceOnly (refuse any
+   * path with a ".." component or outside /workspace, as the reference
+   * product does for a model's patches), expectedHashes ({path: hex} or
+   * [{path, hash}]: compare-and-swap guards on the files the patch
+   * touches, checked before anything changes). Resolves to { files: [{
+   * path, op: 'add' | 'update' | 'delete' | 'move', from (moves),
+   * previousHash, currentHash }], revision }.
+   * @param {T.Content} patch
+   * @param {T.ApplyPatchOptions} [options]
+   * @returns {Promise<T.ApplyPatchResult>}
+   */
+  async applyPatch(patch, options = {}) {
+    return this._applyPatch(patch, options);
+  }
+
+  _applyPatch(patch, options) {
+    if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+    const data = toBytes(patch, 'patch');
+    const guards = patchGuards(options.expectedHashes);
+    const flags = flag(options.exact, K.MSB_PATCH_EXACT) |
+      flag(options.workspaceOnly, K.MSB_PATCH_WORKSPACE);
+    const run = (dry) => {
+      let files = [];
+      this._call('applyPatch', (s) => {
+        const b = this._inst.outRec;
+        const cwd = options.cwd === undefined ? 0 : s.str(options.cwd, 'cwd');
+        const rc = this._inst.call(OP.apply_patch, this._sb, s.bytes(data), data.length,
+          cwd, flags | flag(dry, K.MSB_PATCH_DRY_RUN), b);
+        if (rc >= 0) files = patchChanges(this._inst.takeBlob(this._sb, b));
+        return rc;
+      });
+      return files;
+    };
+    try {
+      if (guards.size) checkPatchGuards(guards, run(true), options.cwd ?? '/workspace');
+      const files = run(Boolean(options.dryRun));
+      return { files, revision: this.revision };
+    } catch (e) {
+      throw patchError(e);
+    }
+  }
+
+  /** The shell session's exported variables as { NAME: value }. */
+  async env() {
+    return this._sessionEnv();
+  }
+
+  _sessionEnv() {
+    /** @type {Record<string, string>} */
+    const out = {};
+    this._call('env', (s) => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.session_env, this._sb, b);
+      if (rc >= 0) {
+        const { data, count } = this._inst.takeBlob(this._sb, b);
+        for (const kv of dec.decode(data).split('\0').slice(0, count)) {
+          const i = kv.indexOf('=');
+          out[kv.slice(0, i)] = kv.slice(i + 1);
+        }
+      }
+      return rc;
+    });
+    return out;
+  }
+
+  /** The shell session's working directory (where relative paths resolve). */
+  get cwd() {
+    if (this._pendingCwd !== null) return normalisePath('/workspace', this._pendingCwd);
+    let out = '/workspace';
+    this._call('cwd', () => {
+      out = this._inst.cstring(this._inst.call(OP.session_cwd, this._sb)) || out;
+      return 0;
+    });
+    return out;
+  }
+
+  /** The workspace revision: +1 per successful mutation. */
+  get revision() {
+    let v = 0;
+    this._call('revision', (s) => {
+      const p = this._inst.outRec;
+      const rc = this._inst.call(OP.revision, this._sb, p);
+      v = this._inst.u64(p);
+      return rc;
+    });
+    return v;
+  }
+
+  /** Bytes the sandbox's allocator holds. */
+  get memoryUsed() {
+    let v = 0;
+    this._call('memoryUsed', (s) => {
+      const p = this._inst.outRec;
+      const rc = this._inst.call(OP.memory_used, this._sb, p);
+      v = this._inst.u64(p);
+      return rc;
+    });
+    return v;
+  }
+
+  /** Takes an O(1) checkpoint; resolves to its id. */
+  async checkpoint() {
+    let id = 0;
+    this._call('checkpoint', (s) => {
+      const p = this._inst.outRec;
+      const rc = this._inst.call(OP.checkpoint, this._sb, p);
+      id = this._inst.dv().getUint32(p, true);
+      return rc;
+    });
+    return id;
+  }
+
+  /** Returns to a checkpoint (it stays valid). */
+  async rollback(id) {
+    this._call('rollback', () => this._inst.call(OP.rollback, this._sb, id >>> 0));
+  }
+
+  /** Releases a checkpoint. */
+  async release(id) {
+    this._call('release', () => this._inst.call(OP.release, this._sb, id >>> 0));
+  }
+
+  /**
+   * The whole state as a deterministic tar.gz (Uint8Array).
+   * @param {{level?: number}} [options]
+   * @returns {Promise<Uint8Array>}
+   */
+  async snapshot(options = {}) {
+    const level = options.level ?? -1;
+    if (!Number.isInteger(level) || level < -1 || level > 9) throw invalid('level must be -1..9');
+    let data = null;
+    this._call('snapshot', (s) => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.snapshot, this._sb, level, b);
+      if (rc >= 0) data = this._inst.takeBlob(this._sb, b).data;
+      return rc;
+    });
+    return data;
+  }
+
+  /**
+   * Replaces the whole state (files, shell session, revision) with a
+   * snapshot, or with any .tar / .tar.gz (files into /workspace, fresh
+   * shell session). All or nothing.
+   */
+  async restore(archive) {
+    const data = toBytes(archive, 'archive');
+    this._call('restore', (s) => this._inst.call(OP.restore, this._sb,
+      s.bytes(data), data.length));
+    // the snapshot's working directory replaces a pending create({cwd})
+    this._pendingCwd = null;
+    return { revision: this.revision };
+  }
+
+  /**
+   * A new sandbox holding a snapshot's state (or any .tar / .tar.gz).
+   * options are Sandbox.create's: limits, profile, clock, seed, onEvent and
+   * wasm apply to the new sandbox; files, directories, cwd and env are
+   * applied on top of the restored state.
+   * @param {T.Content} archive
+   * @param {T.CreateOptions} [options]
+   * @returns {Promise<Sandbox>}
+   */
+  static async fromSnapshot(archive, options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw invalid('options must be an object');
+    }
+    const data = toBytes(archive, 'archive');
+    const { files, directories, cwd, env, ...base } = options;
+    const sb = await Sandbox.create(base);
+    try {
+      await sb.restore(data);
+      await sb._seed({ files, directories, cwd, env });
+    } catch (e) {
+      await sb.close();
+      throw e;
+    }
+    return sb;
+  }
+
+  /**
+   * Replaces the policy, atomically: the text form of memsandbox.h, or
+   * { allowCommands, denyCommands, paths: { PREFIX: 'none' | 'read-only' |
+   * 'read-write' }, allowOperations, denyOperations }. An empty policy
+   * allows everything. A denial later is an MSB_EPOLICY error
+   * (category 'policy_denied') for host operations, and status 126 with
+   * "NAME: command denied by policy" for commands.
+   * @param {T.Policy | string} policy
+   */
+  async setPolicy(policy) {
+    const text = policyText(policy);
+    const data = toBytes(text, 'policy');
+    this._call('setPolicy', (s) => this._inst.call(OP.set_policy, this._sb,
+      s.bytes(data), data.length));
+    this._policyText = text; // a serialize fork sets it again
+  }
+
+  /**
+   * An independent sandbox with identical state. mode 'memory' (default):
+   * a new instance whose memory is a copy of this one's, as fast as copying
+   * memory; everything travels, checkpoints included. mode 'serialize': a
+   * new sandbox with the same options restored from an uncompressed
+   * snapshot (files under /tmp and /workspace, the shell session); slower,
+   * but its memory holds only the state.
+   * @param {T.ForkOptions} [options]
+   * @returns {Promise<Sandbox>}
+   */
+  async fork(options = {}) {
+    this._check();
+    const mode = options.mode ?? 'memory';
+    if (mode !== 'memory' && mode !== 'serialize') {
+      throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);
+    }
+    const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
+    if (mode === 'serialize') {
+      const archive = await this.snapshot({ level: 0 });
+      const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
+        limits: info.limits, profile: info.profile, seed: info.seed,
+        onEvent: info.onEvent, clock: info.systemClock ? 'system' : info.clockNs });
+      try {
+        if (this._policyText) await child.setPolicy(this._policyText);
+      } catch (e) {
+        await child.close();
+        throw e;
+      }
+      child._pendingCwd = this._pendingCwd;
+      return child;
+    }
+    let sbClock = () => 0n;
+    // no secret value left on the stack by an earlier call travels along
+    this._inst.call(OP.wipe_stack);
+    const src = this._inst.memory;
+    const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
+    // Instantiation wrote the data segments; the copy replaces them with
+    // this instance's current data, heap and stack (its scratch records
+    // included).
+    new Uint8Array(inst.memory.buffer).set(new Uint8Array(src.buffer));
+    inst.scratch = this._inst.scratch;
+    const child = new Sandbox(inst, this._sb, info);
+    sbClock = () => child._clockNow();
+    child._pendingCwd = this._pendingCwd;
+    child._state = SandboxState.RUNNING;
+    // the copy carries the policy (C memory); the events are the child's own
+    child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
+    return child;
+  }
+
+  _destroy() {
+    let closed = false;
+    try {
+      if (this._state !== SandboxState.FAILED) {
+        this._inst.call(OP.close, this._sb);
+        closed = true;
+      }
+    } catch {
+      // Closing a broken instance: dropping it frees everything anyway.
+    }
+    // wasm calls are synchronous and this instance is unreachable from
+    // here on, so nothing writes the memory another instance takes over
+    if (closed) this._inst.release();
+    this._inst = null;
+  }
+
+  /** `await using sb = await Sandbox.create()` closes it at scope exit. */
+  async [Symbol.asyncDispose]() {
+    await this.close();
+  }
+
+  /** Closes the sandbox; idempotent. */
+  async close() {
+    if (this._state === SandboxState.CLOSED) return;
+    if (this._inst && this._state !== SandboxState.FAILED) this._flushEvents();
+    if (this._inst) this._destroy();
+    this._state = SandboxState.CLOSED;
+    this._emit({ kind: 'sandbox.closed' });
+  }
+}
+
+/** Shorthand for Sandbox.create. */
+export function createSandbox(options) {
+  return Sandbox.create(options);
+}
+
