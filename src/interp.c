@@ -32,14 +32,26 @@ sh_stream *interp_stream_new(shell *sh, int kind) {
   return s;
 }
 
-/* Drops a reference. */
-void interp_stream_unref(shell *sh, sh_stream *s) {
-  if (!s || --s->refs > 0) return;
+/* Frees a stream. Out of line: unref is inlined into frames on the
+ * interpreter's recursions, whose native stack SH_STACK_* was measured
+ * with; growing them would let a deep script pass the meter. */
+static void interp_stream_free(shell *sh, sh_stream *s)
+#if defined(__GNUC__)
+    __attribute__((noinline))
+#endif
+    ;
+static void interp_stream_free(shell *sh, sh_stream *s) {
   if (s->undo) vfs_undo_finish(sh->fs, s->undo);
   mem_free(sh->m, s->undo);
   mem_free(sh->m, s->path);
   mem_free(sh->m, s->data);
   mem_free(sh->m, s);
+}
+
+/* Drops a reference. */
+void interp_stream_unref(shell *sh, sh_stream *s) {
+  if (!s || --s->refs > 0) return;
+  interp_stream_free(sh, s);
 }
 
 static sh_stream *interp_stream_ref(sh_stream *s) {
