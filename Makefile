@@ -292,14 +292,19 @@ $(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-wasm tools-dev
 	  -o $@ $^
 
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+# The archive target starts from tests/archives/make.py's corpus (valid and
+# hostile archives) when python3 is there.
+FUZZ_SEED = mkdir -p $(B)/corpus/fuzz_archive; \
+  if command -v python3 >/dev/null; then \
+    python3 tests/archives/make.py $(B)/corpus/fuzz_archive; fi
 # Keep the fuzz build's objects: make would delete them as intermediates.
 .SECONDARY: $(call lib_obj,fuzz)
 fuzz: $(FUZZ_BINS)
-	@for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
+	@$(FUZZ_SEED); for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
 	  $$f -max_total_time=300 $(B)/corpus/$${f##*/} || exit 1; done
 
 fuzz-short: $(FUZZ_BINS)
-	@n=0; for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
+	@$(FUZZ_SEED); n=0; for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
 	  $$f -max_total_time=20 -print_final_stats=0 $(B)/corpus/$${f##*/} \
 	    2>$(B)/corpus/$${f##*/}.log || { tail -30 $(B)/corpus/$${f##*/}.log; \
 	    echo "fuzz: $$n passed, 1 failed"; exit 1; }; n=$$((n+1)); done; \

@@ -210,30 +210,94 @@ static uint64_t arc_gz_ceiling(const arc_limits *lim, size_t n, int *ratio) {
   return top;
 }
 
+/* One gzip stream being expanded: the watcher, how much of the output
+ * is gone, and the current member's share of what went. */
+typedef struct arc_gz {
+  const arc_limits *lim;
+  const arc_watch *w;
+  uint64_t dropped; /* output bytes let go, all members */
+  size_t inbase;    /* input offset of the member's deflate data */
+  size_t mstart;    /* the member's first byte still in out */
+  uint64_t mgone;   /* the member's bytes let go */
+  uint32_t crc;     /* CRC-32 of those */
+} arc_gz;
+
+/* The watcher as inf.c calls it: stream offsets for the caller, and the
+ * member's CRC-32 carried over the bytes that go. */
+static int arc_gz_look(void *ctx, inf_look *il) {
+  arc_gz *g = ctx;
+  arc_look l;
+  size_t len = il->out->len, d = 0;
+  int rc;
+  l.p = (const uint8_t *)il->out->p;
+  l.len = len;
+  l.base = g->dropped;
+  l.in_used = (uint64_t)g->inbase + il->in_used;
+  l.next = 0;
+  l.keep = l.base;
+  rc = g->w->fn(g->w->ctx, &l);
+  if (rc) return rc;
+  if (l.next > l.base)
+    il->next =
+        l.next - l.base > SIZE_MAX ? SIZE_MAX : (size_t)(l.next - l.base);
+  if (l.keep > l.base && len > INF_WINDOW) {
+    d = l.keep - l.base < len - INF_WINDOW ? (size_t)(l.keep - l.base)
+                                           : len - INF_WINDOW;
+    if (d > g->mstart) {
+      g->crc = arc_crc(g->crc, l.p + g->mstart, d - g->mstart);
+      g->mgone += d - g->mstart;
+      g->mstart = 0;
+    } else {
+      g->mstart -= d;
+    }
+    g->dropped += d;
+  }
+  il->drop = d;
+  return 0;
+}
+
 /* Inflates one member's deflate data from *pos; checks its trailer. */
-static int arc_gz_member(const uint8_t *in, size_t n, size_t *pos,
-                         const arc_limits *lim, buf *out, arc_gz_info *info,
-                         const char **why) {
-  size_t start = out->len, used = 0, cap = 0;
+static int arc_gz_member(arc_gz *g, const uint8_t *in, size_t n, size_t *pos,
+                         buf *out, arc_gz_info *info, const char **why) {
+  const arc_limits *lim = g->lim;
+  uint64_t total = g->dropped + out->len, top, mlen;
+  size_t used = 0, cap = 0;
   int rc, reason = 0, ratio;
-  uint64_t top = arc_gz_ceiling(lim, n, &ratio);
-  if (top > start) cap = top - start > SIZE_MAX ? SIZE_MAX : top - start;
-  rc = inf_raw(in + *pos, n - *pos, out, cap, &used, &reason);
+  inf_watch iw;
+  top = arc_gz_ceiling(lim, n, &ratio);
+  if (top > total) cap = top - total > SIZE_MAX ? SIZE_MAX : top - total;
+  g->inbase = *pos;
+  g->mstart = out->len;
+  g->mgone = 0;
+  g->crc = 0;
+  if (g->w) {
+    memset(&iw, 0, sizeof iw);
+    iw.fn = arc_gz_look;
+    iw.ctx = g;
+    iw.first = out->len + g->w->every;
+    iw.every = g->w->every;
+  }
+  rc = inf_raw_watch(in + *pos, n - *pos, out, cap, g->w ? &iw : NULL, &used,
+                     &reason);
   if (rc == MSB_ECORRUPT) {
     *why = reason == INF_TRUNCATED ? "unexpected end of file"
            : reason == INF_INVALID ? "invalid compressed data--format violated"
+           : reason == INF_STOPPED ? "stopped by the reader"
            : ratio                 ? "compression ratio exceeds the limit"
                                    : "expanded size exceeds the limit";
   }
   if (rc) return rc;
   *pos += used;
-  rc = arc_gz_bounded(lim, (uint64_t)*pos, (uint64_t)out->len, why);
+  rc = arc_gz_bounded(lim, (uint64_t)*pos, g->dropped + out->len, why);
   if (rc) return rc;
   if (n - *pos < 8) return *why = "unexpected end of file", MSB_ECORRUPT;
-  if (arc_rd32(in + *pos) !=
-      arc_crc(0, (const uint8_t *)out->p + start, out->len - start))
+  mlen = g->mgone + (out->len - g->mstart);
+  if (out->len > g->mstart)
+    g->crc = arc_crc(g->crc, (const uint8_t *)out->p + g->mstart,
+                     out->len - g->mstart);
+  if (arc_rd32(in + *pos) != g->crc)
     return *why = "invalid compressed data--crc error", MSB_ECORRUPT;
-  if (arc_rd32(in + *pos + 4) != (uint32_t)(out->len - start))
+  if (arc_rd32(in + *pos + 4) != (uint32_t)mlen)
     return *why = "invalid compressed data--length error", MSB_ECORRUPT;
   if (info) info->isize = arc_rd32(in + *pos + 4);
   *pos += 8;
@@ -243,16 +307,29 @@ static int arc_gz_member(const uint8_t *in, size_t n, size_t *pos,
 /* Expands concatenated gzip members. */
 int arc_gunzip(const uint8_t *in, size_t n, const arc_limits *lim, buf *out,
                arc_gz_info *info, const char **why) {
+  return arc_gunzip_watch(in, n, lim, NULL, out, NULL, info, why);
+}
+
+/* Expands concatenated gzip members under a watcher. */
+int arc_gunzip_watch(const uint8_t *in, size_t n, const arc_limits *lim,
+                     const arc_watch *w, buf *out, uint64_t *base,
+                     arc_gz_info *info, const char **why) {
   size_t pos = 0;
   int rc, first = 1;
+  arc_gz g;
+  memset(&g, 0, sizeof g);
+  g.lim = lim;
+  g.w = w;
   if (info) memset(info, 0, sizeof *info);
+  if (base) *base = 0;
   if (!arc_is_gzip(in, n)) return *why = "not in gzip format", MSB_ECORRUPT;
   if (lim && n > lim->max_in)
     return *why = "compressed size exceeds the limit", MSB_ECORRUPT;
   for (;;) {
     size_t i;
     rc = arc_gz_header(in, n, &pos, info, first, why);
-    if (!rc) rc = arc_gz_member(in, n, &pos, lim, out, info, why);
+    if (!rc) rc = arc_gz_member(&g, in, n, &pos, out, info, why);
+    if (base) *base = g.dropped;
     if (rc) return rc;
     first = 0;
     if (pos == n) return 0;
@@ -368,6 +445,23 @@ void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
   buf_init(&t->xpath, m);
   buf_init(&t->xlink, m);
   buf_init(&t->globals, m);
+}
+
+/* Points the reader at the grown buffer. */
+void arc_tar_feed(arc_tar *t, const uint8_t *p, size_t len, uint64_t base,
+                  int more) {
+  size_t gone = (size_t)(base - t->base); /* never past arc_tar_keep */
+  t->pos = t->pos > gone ? t->pos - gone : 0; /* 0 only once ended */
+  t->tail = t->tail > gone ? t->tail - gone : 0;
+  t->base = base;
+  t->p = p;
+  t->len = len;
+  t->more = more;
+}
+
+/* Where the reader's next member (or pending header) starts. */
+uint64_t arc_tar_keep(const arc_tar *t) {
+  return t->base + (t->ended ? t->tail : t->pos);
 }
 
 /* Frees the reader's buffers. */
@@ -532,23 +626,151 @@ static int arc_checksum_ok(const uint8_t *h) {
   return (uint64_t)want == us || want == (int64_t)us - 256 * (int64_t)high;
 }
 
+/* Checks the bytes after the end-of-archive block, as far as they have
+ * come, for anything but zeros. */
+static int arc_tar_tail(arc_tar *t) {
+  size_t i;
+  for (i = t->tail; i < t->len; i++)
+    if (t->p[i])
+      return arc_fail(t, "trailing garbage after the end of the archive");
+  t->tail = t->len;
+  return 0;
+}
+
+/* Streaming: the buffer ends before what the reader needs next, which
+ * ends at byte need; nothing is consumed. */
+static int arc_tar_more(arc_tar *t, uint64_t need) {
+  t->need = t->base + need;
+  return ARC_MORE;
+}
+
+/* The member whose header block is h, at t->pos: its fields into e. */
+static int arc_tar_fields(arc_tar *t, const uint8_t *h, int ustar,
+                          arc_entry *e) {
+  int64_t v;
+  int neg;
+  if (arc_field(&t->path, h, 100)) return t->path.err;
+  if (ustar && h[345]) {
+    buf pre;
+    buf_init(&pre, t->m);
+    arc_field(&pre, h + 345, 155);
+    buf_putc(&pre, '/');
+    buf_put(&pre, t->path.p ? t->path.p : "", t->path.len);
+    if (pre.err) {
+      buf_finish(&pre);
+      return MSB_ENOMEM;
+    }
+    buf_clear(&t->path);
+    buf_put(&t->path, pre.p, pre.len);
+    buf_finish(&pre);
+  }
+  if (arc_field(&t->link, h + 157, 100)) return t->link.err;
+  if (t->has_xpath) {
+    buf_clear(&t->path);
+    buf_put(&t->path, buf_str(&t->xpath), t->xpath.len);
+  }
+  if (t->has_xlink) {
+    buf_clear(&t->link);
+    buf_put(&t->link, buf_str(&t->xlink), t->xlink.len);
+  }
+  arc_field(&t->uname, h + 265, 32);
+  arc_field(&t->gname, h + 297, 32);
+  if (t->path.err || t->link.err || t->uname.err || t->gname.err)
+    return MSB_ENOMEM;
+  memset(e, 0, sizeof *e);
+  e->offset = t->base + t->pos;
+  if (arc_num(h + 100, 8, &v, &neg) || neg)
+    return arc_fail(t, "invalid octal number in the mode field");
+  e->mode = (uint32_t)v & 07777;
+  if (arc_num(h + 108, 8, &v, &neg))
+    return arc_fail(t, "invalid octal number in the uid field");
+  e->uid = neg ? 0 : (uint64_t)v;
+  if (arc_num(h + 116, 8, &v, &neg))
+    return arc_fail(t, "invalid octal number in the gid field");
+  e->gid = neg ? 0 : (uint64_t)v;
+  if (arc_num(h + 136, 12, &v, &neg))
+    return arc_fail(t, "invalid octal number in the mtime field");
+  if (neg) v = 0;
+  e->mtime_ns = v > INT64_MAX / 1000000000 ? INT64_MAX / 1000000000 : v;
+  e->mtime_ns *= 1000000000;
+  if (t->has_xmtime) e->mtime_ns = t->xmtime;
+  e->path = buf_str(&t->path);
+  e->link = buf_str(&t->link);
+  e->uname = buf_str(&t->uname);
+  e->gname = buf_str(&t->gname);
+  return 0;
+}
+
+/* The entry type of a member's type flag; 0 for a volume label (skipped),
+ * or a failure. */
+static int arc_tar_type(arc_tar *t, uint8_t type, int old_dir, int *out) {
+  char msg[48];
+  switch (type) {
+  case 0:
+  case '0':
+  case '7': *out = old_dir ? ARC_DIR : ARC_FILE; return 0;
+  case '1': *out = ARC_HARDLINK; return 0;
+  case '2': *out = ARC_SYMLINK; return 0;
+  case '5': *out = ARC_DIR; return 0;
+  case 'V': *out = 0; return 0;
+  case '3':
+  case '4': return arc_fail(t, "device nodes are not supported");
+  case '6': return arc_fail(t, "FIFOs are not supported");
+  case 'S': return arc_fail(t, "sparse files are not supported");
+  default:
+    snprintf(msg, sizeof msg, "unsupported member type '%c'",
+             type >= 32 && type < 127 ? type : '?');
+    return arc_fail(t, msg);
+  }
+}
+
+/* An extended header ('x', 'g', 'L', 'K') with its data d. */
+static int arc_tar_ext(arc_tar *t, uint8_t type, const uint8_t *d,
+                       size_t size) {
+  int bit = type == 'x' ? 1 : type == 'L' ? 2 : type == 'K' ? 4 : 0;
+  int rc;
+  if (t->pending & bit) return arc_fail(t, "stacked extended headers");
+  t->pending |= bit;
+  if (type == 'x' || type == 'g') {
+    rc = arc_pax_parse(t, d, size, type == 'g');
+  } else {
+    buf *b = type == 'L' ? &t->xpath : &t->xlink;
+    const uint8_t *z = memchr(d, 0, size);
+    buf_clear(b);
+    buf_put(b, d, z ? (size_t)(z - d) : size);
+    if (type == 'L')
+      t->has_xpath = 1;
+    else
+      t->has_xlink = 1;
+    rc = b->err;
+  }
+  if (rc && rc != MSB_ECORRUPT) t->done = 1;
+  return rc;
+}
+
 /* Reads the next member. */
 int arc_tar_next(arc_tar *t, arc_entry *e) {
   char msg[96];
-  int pending = 0; /* bit 1 'x', 2 'L', 4 'K' */
   for (;;) {
     const uint8_t *h;
-    int64_t size, v;
-    int neg, ustar, gnu;
+    int64_t size;
+    int neg, ustar, gnu, kind, rc, whole = 1;
     uint8_t type;
-    size_t pad;
+    size_t pad, avail;
+    if (t->ended) return arc_tar_tail(t);
     if (t->done) return 0;
     if (t->trunc)
       return arc_fail(t,
                       "truncated archive: member data runs past the "
                       "end");
+    if (t->pos > t->len) { /* skipping data (nodata) not yet here */
+      if (t->more) return arc_tar_more(t, (uint64_t)t->pos + ARC_BLOCK);
+      return arc_fail(t, "truncated archive: member data runs past the end");
+    }
+    if (t->len - t->pos < ARC_BLOCK && t->more)
+      return arc_tar_more(t, (uint64_t)t->pos + ARC_BLOCK);
     if (t->pos == t->len) {
-      if (pending) return arc_fail(t, "truncated archive: member missing");
+      if (t->pending) return arc_fail(t, "truncated archive: member missing");
       if (t->pos == 0) return arc_fail(t, "empty archive");
       return arc_fail(t, "missing end-of-archive blocks");
     }
@@ -556,19 +778,14 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
       return arc_fail(t, "truncated archive: partial header block");
     h = t->p + t->pos;
     if (arc_zero_block(h)) {
-      size_t i;
-      if (pending) return arc_fail(t, "truncated archive: member missing");
-      for (i = t->pos; i < t->len; i++)
-        if (t->p[i])
-          return arc_fail(t,
-                          "trailing garbage after the end "
-                          "of the archive");
-      t->done = 1;
-      return 0;
+      if (t->pending) return arc_fail(t, "truncated archive: member missing");
+      t->ended = 1;
+      t->tail = t->pos;
+      return arc_tar_tail(t);
     }
     if (!arc_checksum_ok(h)) {
       snprintf(msg, sizeof msg, "header checksum mismatch at byte %llu",
-               (unsigned long long)t->pos);
+               (unsigned long long)(t->base + t->pos));
       return arc_fail(t, msg);
     }
     ustar = !memcmp(h + 257, "ustar\0", 6);
@@ -585,137 +802,65 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
     if (t->has_xsize && type != 'x' && type != 'g' && type != 'L' &&
         type != 'K')
       size = (int64_t)t->xsize;
-    if ((uint64_t)size > (uint64_t)(t->len - t->pos - ARC_BLOCK) ||
-        (size_t)(((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK) >
-            t->len - t->pos - ARC_BLOCK) {
+    avail = t->len - t->pos - ARC_BLOCK;
+    if ((uint64_t)size > (uint64_t)avail ||
+        ((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK > avail) {
       int plain = type == 0 || type == '0' || type == '7';
-      if (!t->lenient || !plain)
+      if (t->more)
+        whole = 0; /* the header is judged now, the data waited for */
+      else if (!t->lenient || !plain)
         return arc_fail(t,
                         "truncated archive: member data runs past the "
                         "end");
-      /* hand out what is there, then fail (tar -t lists it first) */
-      size = (int64_t)(t->len - t->pos - ARC_BLOCK);
-      t->trunc = 1;
+      else /* hand out what is there, then fail (tar -t lists it first) */
+        t->trunc = 1;
     }
-    pad = (size_t)(((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK);
-    if (pad > t->len - t->pos - ARC_BLOCK) pad = t->len - t->pos - ARC_BLOCK;
-    e->offset = t->pos;
-    t->pos += ARC_BLOCK;
+    pad =
+        whole
+            ? (size_t)(((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK)
+            : 0;
+    if (pad > avail) pad = avail;
     if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
-      const uint8_t *d = t->p + t->pos;
-      int bit = type == 'x' ? 1 : type == 'L' ? 2 : type == 'K' ? 4 : 0;
-      int rc;
       if ((uint64_t)size > (type == 'g' ? t->max_global : t->max_header))
         return arc_fail(t, type == 'x' || type == 'g'
                                ? "pax extended header too large"
                                : "GNU long name too large");
-      if (pending & bit) return arc_fail(t, "stacked extended headers");
-      pending |= bit;
-      t->pos += pad;
-      if (type == 'x' || type == 'g') {
-        rc = arc_pax_parse(t, d, (size_t)size, type == 'g');
-      } else {
-        buf *b = type == 'L' ? &t->xpath : &t->xlink;
-        const uint8_t *z = memchr(d, 0, (size_t)size);
-        buf_clear(b);
-        buf_put(b, d, z ? (size_t)(z - d) : (size_t)size);
-        if (type == 'L')
-          t->has_xpath = 1;
-        else
-          t->has_xlink = 1;
-        rc = b->err;
-      }
-      if (rc) {
-        if (rc != MSB_ECORRUPT) t->done = 1;
-        return rc;
-      }
+      if (!whole)
+        return arc_tar_more(t, (uint64_t)t->pos + ARC_BLOCK + (uint64_t)size);
+      rc = arc_tar_ext(t, type, h + ARC_BLOCK, (size_t)size);
+      if (rc) return rc;
+      t->pos += ARC_BLOCK + pad;
       continue;
     }
-    if (++t->members > t->max_members) return arc_fail(t, "too many members");
-    /* the member itself */
-    if (arc_field(&t->path, h, 100)) return t->path.err;
-    if (ustar && h[345]) {
-      buf pre;
-      buf_init(&pre, t->m);
-      arc_field(&pre, h + 345, 155);
-      buf_putc(&pre, '/');
-      buf_put(&pre, t->path.p ? t->path.p : "", t->path.len);
-      if (pre.err) {
-        buf_finish(&pre);
-        return MSB_ENOMEM;
-      }
-      buf_clear(&t->path);
-      buf_put(&t->path, pre.p, pre.len);
-      buf_finish(&pre);
-    }
-    if (arc_field(&t->link, h + 157, 100)) return t->link.err;
-    if (t->has_xpath) {
-      buf_clear(&t->path);
-      buf_put(&t->path, buf_str(&t->xpath), t->xpath.len);
-    }
-    if (t->has_xlink) {
-      buf_clear(&t->link);
-      buf_put(&t->link, buf_str(&t->xlink), t->xlink.len);
-    }
-    arc_field(&t->uname, h + 265, 32);
-    arc_field(&t->gname, h + 297, 32);
-    if (t->path.err || t->link.err || t->uname.err || t->gname.err)
-      return MSB_ENOMEM;
-    memset(e, 0, sizeof *e);
-    e->offset = t->pos - ARC_BLOCK;
-    if (arc_num(h + 100, 8, &v, &neg) || neg)
-      return arc_fail(t, "invalid octal number in the mode field");
-    e->mode = (uint32_t)v & 07777;
-    if (arc_num(h + 108, 8, &v, &neg))
-      return arc_fail(t, "invalid octal number in the uid field");
-    e->uid = neg ? 0 : (uint64_t)v;
-    if (arc_num(h + 116, 8, &v, &neg))
-      return arc_fail(t, "invalid octal number in the gid field");
-    e->gid = neg ? 0 : (uint64_t)v;
-    if (arc_num(h + 136, 12, &v, &neg))
-      return arc_fail(t, "invalid octal number in the mtime field");
-    if (neg) v = 0;
-    e->mtime_ns = v > INT64_MAX / 1000000000 ? INT64_MAX / 1000000000 : v;
-    e->mtime_ns *= 1000000000;
-    if (t->has_xmtime) e->mtime_ns = t->xmtime;
-    t->has_xpath = t->has_xlink = t->has_xmtime = t->has_xsize = 0;
-    e->path = buf_str(&t->path);
-    e->link = buf_str(&t->link);
-    e->uname = buf_str(&t->uname);
-    e->gname = buf_str(&t->gname);
-    e->size = 0;
-    e->data = t->p + t->pos;
-    t->pos += pad;
-    switch (type) {
-    case 0:
-    case '0':
-    case '7':
-      e->type = ARC_FILE;
-      if (t->path.len && t->path.p[t->path.len - 1] == '/' && !ustar && !gnu)
-        e->type = ARC_DIR; /* old tars mark directories by the slash */
-      else
-        e->size = (uint64_t)size;
-      break;
-    case '1': e->type = ARC_HARDLINK; break;
-    case '2': e->type = ARC_SYMLINK; break;
-    case '5': e->type = ARC_DIR; break;
-    case '3':
-    case '4': return arc_fail(t, "device nodes are not supported");
-    case '6': return arc_fail(t, "FIFOs are not supported");
-    case 'S': return arc_fail(t, "sparse files are not supported");
-    case 'V':
-      e->type = 0; /* volume label: skipped */
-      t->members--;
-      pending = 0;
-      continue;
-    default:
-      snprintf(msg, sizeof msg, "unsupported member type '%c'",
-               type >= 32 && type < 127 ? type : '?');
-      return arc_fail(t, msg);
-    }
-    if (!e->path[0]) return arc_fail(t, "empty member name");
-    if ((e->type == ARC_SYMLINK || e->type == ARC_HARDLINK) && !e->link[0])
+    if (t->members + 1 > t->max_members) return arc_fail(t, "too many members");
+    rc = arc_tar_type(t, type, 0, &kind);
+    if (rc) return rc;
+    rc = arc_tar_fields(t, h, ustar, e);
+    if (rc) return rc;
+    if (kind == ARC_FILE && t->path.len && t->path.p[t->path.len - 1] == '/' &&
+        !ustar && !gnu)
+      kind = ARC_DIR; /* old tars mark directories by the slash */
+    e->type = kind;
+    e->size = (uint64_t)size;
+    e->have = t->trunc ? avail : e->size;
+    if (kind && !e->path[0]) return arc_fail(t, "empty member name");
+    if ((kind == ARC_SYMLINK || kind == ARC_HARDLINK) && !e->link[0])
       return arc_fail(t, "link member without a target");
+    if (!whole) {
+      uint64_t end = (uint64_t)t->pos + ARC_BLOCK +
+                     ((uint64_t)size + ARC_BLOCK - 1) / ARC_BLOCK * ARC_BLOCK;
+      e->data = NULL;
+      e->have = 0;
+      if (!t->nodata || end > SIZE_MAX / 2) return arc_tar_more(t, end);
+      pad = (size_t)end - t->pos - ARC_BLOCK; /* skipped as it comes */
+    }
+    /* the member is whole: its overrides are spent */
+    t->has_xpath = t->has_xlink = t->has_xmtime = t->has_xsize = 0;
+    t->pending = 0;
+    if (whole) e->data = t->p + t->pos + ARC_BLOCK;
+    t->pos += ARC_BLOCK + pad;
+    if (!kind) continue; /* a volume label */
+    t->members++;
     return 1;
   }
 }

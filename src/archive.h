@@ -109,6 +109,34 @@ typedef struct arc_gz_info {
  * info may be NULL. */
 int arc_gunzip(const uint8_t *in, size_t n, const arc_limits *lim, buf *out,
                arc_gz_info *info, const char **why);
+/* A watcher of expanding gzip data (see inf.h's), in stream offsets:
+ * the output of all members counts as one stream, of which out holds the
+ * bytes from base on. */
+typedef struct arc_look {
+  const uint8_t *p; /* the bytes held: stream offsets base .. base+len */
+  size_t len;
+  uint64_t base;
+  uint64_t in_used; /* compressed bytes consumed, from the input's start */
+  uint64_t next;    /* answer: stream offset of the next call (0: soon) */
+  uint64_t keep;    /* answer: stream offset from which the bytes are
+                       still needed (those before may go) */
+} arc_look;
+
+typedef struct arc_watch {
+  int (*fn)(void *ctx, arc_look *l); /* 0, MSB_ENOMEM, or else stop */
+  void *ctx;
+  size_t every; /* least output between calls */
+} arc_watch;
+
+/* arc_gunzip under a watcher (may be NULL) that sees the output grow,
+ * can stop the expansion early (then the result is MSB_ECORRUPT with *why
+ * "stopped by the reader", and the watcher's context says why), and can
+ * let go of bytes it is done with: then out holds only the stream's bytes
+ * from *base on (*base may be NULL without a watcher). Every member's
+ * CRC-32 and length are checked all the same. */
+int arc_gunzip_watch(const uint8_t *in, size_t n, const arc_limits *lim,
+                     const arc_watch *w, buf *out, uint64_t *base,
+                     arc_gz_info *info, const char **why);
 
 /* ---- tar reading ----------------------------------------------------- */
 
@@ -120,12 +148,15 @@ typedef struct arc_entry {
   const char *link;      /* link target for links, else "" */
   uint32_t mode;         /* permission bits (& 07777) */
   int64_t mtime_ns;
-  uint64_t size;         /* file data bytes */
+  uint64_t size;         /* data bytes (a regular file's contents; other
+                            members' data is skipped) */
   const uint8_t *data;   /* borrowed from the archive buffer */
+  uint64_t have;         /* data bytes present: size, or fewer for a
+                            member cut short (lenient) */
   uint64_t uid, gid;
   const char *uname;     /* "" when absent */
   const char *gname;
-  uint64_t offset;       /* byte offset of the member's header */
+  uint64_t offset;       /* stream offset of the member's header */
 } arc_entry;
 
 typedef struct arc_tar {
@@ -143,7 +174,18 @@ typedef struct arc_tar {
   int done;
   int lenient; /* set by callers: a member cut short is returned with the
                   bytes present before the truncation error (tar -t/-x) */
+  int more;    /* set by callers: the buffer is a prefix of the archive
+                  that will grow (see arc_tar_feed) */
+  int nodata;  /* set by callers: members' data is not wanted (listing),
+                  so while more is set a member comes at its header (data
+                  NULL, have 0) and its data is skipped as it arrives */
   int trunc;
+  int pending; /* extended headers read for the next member (bits) */
+  int ended;   /* the end-of-archive block was read */
+  size_t tail; /* bytes after it checked up to here */
+  uint64_t base; /* stream offset of p[0] (arc_tar_feed) */
+  uint64_t need; /* with ARC_MORE: the stream offset the buffer must
+                    reach */
   char why[160]; /* reason of the last error */
 } arc_tar;
 
@@ -153,8 +195,22 @@ void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
                   const arc_limits *lim);
 /* Next member: 1 and *e (valid until the next call), 0 at a well-formed
  * end, or MSB_ECORRUPT / MSB_ENOMEM with t->why describing the fault
- * (checksum, truncation, trailing garbage, unsupported type, ...). */
+ * (checksum, truncation, trailing garbage, unsupported type, ...).
+ * While t->more is set, a buffer that ends too soon gives ARC_MORE with
+ * t->need the length it must reach, and nothing consumed; when what is
+ * missing is a member's data, *e already describes the member (data
+ * NULL, size as announced), so a caller can refuse it before its bytes
+ * are produced. Bytes after the end are checked as they come. */
+#define ARC_MORE 2
 int arc_tar_next(arc_tar *t, arc_entry *e);
+/* Points the reader at the grown buffer p[0..len), which holds the
+ * archive's bytes from stream offset base on (moved, longer, or without
+ * bytes before the member being read); more says whether it may grow
+ * again. */
+void arc_tar_feed(arc_tar *t, const uint8_t *p, size_t len, uint64_t base,
+                  int more);
+/* Stream offset of the first byte the reader still needs. */
+uint64_t arc_tar_keep(const arc_tar *t);
 /* Value of a MEMSANDBOX.* global record (key without the prefix), or NULL.
  * Borrowed from the reader. */
 const char *arc_tar_global(const arc_tar *t, const char *key);

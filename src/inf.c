@@ -63,6 +63,7 @@
 #define INF_END 4
 
 typedef struct inf_state {
+  const uint8_t *in0;      /* the stream's first byte */
   const uint8_t *in, *end; /* next byte to load, end of the input */
   uint64_t bb;             /* bit buffer, next bit lowest; the bits above
                               bc are zero or the input's next bits */
@@ -70,7 +71,9 @@ typedef struct inf_state {
   buf *out;
   size_t start; /* out->len when the stream began */
   size_t pos;   /* end of the output so far (out->len lags behind) */
-  size_t lim;   /* pos may not pass this: start + cap */
+  size_t lim;   /* pos may not pass this: hard, or the next watermark */
+  size_t hard;  /* start + cap */
+  const inf_watch *w; /* or NULL */
   const uint32_t *lc, *dc; /* the current block's codes: lt and dt, or
                               the fixed ones */
   int fixed;    /* flt and fdt are built */
@@ -239,19 +242,54 @@ static int inf_decode(inf_state *s, const uint32_t *t, unsigned root,
   return 0;
 }
 
+/* Calls the watcher at a watermark, lets go of the bytes it no longer
+ * needs, and sets the next watermark, at least k bytes on: 0,
+ * INF_CAPPED when the cap leaves no k bytes, INF_STOPPED or MSB_ENOMEM. */
+static int inf_watermark(inf_state *s, size_t k) {
+  inf_look l;
+  size_t d = 0;
+  int r;
+  l.out = s->out;
+  l.in_used = (size_t)(s->in - s->in0) - (s->bc >> 3);
+  l.next = l.drop = 0;
+  s->out->len = s->pos;
+  r = s->w->fn(s->w->ctx, &l);
+  if (r == MSB_ENOMEM) return s->out->err = MSB_ENOMEM;
+  if (r) return INF_STOPPED;
+  if (l.drop && s->pos > INF_WINDOW) {
+    d = l.drop < s->pos - INF_WINDOW ? l.drop : s->pos - INF_WINDOW;
+    memmove(s->out->p, s->out->p + d, s->pos - d);
+    s->pos -= d;
+    s->out->len = s->pos;
+    /* what stays is this stream's, and at least a window of it */
+    s->start = s->start > d ? s->start - d : 0;
+    s->hard -= d;
+  }
+  l.next = l.next > d ? l.next - d : 0;
+  if (l.next < s->pos + s->w->every) l.next = s->pos + s->w->every;
+  if (l.next < s->pos + k) l.next = s->pos + k;
+  s->lim = l.next < s->hard && l.next >= s->pos ? l.next : s->hard;
+  return s->hard - s->pos < k ? INF_CAPPED : 0;
+}
+
 /* Makes room for k more output bytes and the NUL after them: 0,
- * INF_CAPPED when the cap forbids them, or MSB_ENOMEM. Doubling keeps the
- * copies of a growing buffer to about the final size in all. */
+ * INF_CAPPED when the cap forbids them, INF_STOPPED, or MSB_ENOMEM.
+ * Doubling keeps the copies of a growing buffer to about the final size
+ * in all; the buffer grows towards the cap, never just to a watermark. */
 static int inf_room(inf_state *s, size_t k) {
   buf *b = s->out;
   size_t cap;
   char *p;
-  if (s->lim - s->pos < k) return INF_CAPPED;
+  int r;
+  if (s->lim - s->pos < k) {
+    if (s->lim == s->hard) return INF_CAPPED;
+    if ((r = inf_watermark(s, k))) return r;
+  }
   if (b->cap > s->pos && b->cap - s->pos > k) return 0;
   cap = b->cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * b->cap;
   if (cap < 4096) cap = 4096;
   if (cap - 1 < s->pos + k) cap = s->pos + k + 1;
-  if (cap - 1 > s->lim) cap = s->lim + 1;
+  if (cap - 1 > s->hard) cap = s->hard + 1;
   p = mem_realloc(b->m, b->p, cap);
   if (!p) return b->err = MSB_ENOMEM;
   b->p = p;
@@ -470,17 +508,26 @@ static int inf_dynamic(inf_state *s) {
 /* Decodes one raw deflate stream (see inf.h). */
 int inf_raw(const uint8_t *in, size_t n, buf *out, size_t cap, size_t *used,
             int *why) {
+  return inf_raw_watch(in, n, out, cap, NULL, used, why);
+}
+
+/* Decodes one raw deflate stream under a watcher (see inf.h). */
+int inf_raw_watch(const uint8_t *in, size_t n, buf *out, size_t cap,
+                  const inf_watch *w, size_t *used, int *why) {
   inf_state s;
   int r, last = 0;
   if (out->err) return out->err;
   if (!n) in = (const uint8_t *)""; /* no arithmetic on a NULL pointer */
-  s.in = in;
+  s.in0 = s.in = in;
   s.end = in + n;
   s.bb = 0;
   s.bc = 0;
   s.out = out;
   s.start = s.pos = out->len;
-  s.lim = cap < SIZE_MAX - 1 - out->len ? out->len + cap : SIZE_MAX - 1;
+  s.hard = cap < SIZE_MAX - 1 - out->len ? out->len + cap : SIZE_MAX - 1;
+  s.lim = s.hard;
+  s.w = w;
+  if (w && w->first < s.hard) s.lim = w->first > s.pos ? w->first : s.pos;
   s.fixed = 0;
   do {
     if ((r = inf_need(&s, 3))) break;

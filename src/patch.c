@@ -1032,6 +1032,183 @@ int patch_v4a_update(const patch_set *ps, const patch_file *f,
   return rc;
 }
 
+/* ---- Names inside the working directory ------------------------------ */
+
+/* Whether a path has a ".." component. */
+static int patch_has_dotdot(const char *s) {
+  while (*s) {
+    size_t n = strcspn(s, "/");
+    if (n == 2 && s[0] == '.' && s[1] == '.') return 1;
+    s += n;
+    s += *s == '/';
+  }
+  return 0;
+}
+
+/* Whether GNU patch takes the name (see patch.h). */
+int patch_name_ok(const char *cwd, const char *name) {
+  return !strcmp(cwd, "/") || (name[0] != '/' && !patch_has_dotdot(name));
+}
+
+/* Links followed in one name at most, as Linux's. */
+#define PATCH_MAX_LINKS 40
+
+/* An absolute link target t: *rest is what follows the first prefix of
+ * t that is the working directory itself (rootreal). 0, MSB_EPERM when
+ * no prefix is, or MSB_ENOMEM. */
+static int patch_link_inside(vfs *v, const char *t, const char *rootreal,
+                             mem *m, const char **rest) {
+  size_t k = strlen(t);
+  buf pre, real;
+  int rc = MSB_EPERM;
+  buf_init(&pre, m);
+  buf_init(&real, m);
+  for (;;) {
+    buf_clear(&pre);
+    buf_clear(&real);
+    buf_put(&pre, t, k ? k : 1);
+    if (pre.err) {
+      rc = pre.err;
+      break;
+    }
+    if (!vfs_realpath(v, buf_str(&pre), 0, &real) &&
+        !strcmp(buf_str(&real), rootreal)) {
+      *rest = t + k;
+      rc = 0;
+      break;
+    }
+    if (real.err) {
+      rc = real.err;
+      break;
+    }
+    if (k <= 1) break;
+    while (k > 1 && t[k - 1] != '/') k--; /* drop the last component */
+    while (k > 1 && t[k - 1] == '/') k--;
+  }
+  buf_finish(&pre);
+  buf_finish(&real);
+  return rc;
+}
+
+/* Resolves name from root as GNU patch's safe traversal does (patch.h). */
+int patch_resolve(vfs *v, const char *root, const char *name, buf *out,
+                  struct vfs_stat *st) {
+  buf cur, rest, next, tmp; /* tmp: the working directory's real path */
+  int rc = 0, links = 0, in_link;
+  size_t orig = strlen(name); /* the name's own text ends rest */
+  buf_clear(out);
+  if (name[0] == '/') {
+    rc = vfs_abspath("/", name, out);
+    if (!rc) rc = out->err;
+    return rc ? rc : vfs_stat(v, buf_str(out), 0, st);
+  }
+  buf_init(&cur, out->m);
+  buf_init(&rest, out->m);
+  buf_init(&next, out->m);
+  buf_init(&tmp, out->m);
+  rc = vfs_realpath(v, root, 0, &tmp);
+  buf_puts(&cur, buf_str(&tmp));
+  buf_puts(&rest, name);
+  if (!rc && (cur.err || rest.err)) rc = MSB_ENOMEM;
+  while (!rc) {
+    const char *r = buf_str(&rest), *c, *after;
+    size_t cl;
+    while (*r == '/') r++;
+    c = r;
+    cl = strcspn(c, "/");
+    after = c + cl;
+    while (*after == '/') after++;
+    in_link = strlen(c) > orig; /* the component comes from a link */
+    if (strlen(after) < orig) orig = strlen(after);
+    if (!cl || (c[0] == '.' && (cl == 1 || (cl == 2 && c[1] == '.')))) {
+      if (cl == 2) { /* "..": up, but never above the working directory */
+        size_t k = cur.len;
+        if (!strcmp(buf_str(&cur), buf_str(&tmp))) {
+          rc = MSB_EPERM;
+          break;
+        }
+        while (k > 1 && cur.p[k - 1] != '/') k--;
+        buf_truncate(&cur, k > 1 ? k - 1 : 1);
+      }
+      if (!*after) {
+        buf_puts(out, buf_str(&cur));
+        rc = out->err ? out->err : vfs_stat(v, buf_str(out), 0, st);
+        break;
+      }
+      buf_clear(&next);
+      buf_puts(&next, after);
+    } else {
+      struct vfs_stat s;
+      buf_puts(out, buf_str(&cur));
+      if (cur.len > 1) buf_putc(out, '/');
+      buf_put(out, c, cl);
+      if (out->err) {
+        rc = out->err;
+        break;
+      }
+      if (!*after) { /* the last component is not followed */
+        rc = vfs_stat(v, buf_str(out), 0, st);
+        break;
+      }
+      rc = vfs_stat(v, buf_str(out), 0, &s);
+      if (rc == MSB_ENOENT && in_link) { /* behind a dangling link */
+        buf_clear(out);
+        break;
+      }
+      if (rc == MSB_ENOENT) { /* created below here, never above */
+        buf_putc(out, '/');
+        buf_puts(out, after);
+        if (out->err)
+          rc = out->err;
+        else if (patch_has_dotdot(after))
+          rc = MSB_EPERM;
+        break;
+      }
+      if (rc) break;
+      buf_clear(&next);
+      if (s.kind == VFS_LINK) {
+        buf lk;
+        const char *t;
+        if (++links > PATCH_MAX_LINKS) {
+          rc = MSB_ELOOP;
+          break;
+        }
+        buf_init(&lk, out->m);
+        rc = vfs_readlink(v, buf_str(out), &lk);
+        t = buf_str(&lk);
+        if (!rc && t[0] == '/') {
+          rc = patch_link_inside(v, t, buf_str(&tmp), out->m, &t);
+          buf_clear(&cur);
+          buf_puts(&cur, buf_str(&tmp));
+        }
+        if (!rc) {
+          buf_puts(&next, t);
+          buf_putc(&next, '/');
+          buf_puts(&next, after);
+        }
+        buf_finish(&lk);
+        if (rc) break;
+      } else if (s.kind == VFS_DIR) {
+        buf_clear(&cur);
+        buf_puts(&cur, buf_str(out));
+        buf_puts(&next, after);
+      } else {
+        rc = MSB_ENOTDIR;
+        break;
+      }
+      buf_clear(out);
+    }
+    buf_clear(&rest);
+    buf_put(&rest, next.p ? next.p : "", next.len);
+    if (rest.err || cur.err || next.err) rc = MSB_ENOMEM;
+  }
+  buf_finish(&cur);
+  buf_finish(&rest);
+  buf_finish(&next);
+  buf_finish(&tmp);
+  return rc;
+}
+
 /* ---- Whole-patch application ------------------------------------------- */
 
 typedef struct patch_op {
@@ -1049,6 +1226,7 @@ typedef struct patch_job {
   arena *a;
   const char *cwd;
   int workspace; /* patch_opts.workspace */
+  int confined; /* patch_opts.confined, or workspace */
   patch_op *ops;
   size_t nops, cap;
   buf *rep;
@@ -1096,35 +1274,48 @@ static int patch_job_add(patch_job *j, const char *path, buf *content, int del,
   return 0;
 }
 
-/* Whether a path has a ".." component. */
-static int patch_has_dotdot(const char *s) {
-  while (*s) {
-    size_t n = strcspn(s, "/");
-    if (n == 2 && s[0] == '.' && s[1] == '.') return 1;
-    s += n;
-    s += *s == '/';
-  }
-  return 0;
-}
-
-/* The absolute path of a name in the patch, in the job's arena; with
- * workspace (the reference product's rule for a model's patches) a ".."
- * or a path outside /workspace is refused. */
+/* The path a name in the patch stands for, in the job's arena. Confined,
+ * it is resolved from the working directory as GNU patch does
+ * (patch_resolve), so a symbolic link leading outside is refused, as are
+ * absolute names, ".." components and a name that is itself a link; with
+ * workspace (the reference product's rule for a model's patches) the path
+ * must also lie under /workspace, and every refusal has the reference's
+ * wording. Otherwise (a host's patch) it is the name joined to cwd. */
 static int patch_abs(patch_job *j, const char *rel, const char **out) {
   buf b;
-  const char *a;
+  struct vfs_stat st;
+  const char *why = NULL;
   int rc;
   buf_init(&b, j->m);
   rc = vfs_abspath(j->cwd, rel, &b);
   if (!rc) rc = b.err;
-  a = buf_str(&b);
   if (!rc && j->workspace &&
-      (patch_has_dotdot(rel) ||
-       (strcmp(a, "/workspace") && strncmp(a, "/workspace/", 11)))) {
-    buf_puts(j->rep, "patch contains an invalid workspace path");
+      (patch_has_dotdot(rel) || (strcmp(buf_str(&b), "/workspace") &&
+                                 strncmp(buf_str(&b), "/workspace/", 11))))
+    why = "";
+  else if (!rc && j->confined && !patch_name_ok(j->cwd, rel))
+    why = "it is absolute or has a '..' component";
+  if (!rc && !why && j->confined) {
+    rc = patch_resolve(j->v, j->cwd, rel, &b, &st);
+    if (rc == MSB_EPERM)
+      why = "it leads outside the working directory through a symbolic link";
+    else if (!rc && st.kind == VFS_LINK)
+      why = "it is a symbolic link, not a regular file";
+    if (rc == MSB_ENOTDIR || rc == MSB_ELOOP) { /* reading says why */
+      buf_clear(&b);
+      rc = vfs_abspath(j->cwd, rel, &b);
+    } else if (rc == MSB_ENOENT || rc == MSB_EPERM) {
+      rc = 0;
+    }
+  }
+  if (!rc && why) {
+    if (j->workspace)
+      buf_puts(j->rep, "patch contains an invalid workspace path");
+    else
+      buf_printf(j->rep, "invalid file name '%s': %s", rel, why);
     rc = MSB_ECORRUPT;
   }
-  if (!rc && !(*out = arena_strdup(j->a, a))) rc = MSB_ENOMEM;
+  if (!rc && !(*out = arena_strdup(j->a, buf_str(&b)))) rc = MSB_ENOMEM;
   buf_finish(&b);
   return rc;
 }
@@ -1308,7 +1499,7 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
 /* patch_apply plus the list of operations (see patch.h). */
 int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
                      const patch_opts *o, buf *report, buf *changes) {
-  static const patch_opts defaults = {-1, 2, 0, 0, 0, 0};
+  static const patch_opts defaults = {-1, 2, 0, 0, 0, 0, 0};
   patch_set *ps = NULL;
   patch_job j;
   arena a;
@@ -1325,6 +1516,7 @@ int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
   j.a = &a;
   j.cwd = cwd;
   j.workspace = o->workspace;
+  j.confined = o->workspace || o->confined;
   j.rep = &msgs;
   rc = patch_parse(m, text, len, &ps, &msgs);
   if (!rc && ps->nfiles == 0) {

@@ -145,6 +145,28 @@ int patch_hunk_unified(const patch_set *ps, const patch_hunk *h, int reverse,
 int patch_v4a_update(const patch_set *ps, const patch_file *f,
                      const uint8_t *data, size_t len, buf *out, buf *err);
 
+/* ---- Names inside the working directory --------------------------------
+ * GNU patch 2.7 resolves a relative file name from its working directory
+ * one component at a time: ".." may not climb above it, and a symbolic
+ * link on the way is followed only where it stays inside (an absolute
+ * link must lead back into it); the last component is not followed. So a
+ * patch naming l/x, where l links outside, never reads or writes there.
+ * patch_resolve does the same in the sandbox: out receives the real path
+ * (the last component appended to the resolved directory) and st the last
+ * component's lstat. Returns 0 when it exists, MSB_ENOENT when a component
+ * is missing (out then names where it would be created, still inside; or
+ * is empty when the missing one is a link's target: GNU creates nothing
+ * through a dangling link),
+ * MSB_EPERM when the name leads outside, MSB_ENOTDIR, MSB_ELOOP or
+ * MSB_ENOMEM. An absolute name is not resolved (GNU refuses those
+ * earlier, see patch_name_ok): out is it, lexically normalised. */
+int patch_resolve(vfs *v, const char *root, const char *name, buf *out,
+                  struct vfs_stat *st);
+/* Whether GNU patch takes a name from a patch: not absolute and without a
+ * ".." component ("Ignoring potentially dangerous file name"), unless the
+ * working directory is the root. */
+int patch_name_ok(const char *cwd, const char *name);
+
 /* ---- Whole patches, atomically ----------------------------------------- */
 typedef struct patch_opts {
   int strip;      /* unified: -pN; -1 strips a leading "a/" and "b/" */
@@ -152,7 +174,11 @@ typedef struct patch_opts {
   int exact;      /* unified: no offset search, no fuzz (spec 1.6) */
   int reverse;    /* unified: apply reversed */
   int dry_run;    /* compute and report, change nothing */
-  int workspace;  /* every path free of ".." and under /workspace */
+  int workspace;  /* every path free of ".." and under /workspace;
+                     implies confined */
+  int confined;   /* names taken as GNU patch takes them: relative, no
+                     "..", resolved inside cwd (patch_resolve), not a
+                     link themselves */
 } patch_opts;
 
 /* Applies a unified diff or a V4A patch to the filesystem, paths relative

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inf.h"
 #include "memsandbox.h"
 
 /* Bounds: the whole quota plus room for headers; ratio past 1 MiB. */
@@ -326,6 +327,9 @@ typedef struct snap_rec {
 typedef struct snap_in {
   vfs *fs;
   mem *m;
+  arc_tar *t;
+  const arc_limits *lim;
+  int fault;      /* why the watcher stopped the expansion */
   int ours;      /* a MEMSANDBOX snapshot */
   int cleared;   /* targets emptied */
   int crc_ok;    /* the bytes came through gzip's CRC-32 check */
@@ -454,7 +458,21 @@ static int snap_parent(snap_in *s, const char *abs, size_t n) {
   return rc;
 }
 
-/* Creates one member. */
+/* Judges a regular file whose data has yet to be expanded (e->data
+ * NULL) by the quotas its announced size would break, so a bomb stops at
+ * its header instead of after expanding. */
+static int snap_pending(snap_in *s, const arc_entry *e) {
+  const vfs_limits *vl = vfs_get_limits(s->fs);
+  uint64_t total = vfs_total_bytes(s->fs);
+  int rc = 0;
+  if (e->size > vl->max_file_bytes)
+    rc = MSB_EFBIG;
+  else if (total > vl->max_total_bytes || e->size > vl->max_total_bytes - total)
+    rc = MSB_ENOSPC;
+  return rc ? snap_why(s, rc, "member '%s': %s", e->path, snap_errtext(rc)) : 0;
+}
+
+/* Creates one member, or judges it while its data is pending. */
 static int snap_member(snap_in *s, const arc_entry *e) {
   struct vfs_stat st;
   const char *abs;
@@ -466,6 +484,12 @@ static int snap_member(snap_in *s, const arc_entry *e) {
                     NULL);
   }
   if (rc) return rc;
+  /* only a regular file's data is kept: other members carry none, so
+   * none can make a restore expand what it then skips */
+  if (e->type != ARC_FILE && e->size)
+    return snap_why(s, MSB_ECORRUPT,
+                    "member '%s' carries data but is not a regular file%s",
+                    e->path, NULL);
   abs = buf_str(&s->abs);
   cut = s->abs.len;
   while (cut > 1 && abs[cut - 1] != '/') cut--;
@@ -484,6 +508,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
   exists = vfs_stat(s->fs, abs, 0, &st) == 0;
   if (exists && !(e->type == ARC_DIR && st.kind == VFS_DIR))
     return snap_why(s, MSB_ECORRUPT, "duplicate member '%s'%s", e->path, NULL);
+  if (!e->data) return snap_pending(s, e);
   switch (e->type) {
   case ARC_DIR:
     rc = exists ? vfs_chmod(s->fs, abs, e->mode)
@@ -541,29 +566,99 @@ static int snap_verify(snap_in *s, const arc_tar *t) {
   return 0;
 }
 
-static int snap_build(snap_in *s, arc_tar *t) {
-  arc_entry e;
-  const char **v = NULL;
-  size_t i;
+/* Empties the targets when the first member comes: /workspace, and /tmp
+ * for our own snapshots (known by their global records). */
+static int snap_start(snap_in *s, const arc_tar *t) {
+  const char *fmt = arc_tar_global(t, "format");
   int rc;
-  while ((rc = arc_tar_next(t, &e)) == 1) {
-    if (!s->cleared) {
-      const char *fmt = arc_tar_global(t, "format");
-      if (fmt && strcmp(fmt, SNAP_FORMAT) && strcmp(fmt, "1"))
-        return snap_why(s, MSB_ECORRUPT,
-                        "unsupported snapshot format version '%s'%s", fmt,
-                        NULL);
-      s->ours = fmt != NULL;
-      rc = snap_clear(s->fs, "/workspace", s->m);
-      if (!rc && s->ours) rc = snap_clear(s->fs, "/tmp", s->m);
-      if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
-      s->cleared = 1;
-    }
-    rc = snap_member(s, &e);
-    if (rc) return rc;
+  if (fmt && strcmp(fmt, SNAP_FORMAT) && strcmp(fmt, "1"))
+    return snap_why(s, MSB_ECORRUPT,
+                    "unsupported snapshot format version '%s'%s", fmt, NULL);
+  s->ours = fmt != NULL;
+  rc = snap_clear(s->fs, "/workspace", s->m);
+  if (!rc && s->ours) rc = snap_clear(s->fs, "/tmp", s->m);
+  if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  s->cleared = 1;
+  return 0;
+}
+
+/* Builds every member the reader has whole, and judges one whose data is
+ * still to come: 0 at the end or when the reader needs more bytes. */
+static int snap_steps(snap_in *s, arc_tar *t) {
+  arc_entry e;
+  int rc;
+  for (;;) {
+    e.type = 0;
+    rc = arc_tar_next(t, &e);
+    if (rc <= 0 || (rc == ARC_MORE && !e.type)) break;
+    if (!s->cleared && (rc = snap_start(s, t))) return rc;
+    if ((rc = snap_member(s, &e))) return rc;
+    if (!e.data) return 0;
   }
   if (rc == MSB_ECORRUPT) return snap_why(s, rc, "%s%s", t->why, NULL);
+  if (rc < 0) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  return 0;
+}
+
+/* Output bytes between two looks at a restore's expanding stream: small
+ * next to a member's cost, large next to a header. */
+#define SNAP_WATCH_STEP ((size_t)64 << 10)
+
+/* Bounds applied while a gzip stream expands beyond the reader's: bytes
+ * after the end of the archive (only zeros may follow it) are held to the
+ * ratio limit as they come, since nothing there can need room. */
+static int snap_tail_bounded(snap_in *s, uint64_t out, uint64_t in) {
+  const arc_limits *l = s->lim;
+  if (out > ((uint64_t)1 << 20) && l->max_ratio &&
+      out / (in ? in : 1) > l->max_ratio)
+    return snap_why(s, MSB_ECORRUPT,
+                    "gzip: compression ratio exceeds the limit%s", "", NULL);
+  return 0;
+}
+
+/* The watcher of a restore's gzip stream: builds the members as they
+ * come (so their checks run before the rest expands, and their bytes can
+ * go once built), and stops the expansion at the first fault. */
+static int snap_watch(void *ctx, arc_look *l) {
+  snap_in *s = ctx;
+  int rc;
+  arc_tar_feed(s->t, l->p, l->len, l->base, 1);
+  rc = snap_steps(s, s->t);
+  if (!rc && s->t->ended)
+    rc = snap_tail_bounded(s, l->base + l->len, l->in_used);
+  if (rc) return s->fault = rc;
+  l->next = s->t->need;
+  l->keep = arc_tar_keep(s->t);
+  return 0;
+}
+
+/* Expands a gzip archive under snap_watch: raw keeps the bytes from
+ * stream offset *base on, which the watcher has not consumed. */
+static int snap_gunzip(snap_in *s, const uint8_t *data, size_t len, buf *raw,
+                       uint64_t *base) {
+  arc_watch w;
+  arc_gz_info gi;
+  const char *why = NULL;
+  int rc;
+  w.fn = snap_watch;
+  w.ctx = s;
+  w.every = SNAP_WATCH_STEP;
+  rc = arc_gunzip_watch(data, len, s->lim, &w, raw, base, &gi, &why);
+  if (s->fault) return s->fault; /* the watcher's, with its reason */
+  if (rc == MSB_ECORRUPT) return snap_why(s, rc, "gzip: %s%s", why, NULL);
   if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
+  if (gi.trailing)
+    return snap_why(s, MSB_ECORRUPT, "trailing garbage after the gzip stream%s",
+                    "", NULL);
+  return 0;
+}
+
+/* Builds the rest once the whole tar is at hand, then checks it. */
+static int snap_build(snap_in *s, arc_tar *t) {
+  const char **v = NULL;
+  size_t i;
+  int rc = snap_steps(s, t);
+  if (rc) return rc;
   if (!s->cleared) {
     rc = snap_clear(s->fs, "/workspace", s->m);
     if (rc) return snap_why(s, rc, "%s%s", msb_strerror(rc), NULL);
@@ -605,7 +700,7 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
   arc_tar t;
   buf raw;
   vnode *old;
-  uint64_t rev = vfs_revision(fs);
+  uint64_t rev = vfs_revision(fs), base = 0;
   mem *m = cwd_out->m;
   int rc = 0;
   why[0] = 0;
@@ -628,56 +723,35 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
     snprintf(why, whylen, "zstd compression is not supported");
     return MSB_ECORRUPT;
   }
-  buf_init(&raw, m);
-  if (arc_is_gzip(data, len)) {
-    arc_gz_info gi;
-    const char *w = NULL;
-    /* the trailer's size (mod 2^32) sizes the output once instead of
-     * doubling; a lie only costs what the ratio bound allows anyway */
-    if (len >= 18) {
-      uint64_t isz = (uint64_t)data[len - 4] | (uint64_t)data[len - 3] << 8 |
-                     (uint64_t)data[len - 2] << 16 |
-                     (uint64_t)data[len - 1] << 24;
-      if (isz <= lim->max_out &&
-          (isz <= ((uint64_t)1 << 20) || isz / len <= lim->max_ratio))
-        buf_reserve_exact(&raw, (size_t)isz);
-      if (raw.err) {
-        buf_finish(&raw);
-        snprintf(why, whylen, "%s", msb_strerror(MSB_ENOMEM));
-        return MSB_ENOMEM;
-      }
-    }
-    rc = arc_gunzip(data, len, lim, &raw, &gi, &w);
-    if (rc == MSB_ECORRUPT)
-      snprintf(why, whylen, "gzip: %s", w);
-    else if (!rc && gi.trailing)
-      rc = MSB_ECORRUPT,
-      snprintf(why, whylen, "trailing garbage after the gzip stream");
-    if (rc) {
-      if (!why[0]) snprintf(why, whylen, "%s", msb_strerror(rc));
-      buf_finish(&raw);
-      return rc;
-    }
-    data = (const uint8_t *)raw.p;
-    len = raw.len;
-  } else if (len > lim->max_out) {
+  if (!arc_is_gzip(data, len) && len > lim->max_out) {
     snprintf(why, whylen, "archive size exceeds the limit");
     return MSB_ECORRUPT;
   }
+  buf_init(&raw, m);
   memset(&s, 0, sizeof s);
-  s.crc_ok = raw.p != NULL && data == (const uint8_t *)raw.p;
   s.fs = fs;
   s.m = m;
+  s.t = &t;
+  s.lim = lim;
   s.why = why;
   s.whylen = whylen;
   buf_init(&s.names, m);
   buf_init(&s.abs, m);
   buf_init(&s.tmp, m);
   buf_init(&s.par, m);
-  arc_tar_init(&t, m, data ? data : (const uint8_t *)"", len, lim);
+  arc_tar_init(&t, m, (const uint8_t *)"", 0, lim);
   old = vfs_root_get(fs);
   vfs_batch_begin(fs);
-  rc = snap_build(&s, &t);
+  if (arc_is_gzip(data, len)) {
+    rc = snap_gunzip(&s, data, len, &raw, &base);
+    data = (const uint8_t *)raw.p;
+    len = raw.len;
+    s.crc_ok = !rc;
+  }
+  if (!rc) {
+    arc_tar_feed(&t, data ? data : (const uint8_t *)"", len, base, 0);
+    rc = snap_build(&s, &t);
+  }
   vfs_batch_end(fs);
   if (!rc && state)
     rc = state(ctx, s.ours ? t.globals.p : NULL, s.ours ? t.globals.len : 0,

@@ -8,7 +8,10 @@
  *   -l (hard links) is refused: the sandbox has no hard links.
  * A directory copied to a new name is one O(1) vfs_copy (shared subtree);
  * copying onto an existing directory merges entry by entry as GNU does.
- * With -R symlinks are copied as links (-P) unless -L/-H. */
+ * With -R symlinks are copied as links (-P) unless -L/-H. As in GNU, a
+ * directory is never merged through a symbolic link that stands where it
+ * goes, and a file never written through a dangling one, so copying a
+ * tree cannot spill outside the destination through links in it. */
 #include <string.h>
 
 #include "cmd.h"
@@ -140,6 +143,12 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
     struct vfs_stat l;
     exists = vfs_stat(c->fs, dabs, 0, &l) == 0; /* dangling link */
     if (exists) dst_st = l;
+    /* GNU writes a file through a link only to an existing file: a
+     * dangling one would create a file wherever it points */
+    if (exists && !s->symlink && sst->kind != VFS_LINK) {
+      cmd_err(c, "not writing through dangling symlink %s", cmd_quote(c, dst));
+      return 1;
+    }
   }
   if (exists) {
     if (dst_st.kind == VFS_DIR) {
@@ -162,8 +171,8 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
   if (s->symlink) {
     if (exists) {
       if (!s->force) {
-        cmd_err(c, "cannot create symbolic link %s: %s", cmd_quote(c, dst),
-                cmd_strerror(MSB_EEXIST));
+        cmd_err(c, "cannot create symbolic link %s to %s: %s",
+                cmd_quote(c, dst), cmd_quote(c, src), cmd_strerror(MSB_EEXIST));
         return 1;
       }
       vfs_remove(c->fs, dabs, 0);
@@ -239,7 +248,8 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
     }
     return 1;
   }
-  rc = vfs_stat(c->fs, dabs, 1, &dst_st);
+  /* a link where the directory goes is not merged through (GNU) */
+  rc = vfs_stat(c->fs, dabs, 0, &dst_st);
   if (rc < 0 && s->deref == CP_DEREF_ALWAYS) {
     /* -L: links inside must be resolved, so copy entry by entry. */
     struct vfs_stat sst;
@@ -251,7 +261,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
               cmd_strerror(rc));
       return 1;
     }
-    rc = vfs_stat(c->fs, dabs, 1, &dst_st);
+    rc = vfs_stat(c->fs, dabs, 0, &dst_st);
   }
   if (rc < 0) {
     unsigned fl = s->deref == CP_DEREF_ALWAYS ? 0 : VFS_CP_NOFOLLOW;
@@ -299,7 +309,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
       cmd_err(c, "cannot copy cyclic symbolic link %s", cmd_quote(c, e->path));
       rc = 1;
     } else if (e->st.kind == VFS_DIR) {
-      if (vfs_stat(c->fs, tabs, 1, &st) < 0) {
+      if (vfs_stat(c->fs, tabs, 0, &st) < 0) {
         /* A new subdirectory: with -L make it and keep walking (links
          * inside must be resolved); otherwise copy it whole in O(1). */
         if (s->deref == CP_DEREF_ALWAYS) {

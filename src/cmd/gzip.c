@@ -11,8 +11,11 @@
  * zero bytes are ignored silently and other trailing bytes warn (exit 2).
  * Messages, the -l table and the -v ratios follow GNU gzip, including the
  * blank line GNU prints before a decompression error.
- * Deviations: -r (recursive) is refused with a message; -N on
- * decompression restores the stored name only when it has no '/'. */
+ * -N on decompression restores the stored name's last component, in the
+ * input's directory, as GNU does, so a name in the data never reaches
+ * another directory. Deviations: -r (recursive) is refused with a
+ * message; a stored name that is empty or ends in '/' is ignored (GNU
+ * fails on it). */
 #include <stdarg.h>
 #include <string.h>
 
@@ -151,6 +154,30 @@ static char *gzip_unsuffix(gzip_st *s, const char *name) {
   return NULL;
 }
 
+/* With -N, the name stored in the first member's header, as GNU gzip
+ * restores it: its last component only (so data never names a file
+ * elsewhere), in the input's directory. NULL when there is none. */
+static char *gzip_stored_name(gzip_st *s, const char *op, const uint8_t *d,
+                              size_t n) {
+  const uint8_t *nm, *z, *base;
+  size_t p = 10, dl;
+  char *o;
+  if (!s->name || n < 10 || !(d[3] & 8)) return NULL;
+  if ((d[3] & 4) && n - p >= 2) p += 2 + ((size_t)d[p] | (size_t)d[p + 1] << 8);
+  if (p >= n || !(z = memchr(d + p, 0, n - p))) return NULL;
+  nm = d + p;
+  for (base = z; base > nm && base[-1] != '/'; base--) {
+  }
+  if (base == z) return NULL; /* empty, or ends in '/' */
+  dl = strrchr(op, '/') ? (size_t)(strrchr(op, '/') - op) + 1 : 0;
+  o = arena_alloc(s->c->a, dl + (size_t)(z - base) + 1);
+  if (!o) return NULL;
+  memcpy(o, op, dl);
+  memcpy(o + dl, base, (size_t)(z - base));
+  o[dl + (size_t)(z - base)] = 0;
+  return o;
+}
+
 /* Prints a decompression error in GNU's form (leading blank line). */
 static void gzip_derr(gzip_st *s, const char *disp, const char *why) {
   buf_printf(s->c->err, "\ngzip: %s: %s\n", disp, why);
@@ -271,7 +298,7 @@ static int gzip_one(gzip_st *s, const char *op) {
     arc_gz_info gi;
     arc_limits lim;
     const char *why = NULL;
-    char *outname = NULL;
+    char *outname = NULL, *stored;
     uint64_t packed;
     if (!to_out) {
       outname = gzip_unsuffix(s, op);
@@ -280,6 +307,8 @@ static int gzip_one(gzip_st *s, const char *op) {
         gzip_warn(s);
         return 0;
       }
+      stored = gzip_stored_name(s, op, d, n);
+      if (stored) outname = stored;
       if (!s->force && vfs_stat(c->fs, cmd_path(c, outname), 0, &st) == 0) {
         gzip_err(s, "%s already exists;\tnot overwritten", outname);
         gzip_warn(s);
@@ -312,7 +341,8 @@ static int gzip_one(gzip_st *s, const char *op) {
         gzip_derr(s, disp, why);
         s->status = 1;
       } else {
-        const char *un = is_stdin ? "" : gzip_unsuffix(s, op);
+        const char *un = is_stdin ? "" : gzip_stored_name(s, op, d, n);
+        if (!un && !is_stdin) un = gzip_unsuffix(s, op);
         uint64_t hdr = gzip_overhead(d, n);
         if (!s->listed)
           cmd_puts(c,

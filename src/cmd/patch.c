@@ -19,9 +19,15 @@
  * it hunk by hunk to print GNU's messages, write FILE.rej in unified form
  * and back up to FILE.orig on mismatch as GNU does by default. Stdin is
  * never a terminal here, so every question gets the answer GNU prints when
- * it reads end of file. Extension: a V4A patch ("*** Begin Patch") is
- * applied atomically through patch_apply. Exit 0 ok, 1 some hunks failed,
- * 2 trouble. */
+ * it reads end of file. File names are taken as GNU patch 2.7 takes them:
+ * resolved from the working directory without leaving it (patch_resolve:
+ * a symbolic link leading outside makes the name not found, or "Invalid
+ * file name" when creating), absolute names and ".." reported as
+ * dangerous, and a name that is itself a link refused. Extension: a V4A
+ * patch ("*** Begin Patch") is applied atomically through patch_apply,
+ * under the same name rules. Deviation: creating through a dangling link
+ * fails with "Can't create file NAME" (GNU names its temporary file).
+ * Exit 0 ok, 1 some hunks failed, 2 trouble. */
 #include <stdarg.h>
 #include <string.h>
 
@@ -97,6 +103,7 @@ typedef struct patch_cfg {
   const char *origfile; /* ORIGFILE operand */
   const char *cwd;      /* after -d */
   int out_used;         /* -o written once already (later files append) */
+  const char *bad;      /* the dangerous name reported in this section */
 } patch_cfg;
 
 /* GNU's say(): messages go to stdout, or to stderr when -o - sends the
@@ -156,12 +163,29 @@ static const char *patch_strip_name(const char *name, int strip) {
   return *name ? name : NULL;
 }
 
+/* GNU's stat of a candidate name: resolved from the working directory
+ * without leaving it (patch_resolve), the last component not followed.
+ * A name that leads outside does not exist. */
 static int patch_exists(cmd_ctx *c, const patch_cfg *g, const char *name) {
   struct vfs_stat st;
-  const char *abs;
+  buf b;
+  int rc;
   if (!name) return 0;
-  abs = patch_abs_path(c, g, name);
-  return abs && vfs_stat(c->fs, abs, 1, &st) == 0;
+  buf_init(&b, c->m);
+  rc = patch_resolve(c->fs, g->cwd, name, &b, &st);
+  buf_finish(&b);
+  return rc == 0;
+}
+
+/* GNU's name_is_valid: a dangerous name (patch_name_ok) is reported once
+ * per file section and not used. */
+static int patch_valid(cmd_ctx *c, patch_cfg *g, const char *name) {
+  if (patch_name_ok(g->cwd, name)) return 1;
+  if (!g->bad || strcmp(g->bad, name)) {
+    patch_say(c, g, "Ignoring potentially dangerous file name %s\n", name);
+    g->bad = name;
+  }
+  return 0;
 }
 
 static size_t patch_components(const char *s) {
@@ -187,6 +211,45 @@ static const char *patch_better(const char *a, const char *b) {
   bb = strlen(sb ? sb + 1 : b);
   if (ba != bb) return ba < bb ? a : b;
   return strlen(a) <= strlen(b) ? a : b;
+}
+
+/* Where the file of name is (arena), as GNU patch finds it without
+ * leaving the working directory: 0 and *abs, with *notreg set when the
+ * name is a symbolic link (GNU refuses to patch it); 1 when the name
+ * leads outside ("Invalid file name"); or MSB_ENOMEM. An ORIGFILE operand
+ * is the user's and taken as given. 2 when the name lies behind a
+ * dangling link, through which GNU creates nothing. */
+static int patch_target(cmd_ctx *c, patch_cfg *g, const char *name,
+                        const char **abs, int *notreg) {
+  struct vfs_stat st;
+  buf b;
+  int rc;
+  *notreg = 0;
+  if (name == g->origfile) {
+    *abs = patch_abs_path(c, g, name);
+    return *abs ? 0 : MSB_ENOMEM;
+  }
+  buf_init(&b, c->m);
+  rc = patch_resolve(c->fs, g->cwd, name, &b, &st);
+  if (rc == MSB_EPERM || rc == MSB_ELOOP) {
+    buf_finish(&b);
+    return 1;
+  }
+  *notreg = rc == 0 && st.kind == VFS_LINK;
+  if (rc == MSB_ENOENT && !b.len) { /* behind a dangling link */
+    buf_finish(&b);
+    return 2;
+  }
+  /* missing or not a directory on the way: reading says so */
+  *abs = rc && rc != MSB_ENOENT ? patch_abs_path(c, g, name)
+                                : arena_strdup(c->a, buf_str(&b));
+  buf_finish(&b);
+  return rc == MSB_ENOMEM || !*abs ? MSB_ENOMEM : 0;
+}
+
+/* Whether a ranks as b in patch_better (b one of the names compared). */
+static int patch_same_rank(const char *a, const char *b) {
+  return a == b || (patch_better(a, b) == a && patch_better(b, a) == b);
 }
 
 static void patch_leading_text(cmd_ctx *c, const patch_cfg *g,
@@ -228,21 +291,29 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
   const uint8_t *d = NULL;
   size_t n = 0, hi;
   int exists = 0, rc, reverse = g->reverse, skip = 0, mismatch = 0;
-  int failed = 0, creating = f->kind == PATCH_ADD;
+  int failed = 0, creating = f->kind == PATCH_ADD, notreg = 0;
   int64_t fail_delta = 0;
   patch_tgt t;
   buf rej;
   const patch_hunk *h0 = f->nhunks ? &ps->hunks[f->first_hunk] : NULL;
+  g->bad = NULL;
   if (g->origfile) {
     name = g->origfile;
   } else {
     int eo = patch_exists(c, g, on), en = patch_exists(c, g, nn);
-    if (eo || en)
-      name = patch_better(eo ? on : NULL, en ? nn : NULL);
-    else if (f->kind == PATCH_DELETE && on)
+    if (eo || en) {
+      /* the best of the existing names, if GNU takes it */
+      const char *best = patch_better(eo ? on : NULL, en ? nn : NULL);
+      if (eo && patch_same_rank(on, best) && patch_valid(c, g, on))
+        name = on;
+      else if (en && patch_same_rank(nn, best) && patch_valid(c, g, nn))
+        name = nn;
+    } else if (f->kind == PATCH_DELETE && on) {
       name = on;
-    else if (creating || (h0 && h0->old_start == 0 && h0->old_count == 0))
+    } else if (creating || (h0 && h0->old_start == 0 && h0->old_count == 0)) {
       name = nn ? nn : on, creating = 1;
+      if (!patch_valid(c, g, name)) name = NULL;
+    }
   }
   if (!name) {
     patch_say(c, g, "can't find file to patch at input line %lld\n",
@@ -266,10 +337,21 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
               f->nhunks == 1 ? "" : "s");
     return 1;
   }
-  abs = patch_abs_path(c, g, name);
-  if (!abs) return MSB_ENOMEM;
-  rc = vfs_read(c->fs, abs, &d, &n);
-  if (rc == 0) {
+  rc = patch_target(c, g, name, &abs, &notreg);
+  if (rc < 0) return rc;
+  if (rc == 1) { /* its directory lies outside: GNU cannot make its file */
+    patch_say(c, g, "Invalid file name %s -- skipping patch\n", name);
+    return 1;
+  }
+  if (rc) { /* GNU creates nothing through a dangling link */
+    buf_printf(c->err, "%s: **** Can't create file %s : %s\n", cmd_name(c),
+               name, cmd_strerror(MSB_ENOENT));
+    return 2;
+  }
+  rc = notreg ? MSB_ENOENT : vfs_read(c->fs, abs, &d, &n);
+  if (notreg) {
+    skip = 1; /* every hunk goes to the reject file */
+  } else if (rc == 0) {
     exists = 1;
   } else if (rc != MSB_ENOENT || (!creating && f->kind != PATCH_DELETE)) {
     buf_printf(c->err, "%s: **** Can't open file %s : %s\n", cmd_name(c), name,
@@ -323,7 +405,10 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
     buf_put(&rej, t2, l2);
     buf_putc(&rej, '\n');
   }
-  if (!rc && !g->quiet && skip != 2) {
+  if (!rc && notreg) {
+    patch_say(c, g, "File %s is not a regular file -- refusing to patch\n",
+              name);
+  } else if (!rc && !g->quiet && skip != 2) {
     patch_say(c, g, "%s file %s", g->dry ? "checking" : "patching",
               g->out ? g->out : name);
     if (g->out) patch_say(c, g, " (read from %s)", name);
@@ -453,7 +538,8 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
       const char *rabs;
       patch_say(c, g, " -- saving rejects to file %s.rej\n", rejname);
       buf_init(&rp, c->m);
-      buf_printf(&rp, "%s.rej", rn);
+      /* beside the file as resolved, or the -o file */
+      buf_printf(&rp, "%s.rej", g->out ? rn : abs);
       rabs = rp.err ? NULL : patch_abs_path(c, g, buf_str(&rp));
       buf_finish(&rp);
       rc = rabs ? patch_write_file(c, rabs, rej.p, rej.len, 0) : MSB_ENOMEM;
@@ -467,7 +553,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
 
 /* Extension: V4A through the atomic engine. */
 static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text, size_t len) {
-  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry, 0};
+  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry, 0, 1};
   buf rep;
   int rc;
   buf_init(&rep, c->m);

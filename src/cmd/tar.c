@@ -1,26 +1,42 @@
 /* tar.c - create, list and extract tar archives (GNU tar 1.34 subset).
  *
- * Usage: tar -c|-t|-x [-zvpO] [-f ARCHIVE] [-C DIR] [--strip-components=N]
- *            [--exclude=PATTERN]... [FILE]...
+ * Usage: tar -c|-t|-x [-zvpOk] [-f ARCHIVE] [-C DIR] [--strip-components=N]
+ *            [--overwrite] [--skip-old-files] [--exclude=PATTERN]... [FILE]...
  * Old-style bundles ("tar czf a.tgz dir") are unbundled first: each
  * letter becomes an option and f/C take the next arguments in order.
- * Archives are read whole (bounded by the filesystem quota), gzip is
- * detected by its magic on -t/-x, and entries go through archive.c, which
- * rejects what it cannot vouch for. Created archives are POSIX ustar/pax
- * with owner user/user (1000), children in byte order, and -z output has
- * GNU gzip's stdin header (no name, mtime 0), so GNU tar reads them.
+ * Created archives are POSIX ustar/pax with owner user/user (1000),
+ * children in byte order, and -z output has GNU gzip's stdin header (no
+ * name, mtime 0), so GNU tar reads them.
+ *
+ * Reading goes through archive.c, which rejects what it cannot vouch for.
+ * A compressed archive is listed or extracted while it expands (gzip is
+ * detected by its magic), a member's bytes let go once handled: expansion
+ * stops at the end-of-archive block, as GNU tar stops reading there, and
+ * at the header of a member whose announced end lies past the expansion
+ * bound (the quota plus 64 MiB), so a bomb costs nothing.
+ *
+ * Extraction keeps every member inside the target as GNU tar does: the
+ * prefix GNU removes from a name (leading "/", or up to its last "..") is
+ * reported once, a name holding ".." is refused, hard link targets lose
+ * the same prefixes, and a symbolic link that could lead outside (an
+ * absolute target, or one with "..") is extracted as an empty placeholder
+ * file and only made a link once the archive is done, so a later member
+ * under it fails ("Cannot open: Not a directory") instead of being written
+ * through it. Links that stay inside are made at once and followed, as
+ * GNU does.
+ *
  * Deviations: -C applies to every operand (GNU applies it positionally);
- * hard links are stored as copies on create; -j/-J/--zstd and modes other
- * than -c/-t/-x are refused with a message; corrupt archives stop with
- * archive.c's reason instead of GNU's resynchronisation, and device, FIFO
- * and sparse members stop listing and extraction ("device nodes are not
- * supported"); names holding ".." are stored as given on create (GNU
- * strips the prefix up to the last ".."). */
+ * hard links are stored as copies on create and extracted as copies;
+ * -j/-J/--zstd and modes other than -c/-t/-x are refused with a message;
+ * corrupt archives stop with archive.c's reason instead of GNU's
+ * resynchronisation, and device, FIFO and sparse members stop listing
+ * and extraction ("device nodes are not supported"). */
 #include <stdio.h>
 #include <string.h>
 
 #include "../archive.h"
 #include "../glob.h"
+#include "../inf.h"
 #include "cmd.h"
 
 static const char tar_usage[] =
@@ -40,12 +56,19 @@ static const char tar_usage[] =
     "  -p, --preserve-permissions extract information about file "
     "permissions\n"
     "  -O, --to-stdout            extract files to standard output\n"
+    "  -k, --keep-old-files       don't replace existing files when "
+    "extracting,\n"
+    "                             treat them as errors\n"
+    "      --overwrite            overwrite existing files when extracting\n"
+    "      --skip-old-files       don't replace existing files when "
+    "extracting,\n"
+    "                             silently skip over them\n"
     "      --strip-components=NUMBER   strip NUMBER leading components "
     "from file\n"
     "                             names on extraction\n"
     "      --exclude=PATTERN      exclude files, given as a PATTERN\n";
 
-enum { TAR_STRIP = 256, TAR_EXCLUDE, TAR_ZSTD };
+enum { TAR_STRIP = 256, TAR_EXCLUDE, TAR_ZSTD, TAR_SKIP_OLD, TAR_OVERWRITE };
 
 static const cmd_opt tar_opts[] = {
     {'c', "create", CMD_ARG_NONE, 'c'},
@@ -63,26 +86,40 @@ static const cmd_opt tar_opts[] = {
     {'j', "bzip2", CMD_ARG_NONE, 'j'},
     {'J', "xz", CMD_ARG_NONE, 'J'},
     {0, "zstd", CMD_ARG_NONE, TAR_ZSTD},
+    {'k', "keep-old-files", CMD_ARG_NONE, 'k'},
+    {0, "skip-old-files", CMD_ARG_NONE, TAR_SKIP_OLD},
+    {0, "overwrite", CMD_ARG_NONE, TAR_OVERWRITE},
     {0, "strip-components", CMD_ARG_REQ, TAR_STRIP},
     {0, "exclude", CMD_ARG_REQ, TAR_EXCLUDE},
     {0, 0, 0, 0}};
 
+/* A set of strings with a number each (open addressing, doubled at half
+ * full), in the arena: the prefixes already reported, the placeholders'
+ * paths. */
+typedef struct tar_set {
+  const char **key;
+  size_t *val;
+  size_t cap, n;
+} tar_set;
+
+typedef struct tar_rd tar_rd;
+
 typedef struct tar_st {
   cmd_ctx *c;
-  int mode, gz, auto_gz, verbose, perms, tostdout, status, slash_warned;
+  int mode, gz, auto_gz, verbose, perms, tostdout, status;
+  int keep;      /* -k: 1; --skip-old-files: 2 */
+  int overwrite; /* --overwrite */
   const char *file, *dir, *base;
   int64_t strip;
-  const char *prefixes[16]; /* removed prefixes already reported */
-  size_t nprefix;
+  tar_set prefixes; /* removed prefixes already reported, tagged M or L */
   const char **excl;
   int nexcl;
   size_t ugw;
+  tar_rd *rd; /* while listing or extracting */
 } tar_st;
 
-typedef struct tar_dirtime {
-  const char *path;
-  int64_t mtime;
-} tar_dirtime;
+/* Output bytes between two looks at an expanding archive. */
+#define TAR_WATCH_STEP ((size_t)64 << 10)
 
 static void tar_msg(tar_st *s, const char *a, const char *b, const char *c2) {
   buf *e = s->c->err;
@@ -97,6 +134,54 @@ static int tar_fatal(tar_st *s, const char *a, const char *b) {
   if (a) tar_msg(s, a, b, NULL);
   tar_msg(s, "Error is not recoverable: exiting now", NULL, NULL);
   return 2;
+}
+
+static size_t tar_hash(const char *k, size_t n) {
+  uint32_t h = 2166136261u;
+  while (n--) h = (h ^ (uint8_t)*k++) * 16777619u;
+  return h;
+}
+
+/* The number kept for k[0..n), or NULL. */
+static size_t *tar_set_find(tar_set *t, const char *k, size_t n) {
+  size_t i;
+  if (!t->cap) return NULL;
+  for (i = tar_hash(k, n) & (t->cap - 1); t->key[i]; i = (i + 1) & (t->cap - 1))
+    if (strlen(t->key[i]) == n && !memcmp(t->key[i], k, n)) return &t->val[i];
+  return NULL;
+}
+
+/* Keeps v for a copy of k[0..n) (replacing an earlier number). */
+static int tar_set_put(cmd_ctx *c, tar_set *t, const char *k, size_t n,
+                       size_t v) {
+  size_t *old = tar_set_find(t, k, n), i;
+  if (old) {
+    *old = v;
+    return 0;
+  }
+  if (2 * (t->n + 1) > t->cap) {
+    tar_set g;
+    g.cap = t->cap ? 2 * t->cap : 64;
+    g.n = 0;
+    g.key = arena_zalloc(c->a, g.cap * sizeof *g.key);
+    g.val = arena_alloc(c->a, g.cap * sizeof *g.val);
+    if (!g.key || !g.val) return MSB_ENOMEM;
+    for (i = 0; i < t->cap; i++)
+      if (t->key[i]) {
+        size_t j = tar_hash(t->key[i], strlen(t->key[i])) & (g.cap - 1);
+        while (g.key[j]) j = (j + 1) & (g.cap - 1);
+        g.key[j] = t->key[i];
+        g.val[j] = t->val[i];
+        g.n++;
+      }
+    *t = g;
+  }
+  i = tar_hash(k, n) & (t->cap - 1);
+  while (t->key[i]) i = (i + 1) & (t->cap - 1);
+  if (!(t->key[i] = arena_strndup(c->a, k, n))) return MSB_ENOMEM;
+  t->val[i] = v;
+  t->n++;
+  return 0;
 }
 
 /* Rewrites an old-style first argument ("czf") into options. */
@@ -163,17 +248,21 @@ static size_t tar_prefix(const char *op) {
   return (size_t)(cut - op);
 }
 
-/* Reports a removed prefix once per distinct prefix, as GNU tar does. */
-static void tar_prefix_msg(tar_st *s, const char *op, size_t k) {
-  size_t i;
-  const char *pre;
-  for (i = 0; i < s->nprefix; i++)
-    if (strlen(s->prefixes[i]) == k && !strncmp(s->prefixes[i], op, k)) return;
-  pre = arena_strndup(s->c->a, op, k);
-  if (pre && s->nprefix < sizeof s->prefixes / sizeof s->prefixes[0])
-    s->prefixes[s->nprefix++] = pre;
-  buf_printf(s->c->err, "tar: Removing leading `%.*s' from member names\n",
-             (int)k, op);
+/* Reports a removed prefix once per distinct prefix, as GNU tar does:
+ * separately for member names and for hard link targets (link). */
+static void tar_prefix_msg(tar_st *s, const char *op, size_t k, int link) {
+  cmd_ctx *c = s->c;
+  buf key;
+  int seen;
+  buf_init(&key, c->m);
+  buf_putc(&key, link ? 'L' : 'M');
+  buf_put(&key, op, k);
+  seen = key.err || tar_set_find(&s->prefixes, key.p, key.len) != NULL;
+  if (!seen) tar_set_put(c, &s->prefixes, key.p, key.len, 0);
+  buf_finish(&key);
+  if (!seen)
+    buf_printf(c->err, "tar: Removing leading `%.*s' from %s\n", (int)k, op,
+               link ? "hard link targets" : "member names");
 }
 
 static int tar_add(tar_st *s, buf *out, const char *op) {
@@ -186,7 +275,7 @@ static int tar_add(tar_st *s, buf *out, const char *op) {
   int rc;
   buf *vout = s->file && strcmp(s->file, "-") ? c->out : c->err;
   if (cut) {
-    tar_prefix_msg(s, op, cut);
+    tar_prefix_msg(s, op, cut, 0);
     mname = op + cut;
     if (!*mname) mname = ".";
   }
@@ -307,7 +396,61 @@ static int tar_create(tar_st *s, char **ops, int nops) {
 
 /* ---- list and extract ----------------------------------------------- */
 
-static void tar_listline(tar_st *s, const arc_entry *e, const char *name) {
+/* The reader's state while listing or extracting. */
+typedef struct tar_rd {
+  arc_tar t;
+  arc_limits lim;
+  char **ops;
+  int nops;
+  char *found;        /* operands matched */
+  buf nm, dst, tmp, lnk; /* scratch names */
+  buf dirs;           /* tar_dirtime records: directory mtimes, set last */
+  buf delays;         /* tar_delay records, in extraction order */
+  tar_set dset;       /* destination path -> its latest tar_delay */
+  const char *fault;  /* why the watcher stopped the expansion */
+  int err;            /* an error code that stopped it */
+  int eoa;            /* the end of the archive was read */
+} tar_rd;
+
+typedef struct tar_dirtime {
+  const char *path;
+  int64_t mtime;
+} tar_dirtime;
+
+/* A symbolic link that could lead outside the target (absolute, or with
+ * a ".." component), extracted as GNU tar does: an empty placeholder file
+ * first, so no later member can be written through it, replaced by the
+ * link once the archive is done. A later member extracted at the same
+ * path takes the placeholder's place (GNU's check finds the same inode,
+ * the one freed by the replacement), except a hard link, which is
+ * another file's. */
+typedef struct tar_delay {
+  const char *abs, *shown, *link;
+  int64_t mtime;
+  uint64_t ino; /* the placeholder's */
+  int live;
+} tar_delay;
+
+/* Whether a name has a ".." component. */
+static int tar_dotdot(const char *p) {
+  while (*p) {
+    const char *q = p;
+    while (*q && *q != '/') q++;
+    if (q - p == 2 && p[0] == '.' && p[1] == '.') return 1;
+    while (*q == '/') q++;
+    p = q;
+  }
+  return 0;
+}
+
+/* Whether a symbolic link's target could lead outside the target
+ * directory (GNU tar's test): absolute, or with a ".." component. */
+static int tar_dangerous(const char *link) {
+  return link[0] == '/' || tar_dotdot(link);
+}
+
+static void tar_listline(tar_st *s, const arc_entry *e, const char *name,
+                         const char *link) {
   cmd_ctx *c = s->c;
   char modes[11], ug[80], size[24];
   cmd_tm tm;
@@ -333,7 +476,7 @@ static void tar_listline(tar_st *s, const arc_entry *e, const char *name) {
   if (e->type == ARC_SYMLINK)
     cmd_outf(c, " -> %s", e->link);
   else if (e->type == ARC_HARDLINK)
-    cmd_outf(c, " link to %s", e->link);
+    cmd_outf(c, " link to %s", link);
   cmd_puts(c, "\n");
 }
 
@@ -353,106 +496,379 @@ static int tar_selected(const char *name, char **ops, int nops, char *found) {
   return any;
 }
 
-/* Destination path: base + name with strip components applied; NULL when
- * nothing is left. */
-static const char *tar_dest(tar_st *s, const char *name, buf *b) {
+/* A member or hard link target name as GNU extracts it: the prefix GNU
+ * removes (reported once), then --strip-components, then cleaned; the
+ * relative result goes to rel and base + it to abs. Returns the relative
+ * name, or NULL when nothing is left. */
+static const char *tar_dest(tar_st *s, const char *name, int link, buf *rel,
+                            buf *abs) {
+  size_t cut = tar_prefix(name);
   int64_t k = s->strip;
+  const char *why;
+  int sl;
+  if (cut) tar_prefix_msg(s, name, cut, link);
+  name += cut;
   while (k > 0 && *name) {
-    const char *sl = strchr(name, '/');
-    if (!sl) return NULL;
-    name = sl + 1;
+    const char *p = strchr(name, '/');
+    if (!p) return NULL;
+    while (*p == '/') p++;
+    name = p;
     k--;
   }
-  if (!*name) return NULL;
-  buf_clear(b);
-  if (vfs_abspath(s->base, name, b)) return NULL;
-  return buf_str(b);
+  buf_clear(rel);
+  if (!*name || arc_path_clean(name, rel, &sl, &why)) return NULL;
+  buf_clear(abs);
+  if (vfs_abspath(s->base, buf_str(rel), abs)) return NULL;
+  return buf_str(rel);
 }
 
-static void tar_extract_one(tar_st *s, const arc_entry *e, const char *name,
-                            buf *dst, tar_dirtime **dts, size_t *ndt) {
-  cmd_ctx *c = s->c;
-  const char *d = tar_dest(s, name, dst);
-  uint32_t mode = s->perms ? e->mode : e->mode & ~cmd_umask(c);
+/* "tar: NAME: Cannot WHAT: reason" and a failure status. */
+static void tar_cannot(tar_st *s, const char *name, const char *what,
+                       const char *link, int rc) {
+  buf *e = s->c->err;
+  buf_printf(e, "tar: %s: Cannot %s", name, what);
+  if (link) buf_printf(e, " '%s'", link);
+  buf_printf(e, ": %s\n", cmd_strerror(rc));
+  s->status = 2;
+}
+
+/* The words of a creation failure for a member of type type. */
+static const char *tar_verb(int type, int rc) {
+  if (type == ARC_SYMLINK) return "create symlink to";
+  if (type == ARC_HARDLINK) return "hard link to";
+  if (type == ARC_DIR) return "mkdir";
+  return rc == MSB_EFBIG || rc == MSB_ENOSPC ? "write" : "open";
+}
+
+/* Clears the way for a member of type type at d, as GNU tar's default,
+ * --overwrite, -k and --skip-old-files do: 0 to create it, 1 to leave it
+ * (a message printed where GNU prints one). Missing parents are made. */
+static int tar_room(tar_st *s, tar_rd *r, const char *d, const char *shown,
+                    int type, const char *link) {
   struct vfs_stat st;
-  int rc = 0;
-  if (!d) return;
-  if (s->tostdout) {
-    if (e->type == ARC_FILE) cmd_write(c, e->data, (size_t)e->size);
-    return;
+  size_t k = strlen(d);
+  int rc;
+  while (k > 1 && d[k - 1] != '/') k--;
+  buf_clear(&r->tmp);
+  buf_put(&r->tmp, d, k > 1 ? k - 1 : 1);
+  if (!r->tmp.err)
+    vfs_mkdir(s->c->fs, buf_str(&r->tmp), 0755,
+              VFS_MK_PARENTS | VFS_MK_EXIST_OK);
+  if (vfs_stat(s->c->fs, d, 0, &st)) return 0; /* the creation says why */
+  if (type == ARC_DIR) {
+    if (st.kind == VFS_DIR || s->keep) return st.kind == VFS_DIR ? 0 : 1;
+  } else if (s->keep) {
+    if (s->keep == 1) tar_cannot(s, shown, tar_verb(type, 0), link, MSB_EEXIST);
+    return 1;
+  } else if (st.kind == VFS_DIR && st.nodes > 1) {
+    rc = s->overwrite && type == ARC_FILE ? MSB_EISDIR : MSB_EEXIST;
+    tar_cannot(s, shown, tar_verb(type, 0), link, rc);
+    return 1;
   }
-  if (e->type == ARC_DIR) {
-    rc = vfs_mkdir(c->fs, d, mode, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-    if (!rc) vfs_chmod(c->fs, d, mode);
-    if (!rc) {
-      tar_dirtime *n = arena_alloc(c->a, (*ndt + 1) * sizeof *n);
-      if (n) {
-        if (*ndt) memcpy(n, *dts, *ndt * sizeof *n);
-        n[*ndt].path = arena_strdup(c->a, d);
-        n[(*ndt)++].mtime = e->mtime_ns;
-        *dts = n;
-      }
-    }
+  rc = vfs_remove(s->c->fs, d, VFS_RM_DIR);
+  if (rc && rc != MSB_ENOENT) {
+    tar_cannot(s, shown, "unlink", NULL, rc);
+    return 1;
+  }
+  return 0;
+}
+
+/* Extracts a dangerous symlink as its placeholder (see tar_delay). */
+static int tar_placeholder(tar_st *s, tar_rd *r, const char *d,
+                           const char *shown, const char *link, int64_t mtime) {
+  cmd_ctx *c = s->c;
+  tar_delay dl;
+  struct vfs_stat st;
+  int rc = vfs_write(c->fs, d, "", 0, VFS_EXCL, 0, NULL);
+  if (rc) return rc;
+  vfs_chmod(c->fs, d, 0);
+  memset(&dl, 0, sizeof dl);
+  dl.abs = arena_strdup(c->a, d);
+  dl.shown = arena_strdup(c->a, shown);
+  dl.link = arena_strdup(c->a, link);
+  dl.mtime = mtime;
+  dl.live = 1;
+  if (!vfs_stat(c->fs, d, 0, &st)) dl.ino = st.ino;
+  if (!dl.abs || !dl.shown || !dl.link) return MSB_ENOMEM;
+  if (tar_set_put(c, &r->dset, dl.abs, strlen(dl.abs),
+                  r->delays.len / sizeof dl))
+    return MSB_ENOMEM;
+  return buf_put(&r->delays, &dl, sizeof dl);
+}
+
+/* The live delayed link whose placeholder is still at abs, or NULL. */
+static tar_delay *tar_delay_at(tar_st *s, tar_rd *r, const char *abs) {
+  const size_t *i = tar_set_find(&r->dset, abs, strlen(abs));
+  tar_delay *dl;
+  struct vfs_stat st;
+  if (!i) return NULL;
+  dl = (tar_delay *)(void *)r->delays.p + *i;
+  if (!dl->live || vfs_stat(s->c->fs, abs, 0, &st) || st.ino != dl->ino)
+    return NULL;
+  return dl;
+}
+
+/* A hard link to t (absolute; NULL when its name left nothing), shown
+ * as shown_t: a copy of an earlier member (the sandbox has no shared
+ * inodes), or another placeholder when it names one. */
+static int tar_hardlink(tar_st *s, tar_rd *r, const arc_entry *e, const char *d,
+                        const char *shown, const char *t, const char *shown_t) {
+  cmd_ctx *c = s->c;
+  tar_delay *dl = t ? tar_delay_at(s, r, t) : NULL;
+  int rc;
+  if (dl) {
+    tar_delay copy = *dl;
+    rc = tar_placeholder(s, r, d, shown, copy.link, copy.mtime);
   } else {
-    buf par;
-    size_t k = strlen(d);
-    buf_init(&par, c->m);
-    while (k > 1 && d[k - 1] != '/') k--;
-    buf_put(&par, d, k > 1 ? k - 1 : 1);
-    if (!par.err)
-      vfs_mkdir(c->fs, buf_str(&par), 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-    buf_finish(&par);
-    if (vfs_stat(c->fs, d, 0, &st) == 0 && st.kind != VFS_DIR)
-      vfs_remove(c->fs, d, VFS_RM_NODIR);
-    if (e->type == ARC_FILE) {
-      if (e->size > (uint64_t)(size_t)-1) {
-        rc = MSB_EFBIG;
-      } else {
-        rc = vfs_write(c->fs, d, e->data, (size_t)e->size, 0, mode, NULL);
-        if (!rc) vfs_chmod(c->fs, d, mode);
-      }
-    } else if (e->type == ARC_SYMLINK) {
-      rc = vfs_symlink(c->fs, e->link, d);
-    } else {
-      buf tb, cl;
-      const char *t, *why;
-      int sl;
-      buf_init(&tb, c->m);
-      buf_init(&cl, c->m);
-      rc = arc_path_clean(e->link, &cl, &sl, &why);
-      t = rc ? NULL : tar_dest(s, buf_str(&cl), &tb);
-      rc = t ? vfs_copy(c->fs, t, d,
-                        VFS_CP_NOFOLLOW | VFS_CP_OVERWRITE | VFS_CP_KEEP_META)
-             : MSB_ENOENT;
-      if (rc) {
-        tar_msg(s, name, ": Cannot hard link to '", e->link);
-        buf_truncate(c->err, c->err->len - 1);
-        buf_puts(c->err, "': No such file or directory\n");
-        s->status = 2;
-        rc = 0;
-      }
-      buf_finish(&tb);
-      buf_finish(&cl);
-    }
-    if (!rc) vfs_utime(c->fs, d, e->mtime_ns, 1);
+    rc = t ? vfs_copy(c->fs, t, d,
+                      VFS_CP_NOFOLLOW | VFS_CP_OVERWRITE | VFS_CP_KEEP_META)
+           : MSB_ENOENT;
   }
+  if (rc == MSB_ENOMEM) return rc;
   if (rc) {
-    tar_msg(s, name, ": Cannot open: ", cmd_strerror(rc));
-    s->status = 2;
+    if (rc == MSB_ENOTDIR) tar_cannot(s, shown_t, "stat", NULL, rc);
+    tar_cannot(s, shown, "hard link to", shown_t, rc);
+  } else if (!dl) {
+    vfs_utime(c->fs, d, e->mtime_ns, 1);
   }
+  return 0;
+}
+
+/* Extracts one member at d (absolute), named shown in messages. */
+static int tar_extract_one(tar_st *s, tar_rd *r, const arc_entry *e,
+                           const char *d, const char *shown) {
+  cmd_ctx *c = s->c;
+  uint32_t mode = s->perms ? e->mode : e->mode & ~cmd_umask(c);
+  const size_t *i;
+  const char *link = NULL, *t = NULL;
+  int rc = 0, type = e->type;
+  if (type == ARC_SYMLINK && tar_dangerous(e->link))
+    type = ARC_FILE; /* its placeholder is a file */
+  else if (type == ARC_SYMLINK)
+    link = e->link;
+  if (type == ARC_HARDLINK) {
+    link = tar_dest(s, e->link, 1, &r->tmp, &r->lnk);
+    t = link ? buf_str(&r->lnk) : NULL;
+    if (!link) link = e->link;
+    if (!(link = arena_strdup(c->a, link))) return MSB_ENOMEM;
+  }
+  if (t && !strcmp(t, d)) return 0; /* a link to itself: already there */
+  if (tar_room(s, r, d, shown, type, link)) return 0;
+  i = tar_set_find(&r->dset, d, strlen(d));
+  if (i && type == ARC_HARDLINK) /* another file takes the path */
+    ((tar_delay *)(void *)r->delays.p)[*i].live = 0;
+  switch (e->type) {
+  case ARC_DIR:
+    rc = vfs_mkdir(c->fs, d, mode, VFS_MK_EXIST_OK);
+    if (!rc) {
+      tar_dirtime dt;
+      vfs_chmod(c->fs, d, mode);
+      dt.path = arena_strdup(c->a, d);
+      dt.mtime = e->mtime_ns;
+      if (!dt.path || buf_put(&r->dirs, &dt, sizeof dt)) return MSB_ENOMEM;
+    }
+    break;
+  case ARC_FILE:
+    if (e->size > (uint64_t)(size_t)-1) {
+      rc = MSB_EFBIG;
+      break;
+    }
+    rc = vfs_write(c->fs, d, e->data, (size_t)e->have, 0, mode, NULL);
+    /* cut short, it keeps the mode GNU tar creates files with */
+    if (!rc) vfs_chmod(c->fs, d, r->t.trunc ? mode & 0600 : mode);
+    break;
+  case ARC_SYMLINK:
+    rc = link ? vfs_symlink(c->fs, e->link, d)
+              : tar_placeholder(s, r, d, shown, e->link, e->mtime_ns);
+    break;
+  default: return tar_hardlink(s, r, e, d, shown, t, link);
+  }
+  if (rc == MSB_ENOMEM) return rc;
+  if (rc)
+    tar_cannot(s, shown, tar_verb(type, rc), link, rc);
+  else if (e->type != ARC_DIR)
+    vfs_utime(c->fs, d, e->mtime_ns, 1);
+  return 0;
+}
+
+/* Lists or extracts one whole member. */
+static int tar_member(tar_st *s, tar_rd *r, const arc_entry *e) {
+  cmd_ctx *c = s->c;
+  const char *name = e->path, *plain = name + strspn(name, "/"), *rel;
+  const char *link = e->link, *why;
+  int rc, sl;
+  /* operands match the cleaned name, before --strip-components */
+  buf_clear(&r->tmp);
+  rc = arc_path_clean(name, &r->tmp, &sl, &why);
+  if (rc == MSB_ENOMEM) return rc;
+  if (!tar_selected(rc ? plain : buf_str(&r->tmp), r->ops, r->nops, r->found))
+    return 0;
+  if (s->nexcl && tar_excluded(s, plain)) return 0;
+  if ((rc = cmd_tick(c, 1)) < 0) return rc;
+  rel = tar_dest(s, name, 0, &r->nm, &r->dst);
+  if (s->mode == 't') {
+    if (e->type == ARC_HARDLINK && tar_dest(s, link, 1, &r->tmp, &r->lnk))
+      link = buf_str(&r->tmp); /* shown as GNU strips it */
+    if (s->verbose)
+      tar_listline(s, e, name, link);
+    else
+      cmd_outf(c, "%s\n", name);
+    return 0;
+  }
+  if (tar_dotdot(name)) {
+    tar_msg(s, name, ": Member name contains '..'", NULL);
+    s->status = 2;
+    return 0;
+  }
+  if (!rel) return 0; /* --strip-components took it all */
+  if (s->verbose) buf_printf(s->tostdout ? c->err : c->out, "%s\n", name);
+  if (s->tostdout) {
+    if (e->type == ARC_FILE) cmd_write(c, e->data, (size_t)e->have);
+    return 0;
+  }
+  rc = tar_extract_one(s, r, e, buf_str(&r->dst), rel);
+  if (!rc && r->t.trunc) /* its data was cut short */
+    tar_msg(s, "Unexpected EOF in archive", NULL, NULL);
+  return rc;
+}
+
+/* Lists or extracts every whole member the reader has: 0 when it needs
+ * more bytes or reached the end, 2 for a corrupt archive (the reader's
+ * reason in r->t.why), or a negative code. */
+static int tar_steps(tar_st *s, tar_rd *r) {
+  arc_entry e;
+  int rc;
+  while ((rc = arc_tar_next(&r->t, &e)) == 1)
+    if ((rc = tar_member(s, r, &e)) < 0) return rc;
+  if (rc == ARC_MORE) return 0;
+  return rc == MSB_ECORRUPT ? 2 : rc;
+}
+
+/* The watcher of a compressed archive: members are listed or extracted
+ * as they expand, and their bytes let go; a member whose announced end
+ * lies past the expansion bound stops the stream at its header (it would
+ * fail there anyway), and the end of the archive stops it as GNU tar
+ * stops reading there. */
+static int tar_watch(void *ctx, arc_look *l) {
+  tar_st *s = ctx;
+  tar_rd *r = s->rd;
+  int rc;
+  arc_tar_feed(&r->t, l->p, l->len, l->base, 1);
+  rc = tar_steps(s, r);
+  if (rc < 0) r->err = rc;
+  if (rc) return rc == MSB_ENOMEM ? rc : 1;
+  if (r->t.ended) {
+    r->eoa = 1;
+    return 1;
+  }
+  if (r->t.need > r->lim.max_out) {
+    r->fault = "expanded size exceeds the limit";
+    return 1;
+  }
+  l->next = r->t.need;
+  l->keep = arc_tar_keep(&r->t);
+  return 0;
+}
+
+/* The end of reading: the reader's verdict in GNU's words. Returns 0, 2
+ * (fatal) or a negative code. */
+static int tar_read_end(tar_st *s, tar_rd *r, int rc) {
+  const char *why = r->t.why;
+  if (rc != 2) return rc;
+  if (!strncmp(why, "trailing garbage", 16) ||
+      !strcmp(why, "missing end-of-archive blocks"))
+    return 0; /* GNU tar stops reading at the end marker */
+  if (r->t.members == 0 && (!strncmp(why, "header checksum", 15) ||
+                            !strcmp(why,
+                                    "truncated archive: partial "
+                                    "header block"))) {
+    tar_msg(s, "This does not look like a tar archive", NULL, NULL);
+    s->status = 2;
+    return 0;
+  }
+  tar_msg(s, !strncmp(why, "truncated", 9) ? "Unexpected EOF in archive" : why,
+          NULL, NULL);
+  return 2;
+}
+
+/* Expands a compressed archive, reading members as they come. Returns
+ * 0, 2 (fatal, reported) or a negative code. */
+static int tar_gunzip(tar_st *s, tar_rd *r, const uint8_t *d, size_t n,
+                      buf *raw) {
+  cmd_ctx *c = s->c;
+  const char *why = NULL;
+  arc_watch w;
+  uint64_t base = 0;
+  int rc, st = 0;
+  w.fn = tar_watch;
+  w.ctx = s;
+  w.every = TAR_WATCH_STEP;
+  rc = arc_gunzip_watch(d, n, &r->lim, &w, raw, &base, NULL, &why);
+  if (r->err) return r->err;
+  if (r->eoa) return 0;
+  if (rc == MSB_ENOMEM) return rc;
+  if (r->t.done && !r->t.ended) return tar_read_end(s, r, 2);
+  if (!rc) {
+    arc_tar_feed(&r->t, (const uint8_t *)raw->p, raw->len, base, 0);
+    return tar_read_end(s, r, tar_steps(s, r));
+  }
+  if (r->fault) {
+    why = r->fault;
+  } else if (rc == MSB_ECORRUPT && !strcmp(why, "unexpected end of file")) {
+    /* GNU tar reads what there is, then meets the end too soon */
+    buf_printf(c->err, "\ngzip: stdin: %s\n", why);
+    arc_tar_feed(&r->t, (const uint8_t *)raw->p, raw->len, base, 0);
+    st = tar_steps(s, r);
+    if (st < 0) return st;
+    if (tar_read_end(s, r, st) == 2) return 2;
+    tar_msg(s, "Child returned status 1", NULL, NULL);
+    return 2;
+  } else if (rc == MSB_ECORRUPT) {
+    /* GNU reads what gzip gave before its complaint */
+    arc_tar_feed(&r->t, (const uint8_t *)raw->p, raw->len, base, 1);
+    st = tar_steps(s, r);
+    if (st < 0) return st;
+  } else {
+    return rc;
+  }
+  if (st == 2 && tar_read_end(s, r, 2) == 2) return 2;
+  buf_printf(c->err, "\ngzip: stdin: %s\n", why);
+  tar_msg(s, "Child returned status 1", NULL, NULL);
+  return 2;
+}
+
+/* Creates the delayed links (tar_delay), then sets directory mtimes. */
+static void tar_finish_links(tar_st *s, tar_rd *r) {
+  cmd_ctx *c = s->c;
+  const tar_delay *dl = (const tar_delay *)(void *)r->delays.p;
+  const tar_dirtime *dt = (const tar_dirtime *)(void *)r->dirs.p;
+  size_t i, n = r->delays.len / sizeof *dl;
+  struct vfs_stat st;
+  for (i = n; i-- > 0;) { /* newest first, as GNU keeps them */
+    int rc;
+    if (!dl[i].live || vfs_stat(c->fs, dl[i].abs, 0, &st)) continue;
+    rc = st.kind == VFS_DIR ? MSB_EISDIR
+                            : vfs_remove(c->fs, dl[i].abs, VFS_RM_NODIR);
+    if (rc) {
+      tar_cannot(s, dl[i].shown, "unlink", NULL, rc);
+      continue;
+    }
+    rc = vfs_symlink(c->fs, dl[i].link, dl[i].abs);
+    if (rc)
+      tar_cannot(s, dl[i].shown, "create symlink to", dl[i].link, rc);
+    else
+      vfs_utime(c->fs, dl[i].abs, dl[i].mtime, 1);
+  }
+  for (i = r->dirs.len / sizeof *dt; i-- > 0;)
+    vfs_utime(c->fs, dt[i].path, dt[i].mtime, 1);
 }
 
 static int tar_read(tar_st *s, char **ops, int nops) {
   cmd_ctx *c = s->c;
   const uint8_t *d;
-  size_t n, i;
-  buf raw, nm, dst;
-  arc_tar t;
-  arc_entry e;
-  arc_limits lim;
-  char *found = NULL;
-  tar_dirtime *dts = NULL;
-  size_t ndt = 0;
+  size_t n;
+  buf raw;
+  tar_rd r;
   int rc, k;
   const char *src = s->file ? s->file : "-";
   rc = cmd_input(c, src, &d, &n);
@@ -461,107 +877,49 @@ static int tar_read(tar_st *s, char **ops, int nops) {
     tar_msg(s, src, ": Cannot open: ", cmd_strerror(rc));
     return tar_fatal(s, NULL, NULL);
   }
-  memset(&lim, 0, sizeof lim);
-  lim.max_in = (uint64_t)-1;
-  lim.max_out = c->lim->max_total_bytes + ((uint64_t)64 << 20);
-  lim.max_members = c->lim->max_nodes * 4;
-  lim.max_header = (uint64_t)1 << 20;
-  buf_init(&raw, c->m);
-  if (arc_is_gzip(d, n)) {
-    const char *why = NULL;
-    rc = arc_gunzip(d, n, &lim, &raw, NULL, &why);
-    if (rc == MSB_ENOMEM) {
-      buf_finish(&raw);
-      return rc;
-    }
-    if (rc) {
-      buf_finish(&raw);
-      buf_printf(c->err, "\ngzip: stdin: %s\n", why);
-      tar_msg(s, "Child returned status 1", NULL, NULL);
-      return tar_fatal(s, NULL, NULL);
-    }
-    d = (const uint8_t *)raw.p;
-    n = raw.len;
-  } else if (s->gz) {
-    buf_finish(&raw);
+  if (!arc_is_gzip(d, n) && s->gz) {
     buf_puts(c->err, "\ngzip: stdin: not in gzip format\n");
     tar_msg(s, "Child returned status 1", NULL, NULL);
     return tar_fatal(s, NULL, NULL);
   }
-  if (nops) {
-    found = arena_zalloc(c->a, (size_t)nops);
-    if (!found) {
-      buf_finish(&raw);
-      return MSB_ENOMEM;
-    }
+  memset(&r, 0, sizeof r);
+  r.lim.max_in = (uint64_t)-1;
+  r.lim.max_out = c->lim->max_total_bytes + ((uint64_t)64 << 20);
+  r.lim.max_members = c->lim->max_nodes * 4;
+  r.lim.max_header = (uint64_t)1 << 20;
+  r.ops = ops;
+  r.nops = nops;
+  if (nops && !(r.found = arena_zalloc(c->a, (size_t)nops))) return MSB_ENOMEM;
+  buf_init(&raw, c->m);
+  buf_init(&r.nm, c->m);
+  buf_init(&r.dst, c->m);
+  buf_init(&r.tmp, c->m);
+  buf_init(&r.lnk, c->m);
+  buf_init(&r.dirs, c->m);
+  buf_init(&r.delays, c->m);
+  arc_tar_init(&r.t, c->m, d, n, &r.lim);
+  r.t.lenient = 1;
+  r.t.nodata = s->mode == 't';
+  s->rd = &r;
+  if (arc_is_gzip(d, n)) {
+    rc = tar_gunzip(s, &r, d, n, &raw);
+  } else {
+    rc = tar_read_end(s, &r, tar_steps(s, &r));
   }
-  buf_init(&nm, c->m);
-  buf_init(&dst, c->m);
-  arc_tar_init(&t, c->m, d, n, &lim);
-  t.lenient = 1;
-  while ((rc = arc_tar_next(&t, &e)) == 1) {
-    const char *why = NULL, *name;
-    int sl;
-    buf_clear(&nm);
-    k = arc_path_clean(e.path, &nm, &sl, &why);
-    if (k == MSB_ENOMEM) {
-      rc = k;
-      break;
-    }
-    if (sl && !s->slash_warned) {
-      tar_msg(s, "Removing leading `/' from member names", NULL, NULL);
-      s->slash_warned = 1;
-    }
-    name = e.path;
-    while (*name == '/') name++;
-    if (k == MSB_EINVAL) {
-      if (s->mode == 'x') {
-        tar_msg(s, name, ": Member name contains '..'", NULL);
-        s->status = 2;
-        continue;
-      }
-    }
-    if (!tar_selected(k ? name : buf_str(&nm), ops, nops, found)) continue;
-    if (s->nexcl && tar_excluded(s, name)) continue;
-    if ((rc = cmd_tick(c, 1)) < 0) break;
-    if (s->mode == 't') {
-      if (s->verbose)
-        tar_listline(s, &e, name);
-      else
-        cmd_outf(c, "%s\n", name);
-      continue;
-    }
-    if (s->verbose) buf_printf(s->tostdout ? c->err : c->out, "%s\n", name);
-    if (k == 0) tar_extract_one(s, &e, buf_str(&nm), &dst, &dts, &ndt);
-  }
-  if (rc == MSB_ECORRUPT) {
-    if (!strncmp(t.why, "trailing garbage", 16) ||
-        !strcmp(t.why, "missing end-of-archive blocks")) {
-      rc = 0; /* GNU tar stops reading at the end marker */
-    } else if (t.members == 0 && (!strncmp(t.why, "header checksum", 15) ||
-                                  !strcmp(t.why,
-                                          "truncated archive: partial "
-                                          "header block"))) {
-      tar_msg(s, "This does not look like a tar archive", NULL, NULL);
-      s->status = 2;
-      rc = 0;
-    } else {
-      tar_msg(
-          s,
-          !strncmp(t.why, "truncated", 9) ? "Unexpected EOF in archive" : t.why,
-          NULL, NULL);
-      rc = 2;
-    }
-  }
-  for (i = ndt; i-- > 0;) vfs_utime(c->fs, dts[i].path, dts[i].mtime, 1);
-  arc_tar_finish(&t);
-  buf_finish(&nm);
-  buf_finish(&dst);
+  if (rc != MSB_ENOMEM) tar_finish_links(s, &r);
+  arc_tar_finish(&r.t);
+  buf_finish(&r.nm);
+  buf_finish(&r.dst);
+  buf_finish(&r.tmp);
+  buf_finish(&r.lnk);
+  buf_finish(&r.dirs);
+  buf_finish(&r.delays);
   buf_finish(&raw);
+  s->rd = NULL;
   if (rc == 2) return tar_fatal(s, NULL, NULL);
   if (rc < 0) return rc;
   for (k = 0; k < nops; k++)
-    if (!found[k]) {
+    if (!r.found[k]) {
       tar_msg(s, ops[k], ": Not found in archive", NULL);
       s->status = 2;
     }
@@ -598,13 +956,25 @@ int cmd_tar(cmd_ctx *c) {
       }
       s.mode = k;
       break;
-    case 'f': s.file = g.arg; break;
+    case 'f':
+      if (s.file) {
+        tar_msg(&s, "Multiple archive files require '-M' option", NULL, NULL);
+        buf_puts(c->err,
+                 "Try 'tar --help' or 'tar --usage' for more "
+                 "information.\n");
+        return 2;
+      }
+      s.file = g.arg;
+      break;
     case 'C': s.dir = g.arg; break;
     case 'z': s.gz = 1; break;
     case 'a': s.auto_gz = 1; break;
     case 'v': s.verbose = 1; break;
     case 'p': s.perms = 1; break;
     case 'O': s.tostdout = 1; break;
+    case 'k': s.keep = 1; break;
+    case TAR_SKIP_OLD: s.keep = 2; break;
+    case TAR_OVERWRITE: s.overwrite = 1; break;
     case 'j':
     case 'J':
     case TAR_ZSTD:

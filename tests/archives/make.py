@@ -2,17 +2,22 @@
 """make.py - builds the archive corpus (valid and hostile) into a directory.
 
 Usage: python3 tests/archives/make.py OUTDIR
+       python3 tests/archives/make.py --b64 NAME
 
 Each file is named NAME.tar / NAME.tgz; hostile ones start with "bad-".
-The corpus seeds the fuzz target (tests/fuzz/fuzz_archive.c) and is the
-file form of the hostile cases test_snap.c builds in C (snap-2.1). Only the
-Python standard library is used, so no host tar is needed.
+The corpus seeds the fuzz target (tests/fuzz/fuzz_archive.c, by make fuzz
+and fuzz-short) and is the file form of the hostile cases test_snap.c
+builds in C (snap-2.1, snap-6.x). --b64 prints one archive gzipped and in
+base64, the form tests/cmd/tar.cases embeds (tar-3.x). Only the Python
+standard library is used, so no host tar is needed.
 """
+import base64
 import gzip
 import io
 import os
 import sys
 import tarfile
+import zlib
 
 
 def hdr(name, typ=b"0", size=0, link=b"", bad_sum=False, size_field=None,
@@ -96,10 +101,65 @@ def session(extra):
     return pax([r for r in recs if r[0] not in keys] + extra, b"g")
 
 
+def zeros_gz(head, n, tail=b""):
+    """gzip of head, n zero bytes and tail, streamed (a bomb's shape)."""
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    out = [c.compress(head)]
+    block = b"\x00" * (1 << 20)
+    for _ in range(n >> 20):
+        out.append(c.compress(block))
+    out.append(c.compress(tail))
+    out.append(c.flush())
+    return b"".join(out)
+
+
+def escapes():
+    """Members that try to land outside the extraction directory through
+    names, symbolic links and hard links from the same archive."""
+    f = lambda name, d: hdr(name, size=len(d)) + data(d)
+    ln = lambda name, to: hdr(name, b"2", link=to)
+    hl = lambda name, to: hdr(name, b"1", link=to)
+    d = lambda name: hdr(name, b"5")
+    return {
+        "bad-symlink-abs.tar": ln(b"l", b"/workspace") +
+        f(b"l/important.txt", b"pwned\n") + END,
+        "bad-symlink-dotdot.tar": ln(b"l", b"../..") + f(b"l/x", b"x\n") +
+        END,
+        "bad-symlink-chain.tar": ln(b"a", b"b") + ln(b"b", b"/workspace") +
+        f(b"a/important.txt", b"pwned\n") + END,
+        "bad-symlink-dir.tar": ln(b"l", b"/tmp") + d(b"l/") +
+        f(b"l/x", b"x\n") + END,
+        "bad-symlink-deep.tar": d(b"d/") + ln(b"d/l", b"../../usr/bin") +
+        f(b"d/l/cat", b"pwned\n") + END,
+        "bad-hardlink-dotdot.tar": hl(b"h", b"../../etc/passwd") + END,
+        "bad-hardlink-abs.tar": hl(b"h", b"/workspace/important.txt") + END,
+        "bad-hardlink-link.tar": ln(b"l", b"/tmp") + hl(b"h", b"l") +
+        f(b"h/x", b"x\n") + END,
+        "bad-dir-data.tar": hdr(b"d/", b"5", 1024) + b"\x00" * 1024 + END,
+        "bad-names.tar": f(b"/abs/x", b"1\n") + f(b"../y", b"2\n") +
+        f(b"a/../../z", b"3\n") + f(b"ok", b"4\n") + END,
+    }
+
+
+def bombs():
+    """Compressed archives that expand far past any budget."""
+    return {
+        "bad-bomb-member.tgz": zeros_gz(hdr(b"zeros", size=4 << 30), 8 << 20),
+        "bad-bomb-tail.tgz": zeros_gz(hdr(b"a") + END, 16 << 20),
+        "bad-bomb-pax.tgz": zeros_gz(hdr(b"p", b"x", 4 << 30), 8 << 20),
+        "bad-bomb-dir.tgz": zeros_gz(hdr(b"d/", b"5", 1 << 30), 8 << 20),
+        "bad-bomb-quota.tgz": zeros_gz(
+            b"".join(hdr(b"f%d" % i, size=1 << 20) + b"\x00" * (1 << 20)
+                     for i in range(40)), 0, END),
+    }
+
+
 def bad():
     z = lambda b: gzip.compress(b, mtime=0)
     plain = hdr(b"a") + END
     return {
+        **escapes(),
+        **bombs(),
         "bad-checksum.tar": hdr(b"a", bad_sum=True) + END,
         "bad-absolute.tar": hdr(b"/etc/passwd") + END,
         "bad-dotdot.tar": hdr(b"a/../../x") + END,
@@ -139,8 +199,14 @@ def bad():
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--b64":
+        body = {**good(), **bad()}[sys.argv[2]]
+        if not body.startswith(b"\x1f\x8b"):
+            body = gzip.compress(body, mtime=0)
+        sys.stdout.write(base64.encodebytes(body).decode())
+        return
     if len(sys.argv) != 2:
-        sys.exit("usage: make.py OUTDIR")
+        sys.exit("usage: make.py OUTDIR | --b64 NAME")
     os.makedirs(sys.argv[1], exist_ok=True)
     for name, body in {**good(), **bad()}.items():
         with open(os.path.join(sys.argv[1], name), "wb") as f:

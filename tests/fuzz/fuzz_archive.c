@@ -3,8 +3,10 @@
  *
  * Every input must either load or be rejected with the tree, root hash and
  * revision unchanged, and closing the sandbox must find nothing leaked. A
- * loaded archive must snapshot and restore again. Strict limits keep each
- * run small. */
+ * loaded archive must snapshot and restore again. The same bytes then go
+ * through the tar command (list, extract, extract again over the result
+ * with --strip-components and -k), which must neither crash nor leak.
+ * Strict limits keep each run small. */
 #include <stdint.h>
 #include <string.h>
 
@@ -43,6 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (msb_restore(sb, snap, n)) __builtin_trap();
     if (msb_root_hash(sb, h1) || memcmp(h0, h1, 32)) __builtin_trap();
     msb_free(sb, snap);
+  }
+  if (!msb_write(sb, "/tmp/a.tar", data, size, MSB_WRITE_ANY, NULL, 0, 0)) {
+    static const char script[] =
+        "mkdir -p /tmp/x; tar -tvf /tmp/a.tar; tar -xf /tmp/a.tar -C /tmp/x; "
+        "tar -xkf /tmp/a.tar -C /tmp/x --strip-components=1";
+    msb_result r;
+    if (msb_exec(sb, script, sizeof script - 1, NULL, &r) == 0)
+      msb_result_finish(sb, &r);
   }
   if (api_close(sb) != 0) __builtin_trap();
   return 0;

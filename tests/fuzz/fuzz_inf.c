@@ -12,6 +12,9 @@
  *   mode 3     the data deflated by zlib at a level and strategy taken from
  *              the first byte, with junk after the stream: it must decode
  *              to the data and consume exactly the stream
+ * In modes 0 and 2 bit 2 also decodes under a watcher called every few
+ * bytes (from the first byte) that lets go of all it may: what went and
+ * what stayed must be zlib's output, with the same verdict.
  * Any disagreement traps. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,6 +51,48 @@ static int fz_zlib(const uint8_t *in, size_t n, size_t cap, uint8_t *out,
   if (zr == Z_DATA_ERROR) return INF_INVALID;
   if (zr != Z_OK && zr != Z_BUF_ERROR) __builtin_trap();
   return INF_TRUNCATED;
+}
+
+/* A watcher keeping whatever goes in a side buffer. */
+static int fz_watch(void *ctx, inf_look *l) {
+  buf *gone = ctx;
+  size_t d = l->out->len > INF_WINDOW ? l->out->len - INF_WINDOW : 0;
+  buf_put(gone, l->out->p, d);
+  l->drop = d;
+  return 0;
+}
+
+/* Decodes under fz_watch, every bytes apart, and checks the whole output
+ * and the verdict against zlib's. */
+static void fz_watched(const uint8_t *in, size_t n, size_t cap, size_t every) {
+  mem m;
+  buf b, gone;
+  inf_watch w;
+  uint8_t *ref = malloc(cap + 1);
+  size_t reflen, refused, used = 0, len;
+  int why = 0, rc, want;
+  if (!ref) return;
+  mem_init(&m, 0);
+  buf_init(&b, &m);
+  buf_init(&gone, &m);
+  memset(&w, 0, sizeof w);
+  w.fn = fz_watch;
+  w.ctx = &gone;
+  w.first = w.every = every;
+  want = fz_zlib(in, n, cap, ref, &reflen, &refused);
+  rc = inf_raw_watch(in, n, &b, cap, &w, &used, &why);
+  if (rc == MSB_ENOMEM || gone.err) __builtin_trap();
+  if (rc ? rc != MSB_ECORRUPT || why != want : want != 0) __builtin_trap();
+  buf_put(&gone, b.p, b.len);
+  len = gone.len;
+  if (want == INF_CAPPED ? len > cap || (len && memcmp(gone.p, ref, len))
+                         : len != reflen || (len && memcmp(gone.p, ref, len)))
+    __builtin_trap();
+  if (!rc && used != refused) __builtin_trap();
+  buf_finish(&b);
+  buf_finish(&gone);
+  if (m.used || m.blocks) __builtin_trap();
+  free(ref);
 }
 
 static void fz_raw(const uint8_t *in, size_t n, size_t cap, size_t pre,
@@ -122,11 +167,17 @@ static void fz_round_trip(const uint8_t *in, size_t n, int sel) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   switch (data[0] & 3) {
-  case 0: fz_raw(data + 1, size - 1, FZ_CAP, 0, 0); break;
+  case 0:
+    fz_raw(data + 1, size - 1, FZ_CAP, 0, 0);
+    if (data[0] & 4)
+      fz_watched(data + 1, size - 1, FZ_CAP, 1 + (size_t)(data[0] >> 3) * 37);
+    break;
   case 1: fz_raw(data + 1, size - 1, FZ_CAP, FZ_PREFIX, 70000); break;
   case 2:
     fz_raw(data + 1, size - 1, (size_t)(data[0] >> 3) * 97, 0,
            data[0] & 4 ? 8192 : 0);
+    if (data[0] & 4)
+      fz_watched(data + 1, size - 1, (size_t)(data[0] >> 3) * 97, 1000);
     break;
   default: fz_round_trip(data + 1, size - 1, data[0] >> 2); break;
   }

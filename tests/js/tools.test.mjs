@@ -229,6 +229,30 @@ test('tools-3.4 paths: no "..", nothing outside /workspace (spec §3)', async ()
   await sb.close();
 });
 
+test('tools-3.5 apply_patch: a link on the way must stay inside /workspace (GNU patch)', async () => {
+  const { sb, call } = await setup({ 'sub/x': 'x\n' });
+  await sb.writeFile('/tmp/o/x', 'o\n', { parents: true });
+  await sb.symlink('/tmp/o', '/workspace/l');
+  await sb.symlink('sub/x', '/workspace/f');
+  await sb.symlink('sub', '/workspace/in');
+  const before = await state(sb);
+  const invalid = { category: 'invalid_request', code: 'invalid_patch',
+    message: 'patch contains an invalid workspace path' };
+  for (const patch of [
+    '--- a/l/x\n+++ b/l/x\n@@ -1 +1 @@\n-o\n+pwned\n',
+    '*** Begin Patch\n*** Add File: l/new\n+pwned\n*** End Patch\n',
+    '*** Begin Patch\n*** Update File: f\n@@\n-x\n+pwned\n*** End Patch\n',
+  ]) {
+    assertError(await call('apply_patch', { patch }), invalid);
+  }
+  assert.deepEqual(await state(sb), before);
+  assert.equal(await sb.readFile('/tmp/o/x'), 'o\n');
+  // a link that stays inside is followed
+  assertOk(await call('apply_patch', { patch: '--- a/in/x\n+++ b/in/x\n@@ -1 +1 @@\n-x\n+y\n' }));
+  assert.equal(await sb.readFile('/workspace/sub/x'), 'y\n');
+  await sb.close();
+});
+
 test('tools-3.3 read_file: large files truncate with a continuation (improvement)', async () => {
   // The reference fails this read (read_limit_exceeded); the usability
   // evaluation's 12,000-line log is the case.

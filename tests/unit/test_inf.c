@@ -890,3 +890,81 @@ TEST("inf-4.3") { /* zlib round trips of assorted data */
   buf_finish(&z);
   CHECK(m.used == 0);
 }
+
+/* ---- watchers ---------------------------------------------------------- */
+
+/* A watcher that lets go of everything it may, folding what goes into a
+ * CRC-32, and stops once the output passes stop_at (0: never). */
+typedef struct ti_watcher {
+  uint32_t crc;
+  uint64_t gone, calls, stop_at;
+} ti_watcher;
+
+static int ti_watch_fn(void *ctx, inf_look *l) {
+  ti_watcher *w = ctx;
+  size_t d = l->out->len > INF_WINDOW ? l->out->len - INF_WINDOW : 0;
+  w->calls++;
+  if (w->stop_at && w->gone + l->out->len > w->stop_at) return 1;
+  w->crc = (uint32_t)crc32(w->crc, (const Bytef *)l->out->p, (uInt)d);
+  w->gone += d;
+  l->drop = d;
+  return 0;
+}
+
+TEST("inf-5.1") { /* a watcher's drops leave every byte decoded right */
+  mem m;
+  buf t, z, o;
+  ti_watcher w;
+  inf_watch iw;
+  size_t used, i;
+  int why, k;
+  uint32_t x = 7;
+  mem_init(&m, 0);
+  buf_init(&t, &m);
+  buf_init(&z, &m);
+  /* random bytes with copies from far back: matches cross every drop */
+  for (i = 0; i < 20000; i++) {
+    x = x * 1664525 + 1013904223;
+    buf_putc(&t, (int)(x >> 24));
+  }
+  buf_reserve(&t, (size_t)61 * 20000); /* the copies read t itself */
+  for (k = 0; k < 60; k++) buf_put(&t, t.p + (k * 997) % 20000, 20000);
+  ti_deflate(t.p, t.len, 6, Z_DEFAULT_STRATEGY, &z);
+  for (k = 0; k < 3; k++) {
+    memset(&w, 0, sizeof w);
+    memset(&iw, 0, sizeof iw);
+    iw.fn = ti_watch_fn;
+    iw.ctx = &w;
+    iw.first = k ? 1 : 100000;
+    iw.every = k == 2 ? 1 : 65536;
+    buf_init(&o, &m);
+    CHECK(inf_raw_watch((uint8_t *)z.p, z.len, &o, (size_t)-1, &iw, &used,
+                        &why) == 0);
+    CHECK(used == z.len && w.calls > 0);
+    CHECK(w.gone + o.len == t.len);
+    CHECK((uint32_t)crc32(w.crc, (const Bytef *)o.p, (uInt)o.len) ==
+          (uint32_t)crc32(0, (const Bytef *)t.p, (uInt)t.len));
+    CHECK(o.cap < t.len / 4); /* the output held a window, not the stream */
+    buf_finish(&o);
+  }
+  /* the cap counts the dropped bytes too */
+  memset(&w, 0, sizeof w);
+  iw.first = iw.every = 65536;
+  buf_init(&o, &m);
+  CHECK(inf_raw_watch((uint8_t *)z.p, z.len, &o, t.len - 1, &iw, &used, &why) ==
+            MSB_ECORRUPT &&
+        why == INF_CAPPED);
+  buf_finish(&o);
+  /* a watcher stops the stream at once */
+  memset(&w, 0, sizeof w);
+  w.stop_at = 300000;
+  buf_init(&o, &m);
+  CHECK(inf_raw_watch((uint8_t *)z.p, z.len, &o, (size_t)-1, &iw, &used,
+                      &why) == MSB_ECORRUPT &&
+        why == INF_STOPPED);
+  CHECK(w.gone + o.len <= w.stop_at + 65536 + 258);
+  buf_finish(&o);
+  buf_finish(&t);
+  buf_finish(&z);
+  CHECK(m.used == 0);
+}

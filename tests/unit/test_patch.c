@@ -5,6 +5,7 @@
  * accounted allocator and checks that all memory comes back; failure cases
  * check that the filesystem revision did not move. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/patch.h"
@@ -290,7 +291,7 @@ TEST("patch-3.4 missing file names the file") {
 }
 
 TEST("patch-3.5 exact mode refuses offsets") {
-  patch_opts o = {-1, 2, 1, 0, 0, 0};
+  patch_opts o = {-1, 2, 1, 0, 0, 0, 0};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "z\na\nb\nc\n");
@@ -306,7 +307,7 @@ TEST("patch-3.5 exact mode refuses offsets") {
 }
 
 TEST("patch-3.6 dry run changes nothing") {
-  patch_opts o = {-1, 2, 0, 0, 1, 0};
+  patch_opts o = {-1, 2, 0, 0, 1, 0, 0};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "a\nb\nc\n");
@@ -454,4 +455,110 @@ TEST("patch-5.1 out of memory is an error, never a crash") {
     CHECK(tp_close(&t));
   }
   CHECK(ok);
+}
+
+TEST("patch-6.1 names resolve inside the working directory, as GNU's") {
+  static const struct {
+    const char *name;
+    int rc;
+    const char *out;
+  } cases[] = {
+      {"sub/x", 0, "/workspace/w/sub/x"},
+      {"sub/new/deeper", MSB_ENOENT, "/workspace/w/sub/new/deeper"},
+      {"in/x", 0, "/workspace/w/sub/x"},       /* in -> sub */
+      {"here/sub/x", 0, "/workspace/w/sub/x"}, /* here -> . */
+      {"abs/x", 0, "/workspace/w/sub/x"},      /* abs -> /workspace/w/sub */
+      {"chain/x", 0, "/workspace/w/sub/x"},    /* chain -> in */
+      {"sub/../sub/x", 0, "/workspace/w/sub/x"},
+      {"out/x", MSB_EPERM, NULL},    /* out -> ../o */
+      {"absout/x", MSB_EPERM, NULL}, /* absout -> /workspace/o */
+      {"../o/x", MSB_EPERM, NULL},
+      {"sub/../../o/x", MSB_EPERM, NULL},
+      {"dangling/x", MSB_ENOENT, ""}, /* dangling -> nowhere */
+      {"new/../../o/x", MSB_EPERM, NULL},
+      {"file/x", MSB_ENOTDIR, NULL},
+      {"loop/x", MSB_ELOOP, NULL}, /* loop -> loop */
+      {"in", 0, "/workspace/w/in"}, /* the last component is not followed */
+      {"/workspace/o/x", 0, "/workspace/o/x"}, /* absolute: not resolved */
+  };
+  tp t;
+  buf out;
+  size_t i;
+  struct vfs_stat st;
+  tp_open(&t);
+  buf_init(&out, &t.m);
+  tp_put(&t, "/workspace/w/sub/x", "x\n");
+  tp_put(&t, "/workspace/w/file", "f\n");
+  tp_put(&t, "/workspace/o/x", "o\n");
+  vfs_symlink(t.v, "sub", "/workspace/w/in");
+  vfs_symlink(t.v, ".", "/workspace/w/here");
+  vfs_symlink(t.v, "/workspace/w/sub", "/workspace/w/abs");
+  vfs_symlink(t.v, "in", "/workspace/w/chain");
+  vfs_symlink(t.v, "../o", "/workspace/w/out");
+  vfs_symlink(t.v, "/workspace/o", "/workspace/w/absout");
+  vfs_symlink(t.v, "nowhere", "/workspace/w/dangling");
+  vfs_symlink(t.v, "loop", "/workspace/w/loop");
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int rc = patch_resolve(t.v, "/workspace/w", cases[i].name, &out, &st);
+    CHECK(rc == cases[i].rc);
+    if (rc != cases[i].rc) fprintf(stderr, "    %s: %d\n", cases[i].name, rc);
+    if (cases[i].out) CHECK_STR(buf_str(&out), cases[i].out);
+  }
+  CHECK(patch_resolve(t.v, "/workspace/w", "in", &out, &st) == 0 &&
+        st.kind == VFS_LINK);
+  CHECK(patch_name_ok("/workspace", "a/b") &&
+        !patch_name_ok("/workspace", "/a"));
+  CHECK(!patch_name_ok("/workspace", "a/../b") && patch_name_ok("/", "/a"));
+  buf_finish(&out);
+  CHECK(tp_close(&t));
+}
+
+TEST("patch-6.2 a confined patch never goes through a link outside") {
+  static const char *refused[] = {
+      "--- out/x\n+++ out/x\n@@ -1 +1 @@\n-o\n+pwned\n",
+      "*** Begin Patch\n*** Add File: out/new\n+pwned\n*** End Patch\n",
+      "*** Begin Patch\n*** Update File: f\n@@\n-x\n+pwned\n*** End Patch\n",
+      "--- /workspace/o/x\n+++ /workspace/o/x\n@@ -1 +1 @@\n-o\n+pwned\n",
+      "--- ../o/x\n+++ ../o/x\n@@ -1 +1 @@\n-o\n+pwned\n",
+  };
+  patch_opts o = {0, 2, 0, 0, 0, 0, 1};
+  tp t;
+  size_t i;
+  uint64_t rev;
+  tp_open(&t);
+  tp_put(&t, "/workspace/w/sub/x", "x\n");
+  tp_put(&t, "/workspace/o/x", "o\n");
+  vfs_symlink(t.v, "../o", "/workspace/w/out");
+  vfs_symlink(t.v, "sub/x", "/workspace/w/f");
+  vfs_symlink(t.v, "sub", "/workspace/w/in");
+  rev = vfs_revision(t.v);
+  for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    buf_clear(&t.rep);
+    CHECK(patch_apply(t.v, "/workspace/w", refused[i], strlen(refused[i]), &o,
+                      &t.rep) == MSB_ECORRUPT);
+    CHECK(strstr(buf_str(&t.rep), "invalid file name") != NULL);
+  }
+  CHECK(vfs_revision(t.v) == rev && tp_is(&t, "/workspace/o/x", "o\n"));
+  /* the reference's wording in workspace mode */
+  o.confined = 0;
+  o.workspace = 1;
+  buf_clear(&t.rep);
+  CHECK(patch_apply(t.v, "/workspace/w", refused[0], strlen(refused[0]), &o,
+                    &t.rep) == MSB_ECORRUPT);
+  CHECK_STR(buf_str(&t.rep), "patch contains an invalid workspace path");
+  /* a link that stays inside is followed; a host's patch is not confined */
+  o.workspace = 0;
+  o.confined = 1;
+  buf_clear(&t.rep);
+  {
+    static const char in[] = "--- in/x\n+++ in/x\n@@ -1 +1 @@\n-x\n+y\n";
+    CHECK(patch_apply(t.v, "/workspace/w", in, sizeof in - 1, &o, &t.rep) == 0);
+  }
+  CHECK(tp_is(&t, "/workspace/w/sub/x", "y\n"));
+  o.confined = 0;
+  buf_clear(&t.rep);
+  CHECK(patch_apply(t.v, "/workspace/w", refused[0], strlen(refused[0]), &o,
+                    &t.rep) == 0);
+  CHECK(tp_is(&t, "/workspace/o/x", "pwned\n"));
+  CHECK(tp_close(&t));
 }
