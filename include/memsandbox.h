@@ -311,23 +311,55 @@ typedef struct msb_exec_opts {
  *     Matching is on exact bytes: derived forms (base64, changed case,
  *     shell quoting such as `printf %q`) are not recognised.
  *   - Never written: during the call, a file write whose bytes contain a
- *     value (the new bytes, plus for appends the old tail a value could
- *     straddle), a new file or directory name containing one, or a symlink
+ *     value, a new file or directory name containing one, or a symlink
  *     target containing one fails with MSB_ESECRET and writes nothing.
- *     Commands report it like a write error, in their usual wording with
- *     the text "Refusing to write a secret value": a redirection, `bash:
- *     echo: write error: ...` (exit status 1); a command writing a file
- *     itself, e.g. `tee: out.txt: ...`. A redirection target is still
- *     created (empty) before the command runs, as in bash. Copies and
- *     moves of existing files are not searched (their bytes are not new).
+ *     The new bytes of a file are searched together with what comes
+ *     before them: for an append the file's old tail, and in every case
+ *     the tail of all the file contents this call wrote before, to any
+ *     file. So a value written in consecutive pieces, to one file or
+ *     several (`split -b 4`, a loop writing one character per file), is
+ *     refused at the write that completes it; the earlier pieces stay.
+ *     Not caught: pieces written out of order or with other file contents
+ *     written between them, pieces spread over several names or link
+ *     targets (each is searched alone), and derived forms (above). Copies
+ *     and moves of existing files are not searched (their bytes are not
+ *     new).
+ *     Commands report a refusal like a write error, in their usual wording
+ *     with the text "Refusing to write a secret value": a redirection,
+ *     `bash: echo: write error: ...` (exit status 1); a command writing a
+ *     file itself, e.g. `tee: out.txt: ...`. A refused write leaves its
+ *     target exactly as it was: contents, mode, mtime, inode and the
+ *     revision. A write a command makes itself (tee, cp, sed -i, patch,
+ *     split...) is checked whole before anything changes, so a refused one
+ *     changes nothing. A redirection (`>`, `>>`, `&>`, `exec 3>`)
+ *     truncates or creates its target when it opens, as in bash; when a
+ *     write through it is refused, the target goes back to what it was
+ *     before the open (a file the open created is removed; the directory's
+ *     mtime and the revision go back too unless something else changed the
+ *     filesystem meanwhile), earlier writes through it included, and every
+ *     later write through it is refused the same way.
  *   - Never kept: at the end of the call the bindings go (a variable of the
  *     same name the session had before comes back), and any session state
- *     holding a value is dropped with a note on stderr ("bash: memsandbox:
- *     X: variable not kept after this call: it holds a secret value"):
- *     variables (values, array elements, keys), functions, aliases, ERR and
- *     RETURN traps, positional parameters, directory stack entries. So a
- *     later call, checkpoint, fork or snapshot never holds a value. An
- *     atomic call that fails goes back to the state before the call. */
+ *     holding a value - in what it holds or in its name - is dropped with a
+ *     note on stderr ("bash: memsandbox: X: variable not kept after this
+ *     call: it holds a secret value"): variables (names, values, array
+ *     elements, associative keys; so `read "$T"`, `printf -v`, `declare
+ *     "p_$T"`, `export "e_$T=1"` leave nothing), functions (names and
+ *     bodies), aliases (names and values), traps (EXIT, ERR, RETURN; the
+ *     shell stores no others), positional parameters, directory stack
+ *     entries. So a later call, msb_session_env, a checkpoint, fork or
+ *     snapshot never holds a value. An atomic call that fails goes back to
+ *     the state before the call. Names the host itself gave files are not
+ *     secret data: a working directory inside one stays.
+ *   - Not left in memory: while a call with secrets runs, every heap block
+ *     the sandbox frees is zeroed first, the names dropped above leave no
+ *     copy in the shell's tables, and a function whose definition shared a
+ *     parsed text with a value is re-parsed from its printed form (only its
+ *     $LINENO values change). In the WebAssembly module, the exec operation
+ *     also zeroes the value strings the host passed, and the stack the call
+ *     used is zeroed before the host copies the memory (a memory fork), so
+ *     neither the module's memory nor a copy of it holds a value once the
+ *     call has returned. */
 #define MSB_SECRET_MAX 16
 #define MSB_SECRET_MAX_VALUE 4096
 
@@ -350,7 +382,13 @@ typedef struct msb_result {
 /* Runs a script in the sandbox's shell session. A script that runs returns
  * MSB_OK with its exit status in res (a limit stop is a result too). Syntax
  * errors are results (exit status 2, bash's message on stderr). Returns an
- * error only for misuse or when the sandbox itself failed. */
+ * error only for misuse or when the sandbox itself failed.
+ * Each call is one `bash -c`: an EXIT trap set in it runs when its script
+ * ends (end of text, `exit`, a syntax error) and never outlives the call.
+ * A call stopped by a limit ends like a process killed with SIGKILL: the
+ * trap does not run (it would need the budget that ran out) and is
+ * dropped, with the note "bash: memsandbox: EXIT trap not run: the call
+ * stopped at a limit" on stderr. */
 int msb_exec(msb_sandbox *sb, const char *script, size_t len,
              const msb_exec_opts *opts, msb_result *res);
 /* Frees the buffers a result holds (not the struct). */

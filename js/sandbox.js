@@ -840,6 +840,8 @@ export class Sandbox {
       return child;
     }
     let sbClock = () => 0n;
+    // no secret value left on the stack by an earlier call travels along
+    this._inst.call(OP.wipe_stack);
     const src = this._inst.memory;
     const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
     // Instantiation wrote the data segments; the copy replaces them with

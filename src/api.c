@@ -104,6 +104,7 @@ static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
   if (sb->secrets &&
       secret_find(sb->secrets, sb->errmsg, strlen(sb->errmsg), NULL, 0)) {
     buf b;
+    size_t k;
     buf_init(&b, &sb->m);
     if (!secret_redact(sb->secrets, sb->errmsg, strlen(sb->errmsg), &b))
       snprintf(sb->errmsg, sizeof sb->errmsg, "%s", buf_str(&b));
@@ -112,6 +113,8 @@ static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
                "%s (details withheld: they held a secret value)",
                msb_strerror(rc));
     buf_finish(&b);
+    k = strlen(sb->errmsg); /* nor leave the raw text after the new end */
+    memset(sb->errmsg + k, 0, sizeof sb->errmsg - k);
   }
   return rc;
 }
@@ -888,17 +891,22 @@ int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
   if (opts && opts->secret_count) {
     /* checked here for the message; the shell binds its own copy */
     buf why;
+    sb->m.wipe = 1; /* until the call ends, no value goes back unzeroed */
     buf_init(&why, &sb->m);
     rc = secret_set_init(&sec, &sb->m, opts->secrets, opts->secret_count,
                          opts->env, opts->env_count, &why);
     if (rc == MSB_EINVAL) api_fail(sb, rc, "%s", buf_str(&why));
     buf_finish(&why);
-    if (rc) return rc == MSB_EINVAL ? rc : api_oom(sb);
+    if (rc) {
+      sb->m.wipe = 0;
+      return rc == MSB_EINVAL ? rc : api_oom(sb);
+    }
     sb->secrets = &sec;
   }
   rc = api_exec_body(sb, script, len, opts, res);
   sb->secrets = NULL;
   secret_set_finish(&sec);
+  sb->m.wipe = 0;
   return rc;
 }
 

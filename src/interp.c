@@ -12,6 +12,7 @@
 #include "interp.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glob.h"
@@ -31,12 +32,26 @@ sh_stream *interp_stream_new(shell *sh, int kind) {
   return s;
 }
 
-/* Drops a reference. */
-void interp_stream_unref(shell *sh, sh_stream *s) {
-  if (!s || --s->refs > 0) return;
+/* Frees a stream. Out of line: unref is inlined into frames on the
+ * interpreter's recursions, whose native stack SH_STACK_* was measured
+ * with; growing them would let a deep script pass the meter. */
+static void interp_stream_free(shell *sh, sh_stream *s)
+#if defined(__GNUC__)
+    __attribute__((noinline))
+#endif
+    ;
+static void interp_stream_free(shell *sh, sh_stream *s) {
+  if (s->undo) vfs_undo_finish(sh->fs, s->undo);
+  mem_free(sh->m, s->undo);
   mem_free(sh->m, s->path);
   mem_free(sh->m, s->data);
   mem_free(sh->m, s);
+}
+
+/* Drops a reference. */
+void interp_stream_unref(shell *sh, sh_stream *s) {
+  if (!s || --s->refs > 0) return;
+  interp_stream_free(sh, s);
 }
 
 static sh_stream *interp_stream_ref(sh_stream *s) {
@@ -145,8 +160,16 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
       interp_trim_output(sh);
     return rc;
   case SH_S_FILE:
-    rc = vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
-                   0666 & ~sh->umask, NULL);
+    rc = s->refused
+             ? MSB_ESECRET
+             : vfs_write(sh->fs, s->path, p, n, VFS_APPEND | VFS_KEEP_MODE,
+                         0666 & ~sh->umask, NULL);
+    if (!rc && s->undo) vfs_undo_mine(sh->fs, s->undo);
+    if (rc == MSB_ESECRET && s->undo && !s->refused) {
+      /* nothing written through the open stays: it writes nothing */
+      s->refused = 1;
+      if (vfs_undo_apply(sh->fs, s->path, s->undo)) return MSB_ENOMEM;
+    }
     if (rc && rc != MSB_ENOMEM && fd == 1) sh->run->write_err = rc;
     return rc;
   default: return MSB_EINVAL;
@@ -708,6 +731,7 @@ static sh_stream *interp_open_out(shell *sh, const char *word, int append,
                                   int clobber, int *status) {
   buf p;
   sh_stream *s;
+  vfs_undo *undo = NULL;
   struct vfs_stat st;
   int rc;
   *status = 0;
@@ -732,11 +756,18 @@ static sh_stream *interp_open_out(shell *sh, const char *word, int append,
     buf_finish(&p);
     *status = 1;
     return NULL;
-  } else
+  } else if (sh->run->sec && !(undo = mem_alloc(sh->m, sizeof *undo)))
+    rc = MSB_ENOMEM;
+  else {
+    if (undo) vfs_undo_begin(sh->fs, buf_str(&p), undo);
     rc = vfs_write(sh->fs, buf_str(&p), "", 0,
                    (append ? VFS_APPEND : 0) | VFS_KEEP_MODE, 0666 & ~sh->umask,
                    NULL);
+    if (undo) vfs_undo_mine(sh->fs, undo);
+  }
   if (rc) {
+    if (undo) vfs_undo_finish(sh->fs, undo);
+    mem_free(sh->m, undo);
     buf_finish(&p);
     if (rc == MSB_ENOMEM) {
       *status = rc;
@@ -747,7 +778,13 @@ static sh_stream *interp_open_out(shell *sh, const char *word, int append,
     return NULL;
   }
   s = interp_stream_new(sh, SH_S_FILE);
-  if (s) s->path = buf_steal(&p, NULL);
+  if (s) {
+    s->path = buf_steal(&p, NULL);
+    s->undo = undo;
+  } else if (undo) {
+    vfs_undo_finish(sh->fs, undo);
+    mem_free(sh->m, undo);
+  }
   buf_finish(&p);
   if (!s || !s->path) {
     interp_stream_unref(sh, s);
@@ -3570,6 +3607,19 @@ static void interp_limit_message(shell *sh, int rc) {
   }
 }
 
+/* An EXIT trap runs when the call's script ends (the shell exits, as for
+ * `bash -c`). A call stopped by a limit ends like a process killed with
+ * SIGKILL: the trap is not run (it would need more of the budget that ran
+ * out) and does not outlive the call either. */
+static void interp_drop_exit_trap(shell *sh) {
+  if (!sh->trap_exit) return;
+  mem_free(sh->m, sh->trap_exit);
+  sh->trap_exit = NULL;
+  buf_puts(
+      &sh->run->err,
+      "bash: memsandbox: EXIT trap not run: the call stopped at a limit\n");
+}
+
 static void interp_fill_result(shell *sh, int status, msb_result *res) {
   sh_run *r = sh->run;
   interp_trim_output(sh);
@@ -3615,19 +3665,22 @@ static int interp_secrets_begin(shell *sh, const msb_exec_opts *opts,
   if ((rc = secret_stream_init(&run->rout, set, &run->red_out,
                                sh->lim->max_output_bytes)) ||
       (rc = secret_stream_init(&run->rerr, set, &run->red_err,
-                               sh->lim->max_output_bytes))) {
+                               sh->lim->max_output_bytes)) ||
+      (rc = secret_window_init(&run->written, set))) {
     secret_stream_finish(&run->rout);
+    secret_stream_finish(&run->rerr);
     secret_set_finish(set);
     return rc;
   }
   run->sec = set;
-  vfs_set_guard(sh->fs, set);
+  vfs_set_guard(sh->fs, set, &run->written);
   return 0;
 }
 
 static void interp_secrets_end(shell *sh, secret_set *set, sh_run *run) {
   if (!run->sec) return;
-  vfs_set_guard(sh->fs, NULL);
+  vfs_set_guard(sh->fs, NULL, NULL);
+  secret_window_finish(&run->written);
   secret_stream_finish(&run->rout);
   secret_stream_finish(&run->rerr);
   buf_finish(&run->red_out);
@@ -3658,7 +3711,7 @@ typedef struct interp_scrub {
 
 static int interp_scrub_var(void *ctx, const var *v) {
   interp_scrub *c = ctx;
-  int hit = interp_has_secret(c->s, v->val);
+  int hit = interp_has_secret(c->s, v->name) || interp_has_secret(c->s, v->val);
   size_t j;
   for (j = 0; !hit && j < v->n; j++)
     hit = interp_has_secret(c->s, v->el[j].val) ||
@@ -3667,13 +3720,94 @@ static int interp_scrub_var(void *ctx, const var *v) {
   return hit;
 }
 
+/* Frees the names of removed functions (interp_func_unset keeps the slot
+ * for the probe runs), rehashing in place as var_compact does: this must
+ * not fail. */
+static void interp_funcs_compact(shell *sh) {
+  size_t i, k, z = 0, n = sh->funcn;
+  for (i = 0; i < n; i++) {
+    sh_func *f = &sh->funcs[i];
+    if (f->name && !f->body) {
+      mem_free(sh->m, f->name);
+      f->name = NULL;
+      sh->funcused--;
+    }
+    if (!f->name) z = i;
+  }
+  for (k = 1; k <= n; k++) {
+    sh_func f = sh->funcs[(z + k) & (n - 1)];
+    if (!f.name) continue;
+    memset(&sh->funcs[(z + k) & (n - 1)], 0, sizeof f);
+    *interp_func_slot(sh->funcs, n, f.name) = f;
+  }
+}
+
+static int interp_tree_order(const void *a, const void *b) {
+  const ast_tree *x = *(const ast_tree *const *)a;
+  const ast_tree *y = *(const ast_tree *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int interp_bytes_secret(void *ctx, const void *p, size_t n) {
+  return secret_find(ctx, p, n, NULL, 0);
+}
+
+/* Gives f a tree of its own parsed from its printed definition (in b).
+ * Returns 0, or non-zero when that failed (f is then unchanged). */
+static int interp_func_retree(shell *sh, sh_func *f, const buf *b) {
+  ast_tree *tree = NULL;
+  ast_node *root = NULL, *d;
+  int rc = parse_string(sh->m, b->p ? b->p : "", b->len, 1, PARSE_EXTGLOB,
+                        &tree, &root, NULL);
+  d = !rc && root && root->kind == AST_LIST ? root->u.list.items : NULL;
+  if (!d || d->next || d->kind != AST_FUNC || strcmp(d->u.func.name, f->name)) {
+    ast_tree_release(tree);
+    return rc ? rc : MSB_EINVAL;
+  }
+  ast_tree_release(f->tree);
+  f->tree = tree;
+  f->body = d->u.func.body;
+  return 0;
+}
+
+/* A function keeps the whole tree of the text that defined it, and an
+ * eval string can hold a value next to a definition free of any: such a
+ * function gets a tree of its own, parsed from its printed definition
+ * (only its line numbers change). Each distinct tree is searched once. */
+static void interp_scrub_trees(shell *sh, const secret_set *s, buf *b) {
+  ast_tree **t = mem_alloc(sh->m, (sh->funcused + 1) * sizeof *t), *key;
+  size_t i, n = 0, k = 0;
+  for (i = 0; t && i < sh->funcn; i++)
+    if (sh->funcs[i].body && sh->funcs[i].tree) t[n++] = sh->funcs[i].tree;
+  if (t) qsort(t, n, sizeof *t, interp_tree_order);
+  for (i = 0; i < n; i++) /* keep the distinct trees that hold a value */
+    if ((!i || t[i] != t[i - 1]) &&
+        arena_each(&t[i]->a, interp_bytes_secret, (void *)s))
+      t[k++] = t[i];
+  for (i = 0; i < sh->funcn; i++) {
+    sh_func *f = &sh->funcs[i];
+    if (!f->body || !f->tree) continue;
+    key = f->tree;
+    if (t && !bsearch(&key, t, k, sizeof *t, interp_tree_order)) continue;
+    buf_clear(b);
+    if (!ast_print_function(b, f->name, f->body, AST_PRINT_STACK_MAX) &&
+        !b->err && !interp_func_retree(sh, f, b))
+      continue;
+    interp_scrub_note(sh, "function", f->name,
+                      "it could not be checked for secret values");
+    interp_func_unset(sh, f->name);
+  }
+  mem_free(sh->m, t);
+}
+
 /* Secrets live for one call: whatever session state would carry a value
  * into later calls (or a snapshot) is dropped here, with a note on
- * stderr: variables (values, array elements and keys), functions, aliases,
- * traps, positional parameters and the directory stack. Nothing here
- * needs memory except the notes and the printing of function bodies, and
- * a function that cannot be printed goes too: out of memory never leaves
- * a value behind. */
+ * stderr: variables (names, values, array elements and keys), functions,
+ * aliases, traps, positional parameters and the directory stack. The
+ * tables then forget the dropped names, and the environ cache is rebuilt.
+ * Nothing here needs memory except the notes, the printing of function
+ * bodies and new function trees, and a function that cannot be printed or
+ * re-parsed goes too: out of memory never leaves a value behind. */
 static void interp_scrub_secrets(shell *sh, const secret_set *s) {
   interp_scrub c;
   size_t i;
@@ -3682,6 +3816,8 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
   c.sh = sh;
   c.s = s;
   var_drop_if(sh->vars, interp_scrub_var, &c);
+  var_compact(sh->vars);
+  (void)var_environ(sh->vars); /* the old cache may list a value */
   buf_init(&b, sh->m);
   for (i = 0; i < sh->funcn; i++) {
     sh_func *f = &sh->funcs[i];
@@ -3698,6 +3834,8 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
       interp_func_unset(sh, f->name);
     }
   }
+  interp_scrub_trees(sh, s, &b);
+  interp_funcs_compact(sh);
   buf_finish(&b);
   for (i = 0; i < sh->naliases;) {
     sh_alias *a = &sh->aliases[i];
@@ -3710,15 +3848,17 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
     } else
       i++;
   }
-  if (interp_has_secret(s, sh->trap_err)) {
-    interp_scrub_note(sh, "ERR trap", NULL, NULL);
-    mem_free(sh->m, sh->trap_err);
-    sh->trap_err = NULL;
-  }
-  if (interp_has_secret(s, sh->trap_return)) {
-    interp_scrub_note(sh, "RETURN trap", NULL, NULL);
-    mem_free(sh->m, sh->trap_return);
-    sh->trap_return = NULL;
+  for (k = 0; k < 3; k++) {
+    /* every trap the shell stores (signals and DEBUG are not stored) */
+    static const char *const what[] = {"EXIT trap", "ERR trap", "RETURN trap"};
+    char **t = k == 0   ? &sh->trap_exit
+               : k == 1 ? &sh->trap_err
+                        : &sh->trap_return;
+    if (interp_has_secret(s, *t)) {
+      interp_scrub_note(sh, what[k], NULL, NULL);
+      mem_free(sh->m, *t);
+      *t = NULL;
+    }
   }
   for (k = 0; k < sh->npos; k++)
     if (interp_has_secret(s, sh->pos[k])) {
@@ -3822,6 +3962,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   }
   if (rc < 0) {
     interp_limit_message(sh, rc);
+    interp_drop_exit_trap(sh);
     rc = SH_LIMIT_STATUS;
   }
   sh->status = rc;

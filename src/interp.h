@@ -52,6 +52,11 @@ typedef struct sh_stream {
   int cut;
   const struct shell *owner; /* SH_S_BUF pipe: the shell running the
                                 pipeline (its stages' subshells differ) */
+  /* SH_S_FILE opened while secrets are bound: how to put the target back
+   * when a write is refused (owned); after that, refused is set and every
+   * later write fails the same way */
+  vfs_undo *undo;
+  int refused;
 } sh_stream;
 
 #define SH_NFD 10
@@ -154,6 +159,7 @@ typedef struct sh_run {
   const secret_set *sec;
   secret_stream rout, rerr;
   buf red_out, red_err;
+  secret_window written; /* the tail of the file contents the run wrote */
 } sh_run;
 
 struct shell {

@@ -2,13 +2,20 @@
  *
  * Blocks carry a 16-byte header (keeps payload alignment at 16) holding the
  * requested size. The limit check happens before asking the system, so an
- * over-limit request changes nothing. */
+ * over-limit request changes nothing. Knowing each block's size also lets
+ * wipe mode zero a block before the system gets it back. */
 #include "mem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define MEM_HDR 16
+
+/* memset through a volatile pointer: a store just before free is dead to
+ * the compiler, which would otherwise drop it. */
+static void *(*const volatile mem_memset)(void *, int, size_t) = memset;
+
+static void mem_wipe(void *p, size_t n) { mem_memset(p, 0, n); }
 
 static int mem_admit(mem *m, size_t grow) {
   if (m->fail_after == 0) return 0;
@@ -58,8 +65,16 @@ void *mem_realloc(mem *m, void *p, size_t n) {
   old = mem_size(p);
   if (n > SIZE_MAX - MEM_HDR) return NULL;
   if (n > old && !mem_admit(m, n - old)) return NULL;
-  q = realloc((char *)p - MEM_HDR, n + MEM_HDR);
-  if (!q) return NULL;
+  if (m->wipe) {
+    q = malloc(n + MEM_HDR);
+    if (!q) return NULL;
+    memcpy(q + MEM_HDR, p, n < old ? n : old);
+    mem_wipe(p, old);
+    free((char *)p - MEM_HDR);
+  } else {
+    q = realloc((char *)p - MEM_HDR, n + MEM_HDR);
+    if (!q) return NULL;
+  }
   memcpy(q, &n, sizeof n);
   mem_account(m, old, n);
   return q + MEM_HDR;
@@ -67,6 +82,7 @@ void *mem_realloc(mem *m, void *p, size_t n) {
 
 void mem_free(mem *m, void *p) {
   if (!p) return;
+  if (m->wipe) mem_wipe(p, mem_size(p));
   mem_account(m, mem_size(p), 0);
   m->blocks--;
   free((char *)p - MEM_HDR);
@@ -147,4 +163,13 @@ void arena_finish(arena *a) {
     mem_free(a->m, b);
   }
   a->head = NULL;
+}
+
+int arena_each(const arena *a, int (*fn)(void *ctx, const void *p, size_t n),
+               void *ctx) {
+  const arena_blk *b;
+  int r;
+  for (b = a->head; b; b = b->next)
+    if ((r = fn(ctx, b + 1, b->used)) != 0) return r;
+  return 0;
 }

@@ -17,6 +17,8 @@ typedef struct mem {
   size_t limit;    /* 0 = unlimited; otherwise used may never exceed it */
   size_t blocks;   /* live block count (leak checks) */
   long fail_after; /* fault injection: <0 off; 0 = next allocation fails */
+  int wipe;        /* zero every block before it goes back to the system
+                      (set while secret values are in memory) */
 } mem;
 
 /* Starts accounting with a byte limit (0 = unlimited); injection off. */
@@ -27,9 +29,11 @@ void mem_init(mem *m, size_t limit);
 void *mem_alloc(mem *m, size_t n);
 /* As mem_alloc, zero-filled. */
 void *mem_zalloc(mem *m, size_t n);
-/* Resizes p (NULL = allocate). On failure returns NULL and p is untouched. */
+/* Resizes p (NULL = allocate). On failure returns NULL and p is untouched.
+ * With wipe set, a block that moves is copied and zeroed by hand, since
+ * realloc would release the old bytes as they are. */
 void *mem_realloc(mem *m, void *p, size_t n);
-/* Frees p; NULL is accepted. */
+/* Frees p (zeroed first with wipe set); NULL is accepted. */
 void mem_free(mem *m, void *p);
 /* Owned NUL-terminated copy of n bytes of s. */
 char *mem_strndup(mem *m, const char *s, size_t n);
@@ -54,5 +58,9 @@ char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_strdup(arena *a, const char *s);
 /* Frees every block; the arena can be reused afterwards. */
 void arena_finish(arena *a);
+/* Calls fn on the bytes handed out from each block (one call per block)
+ * until it returns non-zero; returns that value, or 0. */
+int arena_each(const arena *a, int (*fn)(void *ctx, const void *p, size_t n),
+               void *ctx);
 
 #endif

@@ -204,6 +204,39 @@ int secret_find(const secret_set *s, const void *a, size_t alen, const void *b,
   return 0;
 }
 
+/* ---- windows --------------------------------------------------------- */
+
+/* Starts a window. */
+int secret_window_init(secret_window *w, const secret_set *s) {
+  memset(w, 0, sizeof *w);
+  if (!s || s->maxlen < 2) return 0;
+  w->m = s->m;
+  w->cap = s->maxlen - 1;
+  w->p = mem_alloc(w->m, w->cap);
+  return w->p ? 0 : MSB_ENOMEM;
+}
+
+/* Keeps the last cap bytes of the sequence. */
+void secret_window_put(secret_window *w, const void *p, size_t n) {
+  size_t keep;
+  if (!w->cap || !n) return;
+  if (n >= w->cap) {
+    memcpy(w->p, (const uint8_t *)p + n - w->cap, w->cap);
+    w->len = w->cap;
+    return;
+  }
+  keep = w->len < w->cap - n ? w->len : w->cap - n;
+  memmove(w->p, w->p + w->len - keep, keep);
+  memcpy(w->p + keep, p, n);
+  w->len = keep + n;
+}
+
+/* Frees the window. */
+void secret_window_finish(secret_window *w) {
+  if (w->p) mem_free(w->m, w->p);
+  memset(w, 0, sizeof *w);
+}
+
 /* ---- streams --------------------------------------------------------- */
 
 static size_t secret_pow2(size_t n) {

@@ -3,7 +3,8 @@
  *
  * A secret set lives for one msb_exec. The interpreter redacts the run's
  * stdout and stderr through a secret_stream each, the filesystem refuses
- * any write whose bytes or new names contain a value (secret_find), and
+ * any write whose bytes or new names contain a value (secret_find, with a
+ * secret_window for values written in pieces), and
  * other modules (error messages, events) redact whole strings with
  * secret_redact. Matching is on exact bytes: encoded or transformed forms
  * of a value (base64, upper case, shell quoting) are not recognised. */
@@ -45,6 +46,23 @@ void secret_set_finish(secret_set *s);
  * b[0..blen) (b may be NULL), else 0. Linear time. NULL s: 0. */
 int secret_find(const secret_set *s, const void *a, size_t alen, const void *b,
                 size_t blen);
+
+/* The last bytes of a sequence written in pieces, as many as a value could
+ * straddle (the longest value - 1): secret_find(s, w.p, w.len, piece, n)
+ * then finds a value that the sequence holds across pieces, as soon as
+ * its last piece comes. Putting costs O(piece + longest value). */
+typedef struct secret_window {
+  mem *m;
+  uint8_t *p;
+  size_t len, cap;
+} secret_window;
+
+/* Starts an empty window for s's values. Returns 0 or MSB_ENOMEM. */
+int secret_window_init(secret_window *w, const secret_set *s);
+/* Appends p[0..n) to the sequence. */
+void secret_window_put(secret_window *w, const void *p, size_t n);
+/* Frees the window's storage; a zeroed window is accepted. */
+void secret_window_finish(secret_window *w);
 
 /* Appends p[0..n) to out with every occurrence of a value replaced by
  * SECRET_MARK; overlapping occurrences become one mark. Returns 0 or

@@ -721,6 +721,31 @@ void var_drop_if(var_store *vs, int (*drop)(void *ctx, const var *v),
   }
 }
 
+/* Frees the slots no binding uses, rehashing in place: an allocation here
+ * could fail, and this must not. Starting just after an empty slot, no
+ * probe run wraps past the start, so moving each entry to the first free
+ * place of its run leaves every run unbroken. */
+void var_compact(var_store *vs) {
+  size_t i, k, z = 0, n = vs->tabn;
+  if (vs->level > 0) return; /* scope lists point at slots */
+  for (i = 0; i < n; i++) {
+    var_slot *s = vs->tab[i];
+    if (s && !s->top) {
+      mem_free(vs->m, s->name);
+      mem_free(vs->m, s);
+      vs->tab[i] = NULL;
+      vs->used--;
+    }
+    if (!vs->tab[i]) z = i;
+  }
+  for (k = 1; k <= n; k++) {
+    var_slot *s = vs->tab[(z + k) & (n - 1)];
+    if (!s) continue;
+    vs->tab[(z + k) & (n - 1)] = NULL;
+    *var_find_pos(vs->tab, n, s->name, s->h) = s;
+  }
+}
+
 /* Exported environment, cached. */
 char **var_environ(var_store *vs) {
   var **list;

@@ -109,6 +109,10 @@ var *var_local(var_store *vs, const char *name);
  * bindings go too. Meant for the global level. */
 void var_drop_if(var_store *vs, int (*drop)(void *ctx, const var *v),
                  void *ctx);
+/* Frees the names that no binding uses any more (set, then unset or
+ * dropped), so that no copy of them stays in memory. Cannot fail; does
+ * nothing inside a function scope. */
+void var_compact(var_store *vs);
 /* All visible variables sorted by name; *out from m, caller frees. */
 int var_list(var_store *vs, mem *m, var ***out, size_t *count);
 /* Exported "NAME=value" strings (NULL-terminated, cached until an exported

@@ -423,6 +423,7 @@ int vfs_frames(vfs *v, size_t need) {
 
 /* Records a successful mutation (revision now, or at batch end). */
 void vfs_changed(vfs *v) {
+  v->muts++;
   if (v->batch)
     v->dirty = 1;
   else
@@ -492,7 +493,11 @@ mem *vfs_mem(const vfs *v) { return v->m; }
 /* Replaces the quotas; existing content above them stays. */
 void vfs_set_limits(vfs *v, const vfs_limits *lim) { v->lim = *lim; }
 /* Sets or clears the secret write guard. */
-void vfs_set_guard(vfs *v, const struct secret_set *s) { v->guard = s; }
+void vfs_set_guard(vfs *v, const struct secret_set *s,
+                   struct secret_window *w) {
+  v->guard = s;
+  v->gwin = s ? w : NULL;
+}
 /* The current revision. */
 uint64_t vfs_revision(const vfs *v) { return v->rev; }
 /* Sets the revision (rollback, restore). */

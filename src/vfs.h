@@ -153,11 +153,37 @@ uint64_t vfs_total_nodes(const vfs *v);
 
 /* Write guard: while set, every write whose bytes, link target or new
  * entry names contain one of the set's values fails with MSB_ESECRET and
- * changes nothing (an append is checked on its new bytes plus the old
- * tail a value could straddle). Borrowed; NULL removes the guard. Not
- * carried by vfs_clone. */
+ * changes nothing. The bytes are searched after the tail of all the file
+ * contents written since the guard was set (kept in w, which must start
+ * empty), so a value written in consecutive pieces, to one file or
+ * several, is refused at its last piece; an append is also searched after
+ * its file's old tail. s and w are borrowed; s NULL removes the guard.
+ * Not carried by vfs_clone. */
 struct secret_set;
-void vfs_set_guard(vfs *v, const struct secret_set *s);
+struct secret_window;
+void vfs_set_guard(vfs *v, const struct secret_set *s, struct secret_window *w);
+
+/* Undo of the writes through one open file (a redirection whose write is
+ * refused for a secret value must leave its target as it was): begin
+ * records what path (final symlink followed) names - a reference to its
+ * file, or that there is none - before the open truncates or creates it;
+ * mine is called after the open and after each write through it, to say
+ * that the change just made was the open's own; apply makes path name that
+ * file again, or removes the file the open created. When nothing but the
+ * open's own changes happened since begin, the parent's mtime and the
+ * revision go back too, so the open leaves no trace. apply returns 0 or
+ * MSB_ENOMEM; finish drops the reference (a zeroed undo is accepted). */
+typedef struct vfs_undo {
+  vnode *node;     /* the file before the open (a reference), or NULL */
+  int64_t pmtime;  /* its directory's mtime before the open */
+  uint64_t rev;    /* revision state before the open */
+  int dirty;
+  uint64_t muts;   /* mutation count after the open's last own change */
+} vfs_undo;
+void vfs_undo_begin(vfs *v, const char *path, vfs_undo *u);
+void vfs_undo_mine(vfs *v, vfs_undo *u);
+int vfs_undo_apply(vfs *v, const char *path, vfs_undo *u);
+void vfs_undo_finish(vfs *v, vfs_undo *u);
 
 /* Replaces the quotas; content already above them stays, only growth is
  * refused. */

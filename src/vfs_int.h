@@ -85,12 +85,14 @@ struct vfs {
   uint64_t next_ino;
   int batch;
   int dirty;
+  uint64_t muts; /* mutations ever (vfs_undo tells whether others came) */
   vfs_frame *fr; /* scratch stack for iterative walks */
   size_t frcap;
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */
   vchunk *spare1; /* a small chunk set aside for a first entry */
   policy *pol;    /* the host's policy (borrowed); NULL = no rules */
   const struct secret_set *guard; /* secrets no write may contain */
+  struct secret_window *gwin;     /* the tail of what the guard let in */
 };
 
 /* One resolved directory on a path: lv[0] is "/", lv[i] was reached

@@ -265,16 +265,25 @@ static int vfs_create_at(vfs *v, vfs_walk *w, vnode *leaf, int parents) {
 
 /* ---- mutations ------------------------------------------------------- */
 
-/* Whether writing data into an existing blob would store a secret value:
- * for an append, only the new bytes and the old tail a value could
- * straddle are searched, so appending in pieces stays linear. */
+/* Whether writing data (into old, NULL for a new file) would store a
+ * secret value: the new bytes are searched after the tail of what the
+ * guard let in before and, for an append, after the file's old tail, so
+ * writing in pieces stays linear. */
 static int vfs_guard_hit(vfs *v, const vblob *old, const void *data, size_t len,
                          unsigned flags) {
-  size_t keep = v->guard->maxlen ? v->guard->maxlen - 1 : 0;
-  if (!(flags & VFS_APPEND)) return secret_find(v->guard, data, len, NULL, 0);
+  const secret_window *w = v->gwin;
+  size_t keep = v->guard->maxlen - 1;
+  if (secret_find(v->guard, w ? w->p : NULL, w ? w->len : 0, data, len))
+    return 1;
+  if (!old || !(flags & VFS_APPEND)) return 0;
   if (keep > old->len) keep = old->len;
-  return secret_find(v->guard, keep ? old->data + old->len - keep : NULL, keep,
-                     data, len);
+  return keep &&
+         secret_find(v->guard, old->data + old->len - keep, keep, data, len);
+}
+
+/* The guard let data in: it is now part of what the call wrote. */
+static void vfs_guard_put(vfs *v, const void *data, size_t len) {
+  if (v->gwin) secret_window_put(v->gwin, data, len);
 }
 
 /* Writes a file. */
@@ -298,7 +307,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     rc = MSB_EISDIR;
     if (w.trail) goto out;
     rc = MSB_ESECRET;
-    if (v->guard && secret_find(v->guard, data, len, NULL, 0)) goto out;
+    if (v->guard && vfs_guard_hit(v, NULL, data, len, flags)) goto out;
     rc = MSB_EFBIG;
     if (len > v->lim.max_file_bytes) goto out;
     rc = MSB_ENOMEM;
@@ -307,6 +316,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     leaf->b = vfs_blob_new(v, data, len, NULL, 0);
     if (leaf->b) rc = vfs_create_at(v, &w, leaf, (flags & VFS_PARENTS) != 0);
     vfs_unref(v, leaf);
+    if (!rc) vfs_guard_put(v, data, len);
     goto out;
   }
   n = w.node;
@@ -360,6 +370,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   else
     vfs_path_add(&w, 0, old - nl, -1);
   vfs_changed(v);
+  vfs_guard_put(v, data, len);
   rc = 0;
 out:
   vfs_walk_finish(&w);
@@ -647,6 +658,73 @@ out:
   vfs_walk_finish(&ws);
   vfs_walk_finish(&wd);
   return rc;
+}
+
+/* ---- undo of one open ------------------------------------------------ */
+
+/* Records what path names before an open changes it. */
+void vfs_undo_begin(vfs *v, const char *path, vfs_undo *u) {
+  vfs_walk w;
+  memset(u, 0, sizeof *u);
+  u->rev = v->rev;
+  u->dirty = v->dirty;
+  if (!vfs_walk_run(v, &w, path, 1, 0) && !w.isroot && w.n) {
+    u->pmtime = w.lv[w.n - 1].d->mtime;
+    if (w.found && w.node->kind == VFS_FILE) {
+      u->node = w.node;
+      u->node->ref++;
+    }
+  }
+  vfs_walk_finish(&w);
+}
+
+/* The mutations so far are the open's own. */
+void vfs_undo_mine(vfs *v, vfs_undo *u) { u->muts = v->muts; }
+
+/* Puts back what vfs_undo_begin recorded. */
+int vfs_undo_apply(vfs *v, const char *path, vfs_undo *u) {
+  vfs_walk w;
+  vnode *d, *old;
+  int rc = vfs_walk_run(v, &w, path, 1, 0);
+  if (rc || !w.found || w.isroot || w.node->kind != VFS_FILE ||
+      w.node == u->node) {
+    vfs_walk_finish(&w);
+    return 0; /* nothing of the open's is there to undo */
+  }
+  if ((rc = vfs_entry_prep(v, &w))) {
+    vfs_walk_finish(&w);
+    return rc;
+  }
+  d = w.lv[w.n - 1].d;
+  if (u->node) {
+    vent *e;
+    size_t pos;
+    vfs_find(d, w.name, w.nlen, &pos);
+    e = vfs_at(d, pos);
+    old = e->n;
+    e->n = u->node; /* the entry takes the undo's reference */
+    u->node = NULL;
+    vfs_path_add(&w, 0, vfs_nbytes(old), -1);
+    vfs_path_add(&w, 0, vfs_nbytes(e->n), 1);
+  } else {
+    old = vfs_detach(v, &w);
+  }
+  vfs_unref(v, old);
+  if (v->muts == u->muts) {
+    d->mtime = u->pmtime;
+    v->rev = u->rev;
+    v->dirty = u->dirty;
+  } else {
+    vfs_changed(v);
+  }
+  vfs_walk_finish(&w);
+  return 0;
+}
+
+/* Drops the undo's reference. */
+void vfs_undo_finish(vfs *v, vfs_undo *u) {
+  vfs_unref(v, u->node);
+  u->node = NULL;
 }
 
 /* Creates a symbolic link. */

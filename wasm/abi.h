@@ -128,6 +128,10 @@
 #define MSB_WASM_OP_FORK 39       /* (sb, u32 *handle) */
 #define MSB_WASM_OP_SET_POLICY 40 /* (sb, text, len) */
 #define MSB_WASM_OP_EVENTS_TAKE 41 /* (sb, blob) */
+/* () before the host copies the memory (a memory fork): zeroes the part of
+ * the stack below the caller when a call with secrets ran since the last
+ * time, so no value travels with the copy */
+#define MSB_WASM_OP_WIPE_STACK 42
 
 #include <stdint.h>
 

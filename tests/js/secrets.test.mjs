@@ -5,8 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { Sandbox, MemSandboxError } from '../../build/npm/node.js';
+import constants from '../../build/npm/constants.js';
+import { Sandbox, MemSandboxError, createTools } from '../../build/npm/node.js';
 
+const K = constants.constants;
 const open = (opts = {}) => Sandbox.create({ clock: 0, seed: 1, ...opts });
 const TOKEN = 'tok-9f8e7d6c5b4a';
 const secrets = { TOKEN };
@@ -45,8 +47,8 @@ test('secret-js-1.3 derived forms are not recognised (documented)', async () => 
 
 test('secret-js-1.4 writing a value is refused and nothing is written', async () => {
   const sb = await open();
-  let r = await sb.execute('echo "$TOKEN" > f; echo "status $?"; wc -c < f', { secrets });
-  assert.equal(r.stdout, 'status 1\n0\n');
+  let r = await sb.execute('echo "$TOKEN" > f; echo "status $?"; test -e f; echo $?', { secrets });
+  assert.equal(r.stdout, 'status 1\n1\n', 'the file the redirection made goes too');
   assert.equal(r.stderr, 'bash: echo: write error: Refusing to write a secret value\n');
   r = await sb.execute('echo "$TOKEN" | tee out.txt >/dev/null; echo ${PIPESTATUS[1]}', { secrets });
   assert.equal(r.stdout, '1\n');
@@ -116,5 +118,115 @@ test('secret-js-1.8 atomic runs and checkpoints keep working', async () => {
   assert.equal(r.stdout, '[REDACTED]\n');
   assert.equal(r.rolledBack, false);
   assert.equal((await sb.execute('cat a')).stdout, 'data\n');
+  await sb.close();
+});
+
+// ---- what a call leaves behind (issue 21 items 2, 3, 12, 15; issue 22 bug 1)
+
+const GHP = 'ghp_Zq9xK2mW7pL4vR8t';
+
+// Every place the value could be kept: the snapshot, env(), the shell's own
+// listings, and the raw linear memory (which a memory fork copies).
+async function assertForgotten(sb, value) {
+  const snap = gunzipSync(await sb.snapshot());
+  assert.equal(Buffer.from(snap).includes(value), false, 'snapshot');
+  assert.equal(JSON.stringify(await sb.env()).includes(value), false, 'env()');
+  const r = await sb.execute('set; declare -p; declare -F; alias; trap -p; env; dirs');
+  assert.equal(r.stdout.includes(value), false, 'listings');
+  const child = await sb.fork();
+  assert.equal(Buffer.from(child._inst.memory.buffer).includes(value), false, 'fork memory');
+  await child.close();
+}
+
+test('secret-js-2.1 an EXIT trap stopped by a limit is neither run nor kept', async () => {
+  const sb = await open({ limits: { max_steps: 5000 } });
+  let r = await sb.execute('trap "echo LEAK:$TOKEN" EXIT; while :; do :; done',
+    { secrets: { TOKEN: GHP } });
+  assert.equal(r.limit, 'max_steps');
+  assert.equal(r.stderr, 'bash: memsandbox: step limit exceeded (max_steps=5000)\n' +
+    'bash: memsandbox: EXIT trap not run: the call stopped at a limit\n');
+  r = await sb.execute('echo next');
+  assert.equal(r.stdout, 'next\n');
+  await assertForgotten(sb, GHP);
+  await sb.close();
+});
+
+test('secret-js-2.2 a value in a variable name is not kept', async () => {
+  const sb = await open();
+  const tools = createTools(sb, { secrets: { T: GHP } });
+  const exec = tools.find((t) => t.name === 'execute');
+  const res = await exec.execute({ command:
+    'read "$T" <<< hi; printf -v "v_$T" x; getopts a "g_$T" -a; mapfile "M_$T" <<< x; ' +
+    'eval "for $T in 1; do :; done"; let "l_$T=1"; (( m_$T = 2 )); declare -A "A_$T"; ' +
+    'declare -a "a_$T"; declare -i "i_$T"=1; declare -n "n_$T"=HOME; declare -r "r_$T"=1; ' +
+    'declare -x "x_$T"=1; export "e_$T=1"; declare -A h; h[k_$T]=1; alias "al_$T=echo"; ' +
+    'eval "f_$T() { :; }"' });
+  assert.equal(res.ok, true);
+  assert.deepEqual(res.result.environment_changes, []);
+  assert.equal(JSON.stringify(res).includes(GHP), false);
+  assert.match(res.result.stderr, /x_\[REDACTED\]: variable not kept after this call/);
+  await assertForgotten(sb, GHP);
+  await sb.close();
+});
+
+test('secret-js-2.3 a refused write leaves its target exactly as it was', async () => {
+  const sb = await open();
+  await sb.execute('echo old > f; chmod 600 f; touch -d @1000 f; mkdir d; touch -d @2000 d');
+  const before = await sb.stat('f');
+  const dir = await sb.stat('d');
+  const rev = sb.revision;
+  for (const cmd of ['echo $T > f', 'echo $T >> f', 'echo $T | tee f', 'echo $T | tee -a f',
+    'sed -i "s/old/$T/" f', 'cp f "d/$T"',
+    'printf "%s\\n" "--- a/f" "+++ b/f" "@@ -1 +1 @@" -old "+$T" | patch f',
+    '{ echo first; echo $T; } > f', 'echo $T > d/new; echo $T >> d/new2']) {
+    const r = await sb.execute(cmd, { secrets: { T: GHP } });
+    assert.match(r.stderr, /Refusing to write a secret value/, cmd);
+    assert.deepEqual(await sb.stat('f'), before, cmd);
+    assert.equal(await sb.readFile('f'), 'old\n', cmd);
+    assert.deepEqual(await sb.list('d'), [], cmd);
+    assert.deepEqual(await sb.stat('d'), dir, cmd);
+    assert.equal(sb.revision, rev, cmd);
+  }
+  await sb.close();
+});
+
+test('secret-js-2.4 a value written in consecutive pieces to several files', async () => {
+  const sb = await open();
+  let r = await sb.execute('echo "$T" | split -b 4 - part_; echo $?; ls',
+    { secrets: { T: 'ghp_abc123' } });
+  assert.equal(r.stdout, '1\npart_aa\npart_ab\n');
+  assert.equal(r.stderr, 'split: part_ac: Refusing to write a secret value\n');
+  // documented as not caught: pieces written out of order
+  r = await sb.execute('printf %s "${T:5}" > b; printf %s "${T:0:5}" > a; cat a b',
+    { secrets: { T: 'ghp_abc123' } });
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout, '[REDACTED]');
+  await sb.close();
+});
+
+test('secret-js-2.5 no value stays in linear memory after a call', async () => {
+  const sb = await open();
+  // the heap is clean when the call returns; the dead stack is wiped only
+  // before a copy (what a memory fork does first)
+  const wipe = () => sb._inst.call(K.MSB_WASM_OP_WIPE_STACK);
+  const mem = () => (wipe(), Buffer.from(sb._inst.memory.buffer));
+  const scripts = [
+    'echo "$T"; X=$T; printf -v "v_$T" x; echo $T > f; echo "$T" | tee g',
+    'a=$(echo $T | tr a b | cat); echo "$T$T" | sed p | sort | uniq -c; eval "g() { echo hi; }; Y=$T"',
+    'trap "echo $T" EXIT; declare -A m; m[$T]=1; s=; for i in $(seq 200); do s+=$T; done; echo ${#s}',
+    'nosuchcmd_$T; cat <<< "$T" | grep -c x; echo "${T//Z/z}" | base64',
+    'f() { local l=$T; echo $l; }; f; set -- "$T"; pushd /tmp; cd "$OLDPWD"',
+  ];
+  for (const script of scripts) {
+    const r = await sb.execute(script, { secrets: { T: GHP } });
+    assert.equal(r.stdout.includes(GHP) || r.stderr.includes(GHP), false, script);
+    assert.equal(mem().includes(GHP), false, `heap after: ${script}`);
+  }
+  // without the explicit wipe: fork wipes the stack itself
+  await sb.execute('nosuchcmd_$T', { secrets: { T: GHP } });
+  const child = await sb.fork();
+  assert.equal(Buffer.from(child._inst.memory.buffer).includes(GHP), false, 'the fork');
+  assert.equal((await child.execute('g')).stdout, 'hi\n');
+  await child.close();
   await sb.close();
 });

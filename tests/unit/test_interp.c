@@ -2,6 +2,7 @@
  * splitting for read (expand.c) and whole-session behaviour of the
  * interpreter through shell.h (state across exec calls, limits, leaks). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/interp.h"
@@ -42,6 +43,87 @@ TEST("interp-1.2 var many names grow the table") {
   CHECK(ok);
   CHECK_STR(var_value(vs, "v0"), "v0");
   CHECK_STR(var_value(vs, "v499"), "v499");
+  var_destroy(vs);
+  CHECK(m.blocks == 0);
+}
+
+TEST("interp-1.10 var_compact frees unused names, every lookup still works") {
+  mem m;
+  var_store *vs;
+  char name[32];
+  int round, i, ok = 1;
+  uint32_t x = 12345;
+  mem_init(&m, 0);
+  for (round = 0; round < 40; round++) {
+    int n = 8 + round * 13;
+    unsigned char gone[600];
+    size_t blocks;
+    vs = var_create(&m);
+    REQUIRE(vs);
+    for (i = 0; i < n; i++) {
+      snprintf(name, sizeof name, "n%d_%d", i, round);
+      if (var_set(vs, name, name, 0)) ok = 0;
+    }
+    for (i = 0; i < n; i++) { /* random removals make clusters wrap too */
+      x = x * 1103515245u + 12345u;
+      gone[i] = (x >> 16) % 3 == 0;
+      snprintf(name, sizeof name, "n%d_%d", i, round);
+      if (gone[i]) var_unset(vs, name);
+    }
+    blocks = m.blocks;
+    var_compact(vs);
+    if (m.blocks >= blocks && n > 20) ok = 0; /* the slots went */
+    for (i = 0; i < n; i++) {
+      const char *v;
+      snprintf(name, sizeof name, "n%d_%d", i, round);
+      v = var_value(vs, name);
+      if (gone[i] ? v != NULL : !v || strcmp(v, name)) ok = 0;
+      if (gone[i] && var_set(vs, name, "again", 0)) ok = 0;
+    }
+    for (i = 0; i < n; i++) {
+      snprintf(name, sizeof name, "n%d_%d", i, round);
+      if (!var_value(vs, name)) ok = 0;
+    }
+    var_destroy(vs);
+  }
+  CHECK(ok);
+  CHECK(m.blocks == 0);
+}
+
+/* var.c's slot hash (FNV-1a), to build probe runs on purpose. */
+static uint32_t ti_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+/* The first name "wN" whose slot in a 64-slot table is home. */
+static void ti_name_at(uint32_t home, int skip, char *out) {
+  int i;
+  for (i = 0;; i++) {
+    snprintf(out, 16, "w%d", i);
+    if ((ti_hash(out) & 63) == home && skip-- == 0) return;
+  }
+}
+
+TEST("interp-1.11 var_compact keeps a probe run that wraps the table") {
+  mem m;
+  var_store *vs;
+  char g[16], f[16], e[16];
+  mem_init(&m, 0);
+  vs = var_create(&m);
+  REQUIRE(vs);
+  ti_name_at(62, 0, g); /* g at 62, f at 63, e (home 63) wraps to 0 */
+  ti_name_at(62, 1, f);
+  ti_name_at(63, 0, e);
+  CHECK(var_set(vs, g, "g", 0) == 0);
+  CHECK(var_set(vs, f, "f", 0) == 0);
+  CHECK(var_set(vs, e, "e", 0) == 0);
+  CHECK(var_unset(vs, g) == 0);
+  var_compact(vs); /* f moves to 62: e must not be cut off from 63 */
+  CHECK_STR(var_value(vs, f), "f");
+  CHECK_STR(var_value(vs, e), "e");
+  CHECK(var_value(vs, g) == NULL);
   var_destroy(vs);
   CHECK(m.blocks == 0);
 }

@@ -123,3 +123,32 @@ TEST("mem-3.1") { /* buffers: growth, NULs, sticky errors, steal */
   CHECK(buf_steal(&b, &n) == NULL && n == 0);
   CHECK(m.used == 0 && m.blocks == 0);
 }
+
+TEST("mem-1.4") { /* wipe mode: realloc copies, keeps accounting and limit */
+  mem m;
+  char *p, *q;
+  int i, ok = 1;
+  mem_init(&m, 100);
+  m.wipe = 1;
+  p = mem_alloc(&m, 10);
+  REQUIRE(p);
+  memcpy(p, "0123456789", 10);
+  q = mem_realloc(&m, p, 60);
+  REQUIRE(q);
+  CHECK(!memcmp(q, "0123456789", 10) && m.used == 60 && m.blocks == 1);
+  CHECK(mem_realloc(&m, q, 101) == NULL); /* over the limit: q untouched */
+  CHECK(!memcmp(q, "0123456789", 10) && m.used == 60);
+  p = mem_realloc(&m, q, 4);
+  REQUIRE(p);
+  CHECK(!memcmp(p, "0123", 4) && m.used == 4 && mem_size(p) == 4);
+  for (i = 0; i < 50; i++) {
+    q = mem_realloc(&m, p, (size_t)(i % 7) * 10 + 1);
+    if (!q)
+      ok = 0;
+    else
+      p = q;
+  }
+  CHECK(ok && p[0] == '0');
+  mem_free(&m, p);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
