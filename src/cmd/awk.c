@@ -200,6 +200,7 @@ static void awk_teardown(awk_rt *A) {
     if (A->f[k].mat) awk_val_free(A, &A->f[k].v);
   mem_free(A->m, A->f);
   awk_val_free(A, &A->rec);
+  awk_val_free(A, &A->nofield);
   awk_val_free(A, &A->ret);
   for (i = 0; i < 64; i++) {
     rx_free(A->rxc[i].re);

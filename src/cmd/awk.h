@@ -178,7 +178,7 @@ enum {
 typedef struct awk_func {
   const char *name;
   int nparams;
-  int nlocals_arr; /* unused padding for clarity of layout */
+  char **params;   /* parameter names, for messages */
   awk_node *body;
   int defined;
   int line;        /* first use, for "function not defined" */
@@ -378,6 +378,7 @@ typedef struct awk_rxc { /* dynamic regex cache entry */
 typedef struct awk_frame {
   awk_cell *cells;
   int n;
+  awk_func *f;
 } awk_frame;
 
 typedef struct awk_rt {
@@ -425,6 +426,7 @@ typedef struct awk_rt {
   size_t rec_n;
   uint32_t rst[63]; /* rand() state */
   int rf, rr, rseeded;
+  awk_val nofield; /* a field past NF: the empty string, not numeric */
   rx **lits; /* compiled regex literals, freed at the end */
   size_t nlits, litcap;
 } awk_rt;
@@ -447,6 +449,7 @@ void awk_val_copy(awk_val *dst, const awk_val *src);
 int awk_val_str(awk_rt *A, awk_val *v, int ofmt); /* fill the string cache */
 double awk_val_num(awk_val *v);
 int awk_val_bool(awk_rt *A, awk_val *v);
+int awk_icase(awk_rt *A); /* IGNORECASE is on */
 int awk_set_str(awk_rt *A, awk_val *v, const char *s, size_t n, int strnum);
 void awk_set_num(awk_rt *A, awk_val *v, double d);
 int awk_num_to_str(awk_rt *A, double d, const char *fmt, buf *out);

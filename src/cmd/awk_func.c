@@ -882,29 +882,46 @@ static int awk_b_substr(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   return awk_set_str(A, out, av[0].s->p + (size_t)st - 1, (size_t)l, 0);
 }
 
-static double awk_to_uint(awk_rt *A, awk_val *v, const char *fn) {
-  double d = awk_val_num(v);
-  if (d < 0) {
-    awk_warn(A, "%s: argument %g is negative", fn, d);
-  }
-  return d < 0 ? 0 : floor(d);
-}
-
 static int awk_b_bits(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
-  uint64_t x = (uint64_t)awk_to_uint(A, &av[0], "and"), y;
+  static const char *const names[] = {"and", "or", "xor"};
+  uint64_t x = 0, y;
+  double d[64];
   int i;
+  for (i = 0; i < n->idx; i++) d[i] = awk_val_num(&av[i]);
   switch (n->sub) {
   case B_AND:
   case B_OR:
-  case B_XOR:
-    for (i = 1; i < n->idx; i++) {
-      y = (uint64_t)awk_to_uint(A, &av[i], "and");
-      x = n->sub == B_AND ? x & y : n->sub == B_OR ? x | y : x ^ y;
+  case B_XOR: {
+    const char *nm = names[n->sub == B_AND ? 0 : n->sub == B_OR ? 1 : 2];
+    if (n->idx < 2)
+      return A->err =
+                 awk_fatal(A, "%s: called with less than two arguments", nm);
+    for (i = 0; i < n->idx; i++) {
+      if (d[i] < 0)
+        return A->err = awk_fatal(
+                   A, "%s: argument %d negative value %g is not allowed", nm,
+                   i + 1, d[i]);
+      y = (uint64_t)d[i];
+      x = i == 0 ? y : n->sub == B_AND ? x & y : n->sub == B_OR ? x | y : x ^ y;
     }
     break;
-  case B_LSHIFT: x <<= (uint64_t)awk_val_num(&av[1]) & 63; break;
-  case B_RSHIFT: x >>= (uint64_t)awk_val_num(&av[1]) & 63; break;
-  default: x = ~x & ((1ULL << 53) - 1); break;
+  }
+  case B_LSHIFT:
+  case B_RSHIFT:
+    if (d[0] < 0 || d[1] < 0)
+      return A->err = awk_fatal(
+                 A, "%s(%f, %f): negative values are not allowed",
+                 n->sub == B_LSHIFT ? "lshift" : "rshift", d[0], d[1]);
+    x = (uint64_t)d[0];
+    y = (uint64_t)d[1] & 63;
+    x = n->sub == B_LSHIFT ? x << y : x >> y;
+    break;
+  default:
+    if (d[0] < 0)
+      return A->err =
+                 awk_fatal(A, "compl(%f): negative value is not allowed", d[0]);
+    x = ~(uint64_t)d[0] & ((1ULL << 53) - 1);
+    break;
   }
   awk_set_num(A, out, (double)x);
   return 0;
@@ -1002,50 +1019,6 @@ static int awk_b_length(awk_rt *A, awk_node *a, awk_val *out) {
   return 0;
 }
 
-static const struct {
-  signed char min, max;
-  const char *name;
-} awk_arity[B_COUNT] = {
-    [B_LENGTH] = {0, 1, "length"},
-    [B_SUBSTR] = {2, 3, "substr"},
-    [B_INDEX] = {2, 2, "index"},
-    [B_SPLIT] = {2, 4, "split"},
-    [B_SUB] = {2, 3, "sub"},
-    [B_GSUB] = {2, 3, "gsub"},
-    [B_MATCH] = {2, 3, "match"},
-    [B_SPRINTF] = {1, 64, "sprintf"},
-    [B_SIN] = {1, 1, "sin"},
-    [B_COS] = {1, 1, "cos"},
-    [B_ATAN2] = {2, 2, "atan2"},
-    [B_EXP] = {1, 1, "exp"},
-    [B_LOG] = {1, 1, "log"},
-    [B_SQRT] = {1, 1, "sqrt"},
-    [B_INT] = {1, 1, "int"},
-    [B_RAND] = {0, 0, "rand"},
-    [B_SRAND] = {0, 1, "srand"},
-    [B_TOLOWER] = {1, 1, "tolower"},
-    [B_TOUPPER] = {1, 1, "toupper"},
-    [B_SYSTEM] = {1, 1, "system"},
-    [B_CLOSE] = {1, 2, "close"},
-    [B_FFLUSH] = {0, 1, "fflush"},
-    [B_GENSUB] = {3, 4, "gensub"},
-    [B_PATSPLIT] = {2, 4, "patsplit"},
-    [B_ASORT] = {1, 3, "asort"},
-    [B_ASORTI] = {1, 3, "asorti"},
-    [B_STRFTIME] = {0, 3, "strftime"},
-    [B_SYSTIME] = {0, 0, "systime"},
-    [B_MKTIME] = {1, 2, "mktime"},
-    [B_AND] = {2, 64, "and"},
-    [B_OR] = {2, 64, "or"},
-    [B_XOR] = {2, 64, "xor"},
-    [B_LSHIFT] = {2, 2, "lshift"},
-    [B_RSHIFT] = {2, 2, "rshift"},
-    [B_COMPL] = {1, 1, "compl"},
-    [B_STRTONUM] = {1, 1, "strtonum"},
-    [B_ISARRAY] = {1, 1, "isarray"},
-    [B_TYPEOF] = {1, 1, "typeof"},
-};
-
 /* Builtins whose arguments are arrays, regexes or lvalues. */
 static int awk_b_special(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
   switch (n->sub) {
@@ -1070,15 +1043,16 @@ static int awk_b_special(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
     }
     if (c && c->kind == C_ARRAY)
       t = "array";
-    else if (c && c->kind == C_UNTYPED)
-      t = "untyped";
+    else if (c && (c->kind == C_UNTYPED ||
+                   (c->kind == C_SCALAR && c->v.type == AV_UNINIT)))
+      t = c->kind == C_UNTYPED ? "untyped" : "unassigned";
     else {
       memset(&v, 0, sizeof v);
       if ((rc = awk_eval(A, a[0], &v)) != 0) return rc;
       if (v.type == AV_STRNUM) awk_val_num(&v);
       t = v.type == AV_NUM      ? "number"
           : v.type == AV_NUMSTR ? "strnum"
-          : v.type == AV_UNINIT ? "unassigned"
+          : v.type == AV_UNINIT ? "untyped"
           : a[0]->op == N_ERE   ? "regexp"
                                 : "string";
       awk_val_free(A, &v);
@@ -1145,9 +1119,11 @@ static int awk_b_str(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
     const char *h = av[0].s->p, *nd = av[1].s->p;
     size_t hn = av[0].s->len, nn = av[1].s->len, i;
     double r = 1; /* the empty string is found at once */
+    int ic = awk_icase(A);
     if (nn)
       for (r = 0, i = 0; i + nn <= hn; i++)
-        if (h[i] == nd[0] && !memcmp(h + i, nd, nn)) {
+        if (ic ? !strncasecmp(h + i, nd, nn)
+               : h[i] == nd[0] && !memcmp(h + i, nd, nn)) {
           r = (double)i + 1;
           break;
         }
@@ -1182,9 +1158,6 @@ int awk_builtin(awk_rt *A, awk_node *n, awk_val *out) {
   awk_node *a[64], *x;
   awk_val av[64];
   int i = 0, rc = 0;
-  if (n->idx < awk_arity[n->sub].min || n->idx > awk_arity[n->sub].max)
-    return A->err = awk_fatal(A, "%d is invalid as number of arguments for %s",
-                              n->idx, awk_arity[n->sub].name);
   for (x = n->a; x && i < 64; x = x->next) a[i++] = x;
   if ((rc = awk_b_special(A, n, a, out)) != -1) return rc;
   rc = 0;

@@ -371,15 +371,35 @@ void awk_arr_del(awk_rt *A, awk_arr *a, const char *k, size_t n) {
   if (!a->live) awk_arr_clear(A, a);
 }
 
+/* A key gawk keeps in its integer part: 0 or digits without a leading 0. */
+static int awk_int_key(const awk_str *k) {
+  size_t i;
+  if (!k->len || k->len > 18 || (k->p[0] == '0' && k->len > 1)) return 0;
+  for (i = 0; i < k->len; i++)
+    if (k->p[i] < '0' || k->p[i] > '9') return 0;
+  return 1;
+}
+
+static int awk_int_key_cmp(const void *x, const void *y) {
+  const awk_str *a = *(awk_str *const *)x, *b = *(awk_str *const *)y;
+  if (a->len != b->len) return a->len < b->len ? -1 : 1;
+  return memcmp(a->p, b->p, a->len);
+}
+
+/* for (k in a) without sorted_in: like gawk, the other keys come first
+ * (in insertion order here), then the integer keys in ascending order. */
 int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n) {
-  size_t i, j = 0;
+  size_t i, j = 0, ni = 0, pass;
   awk_str **k = mem_alloc(A->m, sizeof *k * (a->live + 1));
   if (!k) return A->err = MSB_ENOMEM;
-  for (i = 0; i < a->n; i++)
-    if (a->e[i].key) {
-      k[j] = a->e[i].key;
-      k[j++]->ref++;
-    }
+  for (pass = 0; pass < 2; pass++)
+    for (i = 0; i < a->n; i++)
+      if (a->e[i].key && awk_int_key(a->e[i].key) == (int)pass) {
+        k[j] = a->e[i].key;
+        k[j++]->ref++;
+        ni += pass;
+      }
+  qsort(k + j - ni, ni, sizeof *k, awk_int_key_cmp);
   *keys = k;
   *n = j;
   return 0;
@@ -394,7 +414,7 @@ static awk_cell *awk_cell_of(awk_rt *A, awk_node *var) {
 }
 
 static const char *awk_var_name(awk_rt *A, awk_node *var) {
-  return var->op == N_VAR ? A->p->gnames[var->idx] : "parameter";
+  return var->op == N_VAR ? A->p->gnames[var->idx] : A->fr->f->params[var->idx];
 }
 
 awk_arr *awk_cell_arr(awk_rt *A, awk_node *var) {
@@ -405,8 +425,9 @@ awk_arr *awk_cell_arr(awk_rt *A, awk_node *var) {
     c->kind = C_ARRAY;
     return c->a;
   }
-  A->err = awk_fatal(A, "attempt to use scalar `%s' as an array",
-                     awk_var_name(A, var));
+  A->err =
+      awk_fatal(A, "attempt to use scalar %s`%s' as an array",
+                var->op == N_LOCAL ? "parameter " : "", awk_var_name(A, var));
   return NULL;
 }
 
@@ -436,27 +457,58 @@ static awk_val *awk_scalar(awk_rt *A, awk_node *var) {
 
 /* ---- regex ------------------------------------------------------------ */
 
-static int awk_icase(awk_rt *A) {
+int awk_icase(awk_rt *A) {
   awk_val *v = &A->g[V_IGNORECASE].v;
   return v->type != AV_UNINIT && awk_val_bool(A, v);
 }
 
-/* gawk's regex operators: \y is GNU's \b; \B, \< \> \w \s stay. */
+/* gawk's regex dialect on the shared engine: \y is GNU's \b (\B, \<,
+ * \>, \w, \s stay), and *, + or ? with nothing to repeat (at the start,
+ * after "(" or "|") is a literal character. */
 static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
                         rx **out) {
   buf b;
   size_t i;
   int rc;
+  int start = 1, br = 0;
   buf_init(&b, A->m);
   for (i = 0; i < n; i++) {
-    if (s[i] == '\\' && i + 1 < n) {
-      if (s[i + 1] == 'y')
+    char ch = s[i];
+    if (ch == '\\' && i + 1 < n) {
+      if (s[i + 1] == 'y' && !br)
         buf_puts(&b, "\\b");
       else
         buf_put(&b, s + i, 2);
       i++;
-    } else
-      buf_putc(&b, s[i]);
+      start = 0;
+      continue;
+    }
+    if (br) {
+      /* inside a bracket expression: find its end, past [:class:] */
+      if (ch == '[' && i + 1 < n && strchr(":.=", s[i + 1]) && s[i + 1]) {
+        const char *e = memchr(s + i + 2, s[i + 1], n - i - 2);
+        if (e && e + 1 < s + n && e[1] == ']') {
+          buf_put(&b, s + i, (size_t)(e + 2 - (s + i)));
+          i = (size_t)(e + 1 - s);
+          br++;
+          continue;
+        }
+      }
+      if (ch == ']' && br > 1)
+        br = 0;
+      else
+        br++;
+      buf_putc(&b, ch);
+      continue;
+    }
+    if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(&b, '\\');
+    buf_putc(&b, ch);
+    if (ch == '[') {
+      br = 1;
+      if (i + 1 < n && s[i + 1] == '^') buf_putc(&b, s[++i]);
+      if (i + 1 < n && s[i + 1] == ']') buf_putc(&b, s[++i]), br++;
+    }
+    start = ch == '(' || ch == '|' || (ch == '^' && start);
   }
   if (b.err) return buf_finish(&b), A->err = MSB_ENOMEM;
   buf_clear(&A->tmp2);
@@ -606,6 +658,8 @@ int awk_store_lval(awk_rt *A, awk_node *n, awk_val *v) {
   buf_init(&kb, A->m);
   rc = awk_lval(A, n, &dst, &slot, &kb);
   buf_finish(&kb);
+  if (!rc && (slot == V_FS || slot == V_FPAT || slot == V_FIELDWIDTHS))
+    rc = awk_get_nf(A); /* the new value applies from the next record */
   if (rc) return awk_val_free(A, v), rc;
   awk_val_free(A, dst);
   *dst = *v;
@@ -659,7 +713,8 @@ static int awk_compare(awk_rt *A, awk_val *a, awk_val *b, int *res) {
   if ((rc = awk_val_str(A, a, 0)) || (rc = awk_val_str(A, b, 0))) return rc;
   {
     size_t n = a->s->len < b->s->len ? a->s->len : b->s->len;
-    int r = memcmp(a->s->p, b->s->p, n);
+    int r = awk_icase(A) ? strncasecmp(a->s->p, b->s->p, n)
+                         : memcmp(a->s->p, b->s->p, n);
     if (!r) r = a->s->len < b->s->len ? -1 : a->s->len > b->s->len;
     *res = r < 0 ? -1 : r > 0;
   }
@@ -970,6 +1025,7 @@ int awk_call_user(awk_rt *A, int fi, awk_node *args, int argc, awk_val *out,
                awk_fatal(A, "function call nesting too deep (%s)", f->name);
   if ((rc = awk_tick(A)) != 0) return rc;
   fr.n = n;
+  fr.f = f;
   fr.cells = mem_zalloc(A->m, sizeof *fr.cells * (size_t)(n ? n : 1));
   if (!fr.cells) return A->err = MSB_ENOMEM;
   if ((rc = awk_bind_args(A, f, args, argc, &fr, vargs)) != 0) {
@@ -1123,8 +1179,11 @@ int awk_exec(awk_rt *A, awk_node *n) {
       }
       return AWK_EXIT;
     case S_RETURN:
+      /* evaluated aside: a call in the expression uses A->ret itself */
+      memset(&v, 0, sizeof v);
+      if (n->a && (rc = awk_eval(A, n->a, &v)) != 0) return rc;
       awk_val_free(A, &A->ret);
-      if (n->a && (rc = awk_eval(A, n->a, &A->ret)) != 0) return rc;
+      A->ret = v;
       return AWK_RETURN;
     case S_DELETE:
       if ((rc = awk_exec_delete(A, n)) != 0) return rc;

@@ -135,9 +135,9 @@ static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
 /* FS as a regex when it is one (not " ", not a single plain char). */
 static rx *awk_fs_regex(awk_rt *A, awk_val *fs, int *rc) {
   *rc = 0;
-  if (fs->s->len == 1 && fs->s->p[0] != '\\' && fs->s->p[0] != ' ') return NULL;
-  if (fs->s->len == 1 && fs->s->p[0] == ' ') return NULL;
-  if (fs->s->len == 0) return NULL;
+  /* " ", "" and a single plain character are not regexes */
+  if (fs->s->len == 0 || (fs->s->len == 1 && fs->s->p[0] != '\\'))
+    return NULL;
   return awk_regex_str(A, fs->s->p, fs->s->len, rc);
 }
 
@@ -263,7 +263,6 @@ int awk_rec_val(awk_rt *A, awk_val **out) {
 int awk_field_get(awk_rt *A, double idx, awk_val **out) {
   size_t i;
   int rc;
-  static awk_val empty;
   if (idx < 0)
     return A->err =
                awk_fatal(A, "attempt to access field %lld", (long long)idx);
@@ -271,8 +270,9 @@ int awk_field_get(awk_rt *A, double idx, awk_val **out) {
   if ((rc = awk_split_rec(A)) != 0) return rc;
   i = (size_t)idx - 1;
   if (i >= A->nf) {
-    memset(&empty, 0, sizeof empty);
-    *out = &empty;
+    if (!A->nofield.s && (rc = awk_set_str(A, &A->nofield, "", 0, 1)) != 0)
+      return rc;
+    *out = &A->nofield;
     return 0;
   }
   if (!A->f[i].mat) {

@@ -215,6 +215,12 @@ static int awk_lex_string(awk_lex *l) {
         continue;
       }
       l->pos++;
+      if (!strchr("ntr\\\"abfvx01234567", s->text[l->pos]) || !s->text[l->pos])
+        buf_printf(l->err,
+                   "%s: %s:%d: warning: escape sequence `\\%c' treated as "
+                   "plain `%c'\n",
+                   cmd_name(l->c), s->name, l->line, s->text[l->pos],
+                   s->text[l->pos]);
       l->pos += awk_esc(&b, s->text + l->pos, s->len - l->pos, 0);
       continue;
     }

@@ -234,9 +234,9 @@ static const struct {
     [B_STRFTIME] = {0, 3, "strftime"},
     [B_SYSTIME] = {0, 0, "systime"},
     [B_MKTIME] = {1, 2, "mktime"},
-    [B_AND] = {2, 64, "and"},
-    [B_OR] = {2, 64, "or"},
-    [B_XOR] = {2, 64, "xor"},
+    [B_AND] = {0, 64, "and"},
+    [B_OR] = {0, 64, "or"},
+    [B_XOR] = {0, 64, "xor"},
     [B_LSHIFT] = {2, 2, "lshift"},
     [B_RSHIFT] = {2, 2, "rshift"},
     [B_COMPL] = {1, 1, "compl"},
@@ -962,6 +962,7 @@ static int ap_function(awk_parser *P) {
   P->in_func = 1;
   f = &P->p->funcs[fi];
   f->nparams = np;
+  f->params = params;
   f->body = ap_block(P);
   f = &P->p->funcs[fi];
   f->defined = 1;
