@@ -596,15 +596,8 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     re = awk_regex_str(A, fp->s->p, fp->s->len, &rc);
   }
   if (!re) return rc ? rc : A->err;
-  while (pos <= n) {
-    int r = awk_rx_exec(A, re, s, n, pos, 0, &m, 1), kn;
-    if (r < 0) return r;
-    if (r != 1) break;
-    if (m.eo == m.so) {
-      if ((size_t)m.so >= n) break;
-      pos = (size_t)m.so + 1;
-      continue;
-    }
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1) {
+    int kn;
     if (seps) {
       kn = snprintf(key, sizeof key, "%d", k);
       if ((rc = awk_set_elem(A, seps, key, (size_t)kn, s + prev,
@@ -615,8 +608,9 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     if ((rc = awk_set_elem(A, arr, key, (size_t)kn, s + m.so,
                            (size_t)(m.eo - m.so), 0, 0)) != 0)
       return rc;
-    pos = prev = (size_t)m.eo;
+    prev = pos;
   }
+  if (rc < 0) return rc;
   if (seps && prev < n) {
     int kn = snprintf(key, sizeof key, "%d", k);
     if ((rc = awk_set_elem(A, seps, key, (size_t)kn, s + prev, n - prev, 0,

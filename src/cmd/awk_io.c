@@ -136,8 +136,7 @@ static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
 static rx *awk_fs_regex(awk_rt *A, awk_val *fs, int *rc) {
   *rc = 0;
   /* " ", "" and a single plain character are not regexes */
-  if (fs->s->len == 0 || (fs->s->len == 1 && fs->s->p[0] != '\\'))
-    return NULL;
+  if (fs->s->len == 0 || (fs->s->len == 1 && fs->s->p[0] != '\\')) return NULL;
   return awk_regex_str(A, fs->s->p, fs->s->len, rc);
 }
 
@@ -168,6 +167,22 @@ static int awk_split_fw(awk_rt *A, size_t n) {
   return 0;
 }
 
+int awk_next_field_match(awk_rt *A, rx *re, const char *s, size_t n,
+                         size_t *pos, rx_match *m) {
+  while (*pos <= n) {
+    int r = awk_rx_exec(A, re, s, n, *pos, 0, m, 1);
+    if (r != 1) return r;
+    if (m->eo > m->so) {
+      *pos = (size_t)m->eo;
+      return 1;
+    }
+    /* an empty match is no field: look one byte further */
+    if ((size_t)m->so >= n) return 0;
+    *pos = (size_t)m->so + 1;
+  }
+  return 0;
+}
+
 static int awk_split_fpat(awk_rt *A, const char *s, size_t n) {
   awk_val *fp = &A->g[V_FPAT].v;
   int rc;
@@ -175,19 +190,9 @@ static int awk_split_fpat(awk_rt *A, const char *s, size_t n) {
   size_t pos = 0;
   rx_match m;
   if (!re) return rc ? rc : A->err;
-  while (pos <= n) {
-    int r = awk_rx_exec(A, re, s, n, pos, 0, &m, 1);
-    if (r < 0) return r;
-    if (r != 1) break;
-    if (m.eo == m.so) {
-      if ((size_t)m.so >= n) break;
-      pos = (size_t)m.so + 1;
-      continue;
-    }
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1)
     if (awk_add_span(A, (size_t)m.so, (size_t)(m.eo - m.so))) return A->err;
-    pos = (size_t)m.eo;
-  }
-  return 0;
+  return rc;
 }
 
 /* Splits $0 into spans once. */
