@@ -2132,6 +2132,14 @@ static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   return 0;
 }
 
+/* Pushes the field's text as it is, handing it over. */
+static int expand_push_text(shell *sh, xfield *f, char ***av, int *ac,
+                            size_t *cap) {
+  int rc = expand_push(sh, av, ac, cap, f->text);
+  f->text = NULL;
+  return rc;
+}
+
 static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
@@ -2144,6 +2152,10 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
   if (sh->shopts & SH_SO_DOTGLOB) fl |= GLOB_DOTGLOB;
   if (sh->shopts & SH_SO_GLOBSTAR) fl |= GLOB_GLOBSTAR;
   if (sh->shopts & SH_SO_NOCASEGLOB) fl |= GLOB_NOCASE;
+  /* A '[' without its ']' made the word look like a pattern; it is not one,
+   * so nullglob and failglob leave it alone (`[ -d . ]`). */
+  if (!glob_has_magic(f->pat, strlen(f->pat), fl))
+    return expand_push_text(sh, f, av, ac, cap);
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
   if (rc == MSB_ELIMIT) {
@@ -2159,9 +2171,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
       return 1;
     }
     if (sh->shopts & SH_SO_NULLGLOB) return 0;
-    rc = expand_push(sh, av, ac, cap, f->text);
-    f->text = NULL;
-    return rc;
+    return expand_push_text(sh, f, av, ac, cap);
   }
   for (i = 0; i < n; i++) {
     rc = expand_push(sh, av, ac, cap, res[i]);
@@ -2184,10 +2194,8 @@ static int expand_fields_of(shell *sh, const ast_part *parts, char ***av,
   for (i = 0; i < x.n && !rc; i++) {
     if (x.f[i].pat && !(sh->opts & SH_O_NOGLOB))
       rc = expand_glob_field(sh, &x.f[i], av, ac, cap);
-    else {
-      rc = expand_push(sh, av, ac, cap, x.f[i].text);
-      x.f[i].text = NULL;
-    }
+    else
+      rc = expand_push_text(sh, &x.f[i], av, ac, cap);
   }
   xw_finish(&x);
   return rc;
