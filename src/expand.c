@@ -1062,15 +1062,52 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   return rc;
 }
 
+/* A negative slice length where bash refuses one: its message quotes the
+ * length as written. */
+static int expand_slice_neg(shell *sh, ast_param *pe) {
+  buf t;
+  buf_init(&t, sh->m);
+  ast_print_word(&t, pe->w2);
+  if (t.err) return t.err;
+  interp_errf(sh, "%s: substring expression < 0", buf_str(&t));
+  buf_finish(&t);
+  sh->status = 1;
+  sh->flow = SH_FLOW_EXIT;
+  return 1;
+}
+
+/* ${a[@]:off:len} of an indexed array: off is an index (negative: from
+ * one past the highest), len counts the elements set from there. */
+static int expand_slice_array(shell *sh, ast_param *pe, const var *a,
+                              int64_t off, int64_t len, xval *v) {
+  int64_t end = var_index_end(a);
+  const var_elem *e;
+  int rc = 0;
+  size_t i;
+  for (i = 0; i < v->n; i++) mem_free(sh->m, v->v[i]);
+  v->n = 0;
+  if (off < 0) off += end;
+  if (off < 0 || off >= end) return 0;
+  if (pe->w2 && len < 0) return expand_slice_neg(sh, pe);
+  for (e = var_index_from(a, off); e && !rc && (!pe->w2 || len-- > 0);
+       e = var_elem_next(a, e))
+    rc = xval_str(sh, v, e->val);
+  return rc;
+}
+
 static int expand_slice(shell *sh, ast_param *pe, xval *v) {
   int64_t off, len = 0, count;
   int rc, haslen = pe->w2 != NULL;
+  const var *a;
   rc = expand_arith(sh, pe->w1, &off, NULL);
   if (rc) return rc;
   if (haslen) {
     rc = expand_arith(sh, pe->w2, &len, NULL);
     if (rc) return rc;
   }
+  if (v->list && pe->subscript && (a = var_get(sh->vars, pe->name, NULL)) &&
+      (a->attr & VAR_ARRAY))
+    return expand_slice_array(sh, pe, a, off, len, v);
   if (v->list) {
     int pos = !strcmp(pe->name, "@") || !strcmp(pe->name, "*");
     size_t i, k = 0;
@@ -1094,14 +1131,11 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     count = (int64_t)n;
     start = off < 0 ? count + off : off;
     if (haslen && len < 0) {
-      interp_errf(sh, "%s: substring expression < 0", pe->w2 ? "-1" : "");
       for (i = 0; i < n; i++) mem_free(sh->m, all[i]);
       mem_free(sh->m, all);
       v->v = NULL;
       v->n = 0;
-      sh->status = 1;
-      sh->flow = SH_FLOW_EXIT;
-      return 1;
+      return expand_slice_neg(sh, pe);
     }
     for (i = 0; i < n; i++) {
       int keep = start >= 0 && (int64_t)i >= start &&
@@ -1126,17 +1160,7 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     end = sl;
     if (haslen) {
       end = len < 0 ? sl + len : off + len;
-      if (len < 0 && end < off) {
-        buf t;
-        char nb[24];
-        buf_init(&t, sh->m);
-        expand_fmt_i64(nb, len);
-        interp_errf(sh, "%s: substring expression < 0", nb);
-        buf_finish(&t);
-        sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
-        return 1;
-      }
+      if (len < 0 && end < off) return expand_slice_neg(sh, pe);
       if (end > sl) end = sl;
     }
     r = mem_strndup(sh->m, s + off, (size_t)(end - off));

@@ -756,6 +756,19 @@ var_elem *var_elem_next(const var *v, const var_elem *e) {
   return best;
 }
 
+/* First element of an indexed array with an index >= idx. */
+var_elem *var_index_from(const var *v, int64_t idx) {
+  var_elem *t = v->root, *best = NULL;
+  if (!(v->attr & VAR_ARRAY)) return NULL;
+  while (t)
+    if (t->idx >= idx) {
+      best = t;
+      t = t->link[0];
+    } else
+      t = t->link[1];
+  return best;
+}
+
 /* Appends subtree t in index order. */
 static void var_tree_list(var_elem *t, var_elem **a, size_t *k) {
   for (; t; t = t->link[1]) {

@@ -109,6 +109,8 @@ int var_elems_rebuild(mem *m, const var *v, var_elem ***out, size_t *count);
 /* The element after e in iteration order, the first when e is NULL; NULL
  * at the end. O(1) amortised for assoc, O(log n) for indexed arrays. */
 var_elem *var_elem_next(const var *v, const var_elem *e);
+/* First element of an indexed array whose index is >= idx; NULL if none. */
+var_elem *var_index_from(const var *v, int64_t idx);
 /* Bucket count of an associative array (bash grows it from 1024 by 4x
  * whenever an insertion finds twice as many elements as buckets). */
 size_t var_assoc_buckets(const var *v);
