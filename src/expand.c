@@ -1212,6 +1212,13 @@ static int expand_keys(shell *sh, ast_param *pe, xval *out) {
   return rc;
 }
 
+/* 1 when name is a variable but no array with a value (a scalar, or
+ * declared only): what set -u refuses in ${#name[@]}. */
+static int expand_not_array(shell *sh, const char *name) {
+  const var *v = var_get(sh->vars, name, NULL);
+  return v && (!(v->attr & (VAR_ARRAY | VAR_ASSOC)) || (v->attr & VAR_NOVALUE));
+}
+
 static int expand_param(xw *x, ast_param *pe, int quoted) {
   shell *sh = x->sh;
   xval v;
@@ -1272,12 +1279,19 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     rc = expand_get(sh, name, sub, index, itext, &v);
   }
   if (rc) goto out;
+  if ((sh->opts & SH_O_NOUNSET) && pe->op == AST_PE_LENGTH &&
+      (sub == '@' || sub == '*') && expand_not_array(sh, name))
+    v.set = 0; /* bash counts only arrays that have a value */
   if (!v.set && (sh->opts & SH_O_NOUNSET) && pe->op != AST_PE_DEFAULT &&
       pe->op != AST_PE_ASSIGN && pe->op != AST_PE_ERROR &&
       pe->op != AST_PE_ALT && !(v.list && !strcmp(name, "@")) &&
       !(v.list && !strcmp(name, "*"))) {
-    if (sub == '@' || sub == '*') {
+    if ((sub == '@' || sub == '*') && pe->op != AST_PE_LENGTH) {
       rc = 0;
+    } else if (sub && pe->op == AST_PE_LENGTH) {
+      rc = expand_unbound(sh, name);
+      sh->status = 1; /* bash's array length check fails with 1 */
+      goto out;
     } else {
       /* bash names $1 with its dollar and a[i] with its subscript */
       buf shown;
