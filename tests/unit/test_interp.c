@@ -568,3 +568,33 @@ TEST("var-2.2") { /* associative arrays: bash's buckets, growth, restore */
   var_destroy(vs);
   CHECK(m.used == 0);
 }
+
+TEST("interp-2.9 one element past max_array_items stops the run") {
+  static const char *const s[] = {
+      "declare -A m; i=0; while :; do m[k$i]=v; i=$((i+1)); done",
+      "i=0; while :; do a[i]=v; i=$((i+1)); done",
+      "while :; do (( b[i++] = 1 )); done",
+      "( c[0]=1; c[1]=2; c[2]=3; c[3]=4 ); echo not reached",
+  };
+  interp_t t;
+  msb_result r;
+  size_t i;
+  char out[256];
+  REQUIRE(interp_t_open(&t));
+  t.lim.max_array_items = 3;
+  for (i = 0; i < sizeof s / sizeof s[0]; i++) {
+    REQUIRE(shell_exec(t.sh, s[i], strlen(s[i]), NULL, &r) == 0);
+    CHECK(r.exit_code == 124);
+    CHECK(r.limit && !strcmp(r.limit, "max_array_items"));
+    CHECK(r.out_len == 0);
+    mem_free(&t.m, r.out);
+    mem_free(&t.m, r.err);
+    mem_free(&t.m, r.cwd);
+  }
+  /* replacing elements adds none */
+  CHECK(interp_t_run(&t, "a[0]=x; a[2]=y; echo ${#a[@]} ${a[2]}", out, NULL) ==
+        0);
+  CHECK_STR(out, "3 y\n");
+  interp_t_close(&t);
+  CHECK(t.m.blocks == 0);
+}
