@@ -165,7 +165,12 @@ export function createTerminal(el, client, hooks) {
     text() {
       const b = term.buffer.active;
       const rows = [];
-      for (let i = 0; i < b.length; i++) rows.push(b.getLine(i)?.translateToString(true) ?? '');
+      for (let i = 0; i < b.length; i++) {
+        const line = b.getLine(i);
+        const s = line?.translateToString(!b.getLine(i + 1)?.isWrapped) ?? '';
+        if (line?.isWrapped && rows.length) rows[rows.length - 1] += s;
+        else rows.push(s);
+      }
       return rows.join('\n').replace(/\n+$/, '');
     },
     /** Shows a note above the prompt. @param {string} text */

@@ -73,8 +73,7 @@ async function open(snapshot, s) {
   settings = s;
   tools = createTools(sb, { secrets });
   checkpoints = [];
-  tree = new Map();
-  treeRevision = -1;
+  treeRevision = -1; // the next settle diffs the new sandbox against the old tree
   await checkpoint(snapshot ? 'restored' : 'created');
 }
 
