@@ -231,6 +231,9 @@ export function createFiles(ui, client) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: '' } });
       setDirty(false);
       ui.hash.textContent = '';
+      ui.reload.hidden = true;
+      ui.overwrite.hidden = true;
+      ui.downloadFile.disabled = true;
     },
     get selectedDir() {
       return entries.get(selected)?.kind === 'directory' ? selected : '/workspace';

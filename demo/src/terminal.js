@@ -9,7 +9,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { LineEditor } from './lineedit.js';
 
 const HISTORY_KEY = 'memsandbox.history';
-const GREEN = '\x1b[32m', BLUE = '\x1b[34m', RED = '\x1b[31m', DIM = '\x1b[2m', OFF = '\x1b[0m';
+const GREEN = '\x1b[32m', BLUE = '\x1b[34m', RED = '\x1b[31m', DIM = '\x1b[90m', OFF = '\x1b[0m';
 
 function loadHistory() {
   try {
@@ -32,7 +32,9 @@ export function createTerminal(el, client, hooks) {
   const term = new Terminal({
     convertEol: false, cursorBlink: true, fontSize: 14, scrollback: 5000,
     fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, monospace',
-    theme: { background: '#101418', foreground: '#d8dee4' },
+    // brighter than xterm's defaults: readable (AA contrast) on this background
+    theme: { background: '#101418', foreground: '#e1e7ec', blue: '#6cb6ff', green: '#7fd18b',
+      red: '#ff9e94', brightBlack: '#a3b1bf' },
     screenReaderMode: true,
   });
   const fit = new FitAddon();
