@@ -47,9 +47,11 @@ export function createTerminal(el, client, hooks) {
 
   // Tab completes, so it cannot also move the focus: Shift+Tab, or Esc
   // then Tab, leaves the terminal (keyboard users are never trapped).
+  // Ctrl-C with text selected copies it instead of interrupting.
   let escaped = false;
   term.attachCustomKeyEventHandler((e) => {
     if (e.type !== 'keydown') return true;
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c' && term.hasSelection()) return false;
     if (e.key === 'Tab' && (e.shiftKey || escaped)) {
       escaped = false;
       return false;

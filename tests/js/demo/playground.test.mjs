@@ -87,6 +87,19 @@ after(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
+test('playground-0 the site is at most 1 MB gzipped and serves the module as application/wasm', async () => {
+  const { readdirSync } = await import('node:fs');
+  const { gzipSync } = await import('node:zlib');
+  let total = 0;
+  for (const name of readdirSync(site)) {
+    if (!name.startsWith('.')) total += gzipSync(readFileSync(join(site, name)), { level: 9 }).length;
+  }
+  assert.ok(total <= 1024 * 1024, `${total} bytes gzipped`);
+  const res = await fetch(`${base}memsandbox.wasm`);
+  assert.equal(res.headers.get('content-type'), 'application/wasm');
+  await res.arrayBuffer();
+});
+
 test('playground-1 the terminal runs commands, multi-line input and history', async () => {
   await typeLine('echo hello playground');
   await typeLine('for i in 1 2; do');
@@ -105,6 +118,19 @@ test('playground-1 the terminal runs commands, multi-line input and history', as
   await page.waitForFunction(() => /\/tmp\n\d+\nsandbox:\/tmp\$ cd \/tmp\n/.test(
     window.playground.terminal.text()), null, T);
   await typeLine('cd /workspace');
+  // a pasted block runs line by line, the continuation included
+  const n = await page.evaluate(() => window.playground.terminal.lines);
+  await page.evaluate(() => window.playground.terminal.term.paste('echo p1\nif true; then\necho p2; fi\n'));
+  await page.waitForFunction((k) => window.playground.terminal.lines >= k + 3, n, T);
+  assert.match(await screen(), /^p1\nsandbox:\/workspace\$ if true; then\n> echo p2; fi\np2$/m);
+  // Ctrl-C with a selection copies: the line stays
+  await page.keyboard.type('kept');
+  await page.evaluate(() => window.playground.terminal.term.selectAll());
+  await page.keyboard.press('Control+C');
+  await page.evaluate(() => window.playground.terminal.term.clearSelection());
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /\bkep: command not found/.test(window.playground.terminal.text()), null, T);
   await shot(page, '1-terminal');
 });
 
