@@ -10,7 +10,7 @@ const FIELDS = ['url', 'model', 'key', 'api'];
 
 /**
  * @param {ReturnType<typeof import('./protocol.js').createClient>} client
- * @param {{ note: (s: string) => void }} page
+ * @param {{ note: (s: string) => void, interrupt: () => Promise<string> }} page
  */
 export function createAgentPanel(client, page) {
   const form = $('agent-form');
@@ -101,8 +101,8 @@ export function createAgentPanel(client, page) {
   $('agent-stop').addEventListener('click', () => {
     if (!controller) return;
     controller.abort();
-    client.request('cancel', {}).then((r) => {
-      if (!r.cancelled) page.note(`agent stopped (a running command ends on its own: ${r.reason})`);
+    page.interrupt().then((how) => {
+      if (how === 'restarted') page.note('agent stopped; the workspace is as it was before its last call');
     });
   });
 }

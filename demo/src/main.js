@@ -11,12 +11,34 @@ import { createAgentPanel } from './agentpanel.js';
 
 const $ = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 const workspace = new URLSearchParams(location.search).get('ws') || 'default';
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+let worker = startWorker();
 const client = createClient(worker);
 const status = (/** @type {string} */ s) => { $('status').textContent = s; };
 
+/**
+ * Stops whatever the sandbox is running (Ctrl-C, the agent's Stop). The
+ * worker's own cancel answers at once when it is free; while a script
+ * runs it is inside one WebAssembly call and cannot answer, so after a
+ * short wait it is replaced by a new one restored from the last saved
+ * state: the workspace as it was before the interrupted call (the
+ * timeline starts anew). Resolves to what happened, for the terminal.
+ */
+async function interrupt() {
+  const answer = await Promise.race([client.request('cancel', {}),
+    new Promise((resolve) => setTimeout(resolve, 500, null))]);
+  if (answer) return answer.cancelled ? 'cancelled' : 'idle';
+  worker.terminate();
+  worker = startWorker();
+  client.replace(worker);
+  await client.request('init', { workspace });
+  await panels.resync();
+  return 'restarted';
+}
+
 const terminal = createTerminal($('term'), client, {
   onBusy: (busy) => $('term-pane').classList.toggle('busy', busy),
+  interrupt,
 });
 const files = createFiles({
   tree: $('tree'), editor: $('editor'), path: $('editor-path'), hash: $('editor-hash'),
@@ -24,7 +46,7 @@ const files = createFiles({
   downloadFile: $('download-file'), downloadFolder: $('download-folder'),
 }, client);
 const panels = createPanels(client, { status, note: (s) => terminal.note(s) });
-createAgentPanel(client, { note: (s) => terminal.note(s) });
+createAgentPanel(client, { note: (s) => terminal.note(s), interrupt });
 
 client.on('status', ({ revision, cwd }) => {
   terminal.setCwd(cwd);

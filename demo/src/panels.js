@@ -118,6 +118,8 @@ export function createPanels(client, page) {
   });
 
   return {
+    /** Gives a new worker the secrets. */
+    resync: sync,
     /** Fills the host form from the workspace's saved settings. @param {import('./protocol.js').Settings} s */
     showSettings(s) {
       const form = $('host-form');

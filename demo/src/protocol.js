@@ -77,17 +77,26 @@ export class RemoteError extends Error {
 }
 
 /**
- * The page's end: a typed request function and notice subscriptions.
- * @param {{ postMessage(m: unknown, t?: Transferable[]): void,
- *   addEventListener(t: 'message', f: (e: MessageEvent) => void): void }} worker
+ * @typedef {{ postMessage(m: unknown, t?: Transferable[]): void,
+ *   addEventListener(t: 'message', f: (e: MessageEvent) => void): void }} Port
  */
-export function createClient(worker) {
+
+/**
+ * The page's end: a typed request function and notice subscriptions.
+ * replace() moves them to a new worker; requests still waiting on the old
+ * one fail with code "worker_replaced".
+ * @param {Port} first
+ */
+export function createClient(first) {
   let next = 1;
+  let worker = first;
   /** @type {Map<number, { resolve: (v: any) => void, reject: (e: Error) => void }>} */
   const pending = new Map();
   /** @type {Map<string, Array<(n: any) => void>>} */
   const listeners = new Map();
-  worker.addEventListener('message', (e) => {
+  /** @param {Port} w */
+  const listen = (w) => w.addEventListener('message', (e) => {
+    if (w !== worker) return;
     const m = e.data;
     if (typeof m.id === 'number') {
       const p = pending.get(m.id);
@@ -99,7 +108,17 @@ export function createClient(worker) {
     }
     for (const f of listeners.get(m.type) ?? []) f(m);
   });
+  listen(first);
   return {
+    /** @param {Port} w */
+    replace(w) {
+      worker = w;
+      listen(w);
+      const error = new RemoteError({ category: 'cancelled', code: 'worker_replaced',
+        message: 'stopped: the sandbox was restarted from its last saved state' });
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+    },
     /**
      * @template {keyof Requests} K
      * @param {K} type

@@ -1,9 +1,9 @@
 // terminal.js - the shell pane: xterm.js for the screen, lineedit.js for
 // the line, the worker for everything else. Enter runs the line, or asks
 // for a continuation line while the shell's own parser reports the input
-// incomplete; Tab completes; Ctrl-C drops the line (a running command
-// cannot be interrupted yet, see worker.js); Ctrl-L clears; pasted lines
-// run one after another. History persists in localStorage.
+// incomplete; Tab completes; Ctrl-C drops the line, or stops a running
+// command (main.js's interrupt); Ctrl-L clears; pasted lines run one
+// after another. History persists in localStorage.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { LineEditor } from './lineedit.js';
@@ -26,7 +26,7 @@ const crlf = (/** @type {string} */ s) => s.replace(/\r?\n/g, '\r\n');
 /**
  * @param {HTMLElement} el
  * @param {ReturnType<typeof import('./protocol.js').createClient>} client
- * @param {{ onBusy: (busy: boolean) => void }} hooks
+ * @param {{ onBusy: (busy: boolean) => void, interrupt: () => Promise<string> }} hooks
  */
 export function createTerminal(el, client, hooks) {
   const term = new Terminal({
@@ -101,7 +101,8 @@ export function createTerminal(el, client, hooks) {
       const r = await client.request('run', { script, columns: term.cols, lines: term.rows });
       cwd = r.cwd || cwd;
     } catch (e) {
-      write(`${RED}playground: ${e.message}${OFF}\r\n`);
+      if (e.code !== 'worker_replaced') write(`${RED}playground: ${e.message}${OFF}\r\n`);
+      else write(`\r\n${DIM}stopped; the workspace is as it was before the command${OFF}\r\n`);
     } finally {
       setBusy(false);
     }
@@ -145,9 +146,8 @@ export function createTerminal(el, client, hooks) {
   let chain = Promise.resolve();
   term.onData((data) => {
     if (busy && data === '\x03') {
-      client.request('cancel', {}).then((r) => {
-        if (!r.cancelled) write(`${DIM}^C (${r.reason})${OFF}`);
-      });
+      write('^C');
+      void hooks.interrupt();
       return;
     }
     chain = chain.then(async () => {

@@ -184,7 +184,10 @@ async function runScript(script, env, emit) {
 /**
  * Cancels the running script. Not possible yet: while a script runs, this
  * worker is inside one WebAssembly call and reads no message, and the core
- * has no way to stop a call from outside; the step limit bounds every run.
+ * has no way to stop a call from outside. So this answers only when
+ * nothing runs, and the page, getting no answer, replaces the worker
+ * (main.js's interrupt). Once execution can be suspended, runScript yields
+ * between steps and this stops it, keeping the worker and its timeline.
  */
 function cancelScript() {
   return { cancelled: false, reason: 'running commands cannot be interrupted yet' };

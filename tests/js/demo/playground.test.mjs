@@ -145,13 +145,28 @@ test('playground-2 Tab completes commands, paths and variables; Ctrl-C drops the
   await page.keyboard.press('Tab');
   await page.keyboard.type('; cat REA');
   await page.keyboard.press('Tab');
-  const line = await page.evaluate(() => window.playground.terminal.text().split('\n').pop());
-  assert.equal(line, 'sandbox:/workspace$ echo $HOME ; cat README.txt ');
+  await page.waitForFunction(() => window.playground.terminal.text().split('\n').pop()
+    === 'sandbox:/workspace$ echo $HOME ; cat README.txt ', null, T);
   await page.keyboard.press('Control+C');
   await page.waitForFunction(() => /README\.txt \^C\nsandbox:\/workspace\$ ?$/.test(
     window.playground.terminal.text()), null, T);
   await typeLine('echo after');
   assert.doesNotMatch(await screen(), /Welcome to the MemSandbox/);
+});
+
+test('playground-2b Ctrl-C stops a running loop; the workspace is as before it', async () => {
+  await typeLine('echo before > loop.txt');
+  const hash = await ask('rootHash');
+  const n = await page.evaluate(() => window.playground.terminal.lines);
+  await page.keyboard.type('echo during > loop.txt; while true; do :; done');
+  await page.keyboard.press('Enter');
+  await page.locator('#term-pane.busy').waitFor(T);
+  await page.keyboard.press('Control+C');
+  await page.waitForFunction((k) => window.playground.terminal.lines > k, n, T);
+  assert.match(await screen(), /done\n\^C\nstopped; the workspace is as it was before the command\n/);
+  assert.equal(await ask('rootHash'), hash);
+  await typeLine('cat loop.txt; rm loop.txt');
+  assert.match(await screen(), /^before$/m);
 });
 
 test('playground-3 the file tree follows commands', async () => {
