@@ -4,7 +4,8 @@
 // call it. The script depends on how many tool results the request already
 // carries: first an execute call (arguments split over several chunks),
 // then a write_file call, then a text answer. A task containing "stall"
-// gets one text chunk and then a stream that never ends, to test Stop.
+// gets one text chunk and then a stream that never ends, and one
+// containing "spin" a command that never ends, to test Stop.
 import { createServer } from 'node:http';
 
 const CORS = {
@@ -15,6 +16,10 @@ const CORS = {
 
 /** The tool calls of the script, in order, for a task naming FILE. */
 function script(file) {
+  if (file === 'spin') {
+    return [{ name: 'execute', arguments: JSON.stringify({ command: 'while true; do :; done',
+      timeout_seconds: null, max_output_bytes: null }) }];
+  }
   return [
     { name: 'execute', arguments: JSON.stringify({ command: `echo from the agent > ${file} && cat ${file}`,
       timeout_seconds: null, max_output_bytes: null }) },
@@ -96,7 +101,7 @@ export async function startMockModel() {
       const body = JSON.parse(raw);
       requests.push({ path: req.url, headers: req.headers, body });
       const { task, step } = progress(body);
-      const file = /\S+\.txt/.exec(task)?.[0] ?? 'agent.txt';
+      const file = /\S+\.txt|spin/.exec(task)?.[0] ?? 'agent.txt';
       res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if (/stall/.test(task)) {
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Thinking' } }] })}\n\n`);

@@ -337,6 +337,17 @@ test('playground-11 Stop aborts the agent in the middle of a streamed reply', as
   await model.waitAborted();
 });
 
+test('playground-11b Stop ends a tool call that runs forever; the workspace is as before it', async () => {
+  const hash = await ask('rootHash');
+  await runAgent('chat', 'spin');
+  await page.locator('#agent-log .tool pre.pending').waitFor(T);
+  await page.locator('#agent-stop').click();
+  await page.locator('#agent-log .stopped').waitFor(T);
+  assert.equal(await ask('rootHash'), hash);
+  await typeLine('echo still here');
+  assert.match(await screen(), /^still here$/m);
+});
+
 test('playground-12 host controls: policy, secrets, limits, and the event stream', async () => {
   await page.locator('#tab-host').click();
   await page.locator('#host-policy').fill('deny-command rm');
