@@ -68,8 +68,8 @@ export function createPanels(client, page) {
 
   client.on('event', ({ event }) => {
     const list = $('events');
-    list.append(h('li', {}, describeEvent(event)));
-    while (list.children.length > MAX_EVENTS) list.firstChild.remove();
+    list.prepend(h('li', {}, describeEvent(event)));
+    while (list.children.length > MAX_EVENTS) list.lastChild.remove();
   });
 
   // Host controls: the worker recreates the sandbox from its snapshot with

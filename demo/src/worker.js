@@ -121,7 +121,14 @@ async function settle(label) {
 }
 
 async function persist() {
-  await saveWorkspace(workspace, { snapshot: await sb.snapshot(), settings });
+  quiet = true; // the page's own housekeeping, not the user's
+  let snapshot;
+  try {
+    snapshot = await sb.snapshot();
+  } finally {
+    quiet = false;
+  }
+  await saveWorkspace(workspace, { snapshot, settings });
 }
 
 /** @returns {Promise<Map<string, TreeEntry>>} */
