@@ -77,7 +77,8 @@ $('snapshot-upload').addEventListener('change', async (/** @type {any} */ e) => 
 });
 $('reset').addEventListener('click', async () => {
   if (!confirm('Reset this workspace to its first state? Its saved copy is deleted.')) return;
-  await client.request('reset', {});
+  const r = await client.request('reset', {});
+  panels.showSettings(r.settings);
   files.close();
   terminal.note('workspace reset');
 });

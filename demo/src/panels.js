@@ -125,8 +125,8 @@ export function createPanels(client, page) {
       const form = $('host-form');
       form.elements.profile.value = s.profile;
       form.elements.policy.value = s.policy;
-      for (const [k, v] of Object.entries(s.limits)) {
-        if (form.elements[k]) form.elements[k].value = String(v);
+      for (const k of ['max_steps', 'max_total_bytes', 'max_file_bytes', 'max_output_bytes']) {
+        form.elements[k].value = s.limits[k] === undefined ? '' : String(s.limits[k]);
       }
     },
   };

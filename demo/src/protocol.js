@@ -37,7 +37,7 @@
  *   restore: [{ archive: Uint8Array }, { revision: number, rootHash: string }],
  *   rootHash: [{}, string],
  *   rollback: [{ id: number }, { revision: number }],
- *   reset: [{}, { revision: number }],
+ *   reset: [{}, { revision: number, settings: Settings }],
  *   fork: [{}, { workspace: string }],
  *   configure: [{ settings: Settings }, { settings: Settings }],
  *   setSecrets: [{ secrets: Record<string, string> }, { names: string[] }],

@@ -324,7 +324,7 @@ serve(scope, {
     await open(null, DEFAULT_SETTINGS);
     lastRevision = -2;
     await settle('');
-    return { revision: sb.revision };
+    return { revision: sb.revision, settings };
   },
   async fork() {
     const id = `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

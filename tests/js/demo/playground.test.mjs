@@ -134,7 +134,7 @@ test('playground-1 the terminal runs commands, multi-line input and history', as
   await shot(page, '1-terminal');
 });
 
-test('playground-2 Tab completes commands, paths and variables; Ctrl-C drops the line', async () => {
+test('playground-2 Tab completes commands, paths and variables; Ctrl-C drops the line; Ctrl-L clears', async () => {
   await page.locator('#term').click();
   await page.keyboard.type('ech');
   await page.keyboard.press('Tab');
@@ -152,6 +152,11 @@ test('playground-2 Tab completes commands, paths and variables; Ctrl-C drops the
     window.playground.terminal.text()), null, T);
   await typeLine('echo after');
   assert.doesNotMatch(await screen(), /Welcome to the MemSandbox/);
+  await page.keyboard.type('ls');
+  await page.keyboard.press('Control+L');
+  await page.waitForFunction(() => window.playground.terminal.text().trim() === 'sandbox:/workspace$ ls',
+    null, T);
+  await page.keyboard.press('Control+U');
 });
 
 test('playground-2b Ctrl-C stops a running loop; the workspace is as before it', async () => {
