@@ -48,9 +48,10 @@ const files = createFiles({
 const panels = createPanels(client, { status, note: (s) => terminal.note(s) });
 createAgentPanel(client, { note: (s) => terminal.note(s), interrupt });
 
-client.on('status', ({ revision, cwd }) => {
+client.on('status', ({ revision, cwd, persisted }) => {
   terminal.setCwd(cwd);
-  status(`Workspace "${workspace}", revision ${revision}, saved in this browser.`);
+  status(`Workspace "${workspace}", revision ${revision}, ` +
+    `${persisted ? 'saved in this browser' : 'NOT saved (a snapshot could not be taken or stored)'}.`);
 });
 
 // ---- snapshots, reset, fork ---------------------------------------------

@@ -46,7 +46,8 @@ let current = 0;
 let tree = new Map();
 let treeRevision = -1;
 let lastRevision = -1;
-let quiet = false; // the tree walk's own list/stat calls are not news
+let quiet = false; // the page's own calls (tree walks, saves) are not news
+let persisted = false;
 let commands = [];
 
 // ---- the sandbox ----------------------------------------------------------
@@ -56,6 +57,19 @@ function onEvent(ev) {
   if (quiet) return;
   if (typeof ev.revision === 'number') lastRevision = ev.revision;
   post({ type: 'event', event: ev });
+}
+
+/**
+ * Runs the worker's own housekeeping calls without reporting their events.
+ * @template T @param {() => Promise<T>} fn @returns {Promise<T>}
+ */
+async function quietly(fn) {
+  quiet = true;
+  try {
+    return await fn();
+  } finally {
+    quiet = false;
+  }
 }
 
 /** @param {Settings} s */
@@ -80,25 +94,24 @@ async function open(snapshot, s) {
 // Builtins, keywords and commands for Tab completion, asked of the shell
 // once (compgen does not exist yet): help's "NAME - purpose" lines and
 // the entries of /usr/bin.
-async function listCommands() {
-  quiet = true;
-  try {
+function listCommands() {
+  return quietly(async () => {
     const r = await sb.execute("help -d '*'", { fresh: true });
     const names = [...r.stdout.matchAll(/^([^\s(]\S*) - /gm)].map((m) => m[1]);
     names.push(...await sb.list('/usr/bin'));
     return [...new Set(names)].sort();
-  } catch {
-    return [];
-  } finally {
-    quiet = false;
-  }
+  }).catch(() => []);
 }
 
 // ---- after every change -----------------------------------------------------
 
-/** @param {string} label */
+/**
+ * Adds a checkpoint to the timeline (none when a policy denies them).
+ * @param {string} label
+ */
 async function checkpoint(label) {
-  const id = await sb.checkpoint();
+  const id = await sb.checkpoint().catch(() => null);
+  if (id === null) return;
   checkpoints.push({ id, label, revision: sb.revision, time: Date.now() });
   while (checkpoints.length > MAX_CHECKPOINTS) await sb.release(checkpoints.shift().id);
   current = id;
@@ -117,18 +130,19 @@ async function settle(label) {
     await refreshTree();
     await persist();
   }
-  post({ type: 'status', revision: sb.revision, cwd: sb.cwd, persisted: true });
+  post({ type: 'status', revision: sb.revision, cwd: sb.cwd, persisted });
 }
 
+// Saves the workspace; a policy denying snapshots or a full IndexedDB
+// leave it unsaved, which the page shows, rather than failing the call.
 async function persist() {
-  quiet = true; // the page's own housekeeping, not the user's
-  let snapshot;
   try {
-    snapshot = await sb.snapshot();
-  } finally {
-    quiet = false;
+    const snapshot = await quietly(() => sb.snapshot());
+    await saveWorkspace(workspace, { snapshot, settings });
+    persisted = true;
+  } catch {
+    persisted = false;
   }
-  await saveWorkspace(workspace, { snapshot, settings });
 }
 
 /** @returns {Promise<Map<string, TreeEntry>>} */
@@ -137,10 +151,11 @@ async function walk() {
   const out = new Map();
   const visit = async (/** @type {string} */ path) => {
     if (out.size >= MAX_TREE) return;
-    const st = await sb.stat(path, { followSymlinks: false });
+    const st = await sb.stat(path, { followSymlinks: false }).catch(() => null);
+    if (!st) return; // hidden by the policy
     out.set(path, { path, kind: st.kind, size: st.size, mtimeMs: st.mtimeMs });
     if (st.kind !== 'directory') return;
-    for (const name of await sb.list(path)) await visit(`${path}/${name}`);
+    for (const name of await sb.list(path).catch(() => [])) await visit(`${path}/${name}`);
   };
   for (const root of TREE_ROOTS) {
     if (await sb.exists(root)) await visit(root);
@@ -149,13 +164,7 @@ async function walk() {
 }
 
 async function refreshTree() {
-  quiet = true;
-  let next;
-  try {
-    next = await walk();
-  } finally {
-    quiet = false;
-  }
+  const next = await quietly(walk);
   const added = [], changed = [], removed = [];
   for (const [p, e] of next) {
     const old = tree.get(p);
@@ -202,25 +211,21 @@ function cancelScript() {
 
 // ---- completion ---------------------------------------------------------
 
-/** @param {string} line @param {number} cursor */
+/**
+ * The word before the cursor and what may complete it: a $variable, a
+ * command name in command position, else a path.
+ * @param {string} line @param {number} cursor
+ */
 async function complete(line, cursor) {
   const before = line.slice(0, cursor);
   const word = /[^\s|;&<>()]*$/.exec(before)[0];
   const start = cursor - word.length;
   const head = before.slice(0, start);
-  let candidates;
-  quiet = true;
-  try {
-    if (word.startsWith('$')) {
-      candidates = Object.keys(await sb.env()).map((n) => `$${n}`);
-    } else if (!word.includes('/') && /(^|[|;&(`]|\bdo|\bthen|\belse)\s*$/.test(head)) {
-      candidates = commands;
-    } else {
-      candidates = await pathCandidates(word);
-    }
-  } finally {
-    quiet = false;
-  }
+  const candidates = await quietly(async () => {
+    if (word.startsWith('$')) return Object.keys(await sb.env()).map((n) => `$${n}`);
+    if (!word.includes('/') && /(^|[|;&(`]|\bdo|\bthen|\belse)\s*$/.test(head)) return commands;
+    return pathCandidates(word);
+  });
   return { start, candidates: candidates.filter((c) => c.startsWith(word)).sort() };
 }
 
@@ -316,7 +321,7 @@ serve(scope, {
     await refreshTree();
     await persist();
     post({ type: 'timeline', checkpoints, current });
-    post({ type: 'status', revision: sb.revision, cwd: sb.cwd, persisted: true });
+    post({ type: 'status', revision: sb.revision, cwd: sb.cwd, persisted });
     return { revision: sb.revision };
   },
   async reset() {
