@@ -30,7 +30,7 @@ const crlf = (/** @type {string} */ s) => s.replace(/\r?\n/g, '\r\n');
  */
 export function createTerminal(el, client, hooks) {
   const term = new Terminal({
-    convertEol: false, cursorBlink: true, fontSize: 14, scrollback: 5000,
+    convertEol: false, cursorBlink: true, fontSize: 14, lineHeight: 1.2, scrollback: 5000,
     fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, monospace',
     // brighter than xterm's defaults: readable (AA contrast) on this background
     theme: { background: '#101418', foreground: '#e1e7ec', blue: '#6cb6ff', green: '#7fd18b',
