@@ -2870,6 +2870,22 @@ static void interp_cond_trace(shell *sh, const char *a, const char *op,
   buf_finish(&t);
 }
 
+/* The regex meter's payment: steps from the run's budget. */
+static int interp_rx_charge(void *arg, uint64_t steps) {
+  return interp_tick((shell *)arg, steps);
+}
+
+/* [[ s =~ re ]]: the search, its work charged to the step limit. */
+static int interp_rx_search(shell *sh, rx *re, const char *s, rx_match *m,
+                            size_t nm) {
+  rx_meter mt = RX_METER(interp_rx_charge, sh);
+  int rc;
+  mt.left = sh->run->rx_units;
+  rc = rx_search(re, (const uint8_t *)s, strlen(s), 0, 0, m, nm, &mt);
+  sh->run->rx_units = mt.left;
+  return rc;
+}
+
 static int interp_cond_binary(shell *sh, ast_cond *c) {
   char *l = NULL, *r = NULL;
   int rc;
@@ -2929,7 +2945,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc == MSB_ENOMEM ? rc : 2;
     }
-    rc = rx_exec(re, (const uint8_t *)l, strlen(l), 0, 0, mt, 10, NULL);
+    rc = interp_rx_search(sh, re, l, mt, 10);
     if (rc == 1) {
       size_t ns = rx_nsub(re), i;
       var *v = var_bind(sh->vars, "BASH_REMATCH", 0);

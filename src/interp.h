@@ -149,6 +149,7 @@ typedef struct sh_run {
   const char *limit;    /* name of the limit that stopped the run */
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
+  uint64_t rx_units;    /* regex work paid for and not yet done */
   buf out, err;         /* the run's stdout and stderr */
   uint64_t out_drop, err_drop;
   int procsub_next;     /* next /dev/fd/N number for <(...) */

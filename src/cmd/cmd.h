@@ -93,6 +93,7 @@ struct cmd_ctx {
   /* Charges n steps of work; returns MSB_ELIMIT when the budget is gone, in
    * which case the command must stop and return that code. */
   int (*tick)(cmd_ctx *c, uint64_t n);
+  uint64_t rx_units; /* regex work paid for and not yet done (cmd_rx_exec) */
 };
 
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
@@ -273,12 +274,11 @@ int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
 int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
                       const uint8_t **d, size_t *len);
 
-/* Regex search for grep and sed: rx_exec with a work budget per call of
- * CMD_RX_BUDGET plus 16 units per subject byte, the work charged to the
- * step limit. A search that exhausts its budget (a catastrophic
- * back-reference pattern) stops the run on the named limit max_steps and
- * returns MSB_ELIMIT. Other results as rx_exec. */
-#define CMD_RX_BUDGET ((uint64_t)50000000u)
+/* Regex search for every command (grep, sed, expr, find, nl, tac):
+ * rx_search metered by the command's step budget (c->tick), so a search
+ * that cannot finish (a catastrophic back-reference pattern) stops the run
+ * on the named limit max_steps and returns MSB_ELIMIT. Other results as
+ * rx_search. */
 struct rx;
 struct rx_match;
 int cmd_rx_exec(cmd_ctx *c, struct rx *r, const uint8_t *s, size_t len,

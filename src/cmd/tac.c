@@ -46,13 +46,13 @@ static const uint8_t *tac_find(const uint8_t *d, size_t len, size_t from,
 
 /* Next separator at or after pos: 1 with [*so, *eo), 0 none, or a
  * negative code. Regex separators must be non-empty matches. */
-static int tac_next(rx *re, const uint8_t *d, size_t len, size_t pos,
-                    const char *sep, size_t sl, size_t *so, size_t *eo) {
+static int tac_next(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
+                    size_t pos, const char *sep, size_t sl, size_t *so,
+                    size_t *eo) {
   if (re) {
     while (pos < len) {
       rx_match m;
-      uint64_t budget = (uint64_t)1000000000u;
-      int r = rx_exec(re, d, len, pos, 0, &m, 1, &budget);
+      int r = cmd_rx_exec(c, re, d, len, pos, 0, &m, 1);
       if (r <= 0) return r;
       if (m.eo > m.so) {
         *so = (size_t)m.so;
@@ -79,7 +79,7 @@ static int tac_one(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
   int r;
   at = arena_alloc(c->a, cap * 2 * sizeof *at);
   if (!at) return MSB_ENOMEM;
-  while ((r = tac_next(re, d, len, pos, sep, sl, &so, &eo)) == 1) {
+  while ((r = tac_next(c, re, d, len, pos, sep, sl, &so, &eo)) == 1) {
     if (n == cap) {
       size_t *na = arena_alloc(c->a, cap * 4 * sizeof *na);
       if (!na) return MSB_ENOMEM;

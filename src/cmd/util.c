@@ -161,22 +161,18 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 
+/* The regex meter's payment: steps from the command's budget. */
+static int util_rx_charge(void *arg, uint64_t steps) {
+  return cmd_tick((cmd_ctx *)arg, steps);
+}
+
 int cmd_rx_exec(cmd_ctx *c, rx *r, const uint8_t *s, size_t len, size_t start,
                 unsigned eflags, rx_match *m, size_t nm) {
-  uint64_t cap = CMD_RX_BUDGET + 16 * (uint64_t)len, left = cap, used, flat;
-  int rc = rx_exec(r, s, len, start, eflags, m, nm, &left), t;
-  if (rc == MSB_ELIMIT && left == 0) {
-    /* Out of budget: name the step limit rather than failing silently. */
-    cmd_tick(c, UINT64_MAX / 4);
-    return MSB_ELIMIT;
-  }
-  /* The engine charges the rest of the subject up front on every call
-   * (grep -o calls it once per match); only work beyond that is real. */
-  used = cap - left;
-  flat = start < len ? len - start + 1 : 1;
-  if (used > flat && used - flat >= 4096 &&
-      (t = cmd_tick(c, (used - flat) / 4096)) < 0)
-    return t;
+  rx_meter mt = RX_METER(util_rx_charge, c);
+  int rc;
+  mt.left = c->rx_units;
+  rc = rx_search(r, s, len, start, eflags, m, nm, c->tick ? &mt : NULL);
+  c->rx_units = mt.left;
   return rc;
 }
 
