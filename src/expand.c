@@ -132,6 +132,10 @@ static void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     x->err = MSB_ELIMIT;
     return;
   }
+  if (interp_charge_bytes(x->sh, n)) {
+    x->err = MSB_ELIMIT;
+    return;
+  }
   x->started = 1;
   x->wsbreak = 0;
   buf_put(&x->cur, s, n);
@@ -650,10 +654,15 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
   return rc;
 }
 
+/* One match of ${x#p} and ${x/p/r}: its work is paid in steps too (a
+ * unit of glob work as a byte), since a loop repeats it with a fresh glob
+ * budget each time. */
 static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
                           uint64_t *budget) {
+  uint64_t before = *budget;
   int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc >= 0 && interp_charge_bytes(sh, before - *budget)) rc = MSB_ELIMIT;
   return rc;
 }
 
@@ -724,6 +733,20 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
   }
 }
 
+/* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
+ * literal, the text between matches copied in bulk. */
+static void expand_subst_lit(buf *b, int all, const buf *lit, const char *rep,
+                             const char *s, size_t n) {
+  const char *at = s, *end = s + n, *hit;
+  while ((hit = buf_memmem(at, (size_t)(end - at), lit->p, lit->len))) {
+    buf_put(b, at, (size_t)(hit - at));
+    expand_put_repl(b, rep, hit, lit->len);
+    at = hit + lit->len;
+    if (!all) break;
+  }
+  buf_put(b, at, (size_t)(end - at));
+}
+
 /* ${x/p/r} family on one string. */
 static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
                         const char *s, char **res) {
@@ -738,6 +761,10 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   buf_init(&lit, sh->m);
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
+  if (!magic && lit.len && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
+    expand_subst_lit(&b, op == AST_PE_SUB_ALL, &lit, rep, s, n);
+    goto out;
+  }
   if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
     /* ${x/#/r} and ${x/%/r} still add r at the start or end */
     *res = mem_strdup(sh->m, s);
@@ -1026,6 +1053,8 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   int rc = 0;
   for (i = 0; i < v->n && !rc; i++) {
     char *r = NULL;
+    /* every operation scans and copies the value */
+    if ((rc = interp_charge_bytes(sh, strlen(v->v[i])))) break;
     switch (o->op) {
     case AST_PE_TRIM_SP:
     case AST_PE_TRIM_LP:

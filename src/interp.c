@@ -80,6 +80,15 @@ int interp_tick(shell *sh, uint64_t n) {
   return 0;
 }
 
+int interp_charge_bytes(shell *sh, uint64_t n) {
+  sh_run *r = sh->run;
+  r->byte_carry += n;
+  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / CMD_BYTES_PER_STEP;
+  r->byte_carry %= CMD_BYTES_PER_STEP;
+  return interp_tick(sh, n);
+}
+
 int interp_stack_fail(shell *sh) {
   sh_run *r = sh->run;
   if (!r->limit) {
@@ -143,6 +152,9 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   int rc = 0;
   if (fd < 0 || fd >= SH_NFD || !(s = sh->fd[fd])) return MSB_EINVAL;
   if (!n) return 0;
+  /* paid here; past the limit the run stops at its next step (the limit
+   * is sticky), without a write error for the writer to report */
+  interp_charge_bytes(sh, n);
   switch (s->kind) {
   case SH_S_NULL: return 0;
   case SH_S_BUF:
@@ -261,7 +273,11 @@ int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n) {
 void interp_consume(shell *sh, int fd, size_t n) {
   sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
   if (!s || s->kind != SH_S_IN) return;
-  s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+  if (n > s->len - s->pos) n = s->len - s->pos;
+  /* a reader's scan is paid here; past the limit the run stops at its
+   * next step (the limit is sticky) */
+  interp_charge_bytes(sh, n);
+  s->pos += n;
   s->reach = s->pos;
 }
 
@@ -1265,6 +1281,12 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = interp_pipe_overrun(sh);
   }
   interp_stdin_used(sh, &c);
+  /* output written in place is paid here (the rest in interp_write); a
+   * command that read past the limit (cmd_input) stops here too */
+  if (interp_charge_bytes(
+          sh, out != &tout && out->len > out0 ? out->len - out0 : 0) &&
+      rc >= 0)
+    rc = MSB_ELIMIT;
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)

@@ -94,7 +94,16 @@ struct cmd_ctx {
    * which case the command must stop and return that code. */
   int (*tick)(cmd_ctx *c, uint64_t n);
   uint64_t rx_units; /* regex work paid for and not yet done (cmd_rx_exec) */
+  uint64_t byte_carry; /* bytes of work not yet paid (cmd_charge_bytes) */
 };
+
+/* Work by volume: every CMD_BYTES_PER_STEP bytes copied, scanned or
+ * matched cost one step, in the shell (expansion results, writes to any
+ * stream, input consumed) and in commands (files read), so that the step
+ * limit bounds time whatever a step does: moving 1 KiB takes about as long
+ * as the cheapest shell step in wasm. A script that moves a few MB pays a
+ * few thousand steps, well inside either profile. */
+#define CMD_BYTES_PER_STEP 1024u
 
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
 
@@ -213,6 +222,8 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...)
 /* Charges n steps through c->tick (no-op without a tick hook). Commands
  * call it about every 1000 entries or lines and stop on a non-zero return. */
 int cmd_tick(cmd_ctx *c, uint64_t n);
+/* Charges n bytes of work (see CMD_BYTES_PER_STEP) through cmd_tick. */
+int cmd_charge_bytes(cmd_ctx *c, uint64_t n);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
  * normalised lexically (arena; NULL on out of memory). An empty operand

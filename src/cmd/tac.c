@@ -30,20 +30,6 @@ static const cmd_opt tac_opts[] = {{'b', "before", CMD_ARG_NONE, 'b'},
                                    {'s', "separator", CMD_ARG_REQ, 's'},
                                    {0, 0, 0, 0}};
 
-/* Finds sep in d[from..len) (memmem). */
-static const uint8_t *tac_find(const uint8_t *d, size_t len, size_t from,
-                               const char *sep, size_t sl) {
-  const uint8_t *p = d + from, *end = d + len;
-  while ((size_t)(end - p) >= sl) {
-    const uint8_t *q =
-        memchr(p, (unsigned char)sep[0], (size_t)(end - p) - sl + 1);
-    if (!q) return NULL;
-    if (!memcmp(q, sep, sl)) return q;
-    p = q + 1;
-  }
-  return NULL;
-}
-
 /* Next separator at or after pos: 1 with [*so, *eo), 0 none, or a
  * negative code. Regex separators must be non-empty matches. */
 static int tac_next(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
@@ -63,7 +49,8 @@ static int tac_next(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
     }
     return 0;
   } else {
-    const uint8_t *q = sl ? tac_find(d, len, pos, sep, sl) : NULL;
+    const uint8_t *q =
+        sl && pos < len ? buf_memmem(d + pos, len - pos, sep, sl) : NULL;
     if (!q) return 0;
     *so = (size_t)(q - d);
     *eo = *so + sl;

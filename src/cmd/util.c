@@ -161,6 +161,14 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 
+int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
+  c->byte_carry += n;
+  if (c->byte_carry < CMD_BYTES_PER_STEP) return 0;
+  n = c->byte_carry / CMD_BYTES_PER_STEP;
+  c->byte_carry %= CMD_BYTES_PER_STEP;
+  return cmd_tick(c, n);
+}
+
 /* The regex meter's payment: steps from the command's budget. */
 static int util_rx_charge(void *arg, uint64_t steps) {
   return cmd_tick((cmd_ctx *)arg, steps);
@@ -320,6 +328,7 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
+  int rc;
   if (!strcmp(operand, "-") || !strcmp(operand, "/dev/stdin")) {
     if (c->in_err) {
       c->in_failed = 1;
@@ -340,7 +349,11 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
     return 0;
   }
   if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
-  return vfs_read(c->fs, p, data, len);
+  rc = vfs_read(c->fs, p, data, len);
+  /* Reading is paid by the file's size; past the limit the command
+   * stops at its next charge (the limit is sticky). */
+  if (!rc) cmd_charge_bytes(c, *len);
+  return rc;
 }
 
 void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len, int delim) {
