@@ -1213,6 +1213,19 @@ static void interp_stdin_used(shell *sh, const cmd_ctx *c) {
     in->reach = at + c->in_stop;
 }
 
+/* Whether a command stopped by its output cap was writing more into the
+ * file on stdout than a file may hold: that is the file's limit, which
+ * scripts see as a failed write (delivering the output fails with "File
+ * too large", and the script goes on), not the string limit stopping the
+ * run. Output bound for a file is capped at one byte past the file limit
+ * (not the string limit: it never becomes a string), so its length says
+ * whether the file limit was passed. */
+static int interp_file_full(shell *sh, int rc, const sh_stream *s1,
+                            const buf *out) {
+  return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE &&
+         out->len > sh->lim->max_file_bytes;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -1255,6 +1268,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.clock_ns = sh->clock_ns;
   c.out_max =
       sh->lim->max_string_bytes ? sh->lim->max_string_bytes : (uint64_t)-1;
+  if (out == &tout && s1 && s1->kind == SH_S_FILE)
+    c.out_max = sh->lim->max_file_bytes + 1; /* see interp_file_full */
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
@@ -1264,6 +1279,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   else
     rc = d->fn(&c);
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
+  if (interp_file_full(sh, rc, out == &tout ? s1 : NULL, out)) rc = 1;
   if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
       !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
       (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
