@@ -1874,10 +1874,16 @@ static void brace_emit(bctx *b, bitem *it, size_t n) {
   b->n++;
 }
 
+/* Brace work: items scanned and copied (every alternative is a copy of
+ * the word, and a nested one is copied again at each level), charged
+ * before the copy is made, so that a word expanding to millions of words
+ * or nested thousands deep stops at max_glob_work after a bounded amount
+ * of time and memory (BRACE_WORK items of it per unit of the limit). */
+#define BRACE_WORK 4
 static int brace_charge(bctx *b, uint64_t n) {
   uint64_t max = b->sh->lim->max_glob_work;
   b->work += n;
-  if ((max && b->work > max * 4) ||
+  if ((max && b->work > max * BRACE_WORK) ||
       (b->sh->lim->max_array_items && b->n > b->sh->lim->max_array_items)) {
     if (!b->sh->run->limit) b->sh->run->limit = "max_glob_work";
     b->err = MSB_ELIMIT;
@@ -1908,7 +1914,9 @@ static void brace_expand(bctx *b, bitem *it, size_t n);
 
 static bitem *brace_concat(bctx *b, const bitem *a, size_t an, const bitem *m,
                            size_t mn, const bitem *z, size_t zn) {
-  bitem *r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
+  bitem *r;
+  if (brace_charge(b, an + mn + zn)) return NULL;
+  r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
   if (!r) {
     b->err = MSB_ENOMEM;
     return NULL;
@@ -2055,6 +2063,27 @@ static void brace_expand_run(bctx *b, bitem *it, size_t n) {
   brace_emit(b, it, n);
 }
 
+/* How deep matched braces nest in it[0..n) ("${" excluded). Expansion
+ * recurses at least that deep, so a word nested deeper than the native
+ * stack allows is refused before any of its work is done. */
+static size_t brace_depth(arena *a, const bitem *it, size_t n) {
+  size_t *open = arena_alloc(a, (n + 1) * sizeof *open), top = 0, i;
+  unsigned char *pair = arena_zalloc(a, n + 1);
+  size_t d = 0, max = 0;
+  if (!open || !pair) return 0; /* the expansion meets ENOMEM itself */
+  for (i = 0; i < n; i++)
+    if (it[i].c == '{' && !(i > 0 && it[i - 1].c == '$'))
+      open[top++] = i;
+    else if (it[i].c == '}' && top)
+      pair[open[--top]] = pair[i] = 1;
+  for (i = 0; i < n; i++)
+    if (pair[i] && it[i].c == '{') {
+      if (++d > max) max = d;
+    } else if (pair[i])
+      d--;
+  return max;
+}
+
 static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
                       size_t *count) {
   bctx b;
@@ -2086,6 +2115,8 @@ static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
       it[k++].p = p;
     }
   }
+  if (brace_depth(a, it, n) * SH_STACK_BRACE > interp_stack_left(sh))
+    return interp_stack_fail(sh);
   memset(&b, 0, sizeof b);
   b.sh = sh;
   b.a = a;
