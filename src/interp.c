@@ -1218,12 +1218,10 @@ static void interp_stdin_used(shell *sh, const cmd_ctx *c) {
  * scripts see as a failed write (delivering the output fails with "File
  * too large", and the script goes on), not the string limit stopping the
  * run. Output bound for a file is capped at one byte past the file limit
- * (not the string limit: it never becomes a string), so its length says
- * whether the file limit was passed. */
-static int interp_file_full(shell *sh, int rc, const sh_stream *s1,
-                            const buf *out) {
-  return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE &&
-         out->len > sh->lim->max_file_bytes;
+ * (not the string limit: it never becomes a string), so reaching the cap
+ * means the file limit was passed. */
+static int interp_file_full(shell *sh, int rc, const sh_stream *s1) {
+  return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE;
 }
 
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
@@ -1233,7 +1231,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2, werr;
+  int rc, r2, werr, full;
   size_t out0;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
@@ -1279,7 +1277,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   else
     rc = d->fn(&c);
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
-  if (interp_file_full(sh, rc, out == &tout ? s1 : NULL, out)) rc = 1;
+  full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
+  if (full) rc = 1;
   if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
       !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
       (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
@@ -1317,6 +1316,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   r2 =
       (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
   werr = sh->run->write_err;
+  if (full && !werr) werr = MSB_EFBIG; /* what it kept was not written */
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
