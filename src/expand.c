@@ -733,18 +733,26 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
   }
 }
 
+/* Work a match costs beyond its bytes (a search restarted, the
+ * replacement put), in bytes (interp_charge_bytes). */
+#define EXPAND_MATCH_BYTES 64
+
 /* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
- * literal, the text between matches copied in bulk. */
-static void expand_subst_lit(buf *b, int all, const buf *lit, const char *rep,
-                             const char *s, size_t n) {
+ * literal, the text between matches copied in bulk. Returns the number of
+ * matches. */
+static uint64_t expand_subst_lit(buf *b, int all, const buf *lit,
+                                 const char *rep, const char *s, size_t n) {
   const char *at = s, *end = s + n, *hit;
+  uint64_t hits = 0;
   while ((hit = buf_memmem(at, (size_t)(end - at), lit->p, lit->len))) {
     buf_put(b, at, (size_t)(hit - at));
     expand_put_repl(b, rep, hit, lit->len);
     at = hit + lit->len;
+    hits++;
     if (!all) break;
   }
   buf_put(b, at, (size_t)(end - at));
+  return hits;
 }
 
 /* ${x/p/r} family on one string. */
@@ -762,7 +770,8 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
   if (!magic && lit.len && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
-    expand_subst_lit(&b, op == AST_PE_SUB_ALL, &lit, rep, s, n);
+    uint64_t hits = expand_subst_lit(&b, op == AST_PE_SUB_ALL, &lit, rep, s, n);
+    rc = interp_charge_bytes(sh, hits * EXPAND_MATCH_BYTES);
     goto out;
   }
   if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
