@@ -53,6 +53,11 @@ static awk_str *awk_mkstr(awk_rt *A, const char *s, size_t n) {
     A->err = MSB_ELIMIT;
     return NULL;
   }
+  /* building strings is work by volume, like every copy in the sandbox */
+  if (n >= 64 && cmd_charge_bytes(A->c, n)) {
+    A->err = MSB_ELIMIT;
+    return NULL;
+  }
   r = awk_str_new(A->m, s, n);
   if (!r) A->err = MSB_ENOMEM;
   return r;
@@ -760,6 +765,8 @@ static int awk_eval_concat(awk_rt *A, awk_node *n, awk_val *out) {
     const msb_limits *lim = A->c->lim;
     size_t len = x.s->len + y.s->len;
     if (lim && lim->max_string_bytes && len > lim->max_string_bytes)
+      s = NULL, A->err = MSB_ELIMIT;
+    else if (len >= 64 && cmd_charge_bytes(A->c, len))
       s = NULL, A->err = MSB_ELIMIT;
     else if ((s = mem_alloc(A->m, sizeof *s + len + 1)) != NULL) {
       s->ref = 1;

@@ -493,8 +493,8 @@ static int awk_in_record(awk_rt *A, awk_in *in, const char **p, size_t *n,
   const char *d;
   size_t len, pos, e;
   awk_in_fresh(A, in);
-  d = (const char *)in->data;
-  len = in->len;
+  d = in->data ? (const char *)in->data : "";
+  len = in->data ? in->len : 0;
   pos = in->pos;
   *rt = "";
   *rtn = 0;
@@ -628,7 +628,8 @@ static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
                in->name);
       return 1;
     }
-    rc = vfs_read(A->c->fs, abs, &in->data, &in->len);
+    /* cmd_input charges the read to the step budget */
+    rc = cmd_input(A->c, in->name, &in->data, &in->len);
     if (rc) {
       return A->err = awk_fatal(A, "cannot open file `%s' for reading: %s",
                                 in->name, cmd_strerror(rc));
@@ -928,7 +929,7 @@ static int awk_in_stream(awk_rt *A, int kind, const char *name, awk_in **out) {
     const char *abs = cmd_path(A->c, name);
     if (!abs || !(in->abs = mem_strdup(A->m, abs)))
       return awk_in_free(A, in), A->err = MSB_ENOMEM;
-    rc = vfs_read(A->c->fs, in->abs, &in->data, &in->len);
+    rc = cmd_input(A->c, name, &in->data, &in->len);
     if (rc) {
       awk_in_free(A, in);
       *out = NULL;
