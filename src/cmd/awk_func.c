@@ -503,6 +503,23 @@ static int awk_set_elem(awk_rt *A, awk_arr *arr, const char *k, size_t kn,
   return awk_set_str(A, v, s, n, 1);
 }
 
+/* An array argument of a builtin, with gawk's message when it is not a
+ * name ("split: second argument is not an array"). */
+static awk_arr *awk_arr_arg(awk_rt *A, awk_node *n, awk_node *arg, int pos) {
+  static const char *const nth[] = {"first", "second", "third", "fourth"};
+  static const char *const names[] = {[B_SPLIT] = "split",
+                                      [B_MATCH] = "match",
+                                      [B_PATSPLIT] = "patsplit",
+                                      [B_ASORT] = "asort",
+                                      [B_ASORTI] = "asorti"};
+  if (arg->op != N_VAR && arg->op != N_LOCAL) {
+    A->err = awk_fatal(A, "%s: %s argument is not an array", names[n->sub],
+                       nth[pos]);
+    return NULL;
+  }
+  return awk_cell_arr(A, arg);
+}
+
 static int awk_b_match(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
   awk_val s;
   rx *re;
@@ -514,7 +531,7 @@ static int awk_b_match(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
   if (!(re = awk_regex(A, a[1], &rc)))
     return awk_val_free(A, &s), rc ? rc : A->err;
   if (n->idx > 2) {
-    if (!(arr = awk_cell_arr(A, a[2]))) return awk_val_free(A, &s), A->err;
+    if (!(arr = awk_arr_arg(A, n, a[2], 2))) return awk_val_free(A, &s), A->err;
     awk_arr_clear(A, arr);
   }
   r = awk_rx_exec(A, re, s.s->p, s.s->len, 0, 0, m, 10);
@@ -556,8 +573,8 @@ static int awk_b_split(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
   memset(&s, 0, sizeof s);
   memset(&fs, 0, sizeof fs);
   if ((rc = awk_eval_str(A, a[0], &s)) != 0) return rc;
-  if (!(arr = awk_cell_arr(A, a[1]))) return awk_val_free(A, &s), A->err;
-  if (n->idx > 3 && !(seps = awk_cell_arr(A, a[3])))
+  if (!(arr = awk_arr_arg(A, n, a[1], 1))) return awk_val_free(A, &s), A->err;
+  if (n->idx > 3 && !(seps = awk_arr_arg(A, n, a[3], 3)))
     return awk_val_free(A, &s), A->err;
   if (n->idx > 2 && a[2]->op != N_ERE)
     rc = awk_eval_str(A, a[2], &fs);
@@ -803,14 +820,14 @@ int awk_foreach_order(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n) {
 }
 
 static int awk_b_asort(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
-  awk_arr *src = awk_cell_arr(A, a[0]), *dst;
+  awk_arr *src = awk_arr_arg(A, n, a[0], 0), *dst;
   awk_sorter S;
   awk_sortent *v;
   size_t k, i;
   int rc;
   awk_val *vals;
   if (!src) return A->err;
-  dst = n->idx > 1 ? awk_cell_arr(A, a[1]) : src;
+  dst = n->idx > 1 ? awk_arr_arg(A, n, a[1], 1) : src;
   if (!dst) return A->err;
   if (n->idx > 2) {
     awk_val how;

@@ -423,7 +423,13 @@ static const char *awk_var_name(awk_rt *A, awk_node *var) {
 }
 
 awk_arr *awk_cell_arr(awk_rt *A, awk_node *var) {
-  awk_cell *c = awk_cell_of(A, var);
+  awk_cell *c;
+  if (var->op != N_VAR && var->op != N_LOCAL) {
+    /* split(s, "x"), match(s, r, 5): no array of arrays either */
+    A->err = awk_fatal(A, "attempt to use a scalar value as array");
+    return NULL;
+  }
+  c = awk_cell_of(A, var);
   if (c->kind == C_ARRAY) return c->a;
   if (c->kind == C_UNTYPED) {
     if (!(c->a = awk_arr_new(A))) return NULL;
