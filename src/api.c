@@ -19,74 +19,10 @@
 
 #include "buf.h"
 #include "cmd/cmd.h"
+#include "limits.h"
 #include "memsandbox.h"
 #include "sandbox.h"
 #include "secret.h"
-
-/* ---- limits --------------------------------------------------------- */
-
-/* Fills *lim with a profile's values. */
-int msb_limits_init(msb_limits *lim, int profile) {
-  if (!lim) return MSB_EINVAL;
-  memset(lim, 0, sizeof *lim);
-  if (profile == MSB_PROFILE_NORMAL) {
-    lim->max_memory_bytes = (uint64_t)1 << 30;
-    lim->max_total_bytes = (uint64_t)256 << 20;
-    lim->max_file_bytes = (uint64_t)64 << 20;
-    lim->max_nodes = 100000;
-    lim->max_path_bytes = 4096;
-    lim->max_segment_bytes = 255;
-    lim->max_depth = 256;
-    lim->max_steps = 10000000;
-    lim->max_call_depth = 1000;
-    lim->max_script_bytes = (uint64_t)1 << 20;
-    lim->max_output_bytes = (uint64_t)16 << 20;
-    lim->max_string_bytes = (uint64_t)64 << 20;
-    lim->max_array_items = 1000000;
-    lim->max_glob_work = 1000000;
-    return 0;
-  }
-  if (profile == MSB_PROFILE_STRICT) {
-    lim->max_memory_bytes = (uint64_t)64 << 20;
-    lim->max_total_bytes = (uint64_t)16 << 20;
-    lim->max_file_bytes = (uint64_t)4 << 20;
-    lim->max_nodes = 10000;
-    lim->max_path_bytes = 4096;
-    lim->max_segment_bytes = 255;
-    lim->max_depth = 64;
-    lim->max_steps = 100000;
-    lim->max_call_depth = 100;
-    lim->max_script_bytes = (uint64_t)32 << 10;
-    lim->max_output_bytes = (uint64_t)256 << 10;
-    lim->max_string_bytes = (uint64_t)1 << 20;
-    lim->max_array_items = 10000;
-    lim->max_glob_work = 100000;
-    return 0;
-  }
-  return MSB_EINVAL;
-}
-
-/* Why a set of limits cannot be used, or NULL when it can. */
-static const char *api_limits_check(const msb_limits *l) {
-  if (l->max_memory_bytes < ((uint64_t)1 << 20))
-    return "max_memory_bytes must be at least 1048576";
-  if (!l->max_total_bytes) return "max_total_bytes must be positive";
-  if (!l->max_file_bytes) return "max_file_bytes must be positive";
-  if (l->max_file_bytes > l->max_total_bytes)
-    return "max_file_bytes must not exceed max_total_bytes";
-  if (l->max_nodes < 3) return "max_nodes must be at least 3";
-  if (l->max_segment_bytes < 9) return "max_segment_bytes must be at least 9";
-  if (l->max_path_bytes < 10) return "max_path_bytes must be at least 10";
-  if (!l->max_depth) return "max_depth must be positive";
-  if (!l->max_steps) return "max_steps must be positive";
-  if (!l->max_call_depth) return "max_call_depth must be positive";
-  if (!l->max_script_bytes) return "max_script_bytes must be positive";
-  if (!l->max_output_bytes) return "max_output_bytes must be positive";
-  if (!l->max_string_bytes) return "max_string_bytes must be positive";
-  if (!l->max_array_items) return "max_array_items must be positive";
-  if (!l->max_glob_work) return "max_glob_work must be positive";
-  return NULL;
-}
 
 /* ---- errors --------------------------------------------------------- */
 
@@ -225,15 +161,10 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
  * message names the limit to raise; "" for other codes. Borrowed from
  * sb->errname until the next call. */
 static const char *api_quota_name(msb_sandbox *sb, int rc) {
-  const char *name;
-  uint64_t v;
-  switch (rc) {
-  case MSB_ENOSPC: name = "max_total_bytes", v = sb->lim.max_total_bytes; break;
-  case MSB_EDQUOT: name = "max_nodes", v = sb->lim.max_nodes; break;
-  case MSB_EFBIG: name = "max_file_bytes", v = sb->lim.max_file_bytes; break;
-  default: return "";
-  }
-  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", name, api_ull(v));
+  limit_id id = limit_of_code(rc);
+  if (!id) return "";
+  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", limit_name(id),
+           api_ull(limit_value(&sb->lim, id)));
   return sb->errname;
 }
 
@@ -355,7 +286,7 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
     lim = *cfg->limits;
   else
     msb_limits_init(&lim, MSB_PROFILE_NORMAL);
-  if (api_limits_check(&lim)) return MSB_EINVAL;
+  if (!limit_check(&lim)) return MSB_EINVAL;
   cap =
       lim.max_memory_bytes > SIZE_MAX ? SIZE_MAX : (size_t)lim.max_memory_bytes;
   mem_init(&m, cap);

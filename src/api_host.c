@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "limits.h"
 #include "sandbox.h"
 
 #define API_HOST_CHECK(sb)         \
@@ -89,23 +90,14 @@ static int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
   return 0;
 }
 
-/* The limit a failure code stands for, or NULL. */
-static const char *api_limit_name(int rc) {
-  switch (rc) {
-  case MSB_ENOSPC: return "max_total_bytes";
-  case MSB_EDQUOT: return "max_nodes";
-  case MSB_EFBIG: return "max_file_bytes";
-  case MSB_ENOMEM: return "max_memory_bytes";
-  default: return NULL;
-  }
-}
-
 /* Ends an operation: denials seen, limits, the terminal event. x holds
  * the terminal event's extra fields (exit code, bytes, limit). */
 static int api_op_end(msb_sandbox *sb, api_op *o, int rc, const events_ev *x) {
   events_ev ev;
   size_t i;
-  const char *limit = rc < 0 ? api_limit_name(rc) : x ? x->limit : NULL;
+  const char *limit = rc < 0 ? limit_name(limit_of_code(rc))
+                      : x    ? x->limit
+                             : NULL;
   if (o->suspended) vfs_set_policy(sb->fs, o->suspended);
   if (sb->pol) {
     uint64_t dp = sb->pol->denied_paths - o->dpaths;
