@@ -54,9 +54,9 @@ static const limit_info limit_table[LIMIT_END] = {
 int msb_limits_init(msb_limits *lim, int profile) {
   limit_id i;
   if (!lim) return MSB_EINVAL;
+  memset(lim, 0, sizeof *lim);
   if (profile != MSB_PROFILE_NORMAL && profile != MSB_PROFILE_STRICT)
     return MSB_EINVAL;
-  memset(lim, 0, sizeof *lim);
   for (i = LIMIT_NONE + 1; i < LIMIT_TIMEOUT; i++) {
     const limit_info *t = &limit_table[i];
     uint64_t v = profile == MSB_PROFILE_STRICT ? t->strict : t->normal;
