@@ -243,7 +243,7 @@ static void jq_stream_ev(jq_ev *E, jv v, jv path, int top, jv *evs) {
       for (i = 0; i < jv_alen(v); i++) {
         jv p = jv_ref(path);
         jv_apush(R, &p, jv_num((double)i));
-        jq_stream_ev(E, jv_aget(v, i), p, 0, evs);
+        jq_stream_ev(E, jv_aget(v, i), jv_ref(p), 0, evs);
         jv_unref(R, lastp);
         lastp = p;
       }
@@ -253,7 +253,7 @@ static void jq_stream_ev(jq_ev *E, jv v, jv path, int top, jv *evs) {
       while ((e = jv_onext(v, &it))) {
         jv p = jv_ref(path);
         jv_apush(R, &p, jv_ref(e->key));
-        jq_stream_ev(E, e->val, p, 0, evs);
+        jq_stream_ev(E, e->val, jv_ref(p), 0, evs);
         jv_unref(R, lastp);
         lastp = p;
       }

@@ -230,6 +230,7 @@ struct jq_node {
   jq_node **args;
   jv v;                 /* literal, key string */
   const char *name;
+  const char *pos;      /* where in the source (error messages) */
   jq_node *ref;         /* JN_CALL/JN_VAR: the binder (JN_DEF/JN_PARAM/
                            JN_PVAR/JN_GLOBAL) */
 };

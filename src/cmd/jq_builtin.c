@@ -30,10 +30,9 @@ const char jq_prelude[] =
     "def select(f): if f then . else empty end;"
     "def recurse(f; cond): recurse(f | select(cond));"
     "def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];"
-    "def from_entries: reduce .[] as $x ({}; . + { ($x | if .key == null "
-    "then .k // .name // .Name // .K // .Key else .key end | if type == "
-    "\"string\" then . else tojson end): ($x | if has(\"value\") then .value "
-    "else .v end) });"
+    "def from_entries: reduce .[] as $x ({}; . + { ($x | .key // .name // "
+    ".Name // .Key): ($x | if has(\"value\") then .value else .Value end) "
+    "});"
     "def with_entries(f): to_entries | map(f) | from_entries;"
     "def any: reduce .[] as $x (false; . or $x);"
     "def all: reduce .[] as $x (true; . and $x);"
@@ -58,7 +57,6 @@ const char jq_prelude[] =
     "def paths: path(..) | select(length > 0);"
     "def paths(node_filter): . as $dot | paths | select(. as $p | $dot | "
     "getpath($p) | node_filter);"
-    "def leaf_paths: paths(scalars);"
     "def del(f): delpaths([path(f)]);"
     "def to_array: if type == \"array\" then . else [.] end;"
     "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
@@ -104,7 +102,7 @@ const char jq_prelude[] =
     "end;"
     "def capture(re; mods): match(re; mods) | reduce (.captures | .[] | "
     "select(.name != null) | { key: .name, value: .string }) as $pair ({}; "
-    ". + $pair);"
+    ". + {($pair.key): $pair.value});"
     "def capture($val): ($val | type) as $vt | if $vt == \"string\" then "
     "capture($val; null) elif $vt == \"array\" and ($val | length) > 1 then "
     "capture($val[0]; $val[1]) elif $vt == \"array\" and ($val | length) > "
@@ -135,6 +133,11 @@ const char jq_prelude[] =
     "as $max | [range(0; $max) as $j | [range(0; $in | length) as $i | "
     "$in[$i][$j]]] end;"
     "def ascii: [.] | implode;"
+    "def IN(s): any(s == .; .);"
+    "def IN(src; s): any(src == s; .);"
+    "def INDEX(stream; idx_expr): reduce stream as $row ({}; "
+    ".[$row | idx_expr | tostring] |= $row);"
+    "def INDEX(idx_expr): INDEX(.[]; idx_expr);"
     "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");";
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -374,22 +377,14 @@ static int jqb_fromjson(jq_ev *E, jv in, jv *a, jv *out) {
 }
 
 static int jqb_tonumber(jq_ev *E, jv in, jv *a, jv *out) {
-  (void)a;
   if (in.k == JV_NUMBER) {
     *out = jv_ref(in);
     return 0;
   }
   if (in.k == JV_STRING) {
-    buf err;
-    buf_init(&err, E->R.m);
-    if (jq_parse_one(&E->R, jv_sp(in), jv_sl(in), out, &err) == 0 &&
-        out->k == JV_NUMBER) {
-      buf_finish(&err);
-      return 0;
-    }
-    buf_finish(&err);
-    if (out->k != JV_INVALID && out->k != JV_NUMBER) jv_unref(&E->R, *out);
-    return jq_errf(E, "Cannot parse '%s' as JSON", jv_sp(in));
+    if (jqb_fromjson(E, in, a, out)) return JQ_ERR;
+    if (out->k == JV_NUMBER) return 0;
+    jv_unref(&E->R, *out);
   }
   return jq_kerr(E, in, "cannot be parsed as a number");
 }
@@ -418,7 +413,9 @@ static int jqb_implode(jq_ev *E, jv in, jv *a, jv *out) {
     uint32_t cp;
     if (x.k != JV_NUMBER) {
       buf_finish(&b);
-      return jq_errf(E, "Unicode codepoint must be numeric");
+      return jq_kerr(E, x,
+                     "can't be imploded, unicode codepoint needs to "
+                     "be numeric");
     }
     cp = x.n < 0 || x.n > 0x10ffff ? 0xfffd : (uint32_t)x.n;
     if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd;
@@ -837,8 +834,8 @@ static jv jq_mkcap(jq_ev *E, jv s, long so, long eo) {
   jv o = jv_obj(&E->R);
   if (so < 0) {
     jv_oset(&E->R, &o, jv_cstr(&E->R, "offset"), jv_num(-1));
-    jv_oset(&E->R, &o, jv_cstr(&E->R, "length"), jv_num(0));
     jv_oset(&E->R, &o, jv_cstr(&E->R, "string"), jv_null());
+    jv_oset(&E->R, &o, jv_cstr(&E->R, "length"), jv_num(0));
   } else {
     jv_oset(&E->R, &o, jv_cstr(&E->R, "offset"),
             jv_num((double)jq_cpcount(jv_sp(s), (size_t)so)));
@@ -1295,7 +1292,7 @@ int jq_format(jq_ev *E, const char *fmt, jv v, jv *out) {
       else if (c == '&')
         buf_puts(&b, "&amp;");
       else if (c == '\'')
-        buf_puts(&b, "&#39;");
+        buf_puts(&b, "&apos;");
       else if (c == '"')
         buf_puts(&b, "&quot;");
       else
@@ -1362,7 +1359,7 @@ int jq_format(jq_ev *E, const char *fmt, jv v, jv *out) {
     *out = jv_str_utf8(&E->R, buf_str(&b), b.len);
     buf_finish(&b);
     return 0;
-  } else if (!strcmp(fmt, "base32")) {
+  } else if (0) {
     static const char a32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
     const uint8_t *p = (const uint8_t *)jv_sp(s);
     size_t n = jv_sl(s);
@@ -1544,9 +1541,14 @@ static int jqx_recurse1(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                         jq_k k, void *kd) {
   return jq_iterate(E, n->args[0], NULL, env, in, ip, 0, k, kd);
 }
+/* jq 1.7.1 applies f to the same input again and again. */
 static int jqx_repeat(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                       jq_k k, void *kd) {
-  return jq_iterate(E, n->args[0], NULL, env, in, ip, 1, k, kd);
+  int rc;
+  for (;;) {
+    if ((rc = cmd_tick(E->c, 1))) return rc;
+    if ((rc = jq_eval(E, n->args[0], env, in, ip, k, kd))) return rc;
+  }
 }
 static int jqx_while(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                      jq_k k, void *kd) {
@@ -1610,7 +1612,8 @@ typedef struct jq_hk {
 static int jq_k_halt_error(jq_ev *E, jv code, jv p, void *d) {
   jq_hk *h = d;
   (void)p;
-  if (code.k != JV_NUMBER) return jq_errf(E, "halt_error/1: number required");
+  if (code.k != JV_NUMBER)
+    return jq_kerr(E, h->in, "halt_error/1: number required");
   if (h->in.k == JV_STRING)
     buf_put(E->c->err, jv_sp(h->in), jv_sl(h->in));
   else {

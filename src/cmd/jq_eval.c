@@ -182,7 +182,7 @@ int jq_index(jq_ev *E, jv t, jv key, jv *out) {
     return 0;
   }
   if (key.k == JV_STRING)
-    return jq_errf(E, "Cannot index %s with \"%s\"", jv_kind_name(t.k),
+    return jq_errf(E, "Cannot index %s with string \"%s\"", jv_kind_name(t.k),
                    jv_sp(key));
   return jq_errf(E, "Cannot index %s with %s", jv_kind_name(t.k),
                  jv_kind_name(key.k));
@@ -206,9 +206,9 @@ static jv jq_objmerge(jq_ev *E, jv a, jv b, int deep) {
 static jv jq_strrepeat(jq_ev *E, jv s, double n) {
   jv r;
   double i;
-  if (n <= 0) return jv_null();
+  if (n < 0 || isnan(n)) return jv_null();
   r = jv_str(&E->R, "", 0);
-  for (i = 1; i < n + 1 && !E->R.oom; i++) {
+  for (i = 1; i <= n && !E->R.oom; i++) {
     r = jv_sappend(&E->R, r, jv_sp(s), jv_sl(s));
     if (jv_sl(r) > (size_t)E->c->lim->max_string_bytes &&
         E->c->lim->max_string_bytes)
@@ -384,7 +384,7 @@ int jq_setpath(jq_ev *E, jv v, jv path, size_t i, jv nv, jv *out) {
   key = jv_aget(path, i);
   if (key.k == JV_STRING) {
     if (v.k != JV_OBJECT && v.k != JV_NULL)
-      return jq_errf(E, "Cannot index %s with \"%s\"", jv_kind_name(v.k),
+      return jq_errf(E, "Cannot index %s with string \"%s\"", jv_kind_name(v.k),
                      jv_sp(key));
     {
       jv *c = v.k == JV_OBJECT ? jv_oget(v, jv_sp(key), jv_sl(key)) : NULL;
@@ -702,12 +702,9 @@ static int jq_iter(jq_ev *E, jv t, jv tp, jq_k k, void *kd) {
   {
     buf b;
     buf_init(&b, E->R.m);
-    buf_printf(&b, "Cannot iterate over %s", jv_kind_name(t.k));
-    if (t.k != JV_NULL) {
-      buf_puts(&b, " (");
-      jv_dump_trunc(&E->R, &b, t, 11 + 4);
-      buf_putc(&b, ')');
-    }
+    buf_printf(&b, "Cannot iterate over %s (", jv_kind_name(t.k));
+    jv_dump_trunc(&E->R, &b, t, 11 + 4);
+    buf_putc(&b, ')');
     E->err = jv_str(&E->R, buf_str(&b), b.len);
     buf_finish(&b);
     return JQ_ERR;
@@ -859,7 +856,16 @@ static int jq_k_objkey(jq_ev *E, jv key, jv p, void *d) {
   jq_ok *x = d, y = *x;
   const jq_node *e = x->o->n->args[x->i];
   (void)p;
-  if (key.k != JV_STRING) return jq_errf(E, "Object keys must be strings");
+  if (key.k != JV_STRING) {
+    buf t;
+    buf_init(&t, E->R.m);
+    buf_printf(&t, "Cannot use %s (", jv_kind_name(key.k));
+    jv_dump_trunc(&E->R, &t, key, 15);
+    buf_puts(&t, ") as object key");
+    E->err = jv_str(&E->R, buf_str(&t), t.len);
+    buf_finish(&t);
+    return JQ_ERR;
+  }
   y.key = key;
   return jq_eval(E, e->b, x->o->env, x->o->in, jq_pt_off(), jq_k_objval, &y);
 }
@@ -996,7 +1002,7 @@ static int jq_k_patkey(jq_ev *E, jv key, jv kp, void *d) {
   if (e->c) {
     memset(&fr, 0, sizeof fr);
     fr.up = env;
-    fr.b = e->c;
+    fr.b = e->c->ref ? e->c->ref : e->c;
     fr.v = sub;
     env = &fr;
   }
@@ -1021,7 +1027,7 @@ static int jq_pat_run(jq_ev *E, jq_pat *P, jq_env *env, const jq_node **pats,
     jq_env fr;
     memset(&fr, 0, sizeof fr);
     fr.up = env;
-    fr.b = pat;
+    fr.b = pat->ref ? pat->ref : pat;
     fr.v = v;
     return jq_pat_run(E, P, &fr, pats + 1, vals + 1, n - 1);
   }
@@ -1059,7 +1065,7 @@ static int jq_pat_nulls(const jq_node *pat, jq_env *fr, int n, jq_env *up,
   int i;
   if (!pat) return n;
   if (pat->t == JN_PVAR) {
-    if (n >= JQ_PAT_MAX) return n;
+    if (n >= JQ_PAT_MAX || pat->ref) return n;
     memset(&fr[n], 0, sizeof fr[n]);
     fr[n].up = *top ? *top : up;
     fr[n].b = pat;
@@ -1263,11 +1269,11 @@ static int jq_call(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   }
   {
     jq_callc c;
-    jq_env fr[16];
+    jq_env fr[2];
     jq_env *self = ref->toplevel ? NULL : jq_find(env, ref);
+    int rc;
     if (!ref->toplevel && !self)
       return jq_errf(E, "internal: unbound function %s", n->name);
-    if (ref->nargs > 16) return jq_errf(E, "too many parameters");
     c.n = n;
     c.def = ref;
     c.env = env;
@@ -1277,8 +1283,14 @@ static int jq_call(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
     c.k = k;
     c.kd = kd;
     c.fr = fr;
-    memset(fr, 0, sizeof fr);
-    return jq_call_bind(E, &c, 0);
+    if (ref->nargs > 2) {
+      c.fr = mem_zalloc(E->R.m, (size_t)ref->nargs * sizeof *fr);
+      if (!c.fr) return MSB_ENOMEM;
+    } else
+      memset(fr, 0, sizeof fr);
+    rc = jq_call_bind(E, &c, 0);
+    if (c.fr != fr) mem_free(E->R.m, c.fr);
+    return rc;
   }
 }
 
@@ -1379,7 +1391,7 @@ static int jq_assign(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
     return rc;
   }
   {
-    jv r = jv_ref(in);
+    jv r = jv_ref(in), dels = jv_arr(&E->R);
     for (i = 0; i < jv_alen(a.paths) && !rc; i++) {
       jv p = jv_aget(a.paths, i), cur, nr;
       jq_first f;
@@ -1392,19 +1404,25 @@ static int jq_assign(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
         if (f.got) jv_unref(&E->R, f.v);
         break;
       }
-      if (f.got) {
-        rc = jq_setpath(E, r, p, 0, f.v, &nr);
-        jv_unref(&E->R, f.v);
-      } else {
-        jv one = jv_arr(&E->R);
-        jv_apush(&E->R, &one, jv_ref(p));
-        rc = jq_delpaths(E, r, one, &nr);
-        jv_unref(&E->R, one);
+      if (!f.got) {
+        /* jq deletes the emptied paths at the end */
+        jv_apush(&E->R, &dels, jv_ref(p));
+        continue;
       }
+      rc = jq_setpath(E, r, p, 0, f.v, &nr);
+      jv_unref(&E->R, f.v);
       if (rc) break;
       jv_unref(&E->R, r);
       r = nr;
     }
+    if (!rc && jv_alen(dels)) {
+      jv nr;
+      if (!(rc = jq_delpaths(E, r, dels, &nr))) {
+        jv_unref(&E->R, r);
+        r = nr;
+      }
+    }
+    jv_unref(&E->R, dels);
     if (!rc) rc = k(E, r, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
     jv_unref(&E->R, r);
   }
@@ -1464,6 +1482,24 @@ int jq_recurse_all(jq_ev *E, jv in, jv ip, jq_k k, void *kd) {
   return rc;
 }
 
+/* Kept out of jq_eval so its array does not enlarge every frame. */
+static int jq_string(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
+                     jq_k k, void *kd) {
+  jq_sctx s;
+  int rc;
+  s.vals = mem_alloc(E->R.m, (size_t)(n->nargs ? n->nargs : 1) * sizeof(jv));
+  if (!s.vals) return MSB_ENOMEM;
+  s.n = n;
+  s.env = env;
+  s.in = in;
+  s.ip = ip;
+  s.k = k;
+  s.kd = kd;
+  rc = jq_str_parts(E, &s, n->nargs - 1);
+  mem_free(E->R.m, s.vals);
+  return rc;
+}
+
 /* ---- the dispatcher ---------------------------------------------------- */
 
 static int jq_check(jq_ev *E) {
@@ -1509,19 +1545,7 @@ int jq_eval(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
   case JN_ITER: return jq_eval(E, n->a, env, in, ip, jq_k_iter, &c);
   case JN_TRY: return jq_try(E, n, env, in, ip, k, kd);
   case JN_LIT: return k(E, n->v, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-  case JN_STR: {
-    jq_sctx s;
-    jv vals[64];
-    if (n->nargs > 64) return jq_errf(E, "string has too many parts");
-    s.n = n;
-    s.env = env;
-    s.in = in;
-    s.ip = ip;
-    s.k = k;
-    s.kd = kd;
-    s.vals = vals;
-    return jq_str_parts(E, &s, n->nargs - 1);
-  }
+  case JN_STR: return jq_string(E, n, env, in, ip, k, kd);
   case JN_FORMAT: {
     jv r;
     if ((rc = jq_format(E, n->name, in, &r))) return rc;

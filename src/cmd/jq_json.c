@@ -482,13 +482,17 @@ static int jq_rd_literal(jq_rd *r, const uint8_t **pp, jv *out) {
     else if (n == 3 && !memcmp(s, "nan", 3))
       *out = jv_num(NAN);
     else {
-      jq_rd_fail(r, "Invalid literal", p < r->end ? p + 1 : p);
+      jq_rd_fail(r, p < r->end ? "Invalid literal" : "Invalid literal at EOF",
+                 p < r->end ? p + 1 : p);
       return -1;
     }
     return 0;
   }
   if (jq_mknum(r->R, (const char *)s, n, out) < 0) {
-    jq_rd_fail(r, "Invalid numeric literal", p < r->end ? p + 1 : p);
+    jq_rd_fail(r,
+               p < r->end ? "Invalid numeric literal"
+                          : "Invalid numeric literal at EOF",
+               p < r->end ? p + 1 : p);
     return -1;
   }
   return 0;

@@ -55,6 +55,7 @@ typedef struct jq_ps {
   const char *src, *p;
   int tok, op;          /* op for T_OP */
   const char *ts, *te;  /* token text */
+  const char *pts;      /* previous token's start */
   int line, tline;
   buf *err;
   int nerr, fatal;
@@ -98,6 +99,7 @@ static int jq_isid(int c, int first) {
 
 static void jq_lex(jq_ps *P) {
   const char *p = P->p;
+  P->pts = P->ts;
   for (;;) {
     while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
       if (*p == '\n') P->line++;
@@ -226,25 +228,43 @@ static void jq_tokname(jq_ps *P, buf *b) {
   }
 }
 
-static void jq_where(jq_ps *P, int line) {
-  buf_printf(P->err, " at <top-level>, line %d:\n%s\n", line + 1, P->src);
+/* jq prints the program's line and pads to the error's column. */
+static void jq_where(jq_ps *P, int line, const char *at) {
+  const char *ls = at, *le = at;
+  if (!at || at < P->src) at = ls = le = P->src;
+  while (ls > P->src && ls[-1] != '\n') ls--;
+  while (*le && *le != '\n') le++;
+  buf_printf(P->err, " at <top-level>, line %d:\n", line + 1);
+  buf_put(P->err, ls, (size_t)(le - ls));
+  buf_printf(P->err, "%*s\n", (int)(at - ls), "");
 }
 
-static void jq_syntax(jq_ps *P) {
+static void jq_syntax_exp(jq_ps *P, const char *expecting) {
   if (P->fatal) return;
   P->fatal = 1;
   P->nerr++;
   buf_puts(P->err, "jq: error: syntax error, unexpected ");
   jq_tokname(P, P->err);
+  if (expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
-  jq_where(P, P->tline);
+  jq_where(P, P->tline, P->tok == T_EOF && P->pts ? P->pts : P->ts);
 }
+
+static void jq_syntax(jq_ps *P) { jq_syntax_exp(P, NULL); }
 
 static void jq_perr(jq_ps *P, int line, const char *fmt, const char *arg) {
   P->nerr++;
   buf_puts(P->err, "jq: error: ");
   buf_printf(P->err, fmt, arg);
-  jq_where(P, line);
+  jq_where(P, line, P->pts);
+}
+
+static void jq_perr_at(jq_ps *P, int line, const char *at, const char *fmt,
+                       const char *arg) {
+  P->nerr++;
+  buf_puts(P->err, "jq: error: ");
+  buf_printf(P->err, fmt, arg);
+  jq_where(P, line, at);
 }
 
 static int jq_expect(jq_ps *P, int tok) {
@@ -322,8 +342,11 @@ static jq_node *jq_string(jq_ps *P, const char *fmt) {
   for (;;) {
     if (!*p) {
       P->tok = T_EOF;
+      P->pts = P->te;
       P->ts = P->te = p;
-      jq_syntax(P);
+      jq_syntax_exp(P,
+                    "QQSTRING_TEXT or QQSTRING_INTERP_START or "
+                    "QQSTRING_END");
       break;
     }
     if (*p == '"') {
@@ -411,9 +434,10 @@ out:
   return n;
 }
 
-static jq_node *jq_call(jq_ps *P, const char *name, int line) {
+static jq_node *jq_call(jq_ps *P, const char *name, int line, const char *at) {
   jq_node *n = jq_nn(P, JN_CALL);
   n->name = name;
+  n->pos = at;
   n->line = line;
   if (P->tok == T_LP) {
     jq_lex(P);
@@ -440,13 +464,13 @@ static jq_node *jq_call(jq_ps *P, const char *name, int line) {
     if (!n->bi) {
       char t[300];
       snprintf(t, sizeof t, "%s/%d", name, n->nargs);
-      jq_perr(P, line, "%s is not defined", t);
+      jq_perr_at(P, line, at, "%s is not defined", t);
     }
   }
   return n;
 }
 
-static jq_node *jq_var(jq_ps *P, const char *name, int line) {
+static jq_node *jq_var(jq_ps *P, const char *name, int line, const char *at) {
   jq_node *n = jq_nn(P, JN_VAR);
   n->name = name;
   n->line = line;
@@ -458,7 +482,7 @@ static jq_node *jq_var(jq_ps *P, const char *name, int line) {
     if (!n->ref) {
       char t[300];
       snprintf(t, sizeof t, "$%s", name);
-      jq_perr(P, line, "%s is not defined", t);
+      jq_perr_at(P, line, at, "%s is not defined", t);
     }
   }
   return n;
@@ -472,9 +496,10 @@ static jq_node *jq_object(jq_ps *P) {
     int line = P->tline;
     if (P->tok == T_VAR) {
       char *name = jq_tokdup(P, 1);
+      const char *at = P->ts;
       jq_lex(P);
       k = jq_lit(P, jv_cstr(P->R, name));
-      if (P->tok != T_COLON) v = jq_var(P, name, line);
+      if (P->tok != T_COLON) v = jq_var(P, name, line, at);
     } else if (P->tok == T_LOC) {
       jq_lex(P);
       k = jq_lit(P, jv_cstr(P->R, "__loc__"));
@@ -531,7 +556,7 @@ static jq_node *jq_object(jq_ps *P) {
       jq_lex(P);
       continue;
     }
-    if (P->tok != T_RC) jq_syntax(P);
+    if (P->tok != T_RC) jq_syntax_exp(P, "'}'");
   }
   jq_expect(P, T_RC);
   return n;
@@ -606,11 +631,17 @@ static jq_node *jq_pattern(jq_ps *P) {
 
 /* Declares a pattern's variables (each name once, first binder wins for
  * ?// alternatives sharing names). */
-static void jq_bindpat(jq_ps *P, jq_node *pat) {
+static void jq_bindpat(jq_ps *P, jq_node *pat, jq_scope *mark) {
   int i;
   if (!pat) return;
   if (pat->t == JN_PVAR) {
-    jq_scope *s = arena_alloc(P->a, sizeof *s);
+    jq_scope *s;
+    for (s = P->sc; s && s != mark; s = s->up)
+      if (s->arity == -1 && !strcmp(s->name, pat->name)) {
+        pat->ref = s->binder;
+        return;
+      }
+    s = arena_alloc(P->a, sizeof *s);
     if (!s) {
       P->R->oom = P->fatal = 1;
       return;
@@ -621,10 +652,10 @@ static void jq_bindpat(jq_ps *P, jq_node *pat) {
   for (i = 0; i < pat->nargs; i++) {
     jq_node *e = pat->args[i];
     if (pat->t == JN_PARR)
-      jq_bindpat(P, e);
+      jq_bindpat(P, e, mark);
     else {
-      jq_bindpat(P, e->c);
-      jq_bindpat(P, e->b);
+      jq_bindpat(P, e->c, mark);
+      jq_bindpat(P, e->b, mark);
     }
   }
 }
@@ -640,7 +671,8 @@ static jq_node *jq_patterns(jq_ps *P, jq_node *n) {
 
 static void jq_bindpats(jq_ps *P, jq_node *n) {
   int i;
-  for (i = 0; i < n->nargs; i++) jq_bindpat(P, n->args[i]);
+  jq_scope *mark = P->sc;
+  for (i = 0; i < n->nargs; i++) jq_bindpat(P, n->args[i], mark);
 }
 
 static jq_node *jq_def(jq_ps *P) {
@@ -654,6 +686,12 @@ static jq_node *jq_def(jq_ps *P) {
   }
   n->name = jq_tokdup(P, 0);
   n->toplevel = P->fdepth == 0;
+  {
+    jq_scope *s;
+    for (s = P->sc; s && n->toplevel; s = s->up)
+      if ((s->arity == -1 || s->arity == -3) && s->binder->t != JN_GLOBAL)
+        n->toplevel = 0;
+  }
   jq_lex(P);
   if (P->tok == T_LP) {
     jq_lex(P);
@@ -786,8 +824,9 @@ static jq_node *jq_term(jq_ps *P) {
     break;
   case T_VAR: {
     char *name = jq_tokdup(P, 1);
+    const char *at = P->ts;
     jq_lex(P);
-    n = jq_var(P, name, line);
+    n = jq_var(P, name, line, at);
     break;
   }
   case T_LP:
@@ -807,13 +846,14 @@ static jq_node *jq_term(jq_ps *P) {
     break;
   case T_IDENT: {
     char *name = jq_tokdup(P, 0);
+    const char *at = P->ts;
     jq_lex(P);
     if (!strcmp(name, "null") || !strcmp(name, "true") ||
         !strcmp(name, "false"))
       n = jq_lit(P,
                  !strcmp(name, "null") ? jv_null() : jv_bool(name[0] == 't'));
     else
-      n = jq_call(P, name, line);
+      n = jq_call(P, name, line, at);
     break;
   }
   case T_KW:
