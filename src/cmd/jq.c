@@ -202,14 +202,12 @@ static int jq_next_value(jq_in *in, jv *out) {
     }
     rc = jq_rd_next(&in->rd, out);
     if (rc == 1) {
-      jq_lines(in, in->rd.p);
+      in->E->input_line = jq_lines(in, in->rd.p);
       return 1;
     }
     if (rc < 0) {
-      buf_printf(in->E->c->err,
-                 "jq: error (at %s:%zu): %s at line %zu, "
-                 "column %zu\n",
-                 in->name, in->rd.eline, in->rd.err, in->rd.eline, in->rd.ecol);
+      buf_printf(in->E->c->err, "jq: parse error: %s at line %zu, column %zu\n",
+                 in->rd.err, in->rd.eline, in->rd.ecol);
       in->failed = 1;
       return -2;
     }
@@ -323,6 +321,8 @@ static int jq_run1(jq_ev *E, jq_node *prog, jv v, jq_out *o, jq_in *in,
     E->err = jv_null();
     if (where)
       snprintf(at, sizeof at, "%s", where);
+    else if (!in->name)
+      snprintf(at, sizeof at, "<unknown>");
     else
       snprintf(at, sizeof at, "%s:%zu", in->name ? in->name : "<stdin>",
                in->lc_n);
@@ -371,7 +371,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
   o->named = jv_obj(&E->R);
   for (i = 1; i < c->argc; i++) {
     const char *a = c->argv[i];
-    if (dashdash || a[0] != '-' || !a[1]) {
+    if (dashdash || a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9')) {
       if (!o->prog && !o->prog_file)
         o->prog = a;
       else if (args_mode == 1)
@@ -383,7 +383,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
         if (jq_parse_one(&E->R, a, strlen(a), &v, &err) < 0 ||
             v.k == JV_INVALID) {
           buf_finish(&err);
-          jq_usage_err(c, "Invalid JSON text passed to --jsonargs%s", "");
+          jq_usage_err(c, "invalid JSON text passed to --jsonargs%s", "");
           return 2;
         }
         buf_finish(&err);
@@ -660,7 +660,7 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   buf_init(&out.tmp, E->R.m);
 
   if (o->null_in) {
-    rc = jq_run1(E, prog, jv_null(), &out, &in, "<unknown>");
+    rc = jq_run1(E, prog, jv_null(), &out, &in, NULL);
   } else if (o->slurp) {
     jv all;
     if (o->raw_in) {
@@ -678,10 +678,10 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
       jv v;
       all = jv_arr(&E->R);
       while ((rc = jq_next_value(&in, &v)) > 0) jv_apush(&E->R, &all, v);
-      if (rc == -2) status = 2;
+      if (rc == -2) status = 5, rc = 0;
     }
     if (rc >= 0 || rc == -2) {
-      if (status == 2) {
+      if (status == 5) {
         jv_unref(&E->R, all);
         rc = 0;
       } else
@@ -692,13 +692,15 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     for (;;) {
       int r = jq_input_cb(E, &v);
       if (r <= 0) {
-        if (in.failed) status = 2;
-        rc = r;
+        if (in.failed) status = 5;
+        rc = r == -2 ? 0 : r;
         break;
       }
       rc = jq_run1(E, prog, v, &out, &in, NULL);
       jv_unref(&E->R, v);
-      if (rc == 5) status = 5, rc = 0;
+      /* jq 1.7.1's status is the last input's */
+      status = rc == 5 ? 5 : 0;
+      if (rc == 5) rc = 0;
       if (rc) break;
     }
   }
@@ -706,14 +708,12 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   if (rc == JQ_HALT) {
     rc = 0;
     status = E->halt_code;
-  } else if (rc == 0 && status == 2 && in.failed)
-    status = 2;
+  }
   if (rc == 0 && in.status && !status) status = in.status;
   if (rc == 0 && o->exit_st && status == 0)
     status = !out.any ? 4 : jv_truthy(out.last) ? 0 : 1;
   jv_unref(&E->R, out.last);
   buf_finish(&out.tmp);
-  if (in.failed && status == 2) status = 2;
   if (E->R.oom && rc == 0) rc = MSB_ENOMEM;
   return rc < 0 ? rc : status;
 }

@@ -292,6 +292,7 @@ struct jq_ev {
   int limit_depth;   /* named limit hit: printed already */
   jv named_args;     /* $ARGS */
   int64_t now_ns;
+  size_t input_line; /* lines read of the current input */
 };
 
 /* Path tracking: a path value of kind JV_INVALID with n == 0 means "not

@@ -50,8 +50,8 @@ const char jq_prelude[] =
     "def map_values(f): .[] |= f;"
     "def last(f): reduce f as $x (null; $x);"
     "def nth($n): .[$n];"
-    "def nth($n; f): if $n < 0 then error(\"Out of bounds negative array "
-    "index\") else last(limit($n + 1; f)) end;"
+    "def nth($n; f): if $n < 0 then error(\"nth doesn't support negative "
+    "indices\") else last(limit($n + 1; f)) end;"
     "def first: .[0];"
     "def last: .[-1];"
     "def paths: path(..) | select(length > 0);"
@@ -63,9 +63,6 @@ const char jq_prelude[] =
     "def fromdateiso8601: strptime(\"%Y-%m-%dT%H:%M:%SZ\") | mktime;"
     "def todateiso8601: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
     "def fromdate: fromdateiso8601;"
-    "def date: todate;"
-    "def dateadd(u; n): . + n;"
-    "def datesub(u; n): . - n;"
     "def finites: select(isinfinite or isnan | not);"
     "def normals: select(isnormal);"
     "def debug(msg): (msg | debug | empty), .;"
@@ -132,7 +129,6 @@ const char jq_prelude[] =
     "def transpose: if . == [] then [] else . as $in | (map(length) | max) "
     "as $max | [range(0; $max) as $j | [range(0; $in | length) as $i | "
     "$in[$i][$j]]] end;"
-    "def ascii: [.] | implode;"
     "def IN(s): any(s == .; .);"
     "def IN(src; s): any(src == s; .);"
     "def INDEX(stream; idx_expr): reduce stream as $row ({}; "
@@ -497,8 +493,11 @@ static int jqb_join(jq_ev *E, jv in, jv *a, jv *out) {
     else if (x.k == JV_NUMBER || x.k == JV_TRUE || x.k == JV_FALSE)
       r = jv_scat(&E->R, r, jv_tojson(&E->R, x));
     else {
+      jv t;
+      int rc = jq_binop(E, JO_ADD, r, x, &t);
       jv_unref(&E->R, r);
-      return jq_errf(E, "Cannot join with %s", jv_kind_name(x.k));
+      if (rc) return rc;
+      r = t;
     }
   }
   *out = r;
@@ -529,20 +528,14 @@ static int jqb_unique(jq_ev *E, jv in, jv *a, jv *out) {
 static int jqb_reverse(jq_ev *E, jv in, jv *a, jv *out) {
   size_t i, n;
   (void)a;
-  if (in.k == JV_STRING) {
-    jv ex;
-    jqb_explode(E, in, a, &ex);
-    jqb_reverse(E, ex, a, out);
-    jv_unref(&E->R, ex);
-    ex = *out;
-    jqb_implode(E, ex, a, out);
-    jv_unref(&E->R, ex);
-    return 0;
-  }
-  if (in.k == JV_NULL) {
+  /* jq: def reverse: [.[length - 1 - range(0;length)]]; */
+  if (in.k == JV_NULL || (in.k == JV_STRING && !jv_sl(in)) ||
+      (in.k == JV_OBJECT && !jv_olen(in)) || (in.k == JV_NUMBER && in.n == 0)) {
     *out = jv_arr(&E->R);
     return 0;
   }
+  if (in.k == JV_TRUE || in.k == JV_FALSE)
+    return jq_kerr(E, in, "has no length");
   if (in.k != JV_ARRAY)
     return jq_errf(E, "Cannot index %s with number", jv_kind_name(in.k));
   n = jv_alen(in);
@@ -664,9 +657,29 @@ static int jqb_strindices(jq_ev *E, jv in, jv *a, jv *out) {
 }
 
 static int jqb_builtins(jq_ev *E, jv in, jv *a, jv *out);
+
+static int jqb_bsearch(jq_ev *E, jv in, jv *a, jv *out) {
+  size_t lo = 0, hi;
+  if (in.k != JV_ARRAY) return jq_kerr(E, in, "cannot be searched from");
+  hi = jv_alen(in);
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = jv_cmp(jv_aget(in, mid), a[0]);
+    if (!c) {
+      *out = jv_num((double)mid);
+      return 0;
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *out = jv_num(-1 - (double)lo);
+  return 0;
+}
 static int jqb_input_line_number(jq_ev *E, jv in, jv *a, jv *out) {
-  (void)in, (void)a, (void)E;
-  *out = jv_num(0);
+  (void)in, (void)a;
+  *out = jv_num((double)E->input_line);
   return 0;
 }
 
@@ -1057,7 +1070,7 @@ static int jq_num_at(const char **s, int maxd, long *v) {
 static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
   long v;
   memset(tm, 0, sizeof *tm);
-  tm->year = 1900;
+  tm->year = 1970;
   tm->mday = 1;
   tm->mon = 1;
   for (; *f; f++) {
@@ -1189,8 +1202,8 @@ static int jq_csvtsv(jq_ev *E, jv v, int csv, jv *out) {
   size_t i, j;
   if (v.k != JV_ARRAY)
     return jq_kerr(E, v,
-                   csv ? "cannot be csv-formatted, only an array can be"
-                       : "cannot be tsv-formatted, only an array can be");
+                   csv ? "cannot be csv-formatted, only array"
+                       : "cannot be tsv-formatted, only array");
   buf_init(&b, E->R.m);
   for (i = 0; i < jv_alen(v); i++) {
     jv x = jv_aget(v, i);
@@ -1219,11 +1232,7 @@ static int jq_csvtsv(jq_ev *E, jv v, int csv, jv *out) {
       }
       if (csv) buf_putc(&b, '"');
       break;
-    default:
-      buf_finish(&b);
-      return jq_kerr(
-          E, x,
-          csv ? "is not valid in a csv row" : "is not valid in a tsv row");
+    default: buf_finish(&b); return jq_kerr(E, x, "is not valid in a csv row");
     }
   }
   *out = jq_strv(E, &b);
@@ -1353,7 +1362,7 @@ int jq_format(jq_ev *E, const char *fmt, jv v, jv *out) {
     if (valid % 4 == 1) {
       buf_finish(&b);
       jv_unref(&E->R, s);
-      return jq_kerr(E, v, "trailing base64 input is not valid");
+      return jq_kerr(E, v, "trailing base64 byte found");
     }
     jv_unref(&E->R, s);
     *out = jv_str_utf8(&E->R, buf_str(&b), b.len);
@@ -1566,7 +1575,7 @@ static int jqx_input(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   (void)n, (void)env, (void)in;
   rc = E->next_input ? E->next_input(E, &v) : 0;
   if (rc < 0) return rc;
-  if (!rc) return jq_errf(E, "No more inputs");
+  if (!rc) return jq_errf(E, "break");
   return jq_emit(E, v, ip, k, kd);
 }
 
@@ -1616,7 +1625,7 @@ static int jq_k_halt_error(jq_ev *E, jv code, jv p, void *d) {
     return jq_kerr(E, h->in, "halt_error/1: number required");
   if (h->in.k == JV_STRING)
     buf_put(E->c->err, jv_sp(h->in), jv_sl(h->in));
-  else {
+  else if (h->in.k != JV_NULL) {
     jq_fmt f = {0, 0, 0, 0};
     jv_dump(&E->R, E->c->err, h->in, &f, 0);
     buf_putc(E->c->err, '\n');
@@ -1917,6 +1926,7 @@ static const struct jq_bi {
               {"_strindices", 1, jqb_strindices, NULL},
               {"abs", 0, jqb_abs, NULL},
               {"add", 0, jqb_add, NULL},
+              {"bsearch", 1, jqb_bsearch, NULL},
               {"builtins", 0, jqb_builtins, NULL},
               {"contains", 1, jqb_contains, NULL},
               {"debug", 0, NULL, jqx_debug},

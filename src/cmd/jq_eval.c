@@ -117,9 +117,7 @@ static int jq_slice(jq_ev *E, jv t, jv from, jv to, jv *out) {
   size_t s, e;
   if ((from.k != JV_NUMBER && from.k != JV_NULL) ||
       (to.k != JV_NUMBER && to.k != JV_NULL))
-    return jq_errf(E,
-                   "Start and end indices of an array slice must be "
-                   "numbers");
+    return jq_errf(E, "Array/string slice indices must be integers");
   if (t.k == JV_NULL) {
     *out = jv_null();
     return 0;
@@ -337,7 +335,8 @@ int jq_binop(jq_ev *E, int op, jv a, jv b, jv *out) {
       ix = x >= 9.2e18 ? INT64_MAX : x <= -9.2e18 ? INT64_MIN : (long long)x;
       iy = y >= 9.2e18 ? INT64_MAX : y <= -9.2e18 ? INT64_MIN : (long long)y;
       if (iy == 0)
-        return jq_errkv(E, a, b, "divided because the divisor is zero");
+        return jq_errkv(E, a, b,
+                        "divided (remainder) because the divisor is zero");
       if (iy == -1) {
         *out = jv_num(0);
         return 0;

@@ -537,16 +537,13 @@ static int jq_rd_place(jq_rd *r, jq_frame *st, int sp, jv v, const uint8_t *p) {
     return 0;
   }
   jv_unref(r->R, v);
-  jq_rd_fail(r,
-             f->state == 3 ? "Objects must consist of key:value pairs"
-                           : "Expected separator between values",
-             p);
+  jq_rd_fail(r, "Expected separator between values", p);
   return -1;
 }
 
 int jq_rd_next(jq_rd *r, jv *out) {
   jq_frame *st = NULL;
-  int sp = 0, cap = 0, rc = -1;
+  int sp = 0, cap = 0, rc = -1, lit = 0;
   const uint8_t *p = r->p;
   jv v;
   for (;;) {
@@ -600,6 +597,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
     }
     if (c == ']' || c == '}') {
       jq_frame *f = sp ? &st[sp - 1] : NULL;
+      lit = 0;
       p++;
       if (!f || f->c.k != (c == ']' ? JV_ARRAY : JV_OBJECT)) {
         jq_rd_fail(r, c == ']' ? "Unmatched ']'" : "Unmatched '}'", p);
@@ -644,6 +642,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       f->state = 4;
       continue;
     }
+    lit = c != '"';
     if (c == '"') {
       p++;
       if (jq_rd_string(r, &p, &v)) goto fail;
@@ -656,7 +655,8 @@ int jq_rd_next(jq_rd *r, jv *out) {
       rc = 1;
       goto done;
     }
-    if (jq_rd_place(r, st, sp, v, p)) goto fail;
+    if (jq_rd_place(r, st, sp, v, lit && p < r->end && c != '"' ? p + 1 : p))
+      goto fail;
   }
 fail:
   jq_rd_unwind(r, st, sp);

@@ -206,7 +206,7 @@ static void jq_tokname(jq_ps *P, buf *b) {
   case T_EOF: buf_puts(b, "end of file"); return;
   case T_IDENT: buf_puts(b, "IDENT"); return;
   case T_FIELD: buf_puts(b, "FIELD"); return;
-  case T_VAR: buf_puts(b, "'$'"); return;
+  case T_VAR: buf_puts(b, "BINDING"); return;
   case T_NUM:
   case T_STR:
     buf_puts(b, T_NUM == P->tok ? "LITERAL" : "QQSTRING_START");
@@ -476,7 +476,7 @@ static jq_node *jq_var(jq_ps *P, const char *name, int line, const char *at) {
   n->line = line;
   n->ref = jq_lookup(P, name, -1);
   if (!n->ref) {
-    if (!strcmp(name, "ENV") || !strcmp(name, "__prog_args")) {
+    if (!strcmp(name, "ENV")) {
       n->ref = jq_lookup(P, "ENV", -2);
     }
     if (!n->ref) {
@@ -625,7 +625,7 @@ static jq_node *jq_pattern(jq_ps *P) {
     }
     return n;
   }
-  jq_syntax(P);
+  jq_syntax_exp(P, "BINDING or '[' or '{'");
   return jq_nn(P, JN_PVAR);
 }
 
@@ -743,9 +743,14 @@ static jq_node *jq_suffixes(jq_ps *P, jq_node *t) {
     if (P->tok == T_FIELD) {
       t = jq_n2(P, JN_INDEX, t, jq_lit(P, jv_cstr(P->R, jq_tokdup(P, 1))));
       jq_lex(P);
-    } else if (P->tok == T_DOT && (*P->p == '"' || *P->p == '[')) {
+    } else if (P->tok == T_DOT) {
       jq_lex(P);
-      if (P->tok == T_STR) t = jq_n2(P, JN_INDEX, t, jq_string(P, NULL));
+      if (P->tok == T_STR)
+        t = jq_n2(P, JN_INDEX, t, jq_string(P, NULL));
+      else if (P->tok != T_LB) {
+        jq_syntax_exp(P, "FORMAT or QQSTRING_START or '['");
+        break;
+      }
     } else if (P->tok == T_LB) {
       jq_lex(P);
       if (P->tok == T_RB) {
@@ -859,6 +864,7 @@ static jq_node *jq_term(jq_ps *P) {
   case T_KW:
     if (jq_kwis(P, "if")) {
       jq_node *top, **slot = &top;
+      const char *ifat = P->ts;
       jq_lex(P);
       for (;;) {
         jq_node *i = jq_nn(P, JN_IF);
@@ -880,7 +886,11 @@ static jq_node *jq_term(jq_ps *P) {
           i->c = jq_pipe(P);
         }
         if (!jq_kwis(P, "end")) {
+          int eof = P->tok == T_EOF && !P->fatal;
           jq_syntax(P);
+          if (eof)
+            jq_perr_at(P, line, ifat, "%s",
+                       "Possibly unterminated 'if' statement");
           return top;
         }
         jq_lex(P);
@@ -981,6 +991,7 @@ static jq_node *jq_postfix(jq_ps *P) {
   if (P->tok == T_IDENT && (size_t)(P->te - P->ts) == 5 &&
       !memcmp(P->ts, "break", 5)) {
     jq_node *n = jq_nn(P, JN_BREAK);
+    const char *bat = P->ts;
     jq_lex(P);
     if (P->tok != T_VAR) {
       jq_syntax(P);
@@ -988,7 +999,11 @@ static jq_node *jq_postfix(jq_ps *P) {
     }
     n->name = jq_tokdup(P, 1);
     n->ref = jq_lookup(P, n->name, -3);
-    if (!n->ref) jq_perr(P, line, "%s", "$*label-name is not defined");
+    if (!n->ref) {
+      char t[300];
+      snprintf(t, sizeof t, "$*label-%s", n->name);
+      jq_perr_at(P, line, bat, "%s is not defined", t);
+    }
     jq_lex(P);
     return n;
   }

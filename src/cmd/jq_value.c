@@ -5,6 +5,7 @@
  * value held once (reduce's accumulator, setpath on a fresh result) is in
  * place. jq's order: null < false < true < numbers < strings < arrays <
  * objects; objects compare their sorted key sets first, then values. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,6 +417,9 @@ int jv_cmp(jv a, jv b) {
   }
   switch (a.k) {
   case JV_NUMBER:
+    /* jq orders nan below every number */
+    if (isnan(a.n)) return -1;
+    if (isnan(b.n)) return 1;
     if (a.p && b.p) return jq_litcmp(a, b);
     return a.n < b.n ? -1 : a.n > b.n;
   case JV_STRING: return jv_scmp(a, b);
