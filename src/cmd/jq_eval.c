@@ -17,7 +17,21 @@
 
 #include "jq.h"
 
-#define JQ_STACK_MAX ((size_t)200 << 10)
+/* Native stack for evaluation. The wasm builds put the stack first
+ * (--stack-first), so it grows down towards address 0 and a frame's
+ * address is the room left: evaluation stops while JQ_STACK_RESERVE
+ * bytes remain for the calls a step makes. Native builds bound the depth
+ * from where the command started. */
+#define JQ_STACK_RESERVE ((uintptr_t)128 << 10)
+#define JQ_STACK_MAX ((size_t)2 << 20)
+
+/* Evaluation recurses once per step; helpers stay out of line so each
+ * frame holds only the locals of the step being taken. */
+#if defined(__GNUC__)
+#define JQ_NOINLINE __attribute__((noinline))
+#else
+#define JQ_NOINLINE
+#endif
 
 jv jq_pt_off(void) { return jv_invalid(); }
 jv jq_pt_bad(void) {
@@ -206,12 +220,8 @@ static jv jq_strrepeat(jq_ev *E, jv s, double n) {
   double i;
   if (n < 0 || isnan(n)) return jv_null();
   r = jv_str(&E->R, "", 0);
-  for (i = 1; i <= n && !E->R.oom; i++) {
+  for (i = 1; i <= n && !E->R.oom; i++)
     r = jv_sappend(&E->R, r, jv_sp(s), jv_sl(s));
-    if (jv_sl(r) > (size_t)E->c->lim->max_string_bytes &&
-        E->c->lim->max_string_bytes)
-      break;
-  }
   return r;
 }
 
@@ -304,6 +314,15 @@ int jq_binop(jq_ev *E, int op, jv a, jv b, jv *out) {
         (a.k == JV_NUMBER && b.k == JV_STRING)) {
       jv s = a.k == JV_STRING ? a : b;
       double n = a.k == JV_NUMBER ? a.n : b.n;
+      uint64_t max = E->c->lim ? E->c->lim->max_string_bytes : 0;
+      if (max && n > 0 && floor(n) * (double)jv_sl(s) > (double)max) {
+        cmd_err(E->c,
+                "error: memsandbox: string size limit exceeded "
+                "(max_string_bytes=%llu)",
+                (unsigned long long)max);
+        E->limit_depth = 1;
+        return MSB_ELIMIT;
+      }
       *out = jq_strrepeat(E, s, n);
       return 0;
     }
@@ -726,8 +745,8 @@ static int jq_k_tryout(jq_ev *E, jv v, jv p, void *d) {
   return rc;
 }
 
-static int jq_try(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
-                  void *kd) {
+JQ_NOINLINE static int jq_try(jq_ev *E, const jq_node *n, jq_env *env, jv in,
+                              jv ip, jq_k k, void *kd) {
   jq_kc c;
   int rc;
   memset(&c, 0, sizeof c);
@@ -930,8 +949,8 @@ static int jq_k_alt(jq_ev *E, jv v, jv p, void *d) {
   return rc;
 }
 
-static int jq_alt(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
-                  void *kd) {
+JQ_NOINLINE static int jq_alt(jq_ev *E, const jq_node *n, jq_env *env, jv in,
+                              jv ip, jq_k k, void *kd) {
   jq_kc c;
   int rc;
   memset(&c, 0, sizeof c);
@@ -1098,8 +1117,9 @@ static int jq_as_body(jq_ev *E, jq_env *env, void *bd) {
   return jq_eval(E, a->body, env, a->in, a->ip, a->k, a->kd);
 }
 
-static int jq_bind(jq_ev *E, const jq_node *pats, jq_env *env, jv v,
-                   int (*body)(jq_ev *, jq_env *, void *), void *bd) {
+JQ_NOINLINE static int jq_bind(jq_ev *E, const jq_node *pats, jq_env *env, jv v,
+                               int (*body)(jq_ev *, jq_env *, void *),
+                               void *bd) {
   jq_pat P;
   const jq_node *p1[1];
   jv v1[1];
@@ -1257,8 +1277,8 @@ static int jq_call_bind(jq_ev *E, jq_callc *c, int i) {
   return jq_eval(E, c->n->args[i], c->env, c->in, jq_pt_off(), jq_k_param, &x);
 }
 
-static int jq_call(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
-                   jq_k k, void *kd) {
+JQ_NOINLINE static int jq_call(jq_ev *E, const jq_node *n, jq_env *env, jv in,
+                               jv ip, jq_k k, void *kd) {
   const jq_node *ref = n->ref;
   if (!ref) return jq_call_native(E, n, env, in, ip, k, kd);
   if (ref->t == JN_PARAM) {
@@ -1372,8 +1392,8 @@ fail:
   return rc;
 }
 
-static int jq_assign(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
-                     jq_k k, void *kd) {
+JQ_NOINLINE static int jq_assign(jq_ev *E, const jq_node *n, jq_env *env, jv in,
+                                 jv ip, jq_k k, void *kd) {
   jq_asg a;
   int rc;
   size_t i;
@@ -1482,8 +1502,8 @@ int jq_recurse_all(jq_ev *E, jv in, jv ip, jq_k k, void *kd) {
 }
 
 /* Kept out of jq_eval so its array does not enlarge every frame. */
-static int jq_string(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
-                     jq_k k, void *kd) {
+JQ_NOINLINE static int jq_string(jq_ev *E, const jq_node *n, jq_env *env, jv in,
+                                 jv ip, jq_k k, void *kd) {
   jq_sctx s;
   int rc;
   s.vals = mem_alloc(E->R.m, (size_t)(n->nargs ? n->nargs : 1) * sizeof(jv));
@@ -1509,9 +1529,14 @@ static int jq_check(jq_ev *E) {
     int rc = cmd_tick(E->c, 1);
     if (rc) return rc;
   }
+#if defined(__wasm__)
+  (void)used;
+  if ((uintptr_t)&here < JQ_STACK_RESERVE) {
+#else
   used = E->stack_base > &here ? (size_t)(E->stack_base - &here)
                                : (size_t)(&here - E->stack_base);
   if (used > JQ_STACK_MAX) {
+#endif
     if (!E->limit_depth)
       cmd_err(E->c,
               "error: memsandbox: jq recursion too deep for the "
@@ -1522,11 +1547,10 @@ static int jq_check(jq_ev *E) {
   return 0;
 }
 
-int jq_eval(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
-            void *kd) {
+/* Steps that carry a jq_kc record to their continuations. */
+JQ_NOINLINE static int jq_eval_kc(jq_ev *E, const jq_node *n, jq_env *env,
+                                  jv in, jv ip, jq_k k, void *kd) {
   jq_kc c;
-  int rc;
-  if ((rc = jq_check(E))) return rc;
   memset(&c, 0, sizeof c);
   c.n = n;
   c.env = env;
@@ -1535,111 +1559,141 @@ int jq_eval(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
   c.k = k;
   c.kd = kd;
   switch (n->t) {
-  case JN_ID: return k(E, in, ip, kd);
-  case JN_RECURSE: return jq_recurse_all(E, in, ip, k, kd);
   case JN_INDEX: return jq_eval(E, n->b, env, in, jq_pt_off(), jq_k_index1, &c);
   case JN_SLICE:
     if (!n->b) return jq_k_slice1(E, jv_null(), jq_pt_off(), &c);
     return jq_eval(E, n->b, env, in, jq_pt_off(), jq_k_slice1, &c);
   case JN_ITER: return jq_eval(E, n->a, env, in, ip, jq_k_iter, &c);
-  case JN_TRY: return jq_try(E, n, env, in, ip, k, kd);
-  case JN_LIT: return k(E, n->v, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-  case JN_STR: return jq_string(E, n, env, in, ip, k, kd);
-  case JN_FORMAT: {
-    jv r;
-    if ((rc = jq_format(E, n->name, in, &r))) return rc;
-    rc = k(E, r, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-    jv_unref(&E->R, r);
-    return rc;
-  }
-  case JN_ARRAY: {
-    jv r;
-    if (!n->a)
-      r = jv_arr(&E->R);
-    else if ((rc = jq_collect(E, n->a, env, in, &r)))
-      return rc;
-    rc = k(E, r, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-    jv_unref(&E->R, r);
-    return rc;
-  }
-  case JN_OBJECT: {
-    jq_octx o;
-    jv obj = jv_obj(&E->R);
-    o.n = n;
-    o.env = env;
-    o.in = in;
-    o.ip = ip;
-    o.k = k;
-    o.kd = kd;
-    rc = jq_obj_step(E, &o, 0, obj);
-    jv_unref(&E->R, obj);
-    return rc;
-  }
   case JN_NEG: return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_neg, &c);
   case JN_PIPE: return jq_eval(E, n->a, env, in, ip, jq_k_pipe, &c);
-  case JN_COMMA:
-    if ((rc = jq_eval(E, n->a, env, in, ip, k, kd))) return rc;
-    return jq_eval(E, n->b, env, in, ip, k, kd);
   case JN_BIN: return jq_eval(E, n->b, env, in, jq_pt_off(), jq_k_bin1, &c);
   case JN_AND:
   case JN_OR: return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_and1, &c);
-  case JN_ALT: return jq_alt(E, n, env, in, ip, k, kd);
-  case JN_IF: return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_if, &c);
-  case JN_REDUCE:
-  case JN_FOREACH: {
-    jq_rc r;
-    memset(&r, 0, sizeof r);
-    r.n = n;
-    r.env = env;
-    r.in = in;
-    r.ip = ip;
-    r.k = k;
-    r.kd = kd;
-    return jq_eval(E, n->b, env, in, ip, jq_k_redinit, &r);
+  default: return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_if, &c);
   }
-  case JN_DEF: {
-    jq_env fr;
-    memset(&fr, 0, sizeof fr);
-    fr.up = env;
-    fr.b = n;
-    return jq_eval(E, n->b, &fr, in, ip, k, kd);
-  }
-  case JN_CALL: return jq_call(E, n, env, in, ip, k, kd);
-  case JN_VAR: {
-    const jq_node *b = n->ref;
-    if (b->t == JN_GLOBAL) {
-      int i;
-      for (i = 0; i <= E->nglobals; i++)
-        if (E->gnodes[i] == b)
-          return k(E, E->gvals[i], jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-      return jq_errf(E, "internal: unbound global");
-    }
-    {
-      jq_env *f = jq_find(env, b);
-      if (!f) return jq_errf(E, "internal: unbound $%s", n->name);
-      return k(E, f->v, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
-    }
-  }
-  case JN_AS: {
-    jq_asc a;
-    a.n = n;
-    a.body = n->b;
-    a.env = env;
-    a.in = in;
-    a.ip = ip;
-    a.k = k;
-    a.kd = kd;
-    return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_as, &a);
-  }
-  case JN_LABEL: {
-    jq_env fr;
-    memset(&fr, 0, sizeof fr);
-    fr.up = env;
-    fr.b = n;
-    rc = jq_eval(E, n->a, &fr, in, ip, k, kd);
-    if (rc == JQ_BRK && E->brk == &fr) rc = 0;
+}
+
+JQ_NOINLINE static int jq_eval_value(jq_ev *E, const jq_node *n, jq_env *env,
+                                     jv in, jv ip, jq_k k, void *kd) {
+  jv r;
+  int rc;
+  if (n->t == JN_FORMAT) {
+    if ((rc = jq_format(E, n->name, in, &r))) return rc;
+  } else if (!n->a)
+    r = jv_arr(&E->R);
+  else if ((rc = jq_collect(E, n->a, env, in, &r)))
     return rc;
+  rc = k(E, r, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
+  jv_unref(&E->R, r);
+  return rc;
+}
+
+JQ_NOINLINE static int jq_eval_object(jq_ev *E, const jq_node *n, jq_env *env,
+                                      jv in, jv ip, jq_k k, void *kd) {
+  jq_octx o;
+  jv obj = jv_obj(&E->R);
+  int rc;
+  o.n = n;
+  o.env = env;
+  o.in = in;
+  o.ip = ip;
+  o.k = k;
+  o.kd = kd;
+  rc = jq_obj_step(E, &o, 0, obj);
+  jv_unref(&E->R, obj);
+  return rc;
+}
+
+JQ_NOINLINE static int jq_eval_reduce(jq_ev *E, const jq_node *n, jq_env *env,
+                                      jv in, jv ip, jq_k k, void *kd) {
+  jq_rc r;
+  memset(&r, 0, sizeof r);
+  r.n = n;
+  r.env = env;
+  r.in = in;
+  r.ip = ip;
+  r.k = k;
+  r.kd = kd;
+  return jq_eval(E, n->b, env, in, ip, jq_k_redinit, &r);
+}
+
+/* def and label push a frame for their body. */
+JQ_NOINLINE static int jq_eval_frame(jq_ev *E, const jq_node *n, jq_env *env,
+                                     jv in, jv ip, jq_k k, void *kd) {
+  jq_env fr;
+  int rc;
+  memset(&fr, 0, sizeof fr);
+  fr.up = env;
+  fr.b = n;
+  if (n->t == JN_DEF) return jq_eval(E, n->b, &fr, in, ip, k, kd);
+  rc = jq_eval(E, n->a, &fr, in, ip, k, kd);
+  if (rc == JQ_BRK && E->brk == &fr) rc = 0;
+  return rc;
+}
+
+JQ_NOINLINE static int jq_eval_var(jq_ev *E, const jq_node *n, jq_env *env,
+                                   jv in, jv ip, jq_k k, void *kd) {
+  const jq_node *b = n->ref;
+  jq_env *f;
+  (void)in;
+  if (b->t == JN_GLOBAL) {
+    int i;
+    for (i = 0; i <= E->nglobals; i++)
+      if (E->gnodes[i] == b)
+        return k(E, E->gvals[i], jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
+    return jq_errf(E, "internal: unbound global");
   }
+  f = jq_find(env, b);
+  if (!f) return jq_errf(E, "internal: unbound $%s", n->name);
+  return k(E, f->v, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
+}
+
+JQ_NOINLINE static int jq_eval_as(jq_ev *E, const jq_node *n, jq_env *env,
+                                  jv in, jv ip, jq_k k, void *kd) {
+  jq_asc a;
+  a.n = n;
+  a.body = n->b;
+  a.env = env;
+  a.in = in;
+  a.ip = ip;
+  a.k = k;
+  a.kd = kd;
+  return jq_eval(E, n->a, env, in, jq_pt_off(), jq_k_as, &a);
+}
+
+int jq_eval(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip, jq_k k,
+            void *kd) {
+  int rc;
+  if ((rc = jq_check(E))) return rc;
+  switch (n->t) {
+  case JN_ID: return k(E, in, ip, kd);
+  case JN_RECURSE: return jq_recurse_all(E, in, ip, k, kd);
+  case JN_INDEX:
+  case JN_SLICE:
+  case JN_ITER:
+  case JN_NEG:
+  case JN_PIPE:
+  case JN_BIN:
+  case JN_AND:
+  case JN_OR:
+  case JN_IF: return jq_eval_kc(E, n, env, in, ip, k, kd);
+  case JN_TRY: return jq_try(E, n, env, in, ip, k, kd);
+  case JN_LIT: return k(E, n->v, jq_pt_is_off(ip) ? ip : jq_pt_bad(), kd);
+  case JN_STR: return jq_string(E, n, env, in, ip, k, kd);
+  case JN_FORMAT:
+  case JN_ARRAY: return jq_eval_value(E, n, env, in, ip, k, kd);
+  case JN_OBJECT: return jq_eval_object(E, n, env, in, ip, k, kd);
+  case JN_COMMA:
+    if ((rc = jq_eval(E, n->a, env, in, ip, k, kd))) return rc;
+    return jq_eval(E, n->b, env, in, ip, k, kd);
+  case JN_ALT: return jq_alt(E, n, env, in, ip, k, kd);
+  case JN_REDUCE:
+  case JN_FOREACH: return jq_eval_reduce(E, n, env, in, ip, k, kd);
+  case JN_DEF:
+  case JN_LABEL: return jq_eval_frame(E, n, env, in, ip, k, kd);
+  case JN_CALL: return jq_call(E, n, env, in, ip, k, kd);
+  case JN_VAR: return jq_eval_var(E, n, env, in, ip, k, kd);
+  case JN_AS: return jq_eval_as(E, n, env, in, ip, k, kd);
   case JN_BREAK: {
     jq_env *f = jq_find(env, n->ref);
     if (!f) return jq_errf(E, "$*label-%s is not defined", n->name);
