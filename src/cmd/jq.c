@@ -744,6 +744,7 @@ int cmd_jq(cmd_ctx *c) {
   jv_unref(&E.R, o.named);
   if (E.gvals) jv_unref(&E.R, E.gvals[o.ng]);
   jv_unref(&E.R, E.err);
+  jq_free_lits(&E.R);
   arena_finish(&ar);
   if (rc == MSB_ELIMIT && E.limit_depth) rc = 5;
   return rc;

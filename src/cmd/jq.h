@@ -65,6 +65,7 @@ struct jq_rt {
   mem *m;
   cmd_ctx *c;
   int oom;
+  struct jq_node *lits; /* the program's literals, freed by jq_free_lits */
 };
 
 /* Constructors (owned results). */
@@ -233,6 +234,7 @@ struct jq_node {
   const char *pos;      /* where in the source (error messages) */
   jq_node *ref;         /* JN_CALL/JN_VAR: the binder (JN_DEF/JN_PARAM/
                            JN_PVAR/JN_GLOBAL) */
+  jq_node *next_lit;    /* JN_LIT: the next literal of the program */
 };
 
 /* Natives: name, arity and implementation index (jq_builtin.c). */
@@ -248,6 +250,9 @@ int jq_native_find(const char *name, int arity);
  * message ends in "\n") and returns the number of errors; *out is the
  * program on success. The prelude (jq-defined builtins) is parsed
  * first and its definitions are visible to the program. */
+/* Releases the values the program's literals hold (before the arena the
+ * nodes live in is freed). */
+void jq_free_lits(jq_rt *R);
 int jq_compile(arena *a, jq_rt *R, const char *prelude, const char *src,
                const char **globals, int nglobals, jq_node ***gnodes,
                jq_node **out, buf *err);

@@ -63,6 +63,7 @@ typedef struct jq_ps {
   int fdepth;           /* function nesting */
   int toplevel_prog;    /* parsing the user's program (not the prelude) */
   jq_node *pending;     /* prelude calls to later definitions (via ->c) */
+  jq_node spare;
 } jq_ps;
 
 static const char *const jq_kw[] = {
@@ -73,10 +74,12 @@ static const char *const jq_kw[] = {
 static jq_node *jq_nn(jq_ps *P, int t) {
   jq_node *n = arena_zalloc(P->a, sizeof *n);
   if (!n) {
+    /* Out of memory: parsing stops; the spare node keeps callers simple
+     * and the program is never run. */
     P->R->oom = 1;
     P->fatal = 1;
-    n = arena_zalloc(P->a, sizeof *n);
-    if (!n) abort();
+    memset(&P->spare, 0, sizeof P->spare);
+    n = &P->spare;
   }
   n->t = t;
   n->line = P->tline;
@@ -309,8 +312,28 @@ static jq_node *jq_bin(jq_ps *P, int minprec);
 
 static jq_node *jq_lit(jq_ps *P, jv v) {
   jq_node *n = jq_nn(P, JN_LIT);
+  if (n == &P->spare) {
+    jv_unref(P->R, v);
+    return n;
+  }
   n->v = v;
+  n->next_lit = P->R->lits;
+  P->R->lits = n;
   return n;
+}
+
+void jq_free_lits(jq_rt *R) {
+  jq_node *n;
+  for (n = R->lits; n; n = n->next_lit) jv_unref(R, n->v);
+  R->lits = NULL;
+}
+
+/* $__loc__: {"file":"<top-level>","line":N}. */
+static jq_node *jq_loc(jq_ps *P, int line) {
+  jv o = jv_obj(P->R);
+  jv_oset(P->R, &o, jv_cstr(P->R, "file"), jv_cstr(P->R, "<top-level>"));
+  jv_oset(P->R, &o, jv_cstr(P->R, "line"), jv_num(line + 1));
+  return jq_lit(P, o);
 }
 
 static void jq_addarg(jq_ps *P, jq_node *n, jq_node *x) {
@@ -503,10 +526,7 @@ static jq_node *jq_object(jq_ps *P) {
     } else if (P->tok == T_LOC) {
       jq_lex(P);
       k = jq_lit(P, jv_cstr(P->R, "__loc__"));
-      v = jq_nn(P, JN_LIT);
-      v->v = jv_obj(P->R);
-      jv_oset(P->R, &v->v, jv_cstr(P->R, "file"), jv_cstr(P->R, "<top-level>"));
-      jv_oset(P->R, &v->v, jv_cstr(P->R, "line"), jv_num(line + 1));
+      v = jq_loc(P, line);
     } else if (P->tok == T_IDENT || P->tok == T_KW) {
       char *name = jq_tokdup(P, 0);
       jq_lex(P);
@@ -822,10 +842,7 @@ static jq_node *jq_term(jq_ps *P) {
   }
   case T_LOC:
     jq_lex(P);
-    n = jq_nn(P, JN_LIT);
-    n->v = jv_obj(P->R);
-    jv_oset(P->R, &n->v, jv_cstr(P->R, "file"), jv_cstr(P->R, "<top-level>"));
-    jv_oset(P->R, &n->v, jv_cstr(P->R, "line"), jv_num(line + 1));
+    n = jq_loc(P, line);
     break;
   case T_VAR: {
     char *name = jq_tokdup(P, 1);
@@ -1157,5 +1174,6 @@ int jq_compile(arena *a, jq_rt *R, const char *prelude, const char *src,
     *out = jq_pipe(&P);
     if (!P.fatal && P.tok != T_EOF) jq_syntax(&P);
   }
+  if (R->oom && !P.nerr) P.nerr = 1;
   return P.nerr;
 }
