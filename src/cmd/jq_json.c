@@ -278,6 +278,32 @@ int jq_litcmp(jv a, jv b) {
   return sx < 0 ? -r : r;
 }
 
+/* Whether a number's text is already the double's shortest form (a plain
+ * decimal of at most 15 significant digits, no exponent, no redundant
+ * zeros, at least 0.0001): then no literal needs keeping. */
+static int jq_plain_num(const char *t, size_t n) {
+  size_t i = t[0] == '-', sig = 0, lead = 0;
+  if (i >= n) return 0;
+  if (t[i] == '0') {
+    i++;
+    if (i < n && t[i] != '.') return 0;
+  } else {
+    if (t[i] < '1' || t[i] > '9') return 0;
+    for (; i < n && t[i] >= '0' && t[i] <= '9'; i++) sig++;
+  }
+  if (i < n) {
+    if (t[i] != '.' || i + 1 >= n || t[n - 1] == '0') return 0;
+    for (i++; i < n; i++) {
+      if (t[i] < '0' || t[i] > '9') return 0;
+      if (!sig && t[i] == '0')
+        lead++;
+      else
+        sig++;
+    }
+  }
+  return sig <= 15 && lead <= 3;
+}
+
 /* A number from its text: the double and, when it prints differently,
  * the canonical literal. */
 static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
@@ -297,6 +323,10 @@ static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
       *out = jv_num(strtod(t, NULL));
       return 0;
     }
+  }
+  if (jq_plain_num(t, n)) {
+    *out = jv_num(strtod(t, NULL));
+    return 0;
   }
   buf_init(&lit, R->m);
   if (jq_numlit(t, n, &lit) < 0) {
