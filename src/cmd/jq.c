@@ -160,6 +160,8 @@ static int jq_open_next(jq_in *in) {
       continue;
     }
     if (!strcmp(f, "-")) c->in_used = c->in_len;
+    /* reading is work like any other command's */
+    if ((rc = cmd_charge_bytes(c, in->len)) < 0) return rc;
     in->name = strcmp(f, "-") ? f : "<stdin>";
     in->E->input_name = strcmp(f, "-") ? f : NULL;
     in->lc_pos = in->lc_n = in->raw_pos = 0;
