@@ -234,7 +234,7 @@ static void jq_tokname(jq_ps *P, buf *b) {
 /* jq prints the program's line and pads to the error's column. */
 static void jq_where(jq_ps *P, int line, const char *at) {
   const char *ls = at, *le = at;
-  if (!at || at < P->src) at = ls = le = P->src;
+  if (!at || at < P->src || at > P->src + strlen(P->src)) at = ls = le = P->src;
   while (ls > P->src && ls[-1] != '\n') ls--;
   while (*le && *le != '\n') le++;
   buf_printf(P->err, " at <top-level>, line %d:\n", line + 1);
@@ -692,6 +692,7 @@ static jq_node *jq_patterns(jq_ps *P, jq_node *n) {
 static void jq_bindpats(jq_ps *P, jq_node *n) {
   int i;
   jq_scope *mark = P->sc;
+  if (P->fatal) return; /* a broken pattern has nodes without names */
   for (i = 0; i < n->nargs; i++) jq_bindpat(P, n->args[i], mark);
 }
 
