@@ -255,6 +255,8 @@ typedef struct rg_frame {
 typedef struct rg_st {
   cmd_ctx *c;
   rx *re;
+  rx *pre; /* the same pattern over a whole buffer, lines as RX_NEWLINE
+              sees them: finds the next candidate line in one scan */
   int npat;
   int invert, wordx, linex, count, countm, list, without, quiet, only;
   int lnum, column, vimgrep, names, heading, nul, text, hidden, noignore;
@@ -651,7 +653,9 @@ static void rg_print_path(rg_st *st, const char *name) {
 /* Whether a line is selected: 1, 0 or a negative code. */
 static int rg_selected(rg_st *st, const uint8_t *s, size_t len) {
   rx_match m[10];
-  int r = rg_find(st, s, len, 0, m);
+  int r = st->wordx || !st->npat
+              ? rg_find(st, s, len, 0, m)
+              : cmd_rx_exec(st->c, st->re, s, len, 0, 0, NULL, 0);
   if (r < 0) return r;
   return st->invert ? !r : r;
 }
@@ -746,6 +750,23 @@ static int rg_emit(rg_st *st, rg_file *f, size_t ls, size_t le,
   return 0;
 }
 
+/* Skips from *pos to the start of the next line that may match, counting
+ * the lines passed: a line that matches alone also matches inside the
+ * buffer, so no line is missed. 1 when a candidate is left, 0 when none
+ * is (or a negative code). */
+static int rg_skip_to(rg_st *st, const uint8_t *d, size_t len, size_t *pos,
+                      uint64_t *lineno) {
+  rx_match m;
+  const uint8_t *q;
+  int r = cmd_rx_exec(st->c, st->pre, d, len, *pos, 0, &m, 1);
+  if (r <= 0) return r;
+  while ((q = memchr(d + *pos, '\n', (size_t)m.so - *pos)) != NULL) {
+    *pos = (size_t)(q - d) + 1;
+    (*lineno)++;
+  }
+  return 1;
+}
+
 /* The offset of the first NUL, or -1. */
 static long rg_binary_at(const uint8_t *d, size_t len) {
   const uint8_t *z = memchr(d, 0, len);
@@ -761,6 +782,8 @@ static int rg_search(rg_st *st, const char *name, const uint8_t *d, size_t len,
   rg_file f;
   size_t pos = 0;
   uint64_t lineno = 0, nsel = 0, nmat = 0;
+  size_t cand = 0; /* lines before it are known not to match */
+  size_t ls, le;
   long bin = st->text ? -1 : rg_binary_at(d, len);
   int r, outlines = !st->count && !st->countm && !st->list && !st->without &&
                     !st->quiet;
@@ -771,8 +794,16 @@ static int rg_search(rg_st *st, const char *name, const uint8_t *d, size_t len,
   f.d = d;
   f.len = len;
   while (pos < len && !st->stop) {
-    const uint8_t *q = memchr(d + pos, '\n', len - pos);
-    size_t ls = pos, le = q ? (size_t)(q - d) : len;
+    const uint8_t *q;
+    if (st->pre && bin < 0 && f.after_left <= 0 && pos >= cand) {
+      /* nothing to print before the next candidate line */
+      if ((r = rg_skip_to(st, d, len, &pos, &lineno)) < 0) return r;
+      if (!r) break;
+      cand = pos;
+    }
+    q = memchr(d + pos, '\n', len - pos);
+    ls = pos;
+    le = q ? (size_t)(q - d) : len;
     if (bin >= 0) { /* NULs end lines too */
       const uint8_t *z = memchr(d + ls, 0, le - ls);
       if (z) le = (size_t)(z - d);
@@ -1047,6 +1078,24 @@ static int rg_patterns(rg_st *st, rg_opts_st *o) {
   return o->pats.err || o->alt.err ? MSB_ENOMEM : 0;
 }
 
+/* Whether seq occurs in the pattern outside an escape ("\\(?=" is not a
+ * lookahead); seq may itself start with a backslash. */
+static int rg_has_seq(const buf *alt, const char *seq) {
+  size_t i, n = strlen(seq);
+  for (i = 0; i + n <= alt->len; i++) {
+    if (!memcmp(alt->p + i, seq, n)) return 1;
+    if (alt->p[i] == '\\') i++;
+  }
+  return 0;
+}
+
+static int rg_has_backref(const buf *alt) {
+  size_t i;
+  for (i = 0; i + 1 < alt->len; i++)
+    if (alt->p[i] == '\\' && alt->p[++i] >= '1' && alt->p[i] <= '9') return 1;
+  return 0;
+}
+
 /* Compiles the alternation (shown: the patterns as given, for errors); 0, 2 (message printed) or a negative code. */
 static int rg_compile(rg_st *st, buf *alt, int icase, const buf *shown) {
   cmd_ctx *c = st->c;
@@ -1055,6 +1104,20 @@ static int rg_compile(rg_st *st, buf *alt, int icase, const buf *shown) {
       RX_PERL | (icase ? RX_ICASE : 0u) | (st->replace ? 0u : RX_NOSUB);
   int rc;
   if (!st->npat) return 0;
+  if (rg_has_seq(alt, "(?=") || rg_has_seq(alt, "(?!") ||
+      rg_has_seq(alt, "(?<=") || rg_has_seq(alt, "(?<!") ||
+      rg_has_backref(alt)) {
+    /* Rust's regex has neither; ripgrep points at PCRE2 */
+    buf_printf(c->err,
+               "regex parse error:\n    %.*s\nerror: %s not supported\n\n"
+               "Consider enabling PCRE2 with the --pcre2 flag, which can "
+               "handle backreferences\nand look-around.\n",
+               (int)(shown->len ? shown->len - 1 : 0), shown->p ? shown->p : "",
+               rg_has_backref(alt) ? "backreferences are"
+                                   : "look-around, including look-ahead and "
+                                     "look-behind, is");
+    return 2;
+  }
   buf_init(&full, c->m);
   buf_init(&em, c->m);
   buf_puts(&full, st->linex ? "^(?:" : "(?:");
@@ -1062,6 +1125,13 @@ static int rg_compile(rg_st *st, buf *alt, int icase, const buf *shown) {
   buf_puts(&full, st->linex ? ")$" : ")");
   rc = full.err ? MSB_ENOMEM
                 : rx_compile(c->m, full.p, full.len, fl, &st->re, &em);
+  /* the prefilter: only when -v does not need every line, and not for
+   * \A \z \Z, which mean the line's ends, not the buffer's */
+  if (rc == 0 && !st->invert && !rg_has_seq(alt, "\\A") &&
+      !rg_has_seq(alt, "\\z") && !rg_has_seq(alt, "\\Z") &&
+      rx_compile(c->m, full.p, full.len, fl | RX_NEWLINE | RX_NOSUB, &st->pre,
+                 NULL) != 0)
+    st->pre = NULL;
   if (rc == MSB_EINVAL) {
     buf_printf(c->err, "regex parse error:\n    %.*s\nerror: %s\n",
                (int)(shown->len ? shown->len - 1 : 0), shown->p ? shown->p : "",
@@ -1318,6 +1388,7 @@ int cmd_rg(cmd_ctx *c) {
     rc = st.matched && (st.quiet || !st.error) ? 0 : st.error ? 2 : 1;
 out:
   if (st.re) rx_free(st.re);
+  if (st.pre) rx_free(st.pre);
   buf_finish(&o.alt);
   buf_finish(&o.pats);
   return rc;
