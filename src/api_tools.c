@@ -145,7 +145,7 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
                         size_t *changes_len, size_t *count) {
   const unsigned known =
       MSB_PATCH_EXACT | MSB_PATCH_DRY_RUN | MSB_PATCH_WORKSPACE;
-  patch_opts o = {-1, 0, 0, 0, 0, 0, 0};
+  patch_opts o = {-1, 0, 0, 0, 0, 0, 0, {NULL, NULL}};
   buf rep, ops, out;
   vnode *old;
   uint64_t rev;

@@ -132,6 +132,10 @@ static void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     x->err = MSB_ELIMIT;
     return;
   }
+  if (interp_charge_bytes(x->sh, n)) {
+    x->err = MSB_ELIMIT;
+    return;
+  }
   x->started = 1;
   x->wsbreak = 0;
   buf_put(&x->cur, s, n);
@@ -650,10 +654,15 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
   return rc;
 }
 
+/* One match of ${x#p} and ${x/p/r}: its work is paid in steps too (a
+ * unit of glob work as a byte), since a loop repeats it with a fresh glob
+ * budget each time. */
 static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
                           uint64_t *budget) {
+  uint64_t before = *budget;
   int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc >= 0 && interp_charge_bytes(sh, before - *budget)) rc = MSB_ELIMIT;
   return rc;
 }
 
@@ -724,6 +733,28 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
   }
 }
 
+/* Work a match costs beyond its bytes (a search restarted, the
+ * replacement put), in bytes (interp_charge_bytes). */
+#define EXPAND_MATCH_BYTES 64
+
+/* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
+ * literal, the text between matches copied in bulk. Returns the number of
+ * matches. */
+static uint64_t expand_subst_lit(buf *b, int all, const buf *lit,
+                                 const char *rep, const char *s, size_t n) {
+  const char *at = s, *end = s + n, *hit;
+  uint64_t hits = 0;
+  while ((hit = buf_memmem(at, (size_t)(end - at), lit->p, lit->len))) {
+    buf_put(b, at, (size_t)(hit - at));
+    expand_put_repl(b, rep, hit, lit->len);
+    at = hit + lit->len;
+    hits++;
+    if (!all) break;
+  }
+  buf_put(b, at, (size_t)(end - at));
+  return hits;
+}
+
 /* ${x/p/r} family on one string. */
 static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
                         const char *s, char **res) {
@@ -738,6 +769,11 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   buf_init(&lit, sh->m);
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
+  if (!magic && lit.len && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
+    uint64_t hits = expand_subst_lit(&b, op == AST_PE_SUB_ALL, &lit, rep, s, n);
+    rc = interp_charge_bytes(sh, hits * EXPAND_MATCH_BYTES);
+    goto out;
+  }
   if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
     /* ${x/#/r} and ${x/%/r} still add r at the start or end */
     *res = mem_strdup(sh->m, s);
@@ -1026,6 +1062,8 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   int rc = 0;
   for (i = 0; i < v->n && !rc; i++) {
     char *r = NULL;
+    /* every operation scans and copies the value */
+    if ((rc = interp_charge_bytes(sh, strlen(v->v[i])))) break;
     switch (o->op) {
     case AST_PE_TRIM_SP:
     case AST_PE_TRIM_LP:
@@ -1062,15 +1100,52 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   return rc;
 }
 
+/* A negative slice length where bash refuses one: its message quotes the
+ * length as written. */
+static int expand_slice_neg(shell *sh, ast_param *pe) {
+  buf t;
+  buf_init(&t, sh->m);
+  ast_print_word(&t, pe->w2);
+  if (t.err) return t.err;
+  interp_errf(sh, "%s: substring expression < 0", buf_str(&t));
+  buf_finish(&t);
+  sh->status = 1;
+  sh->flow = SH_FLOW_EXIT;
+  return 1;
+}
+
+/* ${a[@]:off:len} of an indexed array: off is an index (negative: from
+ * one past the highest), len counts the elements set from there. */
+static int expand_slice_array(shell *sh, ast_param *pe, const var *a,
+                              int64_t off, int64_t len, xval *v) {
+  int64_t end = var_index_end(a);
+  const var_elem *e;
+  int rc = 0;
+  size_t i;
+  for (i = 0; i < v->n; i++) mem_free(sh->m, v->v[i]);
+  v->n = 0;
+  if (off < 0) off += end;
+  if (off < 0 || off >= end) return 0;
+  if (pe->w2 && len < 0) return expand_slice_neg(sh, pe);
+  for (e = var_index_from(a, off); e && !rc && (!pe->w2 || len-- > 0);
+       e = var_elem_next(a, e))
+    rc = xval_str(sh, v, e->val);
+  return rc;
+}
+
 static int expand_slice(shell *sh, ast_param *pe, xval *v) {
   int64_t off, len = 0, count;
   int rc, haslen = pe->w2 != NULL;
+  const var *a;
   rc = expand_arith(sh, pe->w1, &off, NULL);
   if (rc) return rc;
   if (haslen) {
     rc = expand_arith(sh, pe->w2, &len, NULL);
     if (rc) return rc;
   }
+  if (v->list && pe->subscript && (a = var_get(sh->vars, pe->name, NULL)) &&
+      (a->attr & VAR_ARRAY))
+    return expand_slice_array(sh, pe, a, off, len, v);
   if (v->list) {
     int pos = !strcmp(pe->name, "@") || !strcmp(pe->name, "*");
     size_t i, k = 0;
@@ -1094,14 +1169,11 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     count = (int64_t)n;
     start = off < 0 ? count + off : off;
     if (haslen && len < 0) {
-      interp_errf(sh, "%s: substring expression < 0", pe->w2 ? "-1" : "");
       for (i = 0; i < n; i++) mem_free(sh->m, all[i]);
       mem_free(sh->m, all);
       v->v = NULL;
       v->n = 0;
-      sh->status = 1;
-      sh->flow = SH_FLOW_EXIT;
-      return 1;
+      return expand_slice_neg(sh, pe);
     }
     for (i = 0; i < n; i++) {
       int keep = start >= 0 && (int64_t)i >= start &&
@@ -1126,17 +1198,7 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     end = sl;
     if (haslen) {
       end = len < 0 ? sl + len : off + len;
-      if (len < 0 && end < off) {
-        buf t;
-        char nb[24];
-        buf_init(&t, sh->m);
-        expand_fmt_i64(nb, len);
-        interp_errf(sh, "%s: substring expression < 0", nb);
-        buf_finish(&t);
-        sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
-        return 1;
-      }
+      if (len < 0 && end < off) return expand_slice_neg(sh, pe);
       if (end > sl) end = sl;
     }
     r = mem_strndup(sh->m, s + off, (size_t)(end - off));
@@ -1186,6 +1248,13 @@ static int expand_keys(shell *sh, ast_param *pe, xval *out) {
   }
   mem_free(sh->m, el);
   return rc;
+}
+
+/* 1 when name is a variable but no array with a value (a scalar, or
+ * declared only): what set -u refuses in ${#name[@]}. */
+static int expand_not_array(shell *sh, const char *name) {
+  const var *v = var_get(sh->vars, name, NULL);
+  return v && (!(v->attr & (VAR_ARRAY | VAR_ASSOC)) || (v->attr & VAR_NOVALUE));
 }
 
 static int expand_param(xw *x, ast_param *pe, int quoted) {
@@ -1248,12 +1317,19 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     rc = expand_get(sh, name, sub, index, itext, &v);
   }
   if (rc) goto out;
+  if ((sh->opts & SH_O_NOUNSET) && pe->op == AST_PE_LENGTH &&
+      (sub == '@' || sub == '*') && expand_not_array(sh, name))
+    v.set = 0; /* bash counts only arrays that have a value */
   if (!v.set && (sh->opts & SH_O_NOUNSET) && pe->op != AST_PE_DEFAULT &&
       pe->op != AST_PE_ASSIGN && pe->op != AST_PE_ERROR &&
       pe->op != AST_PE_ALT && !(v.list && !strcmp(name, "@")) &&
       !(v.list && !strcmp(name, "*"))) {
-    if (sub == '@' || sub == '*') {
+    if ((sub == '@' || sub == '*') && pe->op != AST_PE_LENGTH) {
       rc = 0;
+    } else if (sub && pe->op == AST_PE_LENGTH) {
+      rc = expand_unbound(sh, name);
+      sh->status = 1; /* bash's array length check fails with 1 */
+      goto out;
     } else {
       /* bash names $1 with its dollar and a[i] with its subscript */
       buf shown;
@@ -1845,10 +1921,16 @@ static void brace_emit(bctx *b, bitem *it, size_t n) {
   b->n++;
 }
 
+/* Brace work: items scanned and copied (every alternative is a copy of
+ * the word, and a nested one is copied again at each level), charged
+ * before the copy is made, so that a word expanding to millions of words
+ * or nested thousands deep stops at max_glob_work after a bounded amount
+ * of time and memory (BRACE_WORK items of it per unit of the limit). */
+#define BRACE_WORK 4
 static int brace_charge(bctx *b, uint64_t n) {
   uint64_t max = b->sh->lim->max_glob_work;
   b->work += n;
-  if ((max && b->work > max * 4) ||
+  if ((max && b->work > max * BRACE_WORK) ||
       (b->sh->lim->max_array_items && b->n > b->sh->lim->max_array_items)) {
     if (!b->sh->run->limit) b->sh->run->limit = "max_glob_work";
     b->err = MSB_ELIMIT;
@@ -1879,7 +1961,9 @@ static void brace_expand(bctx *b, bitem *it, size_t n);
 
 static bitem *brace_concat(bctx *b, const bitem *a, size_t an, const bitem *m,
                            size_t mn, const bitem *z, size_t zn) {
-  bitem *r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
+  bitem *r;
+  if (brace_charge(b, an + mn + zn)) return NULL;
+  r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
   if (!r) {
     b->err = MSB_ENOMEM;
     return NULL;
@@ -2026,6 +2110,27 @@ static void brace_expand_run(bctx *b, bitem *it, size_t n) {
   brace_emit(b, it, n);
 }
 
+/* How deep matched braces nest in it[0..n) ("${" excluded). Expansion
+ * recurses at least that deep, so a word nested deeper than the native
+ * stack allows is refused before any of its work is done. */
+static size_t brace_depth(arena *a, const bitem *it, size_t n) {
+  size_t *open = arena_alloc(a, (n + 1) * sizeof *open), top = 0, i;
+  unsigned char *pair = arena_zalloc(a, n + 1);
+  size_t d = 0, max = 0;
+  if (!open || !pair) return 0; /* the expansion meets ENOMEM itself */
+  for (i = 0; i < n; i++)
+    if (it[i].c == '{' && !(i > 0 && it[i - 1].c == '$'))
+      open[top++] = i;
+    else if (it[i].c == '}' && top)
+      pair[open[--top]] = pair[i] = 1;
+  for (i = 0; i < n; i++)
+    if (pair[i] && it[i].c == '{') {
+      if (++d > max) max = d;
+    } else if (pair[i])
+      d--;
+  return max;
+}
+
 static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
                       size_t *count) {
   bctx b;
@@ -2057,6 +2162,8 @@ static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
       it[k++].p = p;
     }
   }
+  if (brace_depth(a, it, n) * SH_STACK_BRACE > interp_stack_left(sh))
+    return interp_stack_fail(sh);
   memset(&b, 0, sizeof b);
   b.sh = sh;
   b.a = a;
@@ -2132,6 +2239,14 @@ static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   return 0;
 }
 
+/* Pushes the field's text as it is, handing it over. */
+static int expand_push_text(shell *sh, xfield *f, char ***av, int *ac,
+                            size_t *cap) {
+  int rc = expand_push(sh, av, ac, cap, f->text);
+  f->text = NULL;
+  return rc;
+}
+
 static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
@@ -2144,6 +2259,10 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
   if (sh->shopts & SH_SO_DOTGLOB) fl |= GLOB_DOTGLOB;
   if (sh->shopts & SH_SO_GLOBSTAR) fl |= GLOB_GLOBSTAR;
   if (sh->shopts & SH_SO_NOCASEGLOB) fl |= GLOB_NOCASE;
+  /* A '[' without its ']' made the word look like a pattern; it is not one,
+   * so nullglob and failglob leave it alone (`[ -d . ]`). */
+  if (!glob_has_magic(f->pat, strlen(f->pat), fl))
+    return expand_push_text(sh, f, av, ac, cap);
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
   if (rc == MSB_ELIMIT) {
@@ -2159,9 +2278,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
       return 1;
     }
     if (sh->shopts & SH_SO_NULLGLOB) return 0;
-    rc = expand_push(sh, av, ac, cap, f->text);
-    f->text = NULL;
-    return rc;
+    return expand_push_text(sh, f, av, ac, cap);
   }
   for (i = 0; i < n; i++) {
     rc = expand_push(sh, av, ac, cap, res[i]);
@@ -2184,10 +2301,8 @@ static int expand_fields_of(shell *sh, const ast_part *parts, char ***av,
   for (i = 0; i < x.n && !rc; i++) {
     if (x.f[i].pat && !(sh->opts & SH_O_NOGLOB))
       rc = expand_glob_field(sh, &x.f[i], av, ac, cap);
-    else {
-      rc = expand_push(sh, av, ac, cap, x.f[i].text);
-      x.f[i].text = NULL;
-    }
+    else
+      rc = expand_push_text(sh, &x.f[i], av, ac, cap);
   }
   xw_finish(&x);
   return rc;

@@ -80,6 +80,15 @@ int interp_tick(shell *sh, uint64_t n) {
   return 0;
 }
 
+int interp_charge_bytes(shell *sh, uint64_t n) {
+  sh_run *r = sh->run;
+  r->byte_carry += n;
+  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / CMD_BYTES_PER_STEP;
+  r->byte_carry %= CMD_BYTES_PER_STEP;
+  return interp_tick(sh, n);
+}
+
 int interp_stack_fail(shell *sh) {
   sh_run *r = sh->run;
   if (!r->limit) {
@@ -143,6 +152,9 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   int rc = 0;
   if (fd < 0 || fd >= SH_NFD || !(s = sh->fd[fd])) return MSB_EINVAL;
   if (!n) return 0;
+  /* paid here; past the limit the run stops at its next step (the limit
+   * is sticky), without a write error for the writer to report */
+  interp_charge_bytes(sh, n);
   switch (s->kind) {
   case SH_S_NULL: return 0;
   case SH_S_BUF:
@@ -261,7 +273,11 @@ int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n) {
 void interp_consume(shell *sh, int fd, size_t n) {
   sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
   if (!s || s->kind != SH_S_IN) return;
-  s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+  if (n > s->len - s->pos) n = s->len - s->pos;
+  /* a reader's scan is paid here; past the limit the run stops at its
+   * next step (the limit is sticky) */
+  interp_charge_bytes(sh, n);
+  s->pos += n;
   s->reach = s->pos;
 }
 
@@ -1197,6 +1213,17 @@ static void interp_stdin_used(shell *sh, const cmd_ctx *c) {
     in->reach = at + c->in_stop;
 }
 
+/* Whether a command stopped by its output cap was writing more into the
+ * file on stdout than a file may hold: that is the file's limit, which
+ * scripts see as a failed write (delivering the output fails with "File
+ * too large", and the script goes on), not the string limit stopping the
+ * run. Output bound for a file is capped at one byte past the file limit
+ * (not the string limit: it never becomes a string), so reaching the cap
+ * means the file limit was passed. */
+static int interp_file_full(shell *sh, int rc, const sh_stream *s1) {
+  return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -1204,7 +1231,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2, werr;
+  int rc, r2, werr, full;
   size_t out0;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
@@ -1239,6 +1266,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.clock_ns = sh->clock_ns;
   c.out_max =
       sh->lim->max_string_bytes ? sh->lim->max_string_bytes : (uint64_t)-1;
+  if (out == &tout && s1 && s1->kind == SH_S_FILE)
+    c.out_max = sh->lim->max_file_bytes + 1; /* see interp_file_full */
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
@@ -1248,6 +1277,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   else
     rc = d->fn(&c);
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
+  full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
+  if (full) rc = 1;
   if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
       !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
       (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
@@ -1265,6 +1296,12 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = interp_pipe_overrun(sh);
   }
   interp_stdin_used(sh, &c);
+  /* output written in place is paid here (the rest in interp_write); a
+   * command that read past the limit (cmd_input) stops here too */
+  if (interp_charge_bytes(
+          sh, out != &tout && out->len > out0 ? out->len - out0 : 0) &&
+      rc >= 0)
+    rc = MSB_ELIMIT;
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)
@@ -1279,6 +1316,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   r2 =
       (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
   werr = sh->run->write_err;
+  if (full && !werr) werr = MSB_EFBIG; /* what it kept was not written */
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -2870,6 +2908,22 @@ static void interp_cond_trace(shell *sh, const char *a, const char *op,
   buf_finish(&t);
 }
 
+/* The regex meter's payment: steps from the run's budget. */
+static int interp_rx_charge(void *arg, uint64_t steps) {
+  return interp_tick((shell *)arg, steps);
+}
+
+/* [[ s =~ re ]]: the search, its work charged to the step limit. */
+static int interp_rx_search(shell *sh, rx *re, const char *s, rx_match *m,
+                            size_t nm) {
+  rx_meter mt = RX_METER(interp_rx_charge, sh);
+  int rc;
+  mt.left = sh->run->rx_units;
+  rc = rx_search(re, (const uint8_t *)s, strlen(s), 0, 0, m, nm, &mt);
+  sh->run->rx_units = mt.left;
+  return rc;
+}
+
 static int interp_cond_binary(shell *sh, ast_cond *c) {
   char *l = NULL, *r = NULL;
   int rc;
@@ -2929,7 +2983,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc == MSB_ENOMEM ? rc : 2;
     }
-    rc = rx_exec(re, (const uint8_t *)l, strlen(l), 0, 0, mt, 10, NULL);
+    rc = interp_rx_search(sh, re, l, mt, 10);
     if (rc == 1) {
       size_t ns = rx_nsub(re), i;
       var *v = var_bind(sh->vars, "BASH_REMATCH", 0);
@@ -3298,6 +3352,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
       var_store *old = c->vars;
       size_t k;
       c->vars = nv;
+      var_set_limit(nv, sh->lim->max_array_items, &sh->run->limit);
       if (interp_init_vars(c)) {
         c->vars = old;
         var_destroy(nv);
@@ -3712,10 +3767,9 @@ typedef struct interp_scrub {
 static int interp_scrub_var(void *ctx, const var *v) {
   interp_scrub *c = ctx;
   int hit = interp_has_secret(c->s, v->name) || interp_has_secret(c->s, v->val);
-  size_t j;
-  for (j = 0; !hit && j < v->n; j++)
-    hit = interp_has_secret(c->s, v->el[j].val) ||
-          interp_has_secret(c->s, v->el[j].key);
+  const var_elem *e;
+  for (e = var_elem_next(v, NULL); !hit && e; e = var_elem_next(v, e))
+    hit = interp_has_secret(c->s, e->val) || interp_has_secret(c->s, e->key);
   if (hit) interp_scrub_note(c->sh, "variable", v->name, NULL);
   return hit;
 }
@@ -3895,6 +3949,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     return rc;
   run.procsub_next = 63;
   sh->run = &run;
+  var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;
   sh->depth = 0;
   sh->loops = 0;
@@ -3911,6 +3966,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     interp_stream_unref(sh, s1);
     interp_stream_unref(sh, s2);
     interp_secrets_end(sh, &set, &run);
+    var_set_limit(sh->vars, 0, NULL);
     sh->run = NULL;
     return MSB_ENOMEM;
   }
@@ -3981,6 +4037,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
   buf_finish(&run.out);
   buf_finish(&run.err);
+  var_set_limit(sh->vars, 0, NULL);
   sh->run = NULL;
   if (oom) {
     mem_free(sh->m, res->out);
