@@ -529,7 +529,7 @@ static int rg_find(rg_st *st, const uint8_t *s, size_t len, size_t start,
   size_t pos = start;
   if (!st->npat) return 0;
   while (pos <= len) {
-    int r = cmd_rx_exec(st->c, st->re, s, len, pos, 0, m, 10);
+    int r = cmd_rx_exec(st->c, st->re, s, len, pos, 0, m, st->replace ? 10 : 1);
     if (r <= 0) return r;
     if (!st->wordx || ((m[0].so == 0 || !rg_isword(s[m[0].so - 1])) &&
                        ((size_t)m[0].eo == len || !rg_isword(s[m[0].eo]))))
