@@ -245,8 +245,9 @@ $(B)/emcc/memsandbox.wasm: $(call lib_obj,emcc) $(B)/emcc/wasm/abi.o \
 	  $(filter %.o,$^)
 	@rm -f $(B)/emcc/memsandbox.js
 
-$(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h \
-                          wasm/gen-constants.mjs | tools-base
+$(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h src/limits.def \
+                          src/errors.def \
+                          wasm/gen-constants.mjs wasm/def-rows.mjs | tools-base
 	@mkdir -p $(dir $@)
 	node wasm/gen-constants.mjs include/memsandbox.h wasm/abi.h $@ \
 	  $(B)/wasm/constants.js

@@ -74,7 +74,7 @@ static int xw_check_size(xw *x) {
     return x->err;
   }
   if (max && x->cur.len > max) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_string_bytes";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_STRING_BYTES;
     x->err = MSB_ELIMIT;
   }
   return x->err;
@@ -94,7 +94,7 @@ static void xw_end(xw *x) {
     x->cap = nc;
   }
   if (x->sh->lim->max_array_items && x->n >= x->sh->lim->max_array_items) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_array_items";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
     x->err = MSB_ELIMIT;
     return;
   }
@@ -128,7 +128,7 @@ static void xw_lit(xw *x, const char *s, size_t n, int quoted) {
   uint64_t max = x->sh->lim->max_string_bytes;
   if (x->err) return;
   if (max && x->cur.len + n > max) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_string_bytes";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_STRING_BYTES;
     x->err = MSB_ELIMIT;
     return;
   }
@@ -650,7 +650,7 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
       sh->lim->max_glob_work ? sh->lim->max_glob_work * 16 : (uint64_t)-1;
   int rc = glob_match(sh->m, pat, strlen(pat), s, strlen(s),
                       GLOB_EXTGLOB | (casefold ? GLOB_NOCASE : 0), &budget);
-  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
   return rc;
 }
 
@@ -661,7 +661,7 @@ static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
                           uint64_t *budget) {
   uint64_t before = *budget;
   int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
-  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
   if (rc >= 0 && interp_charge_bytes(sh, before - *budget)) rc = MSB_ELIMIT;
   return rc;
 }
@@ -1732,7 +1732,7 @@ int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,
   env.max_nest = (int)(interp_stack_left(sh) / SH_STACK_ARITH) + 4;
   rc = arith_eval(&env, s, n, val, &err, &work);
   if (rc == MSB_ELIMIT) {
-    if (!sh->run->limit) sh->run->limit = "max_steps";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_STEPS;
   } else if (rc && rc != MSB_ENOMEM) {
     if (what)
       interp_errf(sh, "%s: %s", what, buf_str(&err));
@@ -1932,7 +1932,7 @@ static int brace_charge(bctx *b, uint64_t n) {
   b->work += n;
   if ((max && b->work > max * BRACE_WORK) ||
       (b->sh->lim->max_array_items && b->n > b->sh->lim->max_array_items)) {
-    if (!b->sh->run->limit) b->sh->run->limit = "max_glob_work";
+    if (!b->sh->run->limit) b->sh->run->limit = LIMIT_MAX_GLOB_WORK;
     b->err = MSB_ELIMIT;
   }
   return b->err;
@@ -2233,7 +2233,7 @@ static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   (*av)[(*ac)++] = s;
   (*av)[*ac] = NULL;
   if (sh->lim->max_array_items && (uint64_t)*ac > sh->lim->max_array_items) {
-    if (!sh->run->limit) sh->run->limit = "max_array_items";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
     return MSB_ELIMIT;
   }
   return 0;
@@ -2266,7 +2266,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
   if (rc == MSB_ELIMIT) {
-    if (!sh->run->limit) sh->run->limit = "max_glob_work";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
     return rc;
   }
   if (rc) return rc;

@@ -70,11 +70,11 @@ int interp_tick(shell *sh, uint64_t n) {
   if (r->limit) return MSB_ELIMIT;
   r->steps += n;
   if (sh->lim->max_steps && r->steps > sh->lim->max_steps) {
-    r->limit = "max_steps";
+    r->limit = LIMIT_MAX_STEPS;
     return MSB_ELIMIT;
   }
   if (r->step_cap && r->steps > r->step_cap) {
-    r->limit = "timeout";
+    r->limit = LIMIT_TIMEOUT;
     return MSB_ELIMIT;
   }
   return 0;
@@ -93,7 +93,7 @@ int interp_stack_fail(shell *sh) {
   sh_run *r = sh->run;
   if (!r->limit) {
     interp_errf(sh, "memsandbox: nesting too deep for the native stack");
-    r->limit = "max_call_depth";
+    r->limit = LIMIT_MAX_CALL_DEPTH;
   }
   return MSB_ELIMIT;
 }
@@ -284,7 +284,7 @@ void interp_consume(shell *sh, int fd, size_t n) {
 /* The run stops: something read to the end of a cut pipe. */
 static int interp_pipe_overrun(shell *sh) {
   if (!sh->run->limit) {
-    sh->run->limit = "max_string_bytes";
+    sh->run->limit = LIMIT_MAX_STRING_BYTES;
     sh->run->pipe_stop = 1;
   }
   return MSB_ELIMIT;
@@ -1090,10 +1090,10 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
     if (!ocap || cap < ocap) sh->run->step_cap = cap;
   }
   rc = interp_run_argv(sh, argc, argv, 0);
-  if (rc == MSB_ELIMIT && sh->run->limit &&
-      !strcmp(sh->run->limit, "timeout") && sh->run->step_cap != ocap) {
+  if (rc == MSB_ELIMIT && sh->run->limit == LIMIT_TIMEOUT &&
+      sh->run->step_cap != ocap) {
     /* our own budget ran out: the command is stopped, the caller goes on */
-    sh->run->limit = NULL;
+    sh->run->limit = LIMIT_NONE;
     sh->flow = SH_FLOW_NONE;
     c->run_timedout = 1;
     rc = 124;
@@ -1364,7 +1364,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
      * with SIGPIPE's status instead. */
     if (rc == MSB_ELIMIT || rc == MSB_ENOMEM) {
       if (rc == MSB_ELIMIT && !sh->run->limit)
-        sh->run->limit = "max_string_bytes";
+        sh->run->limit = LIMIT_MAX_STRING_BYTES;
       return rc;
     } else
       rc = 1;
@@ -1406,7 +1406,7 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     interp_errf(sh, "%s: maximum function nesting level exceeded (%u)", argv[0],
                 (unsigned)maxd);
     sh->flow = SH_FLOW_EXIT;
-    if (!sh->run->limit) sh->run->limit = "max_call_depth";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   sh->pos = NULL;
@@ -1780,7 +1780,7 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
     }
     if (!rc && sh->lim->max_array_items &&
         (uint64_t)nv > sh->lim->max_array_items) {
-      if (!sh->run->limit) sh->run->limit = "max_array_items";
+      if (!sh->run->limit) sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
       rc = MSB_ELIMIT;
     }
   }
@@ -2219,7 +2219,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if (!n) return 0;
@@ -2291,7 +2291,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if ((rc = interp_stack_push(sh, SH_STACK_SUB))) return rc;
@@ -3232,7 +3232,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if ((rc = interp_stack_push(sh, SH_STACK_EVAL))) return rc;
@@ -3330,7 +3330,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   c = interp_clone(sh);
@@ -3614,8 +3614,7 @@ static void interp_procsub_cleanup(shell *sh) { (void)sh; }
 
 static void interp_limit_message(shell *sh, int rc) {
   buf *e = &sh->run->err;
-  const char *lim = sh->run->limit;
-  uint64_t val = 0;
+  limit_id lim;
   if (rc == MSB_ENOMEM) {
     buf_finish(e);
     buf_init(e, sh->m);
@@ -3624,42 +3623,17 @@ static void interp_limit_message(shell *sh, int rc) {
       secret_stream_reset(&sh->run->rerr);
       buf_clear(&sh->run->red_err);
     }
-    buf_printf(e,
-               "bash: memsandbox: memory limit exceeded "
-               "(max_memory_bytes=%llu)\n",
-               (unsigned long long)sh->lim->max_memory_bytes);
-    sh->run->limit = "max_memory_bytes";
-    return;
+    sh->run->limit = LIMIT_MAX_MEMORY_BYTES;
+  } else if (e->err) {
+    buf_finish(e);
+    buf_init(e, sh->m);
   }
-  if (!lim) lim = sh->run->limit = "max_steps";
-  if (!strcmp(lim, "max_steps"))
-    val = sh->lim->max_steps;
-  else if (!strcmp(lim, "max_call_depth"))
-    val = sh->lim->max_call_depth;
-  else if (!strcmp(lim, "max_string_bytes"))
-    val = sh->lim->max_string_bytes;
-  else if (!strcmp(lim, "max_array_items"))
-    val = sh->lim->max_array_items;
-  else if (!strcmp(lim, "max_glob_work"))
-    val = sh->lim->max_glob_work;
-  else if (!strcmp(lim, "max_script_bytes"))
-    val = sh->lim->max_script_bytes;
-  {
-    const char *what = sh->run->pipe_stop               ? "pipe capacity limit"
-                       : !strcmp(lim, "max_steps")      ? "step limit"
-                       : !strcmp(lim, "max_call_depth") ? "call depth limit"
-                       : !strcmp(lim, "max_string_bytes") ? "string size limit"
-                       : !strcmp(lim, "max_array_items")  ? "array size limit"
-                       : !strcmp(lim, "max_glob_work")    ? "glob work limit"
-                       : !strcmp(lim, "max_script_bytes") ? "script size limit"
-                                                          : "limit";
-    if (e->err) {
-      buf_finish(e);
-      buf_init(e, sh->m);
-    }
-    buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n", what, lim,
-               (unsigned long long)val);
-  }
+  if (!sh->run->limit) sh->run->limit = LIMIT_MAX_STEPS;
+  lim = sh->run->limit;
+  buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n",
+             sh->run->pipe_stop && rc != MSB_ENOMEM ? "pipe capacity limit"
+                                                    : limit_noun(lim),
+             limit_name(lim), (unsigned long long)limit_value(sh->lim, lim));
 }
 
 /* An EXIT trap runs when the call's script ends (the shell exits, as for
@@ -3689,7 +3663,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
     res->out_truncated = res->out_total > res->out_len;
     res->err_truncated = res->err_total > res->err_len;
     res->cwd = mem_strdup(sh->m, sh->cwd);
-    res->limit = r->limit;
+    res->limit = limit_name(r->limit);
     return;
   }
   res->exit_code = status;
@@ -3700,7 +3674,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->out = (uint8_t *)buf_steal(&r->out, &res->out_len);
   res->err = (uint8_t *)buf_steal(&r->err, &res->err_len);
   res->cwd = mem_strdup(sh->m, sh->cwd);
-  res->limit = r->limit;
+  res->limit = limit_name(r->limit);
 }
 
 /* Builds the exec's secret set and its two redacting streams. Returns 0,
@@ -4007,7 +3981,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     rc = 0;
   if (!rc) {
     if (sh->lim->max_script_bytes && len > sh->lim->max_script_bytes) {
-      run.limit = "max_script_bytes";
+      run.limit = LIMIT_MAX_SCRIPT_BYTES;
       rc = MSB_ELIMIT;
     } else
       rc = interp_exec_main(sh, script, len);

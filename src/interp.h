@@ -16,6 +16,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "cmd/cmd.h"
+#include "limits.h"
 #include "mem.h"
 #include "parse.h"
 #include "secret.h"
@@ -144,9 +145,9 @@ typedef struct sh_alias {
 typedef struct sh_run {
   uint64_t steps;
   /* Step count at which a command run under `timeout` stops (0 = none);
-   * reaching it sets limit to "timeout". */
+   * reaching it sets limit to LIMIT_TIMEOUT. */
   uint64_t step_cap;
-  const char *limit;    /* name of the limit that stopped the run */
+  limit_id limit;       /* the limit that stopped the run */
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
   uint64_t rx_units;    /* regex work paid for and not yet done */
