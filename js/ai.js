@@ -51,3 +51,5 @@ export function aiTools(sandbox, options = {}) {
   }
   return out;
 }
+
+export { aiSandboxSession, memsandboxProvider } from './ai-session.js';

@@ -36,3 +36,58 @@ export function openaiEditor(sandbox: Sandbox): {
   updateFile(op: { type?: 'update_file'; path: string; diff: string; moveTo?: string }): Promise<OpenAIEditorResult>;
   deleteFile(op: { type?: 'delete_file'; path: string }): Promise<OpenAIEditorResult>;
 };
+
+// ---- SandboxAgent backend (types from the SDK, a peer dependency) ----------
+import type {
+  SandboxClient, SandboxClientCreateArgs, SandboxSession, SandboxSessionState,
+  ExecCommandArgs, SandboxExecResult, ReadFileArgs, ListDirectoryArgs,
+  SandboxDirectoryEntry, ViewImageArgs, MaterializeEntryArgs, Manifest,
+  WorkspaceArchiveData,
+} from '@openai/agents/sandbox';
+import type { Editor, ToolOutputImage } from '@openai/agents';
+import type { CreateOptions } from './index.d.ts';
+
+/** A SandboxSession over one Sandbox (backend id "memsandbox"). */
+export declare class MemSandboxSession implements SandboxSession {
+  constructor(sandbox: Sandbox, state?: Partial<SandboxSessionState>);
+  readonly sandbox: Sandbox;
+  state: SandboxSessionState;
+  /** The manifest root (default /workspace); relative paths resolve here. */
+  readonly root: string;
+  resolve(path: string): string;
+  exec(args: ExecCommandArgs): Promise<SandboxExecResult>;
+  execCommand(args: ExecCommandArgs): Promise<string>;
+  /** Always false: runs cannot be interrupted yet, so no write_stdin. */
+  supportsPty(): boolean;
+  createEditor(runAs?: string): Editor;
+  readFile(args: ReadFileArgs): Promise<Uint8Array>;
+  /** PNG, JPEG, GIF or WebP, by signature. */
+  viewImage(args: ViewImageArgs): Promise<ToolOutputImage>;
+  listDir(args: ListDirectoryArgs): Promise<SandboxDirectoryEntry[]>;
+  pathExists(path: string, runAs?: string): Promise<boolean>;
+  directoryExists(path: string, runAs?: string): Promise<boolean>;
+  materializeEntry(args: MaterializeEntryArgs): Promise<void>;
+  applyManifest(manifest: Manifest, runAs?: string): Promise<void>;
+  /** A MemSandbox snapshot (gzip tar of the whole state). */
+  persistWorkspace(): Promise<Uint8Array>;
+  hydrateWorkspace(data: WorkspaceArchiveData): Promise<void>;
+  running(): Promise<boolean>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  shutdown(): Promise<void>;
+  delete(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A SandboxClient: each create() is a new Sandbox made with these options. */
+export declare class MemSandboxClient implements SandboxClient {
+  constructor(options?: CreateOptions);
+  readonly backendId: 'memsandbox';
+  readonly options: CreateOptions;
+  create(args?: SandboxClientCreateArgs): Promise<MemSandboxSession>;
+  create(manifest: Manifest, options?: Record<string, unknown>): Promise<MemSandboxSession>;
+  /** The state plus the workspace as base64 (a snapshot). */
+  serializeSessionState(state: SandboxSessionState): Promise<Record<string, unknown>>;
+  deserializeSessionState(state: Record<string, unknown>): Promise<SandboxSessionState>;
+  resume(state: SandboxSessionState): Promise<MemSandboxSession>;
+}
