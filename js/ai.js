@@ -45,7 +45,11 @@ export function aiTools(sandbox, options = {}) {
     const def = {
       description: t.description,
       inputSchema: jsonSchema ? jsonSchema(t.parameters) : plainSchema(t.parameters),
-      execute: (input) => t.execute(input),
+      execute: (input, opts) => {
+        const signal = opts?.abortSignal;
+        if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+        return t.execute(input);
+      },
     };
     out[t.name] = tool ? tool(def) : def;
   }

@@ -1,18 +1,25 @@
 // openai.d.ts - types of memsandbox/openai.
 import type { Sandbox } from './index.d.ts';
-import type { JsonSchema, ToolName, ToolOptions } from './tools.d.ts';
+import type { ExtraToolName, ToolName, ToolOptions } from './tools.d.ts';
+import type { ToolInputParameters, Shell, Editor } from '@openai/agents';
+
+/** Strict JSON Schema parameters, as the SDK's tool() types them. */
+export type OpenAIToolParameters = Extract<ToolInputParameters, { additionalProperties: false }>;
 
 export interface OpenAIToolDefinition {
-  name: ToolName;
+  name: ToolName | ExtraToolName;
   description: string;
-  parameters: JsonSchema;
+  parameters: OpenAIToolParameters;
   strict: true;
   /** Resolves to the envelope as compact JSON text. */
   execute(input: unknown): Promise<string>;
 }
 
 export function openaiToolDefinitions(sandbox: Sandbox, options?: ToolOptions): OpenAIToolDefinition[];
-/** With { tool } from '@openai/agents': the SDK's FunctionTools. */
+/**
+ * With { tool } from '@openai/agents': the SDK's FunctionTools (with any
+ * other helper, whatever it makes of each definition).
+ */
 export function openaiTools<T>(sandbox: Sandbox,
   options: ToolOptions & { tool: (def: OpenAIToolDefinition) => T }): T[];
 export function openaiTools(sandbox: Sandbox, options?: ToolOptions): OpenAIToolDefinition[];
@@ -22,7 +29,7 @@ export interface OpenAIShellResult {
   maxOutputLength?: number;
 }
 /** A Shell for shellTool({ shell }) from '@openai/agents'. */
-export function openaiShell(sandbox: Sandbox): {
+export function openaiShell(sandbox: Sandbox): Shell & {
   run(action: { commands: string[]; timeoutMs?: number; maxOutputLength?: number }): Promise<OpenAIShellResult>;
 };
 
@@ -31,7 +38,7 @@ export interface OpenAIEditorResult {
   output: string;
 }
 /** An Editor for applyPatchTool({ editor }) from '@openai/agents'. */
-export function openaiEditor(sandbox: Sandbox): {
+export function openaiEditor(sandbox: Sandbox): Editor & {
   createFile(op: { type?: 'create_file'; path: string; diff: string }): Promise<OpenAIEditorResult>;
   updateFile(op: { type?: 'update_file'; path: string; diff: string; moveTo?: string }): Promise<OpenAIEditorResult>;
   deleteFile(op: { type?: 'delete_file'; path: string }): Promise<OpenAIEditorResult>;
@@ -44,7 +51,7 @@ import type {
   SandboxDirectoryEntry, ViewImageArgs, MaterializeEntryArgs, Manifest,
   WorkspaceArchiveData,
 } from '@openai/agents/sandbox';
-import type { Editor, ToolOutputImage } from '@openai/agents';
+import type { ToolOutputImage } from '@openai/agents';
 import type { CreateOptions } from './index.d.ts';
 
 /** A SandboxSession over one Sandbox (backend id "memsandbox"). */
