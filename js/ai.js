@@ -40,7 +40,7 @@ export function aiTools(sandbox, options = {}) {
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') {
     throw new TypeError("jsonSchema must be jsonSchema() from 'ai'");
   }
-  const out = /** @type {Record<import('./tools.js').ToolName, any>} */ ({});
+  const out = /** @type {Record<import('./tools.js').ToolName | import('./tools.js').ExtraToolName, any>} */ ({});
   for (const t of createTools(sandbox, rest)) {
     const def = {
       description: t.description,

@@ -18,6 +18,7 @@
 // @ts-self-types="./anthropic.d.ts"
 import { normalisePath } from './core.js';
 import { isNotFound } from './walk.js';
+import { shellQuote } from './encoding.js';
 
 const CLIPPED = '<response clipped><NOTE>To save on context only part of this file has been ' +
   'shown to you. You should retry this tool after you have searched inside the file with ' +
@@ -255,7 +256,7 @@ function bashTool(sandbox) {
         const cwd = baseline.trimEnd().split('\n').at(-1);
         await sandbox.execute([`unset -f ${funcs.join(' ')}`, 'unalias -a', 'set +e +u +x +o pipefail',
           drop.length ? `unset ${drop.join(' ')}` : ':', ...assigns,
-          `cd -- '${cwd.replaceAll("'", "'\\''")}'`].join('\n'));
+          `cd -- ${shellQuote(cwd)}`].join('\n'));
         return 'tool has been restarted.';
       }
       const command = str(input, 'command');

@@ -22,6 +22,7 @@
 import { Sandbox } from 'memsandbox';
 import { normalisePath } from './core.js';
 import { isNotFound } from './walk.js';
+import { shellQuote, toBase64 } from './encoding.js';
 
 const UNSUPPORTED = ['customCommands', 'python', 'javascript', 'network', 'fetch', 'fs', 'commands'];
 
@@ -141,7 +142,7 @@ class SandboxFs {
 
   async realpath(path) {
     const { sb, path: p } = await this.at(path);
-    const r = await sb.execute(`realpath -- '${p.replaceAll("'", "'\\''")}'`);
+    const r = await sb.execute(`realpath -- ${shellQuote(p)}`);
     if (r.exitCode !== 0) throw new Error(r.stderr.trim());
     return r.stdout.replace(/\n$/, '');
   }
@@ -150,11 +151,7 @@ class SandboxFs {
 function decode(bytes, encoding) {
   if (/^(binary|latin1)$/i.test(encoding)) return String.fromCharCode(...bytes);
   if (/^hex$/i.test(encoding)) return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  if (/^base64$/i.test(encoding)) {
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s);
-  }
+  if (/^base64$/i.test(encoding)) return toBase64(bytes);
   return new TextDecoder(encoding).decode(bytes);
 }
 

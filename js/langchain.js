@@ -15,6 +15,7 @@
 // @ts-self-types="./langchain.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
 import { globRegex, isNotFound, walk } from './walk.js';
+import { fromBase64 } from './encoding.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -175,7 +176,7 @@ export class MemSandboxBackend {
   /** Creates or replaces a file; binary types take base64 content. */
   async write(filePath, content) {
     const bytes = isText(filePath) ? enc.encode(content)
-      : Uint8Array.from(atob(content), (c) => c.charCodeAt(0));
+      : fromBase64(content);
     const [r] = await this.uploadFiles([[filePath, bytes]]);
     if (r.error) return { error: `Failed to write to ${filePath}: ${r.error}` };
     return { path: filePath, filesUpdate: null };

@@ -17,6 +17,7 @@
 // false, so the SDK offers no write_stdin tool).
 import { Sandbox } from 'memsandbox';
 import { normalisePath } from './core.js';
+import { fromBase64, toBase64 } from './encoding.js';
 import { openaiEditor } from './openai.js';
 
 const BACKEND_ID = 'memsandbox';
@@ -36,14 +37,6 @@ function imageType(b) {
   }
   const tag = (at) => String.fromCharCode(...b.subarray(at, at + 4));
   return b.length >= 12 && tag(0) === 'RIFF' && tag(8) === 'WEBP' ? 'image/webp' : null;
-}
-
-function toBase64(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s);
 }
 
 /** Keeps the head and tail of text over the budget, as the SDK's backends do. */
@@ -290,7 +283,7 @@ export class MemSandboxClient {
   async resume(state) {
     const { workspace, ...rest } = state ?? {};
     const sandbox = workspace
-      ? await Sandbox.fromSnapshot(Uint8Array.from(atob(workspace), (c) => c.charCodeAt(0)), this.options)
+      ? await Sandbox.fromSnapshot(fromBase64(workspace), this.options)
       : await Sandbox.create(this.options);
     return new MemSandboxSession(sandbox, rest);
   }

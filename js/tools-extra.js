@@ -11,6 +11,7 @@
 // so its matching is GNU grep's and the session is untouched.
 import { normalisePath } from './core.js';
 import { globRegex, walk } from './walk.js';
+import { shellQuote as quote } from './encoding.js';
 
 const PAGE = { type: ['integer', 'null'], minimum: 1, maximum: 1000,
   description: 'At most this many entries per call (default 200).' };
@@ -32,8 +33,6 @@ function page(items, a) {
   return { shown, total: items.length, next_offset: next, truncated: next !== null,
     ...(next === null ? {} : { note: `${items.length - next} more; call again with offset ${next}` }) };
 }
-
-const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 
 export const EXTRA_TOOLS = {
   edit_file: {
