@@ -1062,15 +1062,52 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   return rc;
 }
 
+/* A negative slice length where bash refuses one: its message quotes the
+ * length as written. */
+static int expand_slice_neg(shell *sh, ast_param *pe) {
+  buf t;
+  buf_init(&t, sh->m);
+  ast_print_word(&t, pe->w2);
+  if (t.err) return t.err;
+  interp_errf(sh, "%s: substring expression < 0", buf_str(&t));
+  buf_finish(&t);
+  sh->status = 1;
+  sh->flow = SH_FLOW_EXIT;
+  return 1;
+}
+
+/* ${a[@]:off:len} of an indexed array: off is an index (negative: from
+ * one past the highest), len counts the elements set from there. */
+static int expand_slice_array(shell *sh, ast_param *pe, const var *a,
+                              int64_t off, int64_t len, xval *v) {
+  int64_t end = var_index_end(a);
+  const var_elem *e;
+  int rc = 0;
+  size_t i;
+  for (i = 0; i < v->n; i++) mem_free(sh->m, v->v[i]);
+  v->n = 0;
+  if (off < 0) off += end;
+  if (off < 0 || off >= end) return 0;
+  if (pe->w2 && len < 0) return expand_slice_neg(sh, pe);
+  for (e = var_index_from(a, off); e && !rc && (!pe->w2 || len-- > 0);
+       e = var_elem_next(a, e))
+    rc = xval_str(sh, v, e->val);
+  return rc;
+}
+
 static int expand_slice(shell *sh, ast_param *pe, xval *v) {
   int64_t off, len = 0, count;
   int rc, haslen = pe->w2 != NULL;
+  const var *a;
   rc = expand_arith(sh, pe->w1, &off, NULL);
   if (rc) return rc;
   if (haslen) {
     rc = expand_arith(sh, pe->w2, &len, NULL);
     if (rc) return rc;
   }
+  if (v->list && pe->subscript && (a = var_get(sh->vars, pe->name, NULL)) &&
+      (a->attr & VAR_ARRAY))
+    return expand_slice_array(sh, pe, a, off, len, v);
   if (v->list) {
     int pos = !strcmp(pe->name, "@") || !strcmp(pe->name, "*");
     size_t i, k = 0;
@@ -1094,14 +1131,11 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     count = (int64_t)n;
     start = off < 0 ? count + off : off;
     if (haslen && len < 0) {
-      interp_errf(sh, "%s: substring expression < 0", pe->w2 ? "-1" : "");
       for (i = 0; i < n; i++) mem_free(sh->m, all[i]);
       mem_free(sh->m, all);
       v->v = NULL;
       v->n = 0;
-      sh->status = 1;
-      sh->flow = SH_FLOW_EXIT;
-      return 1;
+      return expand_slice_neg(sh, pe);
     }
     for (i = 0; i < n; i++) {
       int keep = start >= 0 && (int64_t)i >= start &&
@@ -1126,17 +1160,7 @@ static int expand_slice(shell *sh, ast_param *pe, xval *v) {
     end = sl;
     if (haslen) {
       end = len < 0 ? sl + len : off + len;
-      if (len < 0 && end < off) {
-        buf t;
-        char nb[24];
-        buf_init(&t, sh->m);
-        expand_fmt_i64(nb, len);
-        interp_errf(sh, "%s: substring expression < 0", nb);
-        buf_finish(&t);
-        sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
-        return 1;
-      }
+      if (len < 0 && end < off) return expand_slice_neg(sh, pe);
       if (end > sl) end = sl;
     }
     r = mem_strndup(sh->m, s + off, (size_t)(end - off));
@@ -1186,6 +1210,13 @@ static int expand_keys(shell *sh, ast_param *pe, xval *out) {
   }
   mem_free(sh->m, el);
   return rc;
+}
+
+/* 1 when name is a variable but no array with a value (a scalar, or
+ * declared only): what set -u refuses in ${#name[@]}. */
+static int expand_not_array(shell *sh, const char *name) {
+  const var *v = var_get(sh->vars, name, NULL);
+  return v && (!(v->attr & (VAR_ARRAY | VAR_ASSOC)) || (v->attr & VAR_NOVALUE));
 }
 
 static int expand_param(xw *x, ast_param *pe, int quoted) {
@@ -1248,12 +1279,19 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     rc = expand_get(sh, name, sub, index, itext, &v);
   }
   if (rc) goto out;
+  if ((sh->opts & SH_O_NOUNSET) && pe->op == AST_PE_LENGTH &&
+      (sub == '@' || sub == '*') && expand_not_array(sh, name))
+    v.set = 0; /* bash counts only arrays that have a value */
   if (!v.set && (sh->opts & SH_O_NOUNSET) && pe->op != AST_PE_DEFAULT &&
       pe->op != AST_PE_ASSIGN && pe->op != AST_PE_ERROR &&
       pe->op != AST_PE_ALT && !(v.list && !strcmp(name, "@")) &&
       !(v.list && !strcmp(name, "*"))) {
-    if (sub == '@' || sub == '*') {
+    if ((sub == '@' || sub == '*') && pe->op != AST_PE_LENGTH) {
       rc = 0;
+    } else if (sub && pe->op == AST_PE_LENGTH) {
+      rc = expand_unbound(sh, name);
+      sh->status = 1; /* bash's array length check fails with 1 */
+      goto out;
     } else {
       /* bash names $1 with its dollar and a[i] with its subscript */
       buf shown;
@@ -2132,6 +2170,14 @@ static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   return 0;
 }
 
+/* Pushes the field's text as it is, handing it over. */
+static int expand_push_text(shell *sh, xfield *f, char ***av, int *ac,
+                            size_t *cap) {
+  int rc = expand_push(sh, av, ac, cap, f->text);
+  f->text = NULL;
+  return rc;
+}
+
 static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
@@ -2144,6 +2190,10 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
   if (sh->shopts & SH_SO_DOTGLOB) fl |= GLOB_DOTGLOB;
   if (sh->shopts & SH_SO_GLOBSTAR) fl |= GLOB_GLOBSTAR;
   if (sh->shopts & SH_SO_NOCASEGLOB) fl |= GLOB_NOCASE;
+  /* A '[' without its ']' made the word look like a pattern; it is not one,
+   * so nullglob and failglob leave it alone (`[ -d . ]`). */
+  if (!glob_has_magic(f->pat, strlen(f->pat), fl))
+    return expand_push_text(sh, f, av, ac, cap);
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
   if (rc == MSB_ELIMIT) {
@@ -2159,9 +2209,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
       return 1;
     }
     if (sh->shopts & SH_SO_NULLGLOB) return 0;
-    rc = expand_push(sh, av, ac, cap, f->text);
-    f->text = NULL;
-    return rc;
+    return expand_push_text(sh, f, av, ac, cap);
   }
   for (i = 0; i < n; i++) {
     rc = expand_push(sh, av, ac, cap, res[i]);
@@ -2184,10 +2232,8 @@ static int expand_fields_of(shell *sh, const ast_part *parts, char ***av,
   for (i = 0; i < x.n && !rc; i++) {
     if (x.f[i].pat && !(sh->opts & SH_O_NOGLOB))
       rc = expand_glob_field(sh, &x.f[i], av, ac, cap);
-    else {
-      rc = expand_push(sh, av, ac, cap, x.f[i].text);
-      x.f[i].text = NULL;
-    }
+    else
+      rc = expand_push_text(sh, &x.f[i], av, ac, cap);
   }
   xw_finish(&x);
   return rc;

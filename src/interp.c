@@ -3298,6 +3298,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
       var_store *old = c->vars;
       size_t k;
       c->vars = nv;
+      var_set_limit(nv, sh->lim->max_array_items, &sh->run->limit);
       if (interp_init_vars(c)) {
         c->vars = old;
         var_destroy(nv);
@@ -3712,10 +3713,9 @@ typedef struct interp_scrub {
 static int interp_scrub_var(void *ctx, const var *v) {
   interp_scrub *c = ctx;
   int hit = interp_has_secret(c->s, v->name) || interp_has_secret(c->s, v->val);
-  size_t j;
-  for (j = 0; !hit && j < v->n; j++)
-    hit = interp_has_secret(c->s, v->el[j].val) ||
-          interp_has_secret(c->s, v->el[j].key);
+  const var_elem *e;
+  for (e = var_elem_next(v, NULL); !hit && e; e = var_elem_next(v, e))
+    hit = interp_has_secret(c->s, e->val) || interp_has_secret(c->s, e->key);
   if (hit) interp_scrub_note(c->sh, "variable", v->name, NULL);
   return hit;
 }
@@ -3895,6 +3895,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     return rc;
   run.procsub_next = 63;
   sh->run = &run;
+  var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;
   sh->depth = 0;
   sh->loops = 0;
@@ -3911,6 +3912,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     interp_stream_unref(sh, s1);
     interp_stream_unref(sh, s2);
     interp_secrets_end(sh, &set, &run);
+    var_set_limit(sh->vars, 0, NULL);
     sh->run = NULL;
     return MSB_ENOMEM;
   }
@@ -3981,6 +3983,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   for (k = 0; k < SH_NFD; k++) interp_fd_set(sh, k, NULL);
   buf_finish(&run.out);
   buf_finish(&run.err);
+  var_set_limit(sh->vars, 0, NULL);
   sh->run = NULL;
   if (oom) {
     mem_free(sh->m, res->out);

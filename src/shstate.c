@@ -14,8 +14,10 @@
  *   var.NAME         "-" + attribute letters (a A i l n r u x, and _ for
  *                    declared without a value), then for a scalar " " and
  *                    the value, for arrays " IDX=VALUE" or " KEY=VALUE" per
- *                    element (associative arrays in insertion order, which
- *                    fixes bash's iteration order)
+ *                    element; associative arrays first give their bucket
+ *                    count when not 1024 (" 4096"), then their elements in
+ *                    an order whose insertion rebuilds bash's hash table,
+ *                    which fixes its iteration order
  *   func.NAME        the definition as `declare -f NAME` prints it
  * Everything is written in a fixed order (variables and functions sorted
  * by name), so equal sessions give equal bytes.
@@ -66,6 +68,7 @@ static const shstate_opt shstate_shopts[] = {
 };
 
 #define SHSTATE_NOPT(t) (sizeof(t) / sizeof((t)[0]))
+#define SHSTATE_BUCKETS 1024u /* an associative array's unsaved bucket count */
 
 static const struct {
   unsigned attr;
@@ -134,15 +137,19 @@ static void shstate_list(buf *v, char **items, int n) {
   }
 }
 
-static int shstate_var(buf *v, const var *x) {
-  size_t i;
+static int shstate_var(mem *m, buf *v, const var *x) {
+  size_t i, n;
+  var_elem **el;
   buf_clear(v);
   buf_putc(v, '-');
   for (i = 0; i < SHSTATE_NOPT(shstate_attrs); i++)
     if (x->attr & shstate_attrs[i].attr) buf_putc(v, shstate_attrs[i].c);
+  if ((x->attr & VAR_ASSOC) && var_assoc_buckets(x) != SHSTATE_BUCKETS)
+    buf_printf(v, " %zu", var_assoc_buckets(x));
   if (x->attr & (VAR_ARRAY | VAR_ASSOC)) {
-    for (i = 0; i < x->n; i++) {
-      const var_elem *e = &x->el[i];
+    if (var_elems_rebuild(m, x, &el, &n)) return MSB_ENOMEM;
+    for (i = 0; i < n; i++) {
+      const var_elem *e = el[i];
       buf_putc(v, ' ');
       if (x->attr & VAR_ASSOC)
         shstate_esc(v, e->key, strlen(e->key), 1);
@@ -151,6 +158,7 @@ static int shstate_var(buf *v, const var *x) {
       buf_putc(v, '=');
       shstate_esc(v, e->val, strlen(e->val), 1);
     }
+    mem_free(m, el);
   } else if (x->val) {
     buf_putc(v, ' ');
     shstate_esc(v, x->val, strlen(x->val), 1);
@@ -246,7 +254,7 @@ int shstate_save(shell *sh, buf *rec, char *why, size_t whylen) {
   }
   rc = rec->err ? rec->err : var_list(sh->vars, sh->m, &vars, &nv);
   for (i = 0; !rc && i < nv; i++) {
-    rc = shstate_var(&v, vars[i]);
+    rc = shstate_var(sh->m, &v, vars[i]);
     if (!rc) shstate_rec(rec, &key, "var.", vars[i]->name, &v);
     if (!rc) rc = rec->err;
   }
@@ -372,6 +380,20 @@ static void shstate_free_list(mem *m, char **a, int n) {
   mem_free(m, a);
 }
 
+/* Reads an associative array's optional leading bucket count (an item
+ * without '='); nonzero when it is one bash cannot reach. */
+static int shstate_buckets(var *v, const char **p, const char *end) {
+  const char *s, *q = *p;
+  size_t n, i, nb = 0;
+  if (!shstate_item(&q, end, &s, &n) || memchr(s, '=', n)) return 0;
+  for (i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9' || nb > SIZE_MAX / 10 - 1) return 1;
+    nb = nb * 10 + (size_t)(s[i] - '0');
+  }
+  *p = q;
+  return var_assoc_set_buckets(v, nb) != 0;
+}
+
 static int shstate_load_var(shstate_in *in, const char *key, const char *name,
                             const char *val) {
   var_store *vs = in->sh->vars;
@@ -398,6 +420,8 @@ static int shstate_load_var(shstate_in *in, const char *key, const char *name,
   if (attr & (VAR_ARRAY | VAR_ASSOC)) {
     if (p < end) p++;
     var_make_array(vs, v, (attr & VAR_ASSOC) != 0);
+    if ((attr & VAR_ASSOC) && shstate_buckets(v, &p, end))
+      return shstate_bad(in, key, "bad bucket count");
     while (!rc && shstate_item(&p, end, &s, &n)) {
       eq = memchr(s, '=', n);
       if (!eq) return shstate_bad(in, key, "element without '='");

@@ -3,9 +3,10 @@
  * An open hash table of slots keyed by name; each slot keeps a stack of
  * bindings, top = visible (dynamic scoping: a function's `local` pushes a
  * binding, its return pops it). Each scope level records the slots it
- * pushed so popping costs O(locals). Associative arrays keep elements in
- * insertion order plus a small index; iteration reproduces bash 5's order
- * (its FNV-style hash modulo 1024 buckets, newest first within a bucket) so
+ * pushed so popping costs O(locals). Indexed arrays are AVL trees keyed
+ * by index. Associative arrays are bash 5's hash tables rebuilt exactly
+ * (its FNV-style hash, 1024 buckets grown by 4x, new keys at the head of
+ * their chain, iteration bucket by bucket), so lookups are O(1) and
  * `${!a[@]}` prints what bash prints. */
 #include "var.h"
 
@@ -32,7 +33,14 @@ struct var_store {
   int level, scap;
   char **env;     /* cached environ */
   int env_dirty;
+  uint64_t max_items; /* element cap per array (0 = none) */
+  const char **limit; /* where a refused element names its limit */
 };
+
+#define VAR_ASSOC_BUCKETS 1024u /* bash's ASSOC_HASH_BUCKETS */
+#define VAR_ASSOC_GROW 4u       /* bash's HASH_REHASH_MULTIPLIER */
+/* Largest restorable bucket count (enough for 8M elements). */
+#define VAR_ASSOC_MAX_BUCKETS (VAR_ASSOC_BUCKETS << 12)
 
 static uint32_t var_hash(const char *s) {
   uint32_t h = 2166136261u;
@@ -78,17 +86,37 @@ var_store *var_create(mem *m) {
   return vs;
 }
 
+static void var_elem_free(mem *m, var_elem *e) {
+  mem_free(m, e->key);
+  mem_free(m, e->val);
+  mem_free(m, e);
+}
+
+/* Frees a subtree; recursion depth is the tree height, O(log n). */
+static void var_tree_free(mem *m, var_elem *t) {
+  while (t) {
+    var_elem *r = t->link[1];
+    var_tree_free(m, t->link[0]);
+    var_elem_free(m, t);
+    t = r;
+  }
+}
+
 static void var_free_values(mem *m, var *v) {
-  size_t i;
+  size_t b;
   mem_free(m, v->val);
   v->val = NULL;
-  for (i = 0; i < v->n; i++) {
-    mem_free(m, v->el[i].key);
-    mem_free(m, v->el[i].val);
-  }
-  mem_free(m, v->el);
-  v->el = NULL;
-  v->n = v->cap = 0;
+  var_tree_free(m, v->root);
+  v->root = NULL;
+  for (b = 0; v->bkt && b < v->nbkt; b++)
+    while (v->bkt[b]) {
+      var_elem *e = v->bkt[b];
+      v->bkt[b] = e->link[0];
+      var_elem_free(m, e);
+    }
+  mem_free(m, v->bkt);
+  v->bkt = NULL;
+  v->n = 0;
 }
 
 static void var_free_binding(mem *m, var *v) {
@@ -180,29 +208,63 @@ static var *var_binding_new(var_store *vs, var_slot *s, int level) {
   return v;
 }
 
-static int var_copy_binding(mem *m, const var *src, var *dst) {
-  size_t i;
-  *dst = *src;
-  dst->val = NULL;
-  dst->el = NULL;
-  dst->n = dst->cap = 0;
-  dst->shadow = NULL;
-  if (src->val && !(dst->val = mem_strdup(m, src->val))) return MSB_ENOMEM;
-  if (src->n) {
-    dst->el = mem_zalloc(m, src->n * sizeof *dst->el);
-    if (!dst->el) return MSB_ENOMEM;
-    dst->cap = src->n;
-    for (i = 0; i < src->n; i++) {
-      dst->el[i] = src->el[i];
-      dst->el[i].key = NULL;
-      dst->el[i].val = mem_strdup(m, src->el[i].val);
-      if (src->el[i].key) dst->el[i].key = mem_strdup(m, src->el[i].key);
-      dst->n = i + 1;
-      if (!dst->el[i].val || (src->el[i].key && !dst->el[i].key))
-        return MSB_ENOMEM;
+/* A copy of e without its links; NULL when out of memory. */
+static var_elem *var_elem_dup(mem *m, const var_elem *e) {
+  var_elem *d = mem_zalloc(m, sizeof *d);
+  if (!d) return NULL;
+  *d = *e;
+  d->link[0] = d->link[1] = NULL;
+  d->val = mem_strdup(m, e->val);
+  d->key = e->key ? mem_strdup(m, e->key) : NULL;
+  if (!d->val || (e->key && !d->key)) {
+    var_elem_free(m, d);
+    return NULL;
+  }
+  return d;
+}
+
+/* Copies a subtree, shape and all; *ok is cleared when out of memory (the
+ * partial copy stays linked, so freeing the root frees it). */
+static var_elem *var_tree_copy(mem *m, const var_elem *t, int *ok) {
+  var_elem *d;
+  if (!t || !*ok) return NULL;
+  if (!(d = var_elem_dup(m, t))) {
+    *ok = 0;
+    return NULL;
+  }
+  d->link[0] = var_tree_copy(m, t->link[0], ok);
+  d->link[1] = var_tree_copy(m, t->link[1], ok);
+  return d;
+}
+
+/* Copies the bucket chains in their order. */
+static int var_chains_copy(mem *m, const var *src, var *dst) {
+  size_t b;
+  if (!src->bkt) return 0;
+  if (!(dst->bkt = mem_zalloc(m, src->nbkt * sizeof *dst->bkt)))
+    return MSB_ENOMEM;
+  for (b = 0; b < src->nbkt; b++) {
+    var_elem **tail = &dst->bkt[b];
+    const var_elem *e;
+    for (e = src->bkt[b]; e; e = e->link[0]) {
+      if (!(*tail = var_elem_dup(m, e))) return MSB_ENOMEM;
+      tail = &(*tail)->link[0];
     }
   }
   return 0;
+}
+
+static int var_copy_binding(mem *m, const var *src, var *dst) {
+  int ok = 1;
+  *dst = *src;
+  dst->val = NULL;
+  dst->root = NULL;
+  dst->bkt = NULL;
+  dst->shadow = NULL;
+  if (src->val && !(dst->val = mem_strdup(m, src->val))) return MSB_ENOMEM;
+  dst->root = var_tree_copy(m, src->root, &ok);
+  if (!ok) return MSB_ENOMEM;
+  return var_chains_copy(m, src, dst);
 }
 
 /* Deep copy. */
@@ -212,6 +274,8 @@ var_store *var_clone(const var_store *vs, mem *m) {
   if (!c) return NULL;
   c->m = m;
   c->env_dirty = 1;
+  c->max_items = vs->max_items;
+  c->limit = vs->limit;
   c->tab = mem_zalloc(m, vs->tabn * sizeof *c->tab);
   if (!c->tab) goto fail;
   c->tabn = vs->tabn; /* only once the table exists: var_destroy walks it */
@@ -330,91 +394,180 @@ var *var_bind(var_store *vs, const char *name, unsigned fl) {
   return s->top;
 }
 
-static int var_elem_find(const var *v, int64_t idx, size_t *pos) {
-  size_t lo = 0, hi = v->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (v->el[mid].idx < idx)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  *pos = lo;
-  return lo < v->n && v->el[lo].idx == idx;
+/* ---- indexed arrays: an AVL tree keyed by index ---------------------- */
+
+static int var_height(const var_elem *t) { return t ? t->height : 0; }
+
+static var_elem *var_fix_height(var_elem *t) {
+  int l = var_height(t->link[0]), r = var_height(t->link[1]);
+  t->height = 1 + (l > r ? l : r);
+  return t;
 }
 
-static int var_elem_reserve(mem *m, var *v) {
-  if (v->n == v->cap) {
-    size_t nc = v->cap ? v->cap * 2 : 4;
-    var_elem *ne = mem_realloc(m, v->el, nc * sizeof *ne);
-    if (!ne) return MSB_ENOMEM;
-    v->el = ne;
-    v->cap = nc;
+/* Rotates t: dir 0 lifts the right child, 1 the left one. */
+static var_elem *var_rotate(var_elem *t, int dir) {
+  var_elem *c = t->link[!dir];
+  t->link[!dir] = c->link[dir];
+  c->link[dir] = var_fix_height(t);
+  return var_fix_height(c);
+}
+
+/* Restores the AVL balance at t after one insertion or removal below. */
+static var_elem *var_balance(var_elem *t) {
+  int d = var_height(t->link[0]) - var_height(t->link[1]), s;
+  var_elem *c;
+  if (d >= -1 && d <= 1) return var_fix_height(t);
+  s = d > 0; /* the taller side: 1 = left */
+  c = t->link[!s];
+  if (var_height(c->link[!s]) < var_height(c->link[s]))
+    t->link[!s] = var_rotate(c, !s);
+  return var_rotate(t, s);
+}
+
+/* Inserts e (its index absent from t); returns the new root. */
+static var_elem *var_tree_put(var_elem *t, var_elem *e) {
+  if (!t) {
+    e->height = 1;
+    return e;
   }
+  t->link[e->idx > t->idx] = var_tree_put(t->link[e->idx > t->idx], e);
+  return var_balance(t);
+}
+
+static var_elem *var_tree_popmin(var_elem *t, var_elem **min) {
+  if (!t->link[0]) {
+    *min = t;
+    return t->link[1];
+  }
+  t->link[0] = var_tree_popmin(t->link[0], min);
+  return var_balance(t);
+}
+
+/* Unlinks the element with index idx into *out (NULL when absent). */
+static var_elem *var_tree_del(var_elem *t, int64_t idx, var_elem **out) {
+  var_elem *m;
+  if (!t) return NULL;
+  if (idx != t->idx) {
+    t->link[idx > t->idx] = var_tree_del(t->link[idx > t->idx], idx, out);
+    return var_balance(t);
+  }
+  *out = t;
+  if (!t->link[0] || !t->link[1]) return t->link[!t->link[0]];
+  t->link[1] = var_tree_popmin(t->link[1], &m);
+  m->link[0] = t->link[0];
+  m->link[1] = t->link[1];
+  return var_balance(m);
+}
+
+static var_elem *var_tree_find(const var *v, int64_t idx) {
+  var_elem *t = v->root;
+  while (t && t->idx != idx) t = t->link[idx > t->idx];
+  return t;
+}
+
+/* ---- associative arrays: bash's hash table --------------------------- */
+
+static var_elem **var_chain(const var *v, uint32_t h) {
+  return &v->bkt[h & (v->nbkt - 1)];
+}
+
+static var_elem *var_assoc_find(const var *v, const char *key) {
+  uint32_t h;
+  var_elem *e;
+  if (!v->bkt) return NULL;
+  h = var_bash_hash(key);
+  for (e = *var_chain(v, h); e; e = e->link[0])
+    if (e->hash == h && !strcmp(e->key, key)) return e;
+  return NULL;
+}
+
+/* bash's hash_rehash: old buckets in order, each chain from its head,
+ * every element pushed on the head of its new chain. */
+static int var_assoc_grow(mem *m, var *v) {
+  size_t nb = v->nbkt * VAR_ASSOC_GROW, b;
+  var_elem **old = v->bkt, **nw = mem_zalloc(m, nb * sizeof *nw);
+  if (!nw) return MSB_ENOMEM;
+  for (b = 0; b < v->nbkt; b++)
+    while (old[b]) {
+      var_elem *e = old[b], **c = &nw[e->hash & (nb - 1)];
+      old[b] = e->link[0];
+      e->link[0] = *c;
+      *c = e;
+    }
+  mem_free(m, old);
+  v->bkt = nw;
+  v->nbkt = nb;
   return 0;
+}
+
+/* Makes room for one more key as bash's hash_insert does. */
+static int var_assoc_room(mem *m, var *v) {
+  if (!v->nbkt) v->nbkt = VAR_ASSOC_BUCKETS;
+  if (!v->bkt) {
+    v->bkt = mem_zalloc(m, v->nbkt * sizeof *v->bkt);
+    return v->bkt ? 0 : MSB_ENOMEM;
+  }
+  return v->n >= v->nbkt * 2 ? var_assoc_grow(m, v) : 0;
+}
+
+/* ---- both ------------------------------------------------------------ */
+
+/* Refuses an element past the store's cap. */
+static int var_room(var_store *vs, const var *v) {
+  if (!vs->max_items || v->n < vs->max_items) return 0;
+  if (vs->limit && !*vs->limit) *vs->limit = "max_array_items";
+  return MSB_ELIMIT;
+}
+
+/* Sets e's value to val (converted per v's attributes, after the old one
+ * when appending). */
+static int var_elem_assign(mem *m, const var *v, var_elem *e, const char *val,
+                           unsigned fl) {
+  char *nv = var_convert(m, v, val, (fl & VS_APPEND) ? e->val : NULL);
+  if (!nv) return MSB_ENOMEM;
+  mem_free(m, e->val);
+  e->val = nv;
+  return 0;
+}
+
+/* A new element holding key (NULL for indexed) and val. */
+static var_elem *var_elem_new(var_store *vs, const var *v, const char *key,
+                              const char *val) {
+  var_elem *e = mem_zalloc(vs->m, sizeof *e);
+  if (!e) return NULL;
+  if ((key && !(e->key = mem_strdup(vs->m, key))) ||
+      var_elem_assign(vs->m, v, e, val, 0)) {
+    var_elem_free(vs->m, e);
+    return NULL;
+  }
+  return e;
 }
 
 static int var_put_index(var_store *vs, var *v, int64_t idx, const char *val,
                          unsigned fl) {
-  size_t pos;
-  const char *old = NULL;
-  char *nv;
-  int found = var_elem_find(v, idx, &pos);
-  if (found && (fl & VS_APPEND)) old = v->el[pos].val;
-  nv = old ? var_convert(vs->m, v, val, old) : var_convert(vs->m, v, val, 0);
-  if (!nv) return MSB_ENOMEM;
-  if (found) {
-    mem_free(vs->m, v->el[pos].val);
-    v->el[pos].val = nv;
-    return 0;
-  }
-  if (var_elem_reserve(vs->m, v)) {
-    mem_free(vs->m, nv);
-    return MSB_ENOMEM;
-  }
-  memmove(&v->el[pos + 1], &v->el[pos], (v->n - pos) * sizeof *v->el);
-  memset(&v->el[pos], 0, sizeof *v->el);
-  v->el[pos].idx = idx;
-  v->el[pos].val = nv;
+  var_elem *e = var_tree_find(v, idx);
+  int rc;
+  if (e) return var_elem_assign(vs->m, v, e, val, fl);
+  if ((rc = var_room(vs, v))) return rc;
+  if (!(e = var_elem_new(vs, v, NULL, val))) return MSB_ENOMEM;
+  e->idx = idx;
+  v->root = var_tree_put(v->root, e);
   v->n++;
   return 0;
 }
 
-static var_elem *var_assoc_find(const var *v, const char *key) {
-  size_t i;
-  uint32_t h = var_bash_hash(key);
-  /* newest first: recently set keys are the likeliest to be read again */
-  for (i = v->n; i-- > 0;)
-    if (v->el[i].hash == h && !strcmp(v->el[i].key, key)) return &v->el[i];
-  return NULL;
-}
-
 static int var_put_key(var_store *vs, var *v, const char *key, const char *val,
                        unsigned fl) {
-  var_elem *e = var_assoc_find(v, key);
-  char *nv, *nk;
-  if (e) {
-    nv = (fl & VS_APPEND) ? var_convert(vs->m, v, val, e->val)
-                          : var_convert(vs->m, v, val, 0);
-    if (!nv) return MSB_ENOMEM;
-    mem_free(vs->m, e->val);
-    e->val = nv;
-    return 0;
-  }
-  if (var_elem_reserve(vs->m, v)) return MSB_ENOMEM;
-  nv = var_convert(vs->m, v, val, 0);
-  nk = mem_strdup(vs->m, key);
-  if (!nv || !nk) {
-    mem_free(vs->m, nv);
-    mem_free(vs->m, nk);
-    return MSB_ENOMEM;
-  }
-  e = &v->el[v->n++];
-  e->idx = 0;
-  e->key = nk;
-  e->val = nv;
+  var_elem *e = var_assoc_find(v, key), **c;
+  int rc;
+  if (e) return var_elem_assign(vs->m, v, e, val, fl);
+  if ((rc = var_room(vs, v)) || (rc = var_assoc_room(vs->m, v))) return rc;
+  if (!(e = var_elem_new(vs, v, key, val))) return MSB_ENOMEM;
   e->hash = var_bash_hash(key);
-  e->seq = v->seq++;
+  c = var_chain(v, e->hash);
+  e->link[0] = *c;
+  *c = e;
+  v->n++;
   return 0;
 }
 
@@ -495,10 +648,14 @@ int var_set_key(var_store *vs, const char *name, const char *key,
   return var_put_key(vs, v, key, val, fl);
 }
 
-/* Empties v and makes it an array of the requested kind. */
+/* Empties v and makes it an array of the requested kind. An associative
+ * array emptied to be associative again keeps its bucket count, as bash's
+ * compound assignment does (assoc_create (h->nbuckets)). */
 int var_make_array(var_store *vs, var *v, int assoc) {
+  size_t nbkt = (assoc && (v->attr & VAR_ASSOC)) ? v->nbkt : 0;
   var_mark(vs, v);
   var_free_values(vs->m, v);
+  v->nbkt = nbkt;
   v->attr &= ~(VAR_ARRAY | VAR_ASSOC | VAR_NOVALUE);
   v->attr |= assoc ? VAR_ASSOC : VAR_ARRAY;
   return 0;
@@ -526,35 +683,40 @@ int var_unset(var_store *vs, const char *name) {
   return 0;
 }
 
+/* Unlinks key from its chain; NULL when absent. */
+static var_elem *var_assoc_unlink(var *v, const char *key) {
+  var_elem *e = var_assoc_find(v, key), **p;
+  if (!e) return NULL;
+  for (p = var_chain(v, e->hash); *p != e; p = &(*p)->link[0]) continue;
+  *p = e->link[0];
+  return e;
+}
+
 /* Removes one element. */
 int var_unset_elem(var_store *vs, var *v, int64_t idx, const char *key) {
-  size_t pos;
+  var_elem *e = NULL;
   if (v->attr & VAR_READONLY) return VAR_ERO;
   var_mark(vs, v);
-  if (v->attr & VAR_ASSOC) {
-    var_elem *e = var_assoc_find(v, key ? key : "");
-    if (!e) return 0;
-    pos = (size_t)(e - v->el);
-  } else if (v->attr & VAR_ARRAY) {
-    if (!var_elem_find(v, idx, &pos)) return 0;
-  } else {
-    if (idx == 0) return var_unset(vs, v->name);
-    return 0;
-  }
-  mem_free(vs->m, v->el[pos].key);
-  mem_free(vs->m, v->el[pos].val);
-  memmove(&v->el[pos], &v->el[pos + 1], (v->n - pos - 1) * sizeof *v->el);
+  if (v->attr & VAR_ASSOC)
+    e = var_assoc_unlink(v, key ? key : "");
+  else if (v->attr & VAR_ARRAY)
+    v->root = var_tree_del(v->root, idx, &e);
+  else if (idx == 0)
+    return var_unset(vs, v->name);
+  if (!e) return 0;
+  var_elem_free(vs->m, e);
   v->n--;
   return 0;
 }
 
 /* Element idx of an indexed array (a scalar is element 0). */
 const char *var_index_get(const var *v, int64_t idx) {
-  size_t pos;
+  const var_elem *e;
   if (v->attr & VAR_NOVALUE) return NULL;
   if (!(v->attr & (VAR_ARRAY | VAR_ASSOC))) return idx == 0 ? v->val : NULL;
   if (v->attr & VAR_ASSOC) return NULL;
-  return var_elem_find(v, idx, &pos) ? v->el[pos].val : NULL;
+  e = var_tree_find(v, idx);
+  return e ? e->val : NULL;
 }
 
 /* Value of key in an associative array. */
@@ -567,50 +729,111 @@ const char *var_key_get(const var *v, const char *key) {
 
 /* One past the highest index. */
 int64_t var_index_end(const var *v) {
-  if (v->attr & VAR_ARRAY) return v->n ? v->el[v->n - 1].idx + 1 : 0;
-  return v->val ? 1 : 0;
+  const var_elem *t = v->root;
+  if (!(v->attr & VAR_ARRAY)) return v->val ? 1 : 0;
+  if (!t) return 0;
+  while (t->link[1]) t = t->link[1];
+  return t->idx + 1;
 }
 
-static int var_assoc_cmp(const var_elem *a, const var_elem *b) {
-  uint32_t ba = a->hash & 1023u, bb = b->hash & 1023u;
-  if (ba != bb) return ba < bb ? -1 : 1;
-  return a->seq > b->seq ? -1 : a->seq < b->seq;
+/* The element after e. */
+var_elem *var_elem_next(const var *v, const var_elem *e) {
+  var_elem *t = v->root, *best = NULL;
+  if (v->attr & VAR_ASSOC) {
+    size_t b = e ? (e->hash & (v->nbkt - 1)) + 1 : 0;
+    if (e && e->link[0]) return e->link[0];
+    for (; v->bkt && b < v->nbkt; b++)
+      if (v->bkt[b]) return v->bkt[b];
+    return NULL;
+  }
+  if (!(v->attr & VAR_ARRAY)) return NULL;
+  while (t)
+    if (!e || t->idx > e->idx) {
+      best = t;
+      t = t->link[0];
+    } else
+      t = t->link[1];
+  return best;
 }
 
-static void var_sort_elems(var_elem **a, var_elem **tmp, size_t n) {
-  size_t mid = n / 2, i = 0, j = mid, k = 0;
-  if (n < 2) return;
-  var_sort_elems(a, tmp, mid);
-  var_sort_elems(a + mid, tmp, n - mid);
-  while (i < mid && j < n)
-    tmp[k++] = var_assoc_cmp(a[j], a[i]) < 0 ? a[j++] : a[i++];
-  while (i < mid) tmp[k++] = a[i++];
-  while (j < n) tmp[k++] = a[j++];
-  memcpy(a, tmp, n * sizeof *a);
+/* First element of an indexed array with an index >= idx. */
+var_elem *var_index_from(const var *v, int64_t idx) {
+  var_elem *t = v->root, *best = NULL;
+  if (!(v->attr & VAR_ARRAY)) return NULL;
+  while (t)
+    if (t->idx >= idx) {
+      best = t;
+      t = t->link[0];
+    } else
+      t = t->link[1];
+  return best;
+}
+
+/* Appends subtree t in index order. */
+static void var_tree_list(var_elem *t, var_elem **a, size_t *k) {
+  for (; t; t = t->link[1]) {
+    var_tree_list(t->link[0], a, k);
+    a[(*k)++] = t;
+  }
+}
+
+/* Elements in iteration order; rebuild: each bucket chain reversed. */
+static int var_elems_order(mem *m, const var *v, var_elem ***out, size_t *count,
+                           int rebuild) {
+  var_elem **a, *e;
+  size_t k = 0, i, j;
+  *out = NULL;
+  *count = 0;
+  if (!v->n) return 0;
+  if (!(a = mem_alloc(m, v->n * sizeof *a))) return MSB_ENOMEM;
+  if (v->attr & VAR_ASSOC)
+    for (e = var_elem_next(v, NULL); e; e = var_elem_next(v, e)) a[k++] = e;
+  else
+    var_tree_list(v->root, a, &k);
+  for (i = 0; rebuild && i < k; i = j) {
+    size_t lo = i, hi;
+    for (j = i + 1; j < k && a[j] == a[j - 1]->link[0]; j++) continue;
+    for (hi = j - 1; lo < hi; lo++, hi--) {
+      e = a[lo];
+      a[lo] = a[hi];
+      a[hi] = e;
+    }
+  }
+  *out = a;
+  *count = k;
+  return 0;
 }
 
 /* Elements in iteration order. */
 int var_elems(mem *m, const var *v, var_elem ***out, size_t *count) {
-  var_elem **a;
-  size_t i;
-  *out = NULL;
-  *count = 0;
-  if (!v->n) return 0;
-  a = mem_alloc(m, v->n * sizeof *a);
-  if (!a) return MSB_ENOMEM;
-  for (i = 0; i < v->n; i++) a[i] = &v->el[i];
-  if (v->attr & VAR_ASSOC) {
-    var_elem **tmp = mem_alloc(m, v->n * sizeof *tmp);
-    if (!tmp) {
-      mem_free(m, a);
-      return MSB_ENOMEM;
-    }
-    var_sort_elems(a, tmp, v->n);
-    mem_free(m, tmp);
-  }
-  *out = a;
-  *count = v->n;
+  return var_elems_order(m, v, out, count, 0);
+}
+
+/* Elements in an order that rebuilds the same layout. */
+int var_elems_rebuild(mem *m, const var *v, var_elem ***out, size_t *count) {
+  return var_elems_order(m, v, out, count, (v->attr & VAR_ASSOC) != 0);
+}
+
+/* Bucket count (bash's default before the first key). */
+size_t var_assoc_buckets(const var *v) {
+  return v->nbkt ? v->nbkt : VAR_ASSOC_BUCKETS;
+}
+
+/* Sets the bucket count of an empty associative array. */
+int var_assoc_set_buckets(var *v, size_t nbkt) {
+  size_t b;
+  if (!(v->attr & VAR_ASSOC) || v->bkt) return MSB_EINVAL;
+  for (b = VAR_ASSOC_BUCKETS; b < nbkt && b < VAR_ASSOC_MAX_BUCKETS;)
+    b *= VAR_ASSOC_GROW;
+  if (b != nbkt) return MSB_EINVAL;
+  v->nbkt = nbkt;
   return 0;
+}
+
+/* Caps array sizes. */
+void var_set_limit(var_store *vs, uint64_t max, const char **limit) {
+  vs->max_items = max;
+  vs->limit = limit;
 }
 
 /* Enters a function scope. */

@@ -30,12 +30,19 @@
 #define VAR_ERO 1      /* readonly variable */
 #define VAR_EBADNAME 2 /* not a valid identifier */
 
+/* One array element. Indexed arrays keep their elements in an AVL tree
+ * ordered by index (O(log n) lookup, insertion and removal at any index);
+ * associative arrays in bash's own hash table layout, which fixes the
+ * order `${!a[@]}` and `declare -p` print. */
 typedef struct var_elem {
   int64_t idx;  /* indexed arrays */
   char *key;    /* associative arrays (NULL for indexed) */
-  uint32_t hash; /* bash's hash of key, for its iteration order */
-  uint64_t seq;  /* insertion sequence (assoc order within a bucket) */
   char *val;
+  /* indexed: left and right subtrees; associative: link[0] is the next
+   * element of the bucket chain */
+  struct var_elem *link[2];
+  uint32_t hash; /* associative: bash's hash of key */
+  int height;    /* indexed: height of the subtree */
 } var_elem;
 
 typedef struct var {
@@ -43,9 +50,10 @@ typedef struct var {
   unsigned attr;
   int level;      /* scope level that created this binding (0 = global) */
   char *val;      /* scalar value (NULL when array or no value) */
-  var_elem *el;   /* arrays: indexed sorted by idx; assoc in insert order */
-  size_t n, cap;
-  uint64_t seq;   /* next assoc insertion sequence */
+  var_elem *root; /* indexed arrays: the tree */
+  var_elem **bkt; /* associative arrays: bucket chains (NULL while empty) */
+  size_t nbkt;    /* associative arrays: bucket count, a power of two */
+  size_t n;       /* element count */
   struct var *shadow; /* the binding this one hides */
 } var;
 
@@ -95,6 +103,24 @@ int64_t var_index_end(const var *v);
 /* Elements in iteration order (assoc: bash's hash order). *out is an
  * array of borrowed element pointers allocated from m; caller frees. */
 int var_elems(mem *m, const var *v, var_elem ***out, size_t *count);
+/* As var_elems, but in an order whose insertion (var_set_key) into an
+ * empty array of the same bucket count rebuilds the same layout. */
+int var_elems_rebuild(mem *m, const var *v, var_elem ***out, size_t *count);
+/* The element after e in iteration order, the first when e is NULL; NULL
+ * at the end. O(1) amortised for assoc, O(log n) for indexed arrays. */
+var_elem *var_elem_next(const var *v, const var_elem *e);
+/* First element of an indexed array whose index is >= idx; NULL if none. */
+var_elem *var_index_from(const var *v, int64_t idx);
+/* Bucket count of an associative array (bash grows it from 1024 by 4x
+ * whenever an insertion finds twice as many elements as buckets). */
+size_t var_assoc_buckets(const var *v);
+/* Sets the bucket count of an associative array that never held a key
+ * (restoring a saved one); 0, or MSB_EINVAL unless a count bash can reach. */
+int var_assoc_set_buckets(var *v, size_t nbkt);
+/* Caps the element count of every array: an assignment that would add an
+ * element past max fails with MSB_ELIMIT and stores "max_array_items" in
+ * *limit (when not NULL and still unset). 0 = no cap. Clones inherit it. */
+void var_set_limit(var_store *vs, uint64_t max, const char **limit);
 
 /* Scopes for function calls. */
 void var_push_scope(var_store *vs);

@@ -188,6 +188,10 @@ async function repl(sb, opts) {
     rl.prompt();
   };
   rl.on('SIGINT', () => {
+    // Ctrl-C drops the typed text, as bash does (in every terminal mode,
+    // dumb ones included, which have no erase key).
+    rl.line = '';
+    rl.cursor = 0;
     pending = '';
     process.stdout.write('^C\n');
     status = 130;

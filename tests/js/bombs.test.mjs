@@ -1,8 +1,9 @@
 // bombs.test.mjs - compressed bombs through the package: restore, tar and
-// gunzip stop at the bound they break, in little memory and time. Each
-// sandbox gets a 48 MiB memory cap, far below what the bombs expand to, so
-// a bomb that expanded before being judged would fail with out of memory
-// instead of its bound's message. Runs against build/npm like the other
+// gunzip stop at the bound they break, in little memory. Each sandbox gets
+// a 48 MiB memory cap, far below what the bombs expand to, so a bomb that
+// expanded before being judged would fail with out of memory instead of its
+// bound's message. No test here is timed: a loaded machine must not fail
+// it. Runs against build/npm like the other
 // suites (MSB_WASM picks the module).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,12 +43,6 @@ const BOMBS = {
   pax: bomb(header('PaxHeaders/p', 1024 * MIB, 'x'), 64 * MIB),
 };
 
-async function timed(fn) {
-  const t = performance.now();
-  const r = await fn();
-  return [r, performance.now() - t];
-}
-
 test('bomb-1.1 restore refuses each bomb at its bound, under a 48 MiB cap', async () => {
   const want = {
     zeros: /archive rejected: gzip: compression ratio exceeds the limit/,
@@ -58,10 +53,9 @@ test('bomb-1.1 restore refuses each bomb at its bound, under a 48 MiB cap', asyn
   for (const [id, bytes] of Object.entries(BOMBS)) {
     const sb = await Sandbox.create({ limits: CAP, files: { 'keep.txt': 'k\n' } });
     const before = await sb.hash('/workspace');
-    const [err, ms] = await timed(() => sb.restore(bytes).then(() => null, (e) => e));
+    const err = await sb.restore(bytes).then(() => null, (e) => e);
     assert.ok(err, id);
     assert.match(err.message, want[id], id);
-    assert.ok(ms < 3000, `${id}: ${ms} ms`);
     assert.equal(await sb.hash('/workspace'), before, id);
     await sb.close();
   }
@@ -72,8 +66,7 @@ test('bomb-1.2 tar -x and -t stop at the header or the end marker', async () => 
   for (const [id, bytes] of Object.entries(BOMBS)) {
     await sb.writeFile(`/tmp/${id}.tgz`, bytes);
     for (const mode of ['x', 't']) {
-      const [r, ms] = await timed(() => sb.execute(`mkdir -p /tmp/o; tar -${mode}zf /tmp/${id}.tgz -C /tmp/o`));
-      assert.ok(ms < 3000, `${id} -${mode}: ${ms} ms`);
+      const r = await sb.execute(`mkdir -p /tmp/o; tar -${mode}zf /tmp/${id}.tgz -C /tmp/o`);
       if (id === 'member') {
         assert.equal(r.exitCode, 2);
         assert.match(r.stderr, /gzip: stdin: expanded size exceeds the limit\ntar: Child returned status 1/);
@@ -95,16 +88,14 @@ test('bomb-1.3 gunzip stops at the file size bound, zcat at the output bound', a
   // its sandbox keeps the profile's memory
   let sb = await Sandbox.create({ limits: { ...CAP, max_file_bytes: 4 * MIB } });
   await sb.writeFile('/tmp/z.gz', BOMBS.zeros);
-  let [r, ms] = await timed(() => sb.execute('cd /tmp && gunzip z.gz'));
+  let r = await sb.execute('cd /tmp && gunzip z.gz');
   assert.equal(r.exitCode, 1);
   assert.equal(r.stderr, '\ngzip: z.gz: expanded size exceeds the limit\n');
-  assert.ok(ms < 3000, `${ms} ms`);
   await sb.close();
   sb = await Sandbox.create();
   await sb.writeFile('/tmp/z.gz', bomb(Buffer.alloc(0), 100 * MIB));
-  [r, ms] = await timed(() => sb.execute('zcat /tmp/z.gz > /dev/null'));
+  r = await sb.execute('zcat /tmp/z.gz > /dev/null');
   assert.equal(r.exitCode, 1);
   assert.equal(r.stderr, '\ngzip: /tmp/z.gz: expanded size exceeds the limit\n');
-  assert.ok(ms < 3000, `${ms} ms`);
   await sb.close();
 });

@@ -3,7 +3,7 @@
 // pseudo-terminal (util-linux `script`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,4 +98,30 @@ test('cli-1.6 the REPL: prompt with cwd, continuation lines, exit status', () =>
   assert.match(screen, /mem-sandbox:\/workspace> /);
   assert.match(screen, /mem-sandbox:\/tmp> > > cont\r?\n/);
   assert.equal(r.status, 4);
+});
+
+test('cli-1.8 the REPL: Ctrl-C drops the typed text', async () => {
+  const child = spawn('script', ['-qec', `${process.execPath} ${bin}`, '/dev/null'],
+    { env: { ...process.env, HOME: tmpdir(), TERM: 'dumb' } });
+  let out = '';
+  let waiting = () => {};
+  child.stdout.on('data', (d) => {
+    out += d;
+    waiting();
+  });
+  // Resolves once the screen so far matches re.
+  const seen = (re) => new Promise((resolve) => {
+    waiting = () => re.test(out) && resolve();
+    waiting();
+  });
+  await seen(/workspace> /);
+  child.stdin.write('echo AAA');
+  await seen(/echo AAA/);
+  child.stdin.write('\x03');
+  await seen(/\^C/);
+  child.stdin.write('echo BBB\rexit\r');
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  assert.match(out, /\r?\nBBB\r?\n/);
+  assert.doesNotMatch(out, /AAA\s*echo BBB|AAA\r?\n/);
+  assert.equal(status, 0);
 });

@@ -459,3 +459,142 @@ TEST("interp-2.6 read splits by IFS like bash") {
   interp_t_close(&t);
   CHECK(t.m.blocks == 0);
 }
+
+/* Collects the keys (or indexes) of v in iteration order, space-separated. */
+static void tvar_keys(const var *v, char *out, size_t cap) {
+  const var_elem *e;
+  size_t k = 0;
+  out[0] = 0;
+  for (e = var_elem_next(v, NULL); e && k + 24 < cap; e = var_elem_next(v, e))
+    k += (size_t)(e->key
+                      ? snprintf(out + k, cap - k, "%s ", e->key)
+                      : snprintf(out + k, cap - k, "%lld ", (long long)e->idx));
+}
+
+/* 1 when v and w iterate the same keys in the same order. */
+static int tvar_same_order(const var *v, const var *w) {
+  const var_elem *e1 = var_elem_next(v, NULL), *e2 = var_elem_next(w, NULL);
+  while (e1 && e2 && !strcmp(e1->key, e2->key)) {
+    e1 = var_elem_next(v, e1);
+    e2 = var_elem_next(w, e2);
+  }
+  return !e1 && !e2;
+}
+
+TEST("var-2.1") { /* indexed arrays: any insertion order, index order out */
+  mem m;
+  var_store *vs;
+  var *v;
+  char keys[256];
+  int64_t i;
+  mem_init(&m, 0);
+  vs = var_create(&m);
+  REQUIRE(vs);
+  for (i = 5000; i > 0; i--) CHECK(var_set_index(vs, "a", i * 2, "x", 0) == 0);
+  v = var_lookup(vs, "a");
+  REQUIRE(v);
+  CHECK(v->n == 5000 && var_index_end(v) == 10001);
+  /* an AVL tree of 5000 is at most 1.44 log2(5000) + 1 < 19 high */
+  CHECK(v->root && v->root->height <= 18);
+  for (i = 1; i <= 5000; i++)
+    if (i % 3) CHECK(var_unset_elem(vs, v, i * 2, NULL) == 0);
+  CHECK(v->n == 1666 && var_index_get(v, 6) && !var_index_get(v, 4));
+  CHECK(var_index_from(v, 7)->idx == 12 && !var_index_from(v, 10000));
+  CHECK(var_set_index(vs, "a", 1, "p", 0) == 0);
+  CHECK(var_set_index(vs, "a", 1, "q", VS_APPEND) == 0);
+  CHECK_STR(var_index_get(v, 1), "pq");
+  var_set_limit(vs, 1667, NULL);
+  CHECK(var_set_index(vs, "a", 3, "r", 0) == MSB_ELIMIT);
+  CHECK(var_set_index(vs, "a", 1, "r", 0) == 0); /* replacing is fine */
+  var_set_limit(vs, 0, NULL);
+  var_make_array(vs, v, 0);
+  CHECK(var_set_index(vs, "a", 3, "c", 0) == 0);
+  CHECK(var_set_index(vs, "a", 0, "a", 0) == 0);
+  CHECK(var_set_index(vs, "a", 9, "z", 0) == 0);
+  tvar_keys(v, keys, sizeof keys);
+  CHECK_STR(keys, "0 3 9 ");
+  var_destroy(vs);
+  CHECK(m.used == 0);
+}
+
+TEST("var-2.2") { /* associative arrays: bash's buckets, growth, restore */
+  mem m;
+  var_store *vs, *c;
+  var *v, *w;
+  var_elem **el;
+  size_t n, i;
+  char k[32], keys[256];
+  mem_init(&m, 0);
+  vs = var_create(&m);
+  REQUIRE(vs);
+  v = var_bind(vs, "m", 0);
+  REQUIRE(v && var_make_array(vs, v, 1) == 0);
+  CHECK(var_assoc_buckets(v) == 1024);
+  CHECK(var_set_key(vs, "m", "b", "2", 0) == 0);
+  CHECK(var_set_key(vs, "m", "a", "1", 0) == 0);
+  CHECK(var_set_key(vs, "m", "c", "3", 0) == 0);
+  tvar_keys(v, keys, sizeof keys);
+  CHECK_STR(keys, "c b a "); /* what bash 5.2 prints */
+  for (i = 0; i < 2049; i++) {
+    snprintf(k, sizeof k, "k%zu", i);
+    CHECK(var_set_key(vs, "m", k, k, 0) == 0);
+  }
+  CHECK(var_assoc_buckets(v) == 4096 && v->n == 2052);
+  CHECK_STR(var_key_get(v, "k2048"), "k2048");
+  CHECK(var_unset_elem(vs, v, 0, "k7") == 0 && !var_key_get(v, "k7"));
+  /* a clone keeps the layout; a rebuild order replays it */
+  c = var_clone(vs, &m);
+  REQUIRE(c);
+  w = var_lookup(c, "m");
+  REQUIRE(w);
+  CHECK(w->n == 2051 && tvar_same_order(v, w));
+  CHECK(var_elems_rebuild(&m, v, &el, &n) == 0);
+  var_make_array(c, w, 1); /* keeps its 4096 buckets, as bash does */
+  CHECK(var_assoc_buckets(w) == 4096);
+  for (i = 0; i < n; i++)
+    CHECK(var_set_key(c, "m", el[i]->key, el[i]->val, 0) == 0);
+  mem_free(&m, el);
+  CHECK(w->n == 2051 && tvar_same_order(v, w));
+  var_destroy(c);
+  /* bucket counts bash can reach, only before the first key */
+  w = var_bind(vs, "r", 0);
+  REQUIRE(w && var_make_array(vs, w, 1) == 0);
+  CHECK(var_assoc_set_buckets(w, 2048) == MSB_EINVAL);
+  CHECK(var_assoc_set_buckets(w, 16384) == 0);
+  CHECK(var_set_key(vs, "r", "x", "1", 0) == 0);
+  CHECK(var_assoc_set_buckets(w, 4096) == MSB_EINVAL);
+  tvar_keys(w, keys, sizeof keys);
+  CHECK_STR(keys, "x ");
+  var_destroy(vs);
+  CHECK(m.used == 0);
+}
+
+TEST("interp-2.9 one element past max_array_items stops the run") {
+  static const char *const s[] = {
+      "declare -A m; i=0; while :; do m[k$i]=v; i=$((i+1)); done",
+      "i=0; while :; do a[i]=v; i=$((i+1)); done",
+      "while :; do (( b[i++] = 1 )); done",
+      "( c[0]=1; c[1]=2; c[2]=3; c[3]=4 ); echo not reached",
+  };
+  interp_t t;
+  msb_result r;
+  size_t i;
+  char out[256];
+  REQUIRE(interp_t_open(&t));
+  t.lim.max_array_items = 3;
+  for (i = 0; i < sizeof s / sizeof s[0]; i++) {
+    REQUIRE(shell_exec(t.sh, s[i], strlen(s[i]), NULL, &r) == 0);
+    CHECK(r.exit_code == 124);
+    CHECK(r.limit && !strcmp(r.limit, "max_array_items"));
+    CHECK(r.out_len == 0);
+    mem_free(&t.m, r.out);
+    mem_free(&t.m, r.err);
+    mem_free(&t.m, r.cwd);
+  }
+  /* replacing elements adds none */
+  CHECK(interp_t_run(&t, "a[0]=x; a[2]=y; echo ${#a[@]} ${a[2]}", out, NULL) ==
+        0);
+  CHECK_STR(out, "3 y\n");
+  interp_t_close(&t);
+  CHECK(t.m.blocks == 0);
+}

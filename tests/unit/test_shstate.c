@@ -176,6 +176,53 @@ static uint8_t *tss_patch(msb_sandbox *sb, const uint8_t *s, size_t n,
   return r;
 }
 
+/* An associative array grown past 1024 buckets, keys removed and re-added:
+ * replaying its keys in insertion order would not rebuild bash's layout. */
+static const char *const tss_order =
+    "declare -A m s=([b]=2 [a]=1 [c]=3); i=0; "
+    "while ((i < 2300)); do m[k$i]=$i; i=$((i+1)); done; "
+    "i=0; while ((i < 2300)); do unset \"m[k$i]\"; i=$((i+3)); done; "
+    "m[k3]=back; m[new]=n; a=([7]=x [2]=y [100]=z)";
+/* What shows the layout: the order now, and after the same changes. */
+static const char *const tss_order_report =
+    "echo \"${!m[*]}\"; declare -p s a; m[later]=1; m[k0]=0; "
+    "echo \"${!m[*]}\"; m=([p]=1 [q]=2 [r]=3 [s]=4 [t]=5 [u]=6); "
+    "declare -p m; i=0; while ((i < 2000)); do s[x$i]=; i=$((i+1)); done; "
+    "echo \"${!s[*]}\" | cksum";
+
+TEST("shstate-1.3") { /* array order survives restore and fork */
+  msb_sandbox *a = tss_open(), *b = tss_open(), *c = NULL;
+  uint8_t *s = NULL, *p;
+  size_t n = 0, pn = 0;
+  char *o, *x, *y, *z;
+  REQUIRE(a && b);
+  o = tss_run(a, tss_order);
+  CHECK_STR(o, "||0");
+  free(o);
+  CHECK(msb_snapshot(a, -1, &s, &n) == 0);
+  REQUIRE(s);
+  CHECK(msb_restore(b, s, n) == 0);
+  CHECK(msb_fork(a, &c) == 0);
+  REQUIRE(c);
+  x = tss_run(a, tss_order_report);
+  y = tss_run(b, tss_order_report);
+  z = tss_run(c, tss_order_report);
+  CHECK(x && strlen(x) > 10000);
+  CHECK_STR(y, x);
+  CHECK_STR(z, x);
+  free(x);
+  free(y);
+  free(z);
+  /* a bucket count bash cannot reach is rejected */
+  p = tss_patch(b, s, n, "var.m=-A 4096 ", "var.m=-A 4097 ", &pn);
+  CHECK(p && msb_restore(b, p, pn) == MSB_ECORRUPT);
+  msb_free(b, p);
+  msb_free(a, s);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
+  CHECK(api_close(c) == 0);
+}
+
 TEST("shstate-2.1") { /* bad session records: rejected, nothing changes */
   static const char *const bad[][2] = {
       {"MEMSANDBOX.shell=1", "MEMSANDBOX.shell=9"},
