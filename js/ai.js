@@ -13,7 +13,7 @@
 //
 // Types: ai.d.ts (the directive below points Deno at it).
 // @ts-self-types="./ai.d.ts"
-import { createTools } from './tools.js';
+import { compactEnvelope, createTools } from './tools.js';
 
 const SCHEMA_MARK = Symbol.for('vercel.ai.schema');
 
@@ -50,6 +50,10 @@ export function aiTools(sandbox, options = {}) {
         if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
         return t.execute(input);
       },
+      // The model gets the envelope without ids and timestamps; the
+      // application's result keeps them. ai 7 passes { output, ... }.
+      toModelOutput: (arg) => ({ type: 'json',
+        value: compactEnvelope(arg && 'toolCallId' in arg ? arg.output : arg) }),
     };
     out[t.name] = tool ? tool(def) : def;
   }

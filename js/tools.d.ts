@@ -67,5 +67,7 @@ export const TOOL_NAMES: readonly ToolName[];
 
 /** execute, read_file, write_file and apply_patch (then options.include) over one sandbox. */
 export function createTools(sandbox: Sandbox, options?: ToolOptions): Tool[];
+/** The envelope without metadata (ids, timestamps) or an error's operation_id. */
+export function compactEnvelope(envelope: ToolEnvelope): ToolEnvelope;
 /** Compact JSON, sorted keys, ASCII escapes: the reference's wire form. */
 export function toolResultText(envelope: ToolEnvelope): string;

@@ -199,6 +199,19 @@ function sortKeys(v) {
 }
 
 /**
+ * The envelope without what a model has no use for: the result's metadata
+ * (session and operation ids, timestamps) and an error's operation_id.
+ */
+export function compactEnvelope(envelope) {
+  if (envelope.ok) {
+    const { metadata: _, ...result } = envelope.result;
+    return { ok: true, result };
+  }
+  const { operation_id: _, ...error } = envelope.error;
+  return { ok: false, error };
+}
+
+/**
  * The envelope as the reference product returns it to the model: compact
  * JSON, keys sorted, non-ASCII escaped as \uXXXX.
  */
@@ -641,13 +654,11 @@ export function createTools(sandbox, options = {}) {
           // Proxies and getters can throw anything: still the caller's input.
           throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
         }
-        const result = await run(a, operationId, startedAt);
-        if (compact) delete result.metadata;
-        return { ok: true, result };
+        const env = { ok: true, result: await run(a, operationId, startedAt) };
+        return compact ? compactEnvelope(env) : env;
       } catch (e) {
         const env = errorEnvelope(name, e, operationId);
-        if (compact && !env.ok) delete env.error.operation_id;
-        return env;
+        return compact ? compactEnvelope(env) : env;
       }
     }),
   }));

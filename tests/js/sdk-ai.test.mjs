@@ -62,6 +62,10 @@ test('sdk-ai-1.1 generateText: our tools and experimental_sandbox through a mock
   assert.equal(seen.count_lines.value.lines, 2);
   assert.equal(seen.execute.value.result.stdout, 'one\ntwo\n');
   assert.equal(seen.execute.value.result.exit_code, 1);
+  // the model gets the envelope without ids and timestamps; the app keeps them
+  assert.equal(seen.execute.value.result.metadata, undefined);
+  const full = r.steps[0].toolResults.find((t) => t.toolName === 'execute').output;
+  assert.equal(typeof full.result.metadata.operation_id, 'string');
   assert.equal(seen.read_file.value.ok, false);
   assert.equal(seen.read_file.value.error.code, 'path_not_found');
   await sb.close();
