@@ -97,6 +97,8 @@ test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () =
       writeFileSync(join(proj, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
       const out = run(deno, ['run', '--quiet', '--allow-read', 'use.mjs'], proj);
       assert.equal(out.trim(), '["HI\\n","hi"]');
+      // the adapters reach the package through its own name, in Deno too
+      assert.equal(run(deno, ['run', '--quiet', '--allow-read', 'adapters.mjs'], proj).trim(), 'ABCDE');
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
