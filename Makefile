@@ -7,6 +7,8 @@
 #   make wasm            build/wasm/memsandbox.wasm   (clang-19 + wasi-libc)
 #   make wasm-emscripten build/emcc/memsandbox.wasm   (Debian's emcc)
 #   make npm             the npm package staged in build/npm
+#   make demo            the browser playground, built and served locally
+#   make demo-build      the playground as a static site in build/demo
 #   make asan            unit tests under AddressSanitizer + UBSan
 #   make format-check    clang-format --dry-run over the C sources
 #   make fuzz            libFuzzer targets tests/fuzz/*.c (fuzz-short: bounded)
@@ -119,7 +121,7 @@ $(B)/%.d: ;
 .PHONY: FORCE all test unit run demo clean wasm wasm-emscripten npm asan format-check \
         fuzz fuzz-short bench check-imports tools tools-base tools-wasm \
         tools-emcc tools-dev tools-npm tools-node tools-test tools-bench \
-        js-test
+        tools-demo js-test demo-build
 
 # build/msb needs src/cli.c (another module); until it exists, `make`
 # builds the library alone rather than failing.
@@ -149,7 +151,10 @@ tools-test: tools-npm
 	@sh wasm/tools.sh --npm tests/js
 tools-bench: tools-npm
 	@sh wasm/tools.sh --npm bench
-tools: tools-wasm tools-emcc tools-dev tools-test
+# The playground's bundler and the libraries it bundles (demo/package.json).
+tools-demo: tools-npm
+	@sh wasm/tools.sh --npm demo
+tools: tools-wasm tools-emcc tools-dev tools-test tools-demo
 
 # ---- object rules, one set per build --------------------------------------
 
@@ -240,8 +245,9 @@ $(B)/emcc/memsandbox.wasm: $(call lib_obj,emcc) $(B)/emcc/wasm/abi.o \
 	  $(filter %.o,$^)
 	@rm -f $(B)/emcc/memsandbox.js
 
-$(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h \
-                          wasm/gen-constants.mjs | tools-base
+$(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h src/limits.def \
+                          src/errors.def \
+                          wasm/gen-constants.mjs wasm/def-rows.mjs | tools-base
 	@mkdir -p $(dir $@)
 	node wasm/gen-constants.mjs include/memsandbox.h wasm/abi.h $@ \
 	  $(B)/wasm/constants.js
@@ -280,7 +286,7 @@ js-test: $(B)/npm/.stamp $(B)/emcc/memsandbox.wasm
 
 # Each suite is one target; `make test` runs them in turn, keeps going after
 # a failure, logs each to build/logs and sums the closing counts.
-TEST_SUITES := format unit asan check-imports cases cases-wasm js smoke fuzz
+TEST_SUITES := format unit asan check-imports cases cases-wasm js smoke demo fuzz
 .PHONY: $(TEST_SUITES:%=suite-%)
 suite-unit: unit
 suite-asan: asan
@@ -305,6 +311,10 @@ suite-smoke: $(B)/npm/.stamp | tools-test
 	@if [ -n "$(SMOKE_TESTS)" ]; then \
 	   node --test --test-reporter=spec $(SMOKE_TESTS); \
 	 else echo "smoke: 0 passed, 0 failed"; fi
+
+# The playground in headless Chromium (and its line editor and types).
+suite-demo: $(B)/demo/.stamp | tools-test
+	@node --test --test-reporter=spec $(wildcard tests/js/demo/*.test.mjs)
 
 test:
 	@mkdir -p $(B)/logs; rm -f $(B)/logs/*.log; status=0; results=""; \
@@ -366,8 +376,13 @@ bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed \
 run: $(B)/npm/.stamp
 	@node $(B)/npm/bin/memsandbox.js
 
-demo: $(B)/npm/.stamp
-	node demo/serve.mjs
+DEMO_SRC := $(wildcard demo/src/* demo/index.html demo/build.mjs demo/package-lock.json)
+$(B)/demo/.stamp: $(B)/npm/.stamp $(DEMO_SRC) | tools-demo
+	node demo/build.mjs $(B)/demo $(B)/npm
+	@touch $@
+demo-build: $(B)/demo/.stamp
+demo: $(B)/demo/.stamp
+	node demo/serve.mjs $(B)/demo
 
 clean:
 	rm -rf $(B)

@@ -7,32 +7,8 @@ const CODE_NAMES = Object.fromEntries(
   Object.entries(constants.codes).map(([name, v]) => [v, name]));
 
 // Model- and host-facing code and category for each C result code, after the
-// reference product's taxonomy.
-const ERROR_KINDS = {
-  MSB_ENOENT: ['path_not_found', 'not_found'],
-  MSB_EEXIST: ['path_already_exists', 'conflict'],
-  MSB_ENOTDIR: ['not_a_directory', 'conflict'],
-  MSB_EISDIR: ['not_a_file', 'conflict'],
-  MSB_ENOTEMPTY: ['directory_not_empty', 'conflict'],
-  MSB_EINVAL: ['invalid_argument', 'invalid_request'],
-  MSB_ENOSPC: ['workspace_size_limit_exceeded', 'quota_exceeded'],
-  MSB_EDQUOT: ['node_limit_exceeded', 'quota_exceeded'],
-  MSB_EFBIG: ['file_size_limit_exceeded', 'quota_exceeded'],
-  MSB_ENAMETOOLONG: ['path_too_long', 'invalid_request'],
-  MSB_ELOOP: ['symlink_loop', 'invalid_request'],
-  MSB_ENOMEM: ['memory_limit_exceeded', 'quota_exceeded'],
-  MSB_ELIMIT: ['execution_limit_exceeded', 'quota_exceeded'],
-  MSB_ESYNTAX: ['command_syntax_invalid', 'invalid_request'],
-  MSB_EPOLICY: ['policy_denied', 'policy_denied'],
-  MSB_ECORRUPT: ['malformed_input', 'invalid_request'],
-  MSB_EMISUSE: ['api_misuse', 'invalid_request'],
-  MSB_ESTALE: ['stale_content', 'conflict'],
-  MSB_EPERM: ['root_modification', 'conflict'],
-  MSB_EINCOMPLETE: ['command_incomplete', 'invalid_request'],
-  MSB_ENOTSUP: ['unsupported', 'unsupported'],
-  MSB_EBUSY: ['destination_within_source', 'conflict'],
-  MSB_ESECRET: ['secret_write_denied', 'policy_denied'],
-};
+// reference product's taxonomy: src/errors.def, through the constants.
+const ERROR_KINDS = constants.errorKinds;
 
 const CORRECTABLE = new Set(['invalid_request', 'not_found', 'conflict',
   'quota_exceeded', 'timeout']);

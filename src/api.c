@@ -1,14 +1,27 @@
-/* api.c - the bodies of the public msb_* operations (api_host.c wraps
- * them in policy checks and events): argument checks, path handling,
- * error messages, revisions, checkpoints.
+/* api.c - the API layer's common parts: the sandbox's lifecycle, the one
+ * admission-and-events wrapper every operation runs in, and the one way to
+ * record an error (msb_errmsg).
+ *
+ * The operations themselves live by area: api_fs.c (files), api_exec.c
+ * (the shell), api_snap.c (checkpoints, snapshots, forks), api_tools.c
+ * (patches, session), api_host.c (policy, events). Each public msb_*
+ * operation is api_op_begin, its body, api_op_end:
+ *
+ * "operation.started" (with its normalised paths), the admission check (a
+ * denied operation emits "policy.denied" and fails with MSB_EPOLICY before
+ * anything runs), the body, then any "policy.denied" for paths or commands
+ * the body was refused, "limit.exceeded" and snapshot events, and exactly
+ * one terminal event, "operation.completed" or "operation.failed".
+ * Whole-state operations (snapshots, checkpoints, root hash) are governed
+ * by operation rules only, so path rules are suspended while they run.
  *
  * The layer is thin on purpose: the filesystem (vfs.c) already makes each
- * operation atomic, and the shell (interp.c) runs scripts. What lives here
- * is what a host needs: NULL and flag validation, relative paths taken
+ * operation atomic, and the shell (interp.c) runs scripts. What the bodies
+ * add is what a host needs: NULL and flag validation, relative paths taken
  * against /workspace, one-line messages in the reference product's
- * wording (msb_errmsg), the mapping from API flags to filesystem flags,
- * and composite operations made atomic by holding the old root (an O(1)
- * reference) and putting it back on failure.
+ * wording, the mapping from API flags to filesystem flags, and composite
+ * operations made atomic by holding the old root (an O(1) reference) and
+ * putting it back on failure.
  *
  * Paths: an absolute path goes to the filesystem unchanged, so "." and ".."
  * resolve physically like Linux; messages show the lexically normalised
@@ -18,85 +31,15 @@
 #include <string.h>
 
 #include "buf.h"
-#include "cmd/cmd.h"
+#include "limits.h"
 #include "memsandbox.h"
 #include "sandbox.h"
 #include "secret.h"
 
-/* ---- limits --------------------------------------------------------- */
-
-/* Fills *lim with a profile's values. */
-int msb_limits_init(msb_limits *lim, int profile) {
-  if (!lim) return MSB_EINVAL;
-  memset(lim, 0, sizeof *lim);
-  if (profile == MSB_PROFILE_NORMAL) {
-    lim->max_memory_bytes = (uint64_t)1 << 30;
-    lim->max_total_bytes = (uint64_t)256 << 20;
-    lim->max_file_bytes = (uint64_t)64 << 20;
-    lim->max_nodes = 100000;
-    lim->max_path_bytes = 4096;
-    lim->max_segment_bytes = 255;
-    lim->max_depth = 256;
-    lim->max_steps = 10000000;
-    lim->max_call_depth = 1000;
-    lim->max_script_bytes = (uint64_t)1 << 20;
-    lim->max_output_bytes = (uint64_t)16 << 20;
-    lim->max_string_bytes = (uint64_t)64 << 20;
-    lim->max_array_items = 1000000;
-    lim->max_glob_work = 1000000;
-    return 0;
-  }
-  if (profile == MSB_PROFILE_STRICT) {
-    lim->max_memory_bytes = (uint64_t)64 << 20;
-    lim->max_total_bytes = (uint64_t)16 << 20;
-    lim->max_file_bytes = (uint64_t)4 << 20;
-    lim->max_nodes = 10000;
-    lim->max_path_bytes = 4096;
-    lim->max_segment_bytes = 255;
-    lim->max_depth = 64;
-    lim->max_steps = 100000;
-    lim->max_call_depth = 100;
-    lim->max_script_bytes = (uint64_t)32 << 10;
-    lim->max_output_bytes = (uint64_t)256 << 10;
-    lim->max_string_bytes = (uint64_t)1 << 20;
-    lim->max_array_items = 10000;
-    lim->max_glob_work = 100000;
-    return 0;
-  }
-  return MSB_EINVAL;
-}
-
-/* Why a set of limits cannot be used, or NULL when it can. */
-static const char *api_limits_check(const msb_limits *l) {
-  if (l->max_memory_bytes < ((uint64_t)1 << 20))
-    return "max_memory_bytes must be at least 1048576";
-  if (!l->max_total_bytes) return "max_total_bytes must be positive";
-  if (!l->max_file_bytes) return "max_file_bytes must be positive";
-  if (l->max_file_bytes > l->max_total_bytes)
-    return "max_file_bytes must not exceed max_total_bytes";
-  if (l->max_nodes < 3) return "max_nodes must be at least 3";
-  if (l->max_segment_bytes < 9) return "max_segment_bytes must be at least 9";
-  if (l->max_path_bytes < 10) return "max_path_bytes must be at least 10";
-  if (!l->max_depth) return "max_depth must be positive";
-  if (!l->max_steps) return "max_steps must be positive";
-  if (!l->max_call_depth) return "max_call_depth must be positive";
-  if (!l->max_script_bytes) return "max_script_bytes must be positive";
-  if (!l->max_output_bytes) return "max_output_bytes must be positive";
-  if (!l->max_string_bytes) return "max_string_bytes must be positive";
-  if (!l->max_array_items) return "max_array_items must be positive";
-  if (!l->max_glob_work) return "max_glob_work must be positive";
-  return NULL;
-}
-
 /* ---- errors --------------------------------------------------------- */
 
-static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
+/* Records a message for msb_errmsg, redacting bound secrets. */
+int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
@@ -119,19 +62,22 @@ static int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
   return rc;
 }
 
-static int api_ok(msb_sandbox *sb) {
+/* Clears the message: the call succeeded. */
+int api_ok(msb_sandbox *sb) {
   sb->errmsg[0] = 0;
   return 0;
 }
 
-static int api_oom(msb_sandbox *sb) {
+/* Out of memory, naming the limit. */
+int api_oom(msb_sandbox *sb) {
   return api_fail(sb, MSB_ENOMEM,
                   "out of memory: the sandbox memory limit (%llu bytes) "
                   "was reached",
                   (unsigned long long)sb->lim.max_memory_bytes);
 }
 
-static unsigned long long api_ull(uint64_t x) { return (unsigned long long)x; }
+/* A uint64_t for %llu. */
+unsigned long long api_ull(uint64_t x) { return (unsigned long long)x; }
 
 /* The parent directory of a normalised absolute path, in place in b
  * (which holds a copy). */
@@ -143,8 +89,7 @@ static void api_dirname(buf *b) {
 
 /* Message for a filesystem error on disp (a normalised absolute path).
  * creating: the operation creates disp, so a missing parent is named. */
-static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
-                       int creating) {
+int api_vfs_err(msb_sandbox *sb, int rc, const char *disp, int creating) {
   buf b;
   size_t i;
   switch (rc) {
@@ -224,23 +169,18 @@ static int api_vfs_err(msb_sandbox *sb, int rc, const char *disp,
 /* " (max_nodes=N)": the quota a filesystem error code stands for, so a
  * message names the limit to raise; "" for other codes. Borrowed from
  * sb->errname until the next call. */
-static const char *api_quota_name(msb_sandbox *sb, int rc) {
-  const char *name;
-  uint64_t v;
-  switch (rc) {
-  case MSB_ENOSPC: name = "max_total_bytes", v = sb->lim.max_total_bytes; break;
-  case MSB_EDQUOT: name = "max_nodes", v = sb->lim.max_nodes; break;
-  case MSB_EFBIG: name = "max_file_bytes", v = sb->lim.max_file_bytes; break;
-  default: return "";
-  }
-  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", name, api_ull(v));
+const char *api_quota_name(msb_sandbox *sb, int rc) {
+  limit_id id = limit_of_code(rc);
+  if (!id) return "";
+  snprintf(sb->errname, sizeof sb->errname, " (%s=%llu)", limit_name(id),
+           api_ull(limit_value(&sb->lim, id)));
   return sb->errname;
 }
 
 /* Quota messages; add_* is the growth the operation asked for. */
-static int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
-                         uint64_t add_bytes, uint64_t add_nodes,
-                         const char *disp, int creating) {
+int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
+                  uint64_t add_bytes, uint64_t add_nodes, const char *disp,
+                  int creating) {
   switch (rc) {
   case MSB_EFBIG:
     return api_fail(sb, rc, "file contains %llu bytes; limit is %llu bytes",
@@ -261,18 +201,14 @@ static int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
 
 /* ---- paths ---------------------------------------------------------- */
 
-/* A path argument: abs receives the absolute path handed to the
- * filesystem, disp its normalised form for messages. */
-typedef struct api_path {
-  buf abs, disp;
-} api_path;
-
-static void api_path_finish(api_path *p) {
+/* Frees a path argument. */
+void api_path_finish(api_path *p) {
   buf_finish(&p->abs);
   buf_finish(&p->disp);
 }
 
-static int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
+/* Checks and resolves a path argument. */
+int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
   buf_init(&p->abs, &sb->m);
   buf_init(&p->disp, &sb->m);
   if (!path) return api_fail(sb, MSB_EINVAL, "path must not be NULL");
@@ -284,65 +220,126 @@ static int api_path_init(msb_sandbox *sb, api_path *p, const char *path) {
   return 0;
 }
 
-#define API_CHECK(sb)              \
-  do {                             \
-    if (!(sb)) return MSB_EMISUSE; \
-  } while (0)
+/* ---- operations: admission and events ------------------------------ */
+
+/* An event of kind with o's fields (o may be NULL). */
+void api_ev_init(events_ev *ev, const char *kind, const api_op *o) {
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind;
+  if (o) {
+    size_t i;
+    ev->operation = o->id;
+    ev->op = policy_op_name(o->op);
+    for (i = 0; i < o->npaths; i++) ev->paths[ev->npaths++] = o->path[i].p;
+  }
+}
+
+/* Queues an event with no operation fields. */
+void api_event(msb_sandbox *sb, const char *kind, uint64_t op) {
+  events_ev ev;
+  api_ev_init(&ev, kind, NULL);
+  ev.operation = op;
+  events_emit(&sb->ev, &ev);
+}
+
+/* Starts an operation: ids, "operation.started", the admission check.
+ * whole: suspend path rules while it runs. */
+int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
+                 const char *p2, int whole) {
+  events_ev ev;
+  const char *in[2];
+  size_t i;
+  if (!sb) return MSB_EMISUSE;
+  memset(o, 0, sizeof *o);
+  o->op = op;
+  o->id = ++sb->ev.next_op;
+  in[0] = p1;
+  in[1] = p2;
+  for (i = 0; i < 2; i++) {
+    buf_init(&o->path[o->npaths], &sb->m);
+    if (!in[i] || !*in[i]) continue;
+    /* best effort: a path that cannot be copied is left out */
+    if (vfs_abspath("/workspace", in[i], &o->path[o->npaths]) ||
+        o->path[o->npaths].err)
+      buf_clear(&o->path[o->npaths]);
+    else
+      o->npaths++;
+  }
+  api_ev_init(&ev, "operation.started", o);
+  events_emit(&sb->ev, &ev);
+  if (sb->pol) {
+    o->dpaths = sb->pol->denied_paths;
+    o->dcmds = sb->pol->denied_cmds;
+    if (!policy_op_allowed(sb->pol, op)) {
+      api_ev_init(&ev, "policy.denied", o);
+      ev.reason = "operation";
+      events_emit(&sb->ev, &ev);
+      return api_fail(sb, MSB_EPOLICY, "operation %s is denied by policy",
+                      policy_op_name(op));
+    }
+    if (whole) o->suspended = vfs_set_policy(sb->fs, NULL);
+  }
+  return 0;
+}
+
+/* "policy.denied" for count refusals of kind reason during o, if any. */
+static void api_denied(msb_sandbox *sb, const api_op *o, const char *reason,
+                       uint64_t count) {
+  events_ev ev;
+  if (!count) return;
+  api_ev_init(&ev, "policy.denied", o);
+  ev.reason = reason;
+  ev.has = EVENTS_HAS_COUNT;
+  ev.count = count;
+  events_emit(&sb->ev, &ev);
+}
+
+/* Ends an operation: denials seen, limits, the terminal event. x holds
+ * the terminal event's extra fields (exit code, bytes, limit). */
+int api_op_end(msb_sandbox *sb, api_op *o, int rc, const events_ev *x) {
+  events_ev ev;
+  size_t i;
+  const char *limit = rc < 0 ? limit_name(limit_of_code(rc))
+                      : x    ? x->limit
+                             : NULL;
+  if (!sb) return rc; /* api_op_begin refused the handle */
+  if (o->suspended) vfs_set_policy(sb->fs, o->suspended);
+  if (sb->pol) {
+    api_denied(sb, o, "command", sb->pol->denied_cmds - o->dcmds);
+    api_denied(sb, o, "path", sb->pol->denied_paths - o->dpaths);
+  }
+  if (limit) {
+    api_ev_init(&ev, "limit.exceeded", o);
+    ev.limit = limit;
+    events_emit(&sb->ev, &ev);
+  }
+  if (rc < 0) {
+    api_ev_init(&ev, "operation.failed", o);
+    ev.code = msb_code_name(rc);
+  } else {
+    api_ev_init(&ev, "operation.completed", o);
+    if (x) {
+      ev.has = x->has;
+      ev.exit_code = x->exit_code;
+      ev.out = x->out;
+      ev.err = x->err;
+      ev.read = x->read;
+      ev.written = x->written;
+    }
+  }
+  ev.has |= EVENTS_HAS_REV;
+  ev.revision = vfs_revision(sb->fs);
+  events_emit(&sb->ev, &ev);
+  for (i = 0; i < 2; i++) buf_finish(&o->path[i]);
+  return rc;
+}
+
+/* An empty set of terminal event fields. */
+void api_x(events_ev *x) { memset(x, 0, sizeof *x); }
 
 /* ---- lifecycle ------------------------------------------------------ */
 
 /* Opens a sandbox. */
-/* Makes /dev/null (the null device node, see vfs_mknull) and lists every
- * command as an empty executable file in /usr/bin, with /bin a
- * link to it (as on Debian), so probes such as `ls /usr/bin`, `test -x
- * /usr/bin/jq` and `command -v` answer truthfully. The entries are real
- * nodes outside /workspace (the root hash does not see them) made before
- * the first script runs rather than at open, which keeps creation cheap;
- * they come back if a script removes /usr/bin. The revision is unchanged. */
-static int api_install_bin(msb_sandbox *sb) {
-  size_t n, i;
-  const cmd_desc *t = cmd_table(&n);
-  struct vfs_stat st;
-  uint64_t rev = vfs_revision(sb->fs);
-  buf path;
-  int rc;
-  vnode *saved;
-  struct policy *pol;
-  int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
-  int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
-  if (have_bin && have_null) return 0;
-  pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
-  saved = vfs_root_get(sb->fs); /* all or nothing */
-  rc = 0;
-  if (!have_null) { /* `test -c /dev/null`, `cp /dev/null f` */
-    /* best effort: a script may have put a file at /dev or /dev/null */
-    rc = vfs_mkdir(sb->fs, "/dev", 0755, VFS_MK_EXIST_OK);
-    if (!rc) rc = vfs_remove(sb->fs, "/dev/null", 0);
-    if (!rc || rc == MSB_ENOENT) rc = vfs_mknull(sb->fs, "/dev/null");
-    if (rc != MSB_ENOMEM) rc = 0;
-  }
-  if (!rc && !have_bin) {
-    rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-    if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");
-    if (rc == MSB_EEXIST) rc = 0;
-  }
-  buf_init(&path, &sb->m);
-  for (i = 0; i < n + 2 && !rc && !have_bin; i++) {
-    buf_clear(&path);
-    buf_puts(&path, "/usr/bin/");
-    /* the shell itself runs in-process but is a file there too */
-    buf_puts(&path, i < n ? t[i].name : i == n ? "bash" : "sh");
-    rc = path.err ? path.err
-                  : vfs_write(sb->fs, buf_str(&path), "", 0, 0, 0755, NULL);
-  }
-  buf_finish(&path);
-  if (rc) vfs_root_set(sb->fs, saved);
-  vnode_unref(sb->fs, saved);
-  vfs_set_revision(sb->fs, rev);
-  vfs_set_policy(sb->fs, pol);
-  return rc;
-}
-
 int msb_open(const msb_config *cfg, msb_sandbox **out) {
   mem m;
   msb_sandbox *sb;
@@ -355,7 +352,7 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
     lim = *cfg->limits;
   else
     msb_limits_init(&lim, MSB_PROFILE_NORMAL);
-  if (api_limits_check(&lim)) return MSB_EINVAL;
+  if (!limit_check(&lim)) return MSB_EINVAL;
   cap =
       lim.max_memory_bytes > SIZE_MAX ? SIZE_MAX : (size_t)lim.max_memory_bytes;
   mem_init(&m, cap);
@@ -434,642 +431,7 @@ int64_t msb_clock(const msb_sandbox *sb) { return sb ? sb->clock : 0; }
 /* Bytes in use by the sandbox's allocator. */
 uint64_t msb_memory_used(const msb_sandbox *sb) { return sb ? sb->m.used : 0; }
 
-/* ---- filesystem ----------------------------------------------------- */
-
-/* Reads a whole file into a caller-freed copy. */
-int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data,
-                 size_t *len) {
-  api_path p;
-  const uint8_t *d;
-  size_t n;
-  int rc;
-  API_CHECK(sb);
-  if (!data || !len)
-    return api_fail(sb, MSB_EINVAL, "data and len are required");
-  *data = NULL;
-  *len = 0;
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_read(sb->fs, buf_str(&p.abs), &d, &n);
-  if (rc == MSB_EISDIR) {
-    rc = api_fail(sb, rc, "%s is not a file", buf_str(&p.disp));
-    goto out;
-  }
-  if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&p.disp), 0);
-    goto out;
-  }
-  *data = mem_alloc(&sb->m, n);
-  if (!*data) {
-    rc = api_oom(sb);
-    goto out;
-  }
-  if (n) memcpy(*data, d, n);
-  *len = n;
-  rc = api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Shared body of msb_write and msb_append. */
-static int api_write(msb_sandbox *sb, const char *path, const void *data,
-                     size_t len, unsigned vflags, uint32_t mode,
-                     const uint8_t *expect) {
-  api_path p;
-  struct vfs_stat st;
-  uint64_t old = 0, size;
-  int rc, exists;
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  exists =
-      vfs_stat(sb->fs, buf_str(&p.abs), 1, &st) == 0 && st.kind == VFS_FILE;
-  if (exists) old = st.size;
-  size = (vflags & VFS_APPEND) ? old + len : len;
-  rc = vfs_write(sb->fs, buf_str(&p.abs), data, len, vflags, mode, expect);
-  if (rc == MSB_EISDIR)
-    rc = api_fail(sb, rc, "%s is not a file", buf_str(&p.disp));
-  else if (rc == MSB_ENOENT && (vflags & VFS_HASH_EQ) && !exists)
-    rc = api_fail(sb, rc, "%s does not exist", buf_str(&p.disp));
-  else if (rc)
-    rc = api_quota_err(sb, rc, size, size - (size < old ? size : old),
-                       exists ? 0 : 1, buf_str(&p.disp), 1);
-  else
-    rc = api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Writes a whole file. */
-int api_write_run(msb_sandbox *sb, const char *path, const void *data,
-                  size_t len, int cond, const uint8_t *expect_hash,
-                  uint32_t mode, unsigned flags) {
-  unsigned vf = 0;
-  API_CHECK(sb);
-  if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
-  if (flags & ~MSB_PARENTS)
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for write",
-                    flags & ~MSB_PARENTS);
-  if (mode & ~07777u)
-    return api_fail(sb, MSB_EINVAL, "mode 0%o is not a permission mode",
-                    (unsigned)mode);
-  switch (cond) {
-  case MSB_WRITE_ANY: break;
-  case MSB_WRITE_MUST_NOT_EXIST: vf |= VFS_EXCL; break;
-  case MSB_WRITE_HASH_EQUALS:
-    if (!expect_hash)
-      return api_fail(sb, MSB_EINVAL, "expect_hash is required");
-    vf |= VFS_HASH_EQ;
-    break;
-  default: return api_fail(sb, MSB_EINVAL, "unknown write condition %d", cond);
-  }
-  if (flags & MSB_PARENTS) vf |= VFS_PARENTS;
-  if (!mode) {
-    vf |= VFS_KEEP_MODE;
-    mode = 0644;
-  }
-  return api_write(sb, path, data, len, vf, mode, expect_hash);
-}
-
-/* Appends to a file, creating it if absent. */
-int api_append_run(msb_sandbox *sb, const char *path, const void *data,
-                   size_t len, unsigned flags) {
-  API_CHECK(sb);
-  if (!data && len) return api_fail(sb, MSB_EINVAL, "data is NULL");
-  if (flags & ~MSB_PARENTS)
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for append",
-                    flags & ~MSB_PARENTS);
-  return api_write(
-      sb, path, data, len,
-      VFS_APPEND | VFS_KEEP_MODE | ((flags & MSB_PARENTS) ? VFS_PARENTS : 0),
-      0644, NULL);
-}
-
-/* Stats a path. */
-int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
-                      msb_stat *st) {
-  api_path p;
-  struct vfs_stat vs;
-  int rc;
-  API_CHECK(sb);
-  if (!st) return api_fail(sb, MSB_EINVAL, "st is required");
-  if (flags & ~MSB_NOFOLLOW)
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for stat",
-                    flags & ~MSB_NOFOLLOW);
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_stat(sb->fs, buf_str(&p.abs), !(flags & MSB_NOFOLLOW), &vs);
-  if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&p.disp), 0);
-    goto out;
-  }
-  memset(st, 0, sizeof *st);
-  st->kind = vs.kind;
-  st->mode = vs.mode;
-  st->size = vs.size;
-  st->mtime_ns = vs.mtime_ns;
-  st->nodes = vs.nodes;
-  st->bytes = vs.bytes;
-  rc = api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Lists a directory as NUL-terminated names. */
-int api_list_run(msb_sandbox *sb, const char *path, char **names, size_t *len,
-                 size_t *count) {
-  api_path p;
-  vfs_dir d;
-  const char *nm;
-  size_t nl, total = 0, n = 0, o = 0;
-  char *out = NULL;
-  int rc;
-  API_CHECK(sb);
-  if (!names || !len || !count)
-    return api_fail(sb, MSB_EINVAL, "names, len and count are required");
-  *names = NULL;
-  *len = *count = 0;
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_opendir(sb->fs, buf_str(&p.abs), &d);
-  if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&p.disp), 0);
-    goto out;
-  }
-  while (vfs_readdir(&d, &nm, &nl, NULL)) total += nl + 1, n++;
-  if (total) {
-    out = mem_alloc(&sb->m, total);
-    if (!out) {
-      vfs_closedir(&d);
-      rc = api_oom(sb);
-      goto out;
-    }
-    d.i = 0; /* rewind: positions start at 0 */
-    while (vfs_readdir(&d, &nm, &nl, NULL)) {
-      memcpy(out + o, nm, nl + 1);
-      o += nl + 1;
-    }
-  }
-  vfs_closedir(&d);
-  *names = out;
-  *len = total;
-  *count = n;
-  rc = api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Creates a directory. */
-int api_mkdir_run(msb_sandbox *sb, const char *path, uint32_t mode,
-                  unsigned flags) {
-  api_path p;
-  unsigned vf = 0;
-  int rc;
-  API_CHECK(sb);
-  if (flags & ~(MSB_PARENTS | MSB_EXIST_OK))
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for mkdir",
-                    flags & ~(MSB_PARENTS | MSB_EXIST_OK));
-  if (mode & ~07777u)
-    return api_fail(sb, MSB_EINVAL, "mode 0%o is not a permission mode",
-                    (unsigned)mode);
-  if (flags & MSB_PARENTS) vf |= VFS_MK_PARENTS;
-  if (flags & MSB_EXIST_OK) vf |= VFS_MK_EXIST_OK;
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_mkdir(sb->fs, buf_str(&p.abs), mode ? mode : 0755, vf);
-  rc = rc ? api_quota_err(sb, rc, 0, 0, 1, buf_str(&p.disp), 1) : api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Removes a file, link or directory. */
-int api_remove_run(msb_sandbox *sb, const char *path, unsigned flags) {
-  api_path p;
-  const char *disp;
-  int rc;
-  API_CHECK(sb);
-  if (flags & ~(MSB_RECURSIVE | MSB_MISSING_OK))
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for remove",
-                    flags & ~(MSB_RECURSIVE | MSB_MISSING_OK));
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  disp = buf_str(&p.disp);
-  rc =
-      vfs_remove(sb->fs, buf_str(&p.abs),
-                 VFS_RM_DIR | ((flags & MSB_RECURSIVE) ? VFS_RM_RECURSIVE : 0));
-  if (rc == MSB_ENOENT && (flags & MSB_MISSING_OK) &&
-      vfs_stat(sb->fs, buf_str(&p.abs), 0, NULL) == MSB_ENOENT)
-    rc = 0;
-  if (rc == MSB_EPERM && !strcmp(disp, "/workspace"))
-    rc = api_fail(sb, rc, "the workspace root cannot be removed");
-  else if (rc == MSB_EPERM)
-    rc = api_fail(sb, rc, "%s cannot be removed", disp);
-  else if (rc)
-    rc = api_vfs_err(sb, rc, disp, 0);
-  else
-    rc = api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Shared checks of copy and move: neither end may be "/" or /workspace,
- * they must differ and must not contain one another. */
-static int api_two(msb_sandbox *sb, api_path *s, api_path *d, const char *src,
-                   const char *dst) {
-  buf rs, rd;
-  int rc;
-  buf_init(&d->abs, &sb->m); /* finished by the caller whatever happens */
-  buf_init(&d->disp, &sb->m);
-  if ((rc = api_path_init(sb, s, src)) || (rc = api_path_init(sb, d, dst)))
-    return rc;
-  buf_init(&rs, &sb->m);
-  buf_init(&rd, &sb->m);
-  rc = vfs_realpath(sb->fs, buf_str(&s->abs), 2, &rs);
-  if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&s->disp), 0);
-  } else if ((rc = vfs_realpath(sb->fs, buf_str(&d->abs), 2, &rd))) {
-    rc = api_vfs_err(sb, rc, buf_str(&d->disp), 0);
-  } else if (!strcmp(buf_str(&rs), "/") || !strcmp(buf_str(&rd), "/") ||
-             !strcmp(buf_str(&rs), "/workspace") ||
-             !strcmp(buf_str(&rd), "/workspace") ||
-             !strcmp(buf_str(&rs), "/tmp") || !strcmp(buf_str(&rd), "/tmp")) {
-    rc =
-        api_fail(sb, MSB_EPERM, "the workspace root cannot be copied or moved");
-  } else if (!strcmp(buf_str(&rs), buf_str(&rd))) {
-    rc = api_fail(sb, MSB_EINVAL, "source and destination must differ");
-  } else if ((rs.len < rd.len && !memcmp(rs.p, rd.p, rs.len) &&
-              rd.p[rs.len] == '/') ||
-             (rd.len < rs.len && !memcmp(rd.p, rs.p, rd.len) &&
-              rs.p[rd.len] == '/')) {
-    rc = api_fail(sb, MSB_EBUSY,
-                  "source and destination paths must not overlap");
-  }
-  buf_finish(&rs);
-  buf_finish(&rd);
-  return rc;
-}
-
-/* Copy or move with overwrite across kinds: remove the destination, then
- * copy/rename, all as one revision; on failure the old root goes back. */
-static int api_copy_move(msb_sandbox *sb, const char *src, const char *dst,
-                         unsigned flags, int move) {
-  api_path s, d;
-  struct vfs_stat ss, ds;
-  unsigned vf = 0;
-  vnode *saved = NULL;
-  uint64_t rev = vfs_revision(sb->fs);
-  int rc, dexists;
-  unsigned ok = MSB_OVERWRITE | MSB_PARENTS | (move ? 0 : MSB_RECURSIVE);
-  if (flags & ~ok)
-    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for %s",
-                    flags & ~ok, move ? "move" : "copy");
-  if ((rc = api_two(sb, &s, &d, src, dst))) goto out;
-  rc = vfs_stat(sb->fs, buf_str(&s.abs), 0, &ss);
-  if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&s.disp), 0);
-    goto out;
-  }
-  if (!move && ss.kind == VFS_DIR && !(flags & MSB_RECURSIVE)) {
-    rc = api_fail(sb, MSB_EISDIR,
-                  "%s is a directory (copying it needs MSB_RECURSIVE)",
-                  buf_str(&s.disp));
-    goto out;
-  }
-  dexists = vfs_stat(sb->fs, buf_str(&d.abs), 0, &ds) == 0;
-  if (dexists && !(flags & MSB_OVERWRITE)) {
-    rc = api_fail(sb, MSB_EEXIST, "%s already exists", buf_str(&d.disp));
-    goto out;
-  }
-  if (flags & MSB_PARENTS) vf |= VFS_CP_PARENTS;
-  vf |= VFS_CP_OVERWRITE | VFS_CP_NOFOLLOW | VFS_CP_KEEP_META;
-  saved = vfs_root_get(sb->fs);
-  vfs_batch_begin(sb->fs);
-  rc = 0;
-  if (dexists && (ds.kind == VFS_DIR) != (ss.kind == VFS_DIR))
-    rc = vfs_remove(sb->fs, buf_str(&d.abs), VFS_RM_RECURSIVE);
-  if (!rc)
-    rc = move ? vfs_rename(sb->fs, buf_str(&s.abs), buf_str(&d.abs), vf)
-              : vfs_copy(sb->fs, buf_str(&s.abs), buf_str(&d.abs), vf);
-  vfs_batch_end(sb->fs);
-  if (rc) {
-    vfs_root_set(sb->fs, saved);
-    vfs_set_revision(sb->fs, rev);
-    rc = api_quota_err(sb, rc, ss.size, move ? 0 : ss.bytes,
-                       move ? 0 : ss.nodes, buf_str(&d.disp), 1);
-  } else {
-    rc = api_ok(sb);
-  }
-out:
-  vnode_unref(sb->fs, saved);
-  api_path_finish(&s);
-  api_path_finish(&d);
-  return rc;
-}
-
-/* Copies src to dst. */
-int api_copy_run(msb_sandbox *sb, const char *src, const char *dst,
-                 unsigned flags) {
-  API_CHECK(sb);
-  return api_copy_move(sb, src, dst, flags, 0);
-}
-
-/* Moves src to dst. */
-int api_move_run(msb_sandbox *sb, const char *src, const char *dst,
-                 unsigned flags) {
-  API_CHECK(sb);
-  return api_copy_move(sb, src, dst, flags, 1);
-}
-
-/* Creates a symbolic link. */
-int api_symlink_run(msb_sandbox *sb, const char *target, const char *linkpath) {
-  api_path p;
-  int rc;
-  API_CHECK(sb);
-  if (!target || !*target)
-    return api_fail(sb, MSB_EINVAL, "link target must not be empty");
-  if (strlen(target) > sb->lim.max_path_bytes)
-    return api_fail(sb, MSB_ENAMETOOLONG, "link target exceeds %lu bytes",
-                    (unsigned long)sb->lim.max_path_bytes);
-  if ((rc = api_path_init(sb, &p, linkpath))) goto out;
-  rc = vfs_symlink(sb->fs, target, buf_str(&p.abs));
-  rc = rc ? api_quota_err(sb, rc, 0, 0, 1, buf_str(&p.disp), 1) : api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Reads a link target into a caller-freed string. */
-int api_readlink_run(msb_sandbox *sb, const char *path, char **target) {
-  api_path p;
-  buf b;
-  int rc;
-  API_CHECK(sb);
-  if (!target) return api_fail(sb, MSB_EINVAL, "target is required");
-  *target = NULL;
-  buf_init(&b, &sb->m);
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_readlink(sb->fs, buf_str(&p.abs), &b);
-  if (rc == MSB_EINVAL) {
-    rc = api_fail(sb, rc, "%s is not a symbolic link", buf_str(&p.disp));
-  } else if (rc) {
-    rc = api_vfs_err(sb, rc, buf_str(&p.disp), 0);
-  } else {
-    *target = buf_steal(&b, NULL);
-    rc = *target ? api_ok(sb) : api_oom(sb);
-  }
-out:
-  buf_finish(&b);
-  api_path_finish(&p);
-  return rc;
-}
-
-/* Sets permission bits. */
-int api_chmod_run(msb_sandbox *sb, const char *path, uint32_t mode) {
-  api_path p;
-  int rc;
-  API_CHECK(sb);
-  if (mode & ~07777u)
-    return api_fail(sb, MSB_EINVAL, "mode 0%o is not a permission mode",
-                    (unsigned)mode);
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_chmod(sb->fs, buf_str(&p.abs), mode);
-  rc = rc ? api_vfs_err(sb, rc, buf_str(&p.disp), 0) : api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
-/* SHA-256 of a path (a link hashes as its target string). */
-int api_hash_run(msb_sandbox *sb, const char *path, uint8_t out[32]) {
-  api_path p;
-  int rc;
-  API_CHECK(sb);
-  if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
-  if ((rc = api_path_init(sb, &p, path))) goto out;
-  rc = vfs_hash(sb->fs, buf_str(&p.abs), 0, out);
-  rc = rc ? api_vfs_err(sb, rc, buf_str(&p.disp), 0) : api_ok(sb);
-out:
-  api_path_finish(&p);
-  return rc;
-}
-
 /* The workspace revision. */
 uint64_t msb_revision(const msb_sandbox *sb) {
   return sb ? vfs_revision(sb->fs) : 0;
-}
-
-/* Hash of /workspace. */
-int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]) {
-  int rc;
-  API_CHECK(sb);
-  if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
-  rc = vfs_hash(sb->fs, "/workspace", 0, out);
-  return rc ? api_vfs_err(sb, rc, "/workspace", 0) : api_ok(sb);
-}
-
-/* ---- shell ---------------------------------------------------------- */
-
-static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
-                         const msb_exec_opts *opts, msb_result *res);
-
-/* Runs a script in the session (msb_exec's body): checks the arguments and
- * binds the secrets for the run. */
-int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
-                 const msb_exec_opts *opts, msb_result *res) {
-  secret_set sec;
-  int rc;
-  memset(&sec, 0, sizeof sec);
-  API_CHECK(sb);
-  if (!res) return api_fail(sb, MSB_EINVAL, "res is required");
-  memset(res, 0, sizeof *res);
-  if (!script && len) return api_fail(sb, MSB_EINVAL, "script is NULL");
-  if (!script) script = "";
-  if (opts && opts->stdin_len && !opts->stdin_data)
-    return api_fail(sb, MSB_EINVAL, "stdin_data is NULL");
-  if (opts && ((opts->env_count && !opts->env) ||
-               (opts->secret_count && !opts->secrets)))
-    return api_fail(sb, MSB_EINVAL, "env or secrets array is NULL");
-  if (opts && opts->secret_count) {
-    /* checked here for the message; the shell binds its own copy */
-    buf why;
-    sb->m.wipe = 1; /* until the call ends, no value goes back unzeroed */
-    buf_init(&why, &sb->m);
-    rc = secret_set_init(&sec, &sb->m, opts->secrets, opts->secret_count,
-                         opts->env, opts->env_count, &why);
-    if (rc == MSB_EINVAL) api_fail(sb, rc, "%s", buf_str(&why));
-    buf_finish(&why);
-    if (rc) {
-      sb->m.wipe = 0;
-      return rc == MSB_EINVAL ? rc : api_oom(sb);
-    }
-    sb->secrets = &sec;
-  }
-  rc = api_exec_body(sb, script, len, opts, res);
-  sb->secrets = NULL;
-  secret_set_finish(&sec);
-  sb->m.wipe = 0;
-  return rc;
-}
-
-/* msb_exec once its arguments are checked. */
-static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
-                         const msb_exec_opts *opts, msb_result *res) {
-  vnode *saved = NULL;
-  shell *keep = NULL;
-  uint64_t rev;
-  int rc;
-  /* hold the current tree (O(1)) so a failed exec changes nothing */
-  rev = vfs_revision(sb->fs);
-  saved = vfs_root_get(sb->fs);
-  if (opts && opts->atomic) keep = shell_share(sb->sh);
-  if (shell_own(&sb->sh)) {
-    shell_destroy(keep);
-    vnode_unref(sb->fs, saved);
-    return api_oom(sb);
-  }
-  if ((rc = api_install_bin(sb))) {
-    shell_destroy(keep);
-    vnode_unref(sb->fs, saved);
-    return rc == MSB_ENOMEM
-               ? api_oom(sb)
-               : api_fail(sb, rc, "cannot create /usr/bin: %s%s",
-                          msb_strerror(rc), api_quota_name(sb, rc));
-  }
-  vfs_batch_begin(sb->fs);
-  rc = shell_exec(sb->sh, script, len, opts, res);
-  vfs_batch_end(sb->fs);
-  if (!rc && !res->cwd) {
-    res->cwd = mem_strdup(&sb->m, shell_cwd(sb->sh));
-    if (!res->cwd) rc = MSB_ENOMEM;
-  }
-  if (rc || (keep && res->exit_code != 0)) {
-    vfs_root_set(sb->fs, saved);
-    vfs_set_revision(sb->fs, rev);
-  }
-  if (keep && (rc || res->exit_code != 0)) {
-    /* atomic run failed: the session goes back too */
-    shell_destroy(sb->sh);
-    sb->sh = keep;
-    keep = NULL;
-    if (!rc) res->rolled_back = 1;
-  }
-  shell_destroy(keep);
-  vnode_unref(sb->fs, saved);
-  if (rc) {
-    msb_result_finish(sb, res);
-    if (rc == MSB_ENOMEM) return api_oom(sb);
-    return api_fail(sb, rc, "exec failed: %s", msb_strerror(rc));
-  }
-  return api_ok(sb);
-}
-
-/* Frees a result's buffers. */
-void msb_result_finish(msb_sandbox *sb, msb_result *res) {
-  if (!sb || !res) return;
-  mem_free(&sb->m, res->out);
-  mem_free(&sb->m, res->err);
-  mem_free(&sb->m, res->cwd);
-  res->out = res->err = NULL;
-  res->cwd = NULL;
-  res->out_len = res->err_len = 0;
-}
-
-/* Whether a script is complete. */
-int msb_parse_check(msb_sandbox *sb, const char *script, size_t len) {
-  int rc;
-  API_CHECK(sb);
-  if (!script && len) return api_fail(sb, MSB_EINVAL, "script is NULL");
-  rc = shell_parse_check(sb->sh, script ? script : "", len);
-  if (rc == MSB_ESYNTAX) return api_fail(sb, rc, "syntax error");
-  if (rc == MSB_EINCOMPLETE) return api_fail(sb, rc, "incomplete input");
-  if (rc == MSB_ENOMEM) return api_oom(sb);
-  if (rc) return api_fail(sb, rc, "%s", msb_strerror(rc));
-  return api_ok(sb);
-}
-
-/* ---- checkpoints and forks ----------------------------------------- */
-
-static api_checkpoint *api_cp_find(msb_sandbox *sb, uint32_t id) {
-  size_t lo = 0, hi = sb->ncps;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (sb->cps[mid].id == id) return &sb->cps[mid];
-    if (sb->cps[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
-}
-
-/* Takes an O(1) checkpoint: one reference to the filesystem's root and
- * one to the shell session (see shell_share). */
-int api_checkpoint_run(msb_sandbox *sb, uint32_t *id) {
-  api_checkpoint *c;
-  API_CHECK(sb);
-  if (!id) return api_fail(sb, MSB_EINVAL, "id is required");
-  if (sb->next_cp == 0)
-    return api_fail(sb, MSB_ELIMIT, "checkpoint ids are exhausted");
-  if (sb->ncps == sb->capcps) {
-    size_t cap = sb->capcps ? sb->capcps * 2 : 4;
-    api_checkpoint *p = mem_realloc(&sb->m, sb->cps, cap * sizeof *p);
-    if (!p) return api_oom(sb);
-    sb->cps = p;
-    sb->capcps = cap;
-  }
-  c = &sb->cps[sb->ncps++]; /* ids grow, so the array stays sorted */
-  c->id = sb->next_cp++;
-  c->sh = shell_share(sb->sh);
-  c->root = vfs_root_get(sb->fs);
-  c->rev = vfs_revision(sb->fs);
-  *id = c->id;
-  return api_ok(sb);
-}
-
-/* Returns to a checkpoint, which stays valid. */
-int api_rollback_run(msb_sandbox *sb, uint32_t id) {
-  api_checkpoint *c;
-  API_CHECK(sb);
-  c = api_cp_find(sb, id);
-  if (!c)
-    return api_fail(sb, MSB_EINVAL, "no checkpoint %lu", (unsigned long)id);
-  vfs_root_set(sb->fs, c->root);
-  vfs_set_revision(sb->fs, c->rev);
-  shell_destroy(sb->sh);
-  sb->sh = shell_share(c->sh);
-  return api_ok(sb);
-}
-
-/* Releases a checkpoint. */
-int api_release_run(msb_sandbox *sb, uint32_t id) {
-  api_checkpoint *c;
-  size_t i;
-  API_CHECK(sb);
-  c = api_cp_find(sb, id);
-  if (!c)
-    return api_fail(sb, MSB_EINVAL, "no checkpoint %lu", (unsigned long)id);
-  vnode_unref(sb->fs, c->root);
-  shell_destroy(c->sh);
-  i = (size_t)(c - sb->cps);
-  memmove(c, c + 1, (sb->ncps - i - 1) * sizeof *c);
-  sb->ncps--;
-  return api_ok(sb);
-}
-
-/* Creates an independent sandbox with the same state: a deep copy into
- * the new sandbox's own allocator (O(size); the JS layer forks by copying
- * the whole module memory instead). Checkpoints are not carried over. */
-int api_fork_run(msb_sandbox *sb, msb_sandbox **out) {
-  int rc;
-  API_CHECK(sb);
-  if (!out) return api_fail(sb, MSB_EINVAL, "out is required");
-  *out = NULL;
-  if ((rc = api_snap_fork(sb, out))) return rc;
-  /* the host's policy is not workspace state: the fork keeps it too */
-  if (sb->pol && policy_copy(&(*out)->m, sb->pol, &(*out)->pol)) {
-    msb_close(*out);
-    *out = NULL;
-    return api_oom(sb);
-  }
-  if (sb->pol) vfs_set_policy((*out)->fs, (*out)->pol);
-  return 0;
 }

@@ -2,34 +2,19 @@
  * access: msb_apply_patch (unified diffs and V4A patches, atomically) and
  * msb_session_cwd and msb_session_env.
  *
- * Kept apart from api.c so the two can change independently. The patch
+ * The patch
  * engine (patch.c) computes every file first and commits in one batch;
  * this layer adds argument checks, one-line messages, and the list of
  * changed files with their hashes before and after, which a tool reports
  * so a model can chain compare-and-swap writes. The "before" hashes are
  * read from the tree as it was: the old root is held (an O(1) reference)
  * and swapped in for the lookups, which moves no data. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "interp.h"
 #include "patch.h"
 #include "sandbox.h"
-
-static int api_tools_fail(msb_sandbox *sb, int rc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int api_tools_fail(msb_sandbox *sb, int rc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(sb->errmsg, sizeof sb->errmsg, fmt, ap);
-  va_end(ap);
-  return rc;
-}
 
 /* One operation of patch_apply_list's record stream. */
 typedef struct api_tools_op {
@@ -140,12 +125,12 @@ static int api_tools_changes(msb_sandbox *sb, vnode *old, const buf *ops,
 
 /* Applies a unified diff or V4A patch atomically (msb_apply_patch's body;
  * see memsandbox.h). */
-int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
-                        const char *cwd, unsigned flags, char **changes,
-                        size_t *changes_len, size_t *count) {
+static int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
+                               const char *cwd, unsigned flags, char **changes,
+                               size_t *changes_len, size_t *count) {
   const unsigned known =
       MSB_PATCH_EXACT | MSB_PATCH_DRY_RUN | MSB_PATCH_WORKSPACE;
-  patch_opts o = {-1, 0, 0, 0, 0, 0, 0};
+  patch_opts o = {-1, 0, 0, 0, 0, 0, 0, {NULL, NULL}};
   buf rep, ops, out;
   vnode *old;
   uint64_t rev;
@@ -154,15 +139,15 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
   if (changes) *changes = NULL;
   if (changes_len) *changes_len = 0;
   if (count) *count = 0;
-  if (!text && len) return api_tools_fail(sb, MSB_EINVAL, "text is NULL");
+  if (!text && len) return api_fail(sb, MSB_EINVAL, "text is NULL");
   if (flags & ~known)
-    return api_tools_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for patch",
-                          flags & ~known);
+    return api_fail(sb, MSB_EINVAL, "unsupported flags 0x%x for patch",
+                    flags & ~known);
   if (!cwd) cwd = "/workspace";
   if (cwd[0] != '/')
-    return api_tools_fail(sb, MSB_EINVAL, "cwd must be an absolute path");
+    return api_fail(sb, MSB_EINVAL, "cwd must be an absolute path");
   if (memchr(text ? text : "", 0, len))
-    return api_tools_fail(sb, MSB_ECORRUPT, "patch contains a NUL byte");
+    return api_fail(sb, MSB_ECORRUPT, "patch contains a NUL byte");
   o.exact = (flags & MSB_PATCH_EXACT) != 0;
   o.dry_run = (flags & MSB_PATCH_DRY_RUN) != 0;
   o.workspace = (flags & MSB_PATCH_WORKSPACE) != 0;
@@ -186,12 +171,9 @@ int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
   }
   vnode_unref(sb->fs, old);
   if (rc == MSB_ENOMEM)
-    api_tools_fail(sb, rc,
-                   "out of memory: the sandbox memory limit (%llu bytes) "
-                   "was reached",
-                   (unsigned long long)sb->lim.max_memory_bytes);
+    api_oom(sb);
   else if (rc)
-    api_tools_fail(sb, rc, "%s", rep.len ? buf_str(&rep) : msb_strerror(rc));
+    api_fail(sb, rc, "%s", rep.len ? buf_str(&rep) : msb_strerror(rc));
   else
     sb->errmsg[0] = 0;
   buf_finish(&rep);
@@ -212,7 +194,7 @@ int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count) {
   size_t n = 0;
   if (!sb) return MSB_EMISUSE;
   if (!env || !len || !count)
-    return api_tools_fail(sb, MSB_EINVAL, "env, len and count are required");
+    return api_fail(sb, MSB_EINVAL, "env, len and count are required");
   *env = NULL;
   *len = *count = 0;
   e = var_environ(sb->sh->vars);
@@ -220,13 +202,27 @@ int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count) {
   for (; e && e[n]; n++) buf_put(&b, e[n], strlen(e[n]) + 1);
   if (!e || b.err) {
     buf_finish(&b);
-    return api_tools_fail(sb, MSB_ENOMEM,
-                          "out of memory: the sandbox memory limit (%llu "
-                          "bytes) was reached",
-                          (unsigned long long)sb->lim.max_memory_bytes);
+    return api_oom(sb);
   }
   *env = buf_steal(&b, len);
   *count = n;
   sb->errmsg[0] = 0;
   return 0;
+}
+
+/* Applies a unified diff or V4A patch atomically. The files it touches
+ * are checked by the path rules as it writes them. */
+int msb_apply_patch(msb_sandbox *sb, const char *text, size_t len,
+                    const char *cwd, unsigned flags, char **changes,
+                    size_t *changes_len, size_t *count) {
+  api_op o;
+  int rc;
+  API_CHECK(sb);
+  rc = api_op_begin(sb, &o, POLICY_OP_APPLY_PATCH, NULL, NULL, 0);
+  if (!rc)
+    rc = api_apply_patch_run(sb, text, len, cwd, flags, changes, changes_len,
+                             count);
+  else if (changes)
+    *changes = NULL;
+  return api_op_end(sb, &o, rc, NULL);
 }

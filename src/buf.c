@@ -107,3 +107,16 @@ void buf_truncate(buf *b, size_t n) {
     b->p[n] = 0;
   }
 }
+
+const void *buf_memmem(const void *hay, size_t hn, const void *needle,
+                       size_t nn) {
+  const uint8_t *p = hay, *end = p + hn, *q;
+  if (!nn) return hay;
+  while ((size_t)(end - p) >= nn) {
+    q = memchr(p, *(const uint8_t *)needle, (size_t)(end - p) - nn + 1);
+    if (!q) return NULL;
+    if (!memcmp(q, needle, nn)) return q;
+    p = q + 1;
+  }
+  return NULL;
+}

@@ -46,5 +46,9 @@ const char *buf_str(const buf *b);
 char *buf_steal(buf *b, size_t *len);
 /* Shortens the content to n bytes (n <= len). */
 void buf_truncate(buf *b, size_t n);
+/* First occurrence of needle[0..nn) in hay[0..hn) (memmem, which not
+ * every libc we build with has), or NULL; nn 0 finds hay. */
+const void *buf_memmem(const void *hay, size_t hn, const void *needle,
+                       size_t nn);
 
 #endif

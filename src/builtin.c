@@ -1717,7 +1717,7 @@ static int bi_mapfile(shell *sh, int argc, char **argv) {
     }
     got++;
     if (sh->lim->max_array_items && (uint64_t)got > sh->lim->max_array_items) {
-      sh->run->limit = "max_array_items";
+      sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
       return MSB_ELIMIT;
     }
   }

@@ -122,17 +122,12 @@ typedef struct cli_limit {
   int is32;
 } cli_limit;
 
-#define CLI_L64(f) {#f, offsetof(msb_limits, f), 0}
-#define CLI_L32(f) {#f, offsetof(msb_limits, f), 1}
+#define LIMIT(id, field, type, normal, strict, min, code, noun, bounds) \
+  {#field, offsetof(msb_limits, field), sizeof(type) == 4},
 static const cli_limit cli_limits[] = {
-    CLI_L64(max_memory_bytes), CLI_L64(max_total_bytes),
-    CLI_L64(max_file_bytes),   CLI_L64(max_nodes),
-    CLI_L32(max_path_bytes),   CLI_L32(max_segment_bytes),
-    CLI_L32(max_depth),        CLI_L64(max_steps),
-    CLI_L32(max_call_depth),   CLI_L64(max_script_bytes),
-    CLI_L64(max_output_bytes), CLI_L64(max_string_bytes),
-    CLI_L64(max_array_items),  CLI_L64(max_glob_work),
+#include "limits.def"
 };
+#undef LIMIT
 
 /* Parses an unsigned decimal number (whole string). */
 static int cli_u64(const char *s, uint64_t *out) {

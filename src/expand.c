@@ -74,7 +74,7 @@ static int xw_check_size(xw *x) {
     return x->err;
   }
   if (max && x->cur.len > max) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_string_bytes";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_STRING_BYTES;
     x->err = MSB_ELIMIT;
   }
   return x->err;
@@ -94,7 +94,7 @@ static void xw_end(xw *x) {
     x->cap = nc;
   }
   if (x->sh->lim->max_array_items && x->n >= x->sh->lim->max_array_items) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_array_items";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
     x->err = MSB_ELIMIT;
     return;
   }
@@ -128,7 +128,11 @@ static void xw_lit(xw *x, const char *s, size_t n, int quoted) {
   uint64_t max = x->sh->lim->max_string_bytes;
   if (x->err) return;
   if (max && x->cur.len + n > max) {
-    if (!x->sh->run->limit) x->sh->run->limit = "max_string_bytes";
+    if (!x->sh->run->limit) x->sh->run->limit = LIMIT_MAX_STRING_BYTES;
+    x->err = MSB_ELIMIT;
+    return;
+  }
+  if (interp_charge_bytes(x->sh, n)) {
     x->err = MSB_ELIMIT;
     return;
   }
@@ -646,14 +650,19 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
       sh->lim->max_glob_work ? sh->lim->max_glob_work * 16 : (uint64_t)-1;
   int rc = glob_match(sh->m, pat, strlen(pat), s, strlen(s),
                       GLOB_EXTGLOB | (casefold ? GLOB_NOCASE : 0), &budget);
-  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
   return rc;
 }
 
+/* One match of ${x#p} and ${x/p/r}: its work is paid in steps too (a
+ * unit of glob work as a byte), since a loop repeats it with a fresh glob
+ * budget each time. */
 static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
                           uint64_t *budget) {
+  uint64_t before = *budget;
   int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
-  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = "max_glob_work";
+  if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
+  if (rc >= 0 && interp_charge_bytes(sh, before - *budget)) rc = MSB_ELIMIT;
   return rc;
 }
 
@@ -724,6 +733,28 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
   }
 }
 
+/* Work a match costs beyond its bytes (a search restarted, the
+ * replacement put), in bytes (interp_charge_bytes). */
+#define EXPAND_MATCH_BYTES 64
+
+/* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
+ * literal, the text between matches copied in bulk. Returns the number of
+ * matches. */
+static uint64_t expand_subst_lit(buf *b, int all, const buf *lit,
+                                 const char *rep, const char *s, size_t n) {
+  const char *at = s, *end = s + n, *hit;
+  uint64_t hits = 0;
+  while ((hit = buf_memmem(at, (size_t)(end - at), lit->p, lit->len))) {
+    buf_put(b, at, (size_t)(hit - at));
+    expand_put_repl(b, rep, hit, lit->len);
+    at = hit + lit->len;
+    hits++;
+    if (!all) break;
+  }
+  buf_put(b, at, (size_t)(end - at));
+  return hits;
+}
+
 /* ${x/p/r} family on one string. */
 static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
                         const char *s, char **res) {
@@ -738,6 +769,11 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   buf_init(&lit, sh->m);
   if (!magic) glob_unescape(pat, strlen(pat), &lit);
   *res = NULL;
+  if (!magic && lit.len && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
+    uint64_t hits = expand_subst_lit(&b, op == AST_PE_SUB_ALL, &lit, rep, s, n);
+    rc = interp_charge_bytes(sh, hits * EXPAND_MATCH_BYTES);
+    goto out;
+  }
   if (!*pat && op != AST_PE_SUB_PRE && op != AST_PE_SUB_SUF) {
     /* ${x/#/r} and ${x/%/r} still add r at the start or end */
     *res = mem_strdup(sh->m, s);
@@ -1026,6 +1062,8 @@ static int expand_apply(shell *sh, xop *o, xval *v) {
   int rc = 0;
   for (i = 0; i < v->n && !rc; i++) {
     char *r = NULL;
+    /* every operation scans and copies the value */
+    if ((rc = interp_charge_bytes(sh, strlen(v->v[i])))) break;
     switch (o->op) {
     case AST_PE_TRIM_SP:
     case AST_PE_TRIM_LP:
@@ -1694,7 +1732,7 @@ int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,
   env.max_nest = (int)(interp_stack_left(sh) / SH_STACK_ARITH) + 4;
   rc = arith_eval(&env, s, n, val, &err, &work);
   if (rc == MSB_ELIMIT) {
-    if (!sh->run->limit) sh->run->limit = "max_steps";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_STEPS;
   } else if (rc && rc != MSB_ENOMEM) {
     if (what)
       interp_errf(sh, "%s: %s", what, buf_str(&err));
@@ -1883,12 +1921,18 @@ static void brace_emit(bctx *b, bitem *it, size_t n) {
   b->n++;
 }
 
+/* Brace work: items scanned and copied (every alternative is a copy of
+ * the word, and a nested one is copied again at each level), charged
+ * before the copy is made, so that a word expanding to millions of words
+ * or nested thousands deep stops at max_glob_work after a bounded amount
+ * of time and memory (BRACE_WORK items of it per unit of the limit). */
+#define BRACE_WORK 4
 static int brace_charge(bctx *b, uint64_t n) {
   uint64_t max = b->sh->lim->max_glob_work;
   b->work += n;
-  if ((max && b->work > max * 4) ||
+  if ((max && b->work > max * BRACE_WORK) ||
       (b->sh->lim->max_array_items && b->n > b->sh->lim->max_array_items)) {
-    if (!b->sh->run->limit) b->sh->run->limit = "max_glob_work";
+    if (!b->sh->run->limit) b->sh->run->limit = LIMIT_MAX_GLOB_WORK;
     b->err = MSB_ELIMIT;
   }
   return b->err;
@@ -1917,7 +1961,9 @@ static void brace_expand(bctx *b, bitem *it, size_t n);
 
 static bitem *brace_concat(bctx *b, const bitem *a, size_t an, const bitem *m,
                            size_t mn, const bitem *z, size_t zn) {
-  bitem *r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
+  bitem *r;
+  if (brace_charge(b, an + mn + zn)) return NULL;
+  r = arena_alloc(b->a, (an + mn + zn + 1) * sizeof *r);
   if (!r) {
     b->err = MSB_ENOMEM;
     return NULL;
@@ -2064,6 +2110,27 @@ static void brace_expand_run(bctx *b, bitem *it, size_t n) {
   brace_emit(b, it, n);
 }
 
+/* How deep matched braces nest in it[0..n) ("${" excluded). Expansion
+ * recurses at least that deep, so a word nested deeper than the native
+ * stack allows is refused before any of its work is done. */
+static size_t brace_depth(arena *a, const bitem *it, size_t n) {
+  size_t *open = arena_alloc(a, (n + 1) * sizeof *open), top = 0, i;
+  unsigned char *pair = arena_zalloc(a, n + 1);
+  size_t d = 0, max = 0;
+  if (!open || !pair) return 0; /* the expansion meets ENOMEM itself */
+  for (i = 0; i < n; i++)
+    if (it[i].c == '{' && !(i > 0 && it[i - 1].c == '$'))
+      open[top++] = i;
+    else if (it[i].c == '}' && top)
+      pair[open[--top]] = pair[i] = 1;
+  for (i = 0; i < n; i++)
+    if (pair[i] && it[i].c == '{') {
+      if (++d > max) max = d;
+    } else if (pair[i])
+      d--;
+  return max;
+}
+
 static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
                       size_t *count) {
   bctx b;
@@ -2095,6 +2162,8 @@ static int brace_word(shell *sh, arena *a, ast_word *w, ast_part ***lists,
       it[k++].p = p;
     }
   }
+  if (brace_depth(a, it, n) * SH_STACK_BRACE > interp_stack_left(sh))
+    return interp_stack_fail(sh);
   memset(&b, 0, sizeof b);
   b.sh = sh;
   b.a = a;
@@ -2164,7 +2233,7 @@ static int expand_push(shell *sh, char ***av, int *ac, size_t *cap, char *s) {
   (*av)[(*ac)++] = s;
   (*av)[*ac] = NULL;
   if (sh->lim->max_array_items && (uint64_t)*ac > sh->lim->max_array_items) {
-    if (!sh->run->limit) sh->run->limit = "max_array_items";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
     return MSB_ELIMIT;
   }
   return 0;
@@ -2197,7 +2266,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
   if (rc == MSB_ELIMIT) {
-    if (!sh->run->limit) sh->run->limit = "max_glob_work";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
     return rc;
   }
   if (rc) return rc;

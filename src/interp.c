@@ -70,21 +70,30 @@ int interp_tick(shell *sh, uint64_t n) {
   if (r->limit) return MSB_ELIMIT;
   r->steps += n;
   if (sh->lim->max_steps && r->steps > sh->lim->max_steps) {
-    r->limit = "max_steps";
+    r->limit = LIMIT_MAX_STEPS;
     return MSB_ELIMIT;
   }
   if (r->step_cap && r->steps > r->step_cap) {
-    r->limit = "timeout";
+    r->limit = LIMIT_TIMEOUT;
     return MSB_ELIMIT;
   }
   return 0;
+}
+
+int interp_charge_bytes(shell *sh, uint64_t n) {
+  sh_run *r = sh->run;
+  r->byte_carry += n;
+  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / CMD_BYTES_PER_STEP;
+  r->byte_carry %= CMD_BYTES_PER_STEP;
+  return interp_tick(sh, n);
 }
 
 int interp_stack_fail(shell *sh) {
   sh_run *r = sh->run;
   if (!r->limit) {
     interp_errf(sh, "memsandbox: nesting too deep for the native stack");
-    r->limit = "max_call_depth";
+    r->limit = LIMIT_MAX_CALL_DEPTH;
   }
   return MSB_ELIMIT;
 }
@@ -143,6 +152,9 @@ int interp_write(shell *sh, int fd, const void *p, size_t n) {
   int rc = 0;
   if (fd < 0 || fd >= SH_NFD || !(s = sh->fd[fd])) return MSB_EINVAL;
   if (!n) return 0;
+  /* paid here; past the limit the run stops at its next step (the limit
+   * is sticky), without a write error for the writer to report */
+  interp_charge_bytes(sh, n);
   switch (s->kind) {
   case SH_S_NULL: return 0;
   case SH_S_BUF:
@@ -261,14 +273,18 @@ int interp_input(shell *sh, int fd, const uint8_t **p, size_t *n) {
 void interp_consume(shell *sh, int fd, size_t n) {
   sh_stream *s = fd >= 0 && fd < SH_NFD ? sh->fd[fd] : NULL;
   if (!s || s->kind != SH_S_IN) return;
-  s->pos += n > s->len - s->pos ? s->len - s->pos : n;
+  if (n > s->len - s->pos) n = s->len - s->pos;
+  /* a reader's scan is paid here; past the limit the run stops at its
+   * next step (the limit is sticky) */
+  interp_charge_bytes(sh, n);
+  s->pos += n;
   s->reach = s->pos;
 }
 
 /* The run stops: something read to the end of a cut pipe. */
 static int interp_pipe_overrun(shell *sh) {
   if (!sh->run->limit) {
-    sh->run->limit = "max_string_bytes";
+    sh->run->limit = LIMIT_MAX_STRING_BYTES;
     sh->run->pipe_stop = 1;
   }
   return MSB_ELIMIT;
@@ -1074,10 +1090,10 @@ static int interp_cmd_run(cmd_ctx *c, int argc, char **argv, const uint8_t *in,
     if (!ocap || cap < ocap) sh->run->step_cap = cap;
   }
   rc = interp_run_argv(sh, argc, argv, 0);
-  if (rc == MSB_ELIMIT && sh->run->limit &&
-      !strcmp(sh->run->limit, "timeout") && sh->run->step_cap != ocap) {
+  if (rc == MSB_ELIMIT && sh->run->limit == LIMIT_TIMEOUT &&
+      sh->run->step_cap != ocap) {
     /* our own budget ran out: the command is stopped, the caller goes on */
-    sh->run->limit = NULL;
+    sh->run->limit = LIMIT_NONE;
     sh->flow = SH_FLOW_NONE;
     c->run_timedout = 1;
     rc = 124;
@@ -1197,6 +1213,17 @@ static void interp_stdin_used(shell *sh, const cmd_ctx *c) {
     in->reach = at + c->in_stop;
 }
 
+/* Whether a command stopped by its output cap was writing more into the
+ * file on stdout than a file may hold: that is the file's limit, which
+ * scripts see as a failed write (delivering the output fails with "File
+ * too large", and the script goes on), not the string limit stopping the
+ * run. Output bound for a file is capped at one byte past the file limit
+ * (not the string limit: it never becomes a string), so reaching the cap
+ * means the file limit was passed. */
+static int interp_file_full(shell *sh, int rc, const sh_stream *s1) {
+  return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                             char **extra, int nextra) {
@@ -1204,7 +1231,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2, werr;
+  int rc, r2, werr, full;
   size_t out0;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
@@ -1239,6 +1266,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.clock_ns = sh->clock_ns;
   c.out_max =
       sh->lim->max_string_bytes ? sh->lim->max_string_bytes : (uint64_t)-1;
+  if (out == &tout && s1 && s1->kind == SH_S_FILE)
+    c.out_max = sh->lim->max_file_bytes + 1; /* see interp_file_full */
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
@@ -1248,6 +1277,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   else
     rc = d->fn(&c);
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
+  full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
+  if (full) rc = 1;
   if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
       !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
       (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
@@ -1265,6 +1296,12 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     rc = interp_pipe_overrun(sh);
   }
   interp_stdin_used(sh, &c);
+  /* output written in place is paid here (the rest in interp_write); a
+   * command that read past the limit (cmd_input) stops here too */
+  if (interp_charge_bytes(
+          sh, out != &tout && out->len > out0 ? out->len - out0 : 0) &&
+      rc >= 0)
+    rc = MSB_ELIMIT;
   arena_finish(&a);
   if (out == &sh->run->out || err == &sh->run->err || out == &sh->run->err ||
       err == &sh->run->out)
@@ -1279,6 +1316,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   r2 =
       (s1 == s2 && (d->flags & CMD_BUILTIN)) ? 0 : interp_deliver(sh, 1, &tout);
   werr = sh->run->write_err;
+  if (full && !werr) werr = MSB_EFBIG; /* what it kept was not written */
   if (!r2 && (d->flags & CMD_BUILTIN) && terr.len && !terr.err) {
     /* builtins' diagnostics carry the shell's "bash: line N: " prefix */
     buf pre;
@@ -1326,7 +1364,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
      * with SIGPIPE's status instead. */
     if (rc == MSB_ELIMIT || rc == MSB_ENOMEM) {
       if (rc == MSB_ELIMIT && !sh->run->limit)
-        sh->run->limit = "max_string_bytes";
+        sh->run->limit = LIMIT_MAX_STRING_BYTES;
       return rc;
     } else
       rc = 1;
@@ -1368,7 +1406,7 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     interp_errf(sh, "%s: maximum function nesting level exceeded (%u)", argv[0],
                 (unsigned)maxd);
     sh->flow = SH_FLOW_EXIT;
-    if (!sh->run->limit) sh->run->limit = "max_call_depth";
+    if (!sh->run->limit) sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   sh->pos = NULL;
@@ -1742,7 +1780,7 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
     }
     if (!rc && sh->lim->max_array_items &&
         (uint64_t)nv > sh->lim->max_array_items) {
-      if (!sh->run->limit) sh->run->limit = "max_array_items";
+      if (!sh->run->limit) sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
       rc = MSB_ELIMIT;
     }
   }
@@ -2181,7 +2219,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if (!n) return 0;
@@ -2253,7 +2291,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if ((rc = interp_stack_push(sh, SH_STACK_SUB))) return rc;
@@ -2870,6 +2908,22 @@ static void interp_cond_trace(shell *sh, const char *a, const char *op,
   buf_finish(&t);
 }
 
+/* The regex meter's payment: steps from the run's budget. */
+static int interp_rx_charge(void *arg, uint64_t steps) {
+  return interp_tick((shell *)arg, steps);
+}
+
+/* [[ s =~ re ]]: the search, its work charged to the step limit. */
+static int interp_rx_search(shell *sh, rx *re, const char *s, rx_match *m,
+                            size_t nm) {
+  rx_meter mt = RX_METER(interp_rx_charge, sh);
+  int rc;
+  mt.left = sh->run->rx_units;
+  rc = rx_search(re, (const uint8_t *)s, strlen(s), 0, 0, m, nm, &mt);
+  sh->run->rx_units = mt.left;
+  return rc;
+}
+
 static int interp_cond_binary(shell *sh, ast_cond *c) {
   char *l = NULL, *r = NULL;
   int rc;
@@ -2929,7 +2983,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       mem_free(sh->m, l);
       return rc == MSB_ENOMEM ? rc : 2;
     }
-    rc = rx_exec(re, (const uint8_t *)l, strlen(l), 0, 0, mt, 10, NULL);
+    rc = interp_rx_search(sh, re, l, mt, 10);
     if (rc == 1) {
       size_t ns = rx_nsub(re), i;
       var *v = var_bind(sh->vars, "BASH_REMATCH", 0);
@@ -3178,7 +3232,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   if ((rc = interp_stack_push(sh, SH_STACK_EVAL))) return rc;
@@ -3276,7 +3330,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
     interp_errf(sh, "maximum nesting level exceeded (%u)", (unsigned)maxd);
-    sh->run->limit = "max_call_depth";
+    sh->run->limit = LIMIT_MAX_CALL_DEPTH;
     return MSB_ELIMIT;
   }
   c = interp_clone(sh);
@@ -3560,8 +3614,7 @@ static void interp_procsub_cleanup(shell *sh) { (void)sh; }
 
 static void interp_limit_message(shell *sh, int rc) {
   buf *e = &sh->run->err;
-  const char *lim = sh->run->limit;
-  uint64_t val = 0;
+  limit_id lim;
   if (rc == MSB_ENOMEM) {
     buf_finish(e);
     buf_init(e, sh->m);
@@ -3570,42 +3623,17 @@ static void interp_limit_message(shell *sh, int rc) {
       secret_stream_reset(&sh->run->rerr);
       buf_clear(&sh->run->red_err);
     }
-    buf_printf(e,
-               "bash: memsandbox: memory limit exceeded "
-               "(max_memory_bytes=%llu)\n",
-               (unsigned long long)sh->lim->max_memory_bytes);
-    sh->run->limit = "max_memory_bytes";
-    return;
+    sh->run->limit = LIMIT_MAX_MEMORY_BYTES;
+  } else if (e->err) {
+    buf_finish(e);
+    buf_init(e, sh->m);
   }
-  if (!lim) lim = sh->run->limit = "max_steps";
-  if (!strcmp(lim, "max_steps"))
-    val = sh->lim->max_steps;
-  else if (!strcmp(lim, "max_call_depth"))
-    val = sh->lim->max_call_depth;
-  else if (!strcmp(lim, "max_string_bytes"))
-    val = sh->lim->max_string_bytes;
-  else if (!strcmp(lim, "max_array_items"))
-    val = sh->lim->max_array_items;
-  else if (!strcmp(lim, "max_glob_work"))
-    val = sh->lim->max_glob_work;
-  else if (!strcmp(lim, "max_script_bytes"))
-    val = sh->lim->max_script_bytes;
-  {
-    const char *what = sh->run->pipe_stop               ? "pipe capacity limit"
-                       : !strcmp(lim, "max_steps")      ? "step limit"
-                       : !strcmp(lim, "max_call_depth") ? "call depth limit"
-                       : !strcmp(lim, "max_string_bytes") ? "string size limit"
-                       : !strcmp(lim, "max_array_items")  ? "array size limit"
-                       : !strcmp(lim, "max_glob_work")    ? "glob work limit"
-                       : !strcmp(lim, "max_script_bytes") ? "script size limit"
-                                                          : "limit";
-    if (e->err) {
-      buf_finish(e);
-      buf_init(e, sh->m);
-    }
-    buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n", what, lim,
-               (unsigned long long)val);
-  }
+  if (!sh->run->limit) sh->run->limit = LIMIT_MAX_STEPS;
+  lim = sh->run->limit;
+  buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n",
+             sh->run->pipe_stop && rc != MSB_ENOMEM ? "pipe capacity limit"
+                                                    : limit_noun(lim),
+             limit_name(lim), (unsigned long long)limit_value(sh->lim, lim));
 }
 
 /* An EXIT trap runs when the call's script ends (the shell exits, as for
@@ -3635,7 +3663,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
     res->out_truncated = res->out_total > res->out_len;
     res->err_truncated = res->err_total > res->err_len;
     res->cwd = mem_strdup(sh->m, sh->cwd);
-    res->limit = r->limit;
+    res->limit = limit_name(r->limit);
     return;
   }
   res->exit_code = status;
@@ -3646,7 +3674,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->out = (uint8_t *)buf_steal(&r->out, &res->out_len);
   res->err = (uint8_t *)buf_steal(&r->err, &res->err_len);
   res->cwd = mem_strdup(sh->m, sh->cwd);
-  res->limit = r->limit;
+  res->limit = limit_name(r->limit);
 }
 
 /* Builds the exec's secret set and its two redacting streams. Returns 0,
@@ -3953,7 +3981,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     rc = 0;
   if (!rc) {
     if (sh->lim->max_script_bytes && len > sh->lim->max_script_bytes) {
-      run.limit = "max_script_bytes";
+      run.limit = LIMIT_MAX_SCRIPT_BYTES;
       rc = MSB_ELIMIT;
     } else
       rc = interp_exec_main(sh, script, len);

@@ -16,6 +16,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "cmd/cmd.h"
+#include "limits.h"
 #include "mem.h"
 #include "parse.h"
 #include "secret.h"
@@ -144,11 +145,13 @@ typedef struct sh_alias {
 typedef struct sh_run {
   uint64_t steps;
   /* Step count at which a command run under `timeout` stops (0 = none);
-   * reaching it sets limit to "timeout". */
+   * reaching it sets limit to LIMIT_TIMEOUT. */
   uint64_t step_cap;
-  const char *limit;    /* name of the limit that stopped the run */
+  limit_id limit;       /* the limit that stopped the run */
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
+  uint64_t rx_units;    /* regex work paid for and not yet done */
+  uint64_t byte_carry;  /* bytes of work not yet paid (interp_charge_bytes) */
   buf out, err;         /* the run's stdout and stderr */
   uint64_t out_drop, err_drop;
   int procsub_next;     /* next /dev/fd/N number for <(...) */
@@ -240,6 +243,11 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
 int interp_tick(shell *sh, uint64_t n);
+/* Charges n bytes copied, scanned or matched, one step per
+ * CMD_BYTES_PER_STEP (cmd.h); as interp_tick. The places that move data
+ * in bulk call it: expansion results (expand.c), writes to any stream and
+ * input consumed (interp.c), pattern removal and substitution. */
+int interp_charge_bytes(shell *sh, uint64_t n);
 /* Charges n bytes of native stack for a recursion (SH_STACK_*): 0, or
  * MSB_ELIMIT with a message when SH_STACK_MAX would be passed (the run
  * stops). Pair a 0 with interp_stack_pop(sh, n). */

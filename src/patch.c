@@ -593,12 +593,29 @@ static int patch_split(mem *m, const uint8_t *data, size_t len,
   return 0;
 }
 
+/* Spends n comparisons: 0, or -1 when the budget (or the meter's) is
+ * gone. */
+static int patch_spend(patch_tgt *t, uint64_t n) {
+  uint64_t steps;
+  if (t->budget < n && t->meter.charge) {
+    steps = (n - t->budget + PATCH_UNITS_PER_STEP - 1) / PATCH_UNITS_PER_STEP;
+    if (t->meter.charge(t->meter.arg, steps)) return -1;
+    t->budget += steps * PATCH_UNITS_PER_STEP;
+  }
+  if (t->budget < n) return -1;
+  t->budget -= n;
+  return 0;
+}
+
 /* Splits the input into lines; the output starts empty. */
 int patch_tgt_init(patch_tgt *t, mem *m, const uint8_t *data, size_t len,
-                   uint64_t budget) {
+                   uint64_t budget, const patch_meter *meter) {
   memset(t, 0, sizeof *t);
   t->m = m;
-  t->budget = budget ? budget : PATCH_DEFAULT_BUDGET;
+  if (meter && meter->charge)
+    t->meter = *meter;
+  else
+    t->budget = budget ? budget : PATCH_DEFAULT_BUDGET;
   buf_init(&t->out, m);
   return patch_split(m, data, len, &t->in, &t->nin, &t->in_noeol);
 }
@@ -662,8 +679,7 @@ static int patch_match(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
     if (k > pat_lines - sfuzz) break;
     iline = base + k - 1;
     if (iline < 1 || iline > t->nin) return 0;
-    if (!t->budget) return -1;
-    t->budget--;
+    if (patch_spend(t, 1)) return -1;
     if (t->in[iline - 1].n != l->n ||
         memcmp(t->in[iline - 1].s, l->s, l->n) != 0)
       return 0;
@@ -747,8 +763,7 @@ int64_t patch_tgt_locate(patch_tgt *t, const patch_set *ps, const patch_hunk *h,
     off = start_off;
   }
   for (; off <= max_off; off++) {
-    if (!t->budget) return MSB_ELIMIT;
-    t->budget--;
+    if (patch_spend(t, 1)) return MSB_ELIMIT;
     if (off <= max_pos) {
       rc = patch_match(t, ps, h, reverse, first_guess + off, pat, pfuzz, sfuzz);
       if (rc < 0) return MSB_ELIMIT;
@@ -917,8 +932,7 @@ static int64_t patch_v4a_find(patch_tgt *t, const patch_line **pat, int64_t m,
       if (k == m) return pos;
     }
     for (pos = from; pos + m <= t->nin; pos++) {
-      if (t->budget < (uint64_t)m + 1) return -2;
-      t->budget -= (uint64_t)m + 1;
+      if (patch_spend(t, (uint64_t)m + 1)) return -2;
       for (k = 0; k < m; k++)
         if (!patch_v4a_eq(t->in[pos + k].s, t->in[pos + k].n, pat[k]->s,
                           pat[k]->n, level))
@@ -944,12 +958,13 @@ static void patch_v4a_fail(buf *err, const patch_file *f, size_t hno,
 
 /* Codex-style V4A update of one file's bytes. */
 int patch_v4a_update(const patch_set *ps, const patch_file *f,
-                     const uint8_t *data, size_t len, buf *out, buf *err) {
+                     const uint8_t *data, size_t len, buf *out, buf *err,
+                     const patch_meter *meter) {
   patch_tgt t;
   const patch_line **pat = NULL;
   int64_t cursor = 0, copied = 0;
   size_t hi;
-  int rc = patch_tgt_init(&t, ps->m, data, len, 0);
+  int rc = patch_tgt_init(&t, ps->m, data, len, 0, meter);
   if (rc) return rc;
   for (hi = 0; hi < f->nhunks && !rc; hi++) {
     const patch_hunk *h = &ps->hunks[f->first_hunk + hi];
@@ -1230,6 +1245,7 @@ typedef struct patch_job {
   patch_op *ops;
   size_t nops, cap;
   buf *rep;
+  patch_meter meter; /* patch_opts.meter */
 } patch_job;
 
 /* The pending op for path, or NULL. */
@@ -1379,7 +1395,8 @@ static int patch_apply_unified_file(patch_job *j, const patch_set *ps,
     buf_printf(j->rep, "%s: file already exists", name);
     return MSB_EEXIST;
   }
-  rc = patch_tgt_init(&t, j->m, exists ? d : NULL, exists ? n : 0, 0);
+  rc =
+      patch_tgt_init(&t, j->m, exists ? d : NULL, exists ? n : 0, 0, &o->meter);
   t.creating = f->kind == (o->reverse ? PATCH_DELETE : PATCH_ADD);
   if (rc) {
     patch_tgt_free(&t);
@@ -1471,7 +1488,7 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
     if (!rc) buf_printf(j->rep, "D %s\n", f->path);
     return rc;
   }
-  rc = patch_v4a_update(ps, f, d, n, &out, j->rep);
+  rc = patch_v4a_update(ps, f, d, n, &out, j->rep, &j->meter);
   if (rc) {
     buf_finish(&out);
     return rc;
@@ -1499,7 +1516,7 @@ int patch_apply(vfs *v, const char *cwd, const char *text, size_t len,
 /* patch_apply plus the list of operations (see patch.h). */
 int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
                      const patch_opts *o, buf *report, buf *changes) {
-  static const patch_opts defaults = {-1, 2, 0, 0, 0, 0, 0};
+  static const patch_opts defaults = {-1, 2, 0, 0, 0, 0, 0, {NULL, NULL}};
   patch_set *ps = NULL;
   patch_job j;
   arena a;
@@ -1516,6 +1533,7 @@ int patch_apply_list(vfs *v, const char *cwd, const char *text, size_t len,
   j.a = &a;
   j.cwd = cwd;
   j.workspace = o->workspace;
+  j.meter = o->meter;
   j.confined = o->workspace || o->confined;
   j.rep = &msgs;
   rc = patch_parse(m, text, len, &ps, &msgs);

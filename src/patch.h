@@ -99,6 +99,17 @@ typedef struct patch_tline {
   size_t n;
 } patch_tline;
 
+/* The step meter of a run that applies a patch: the search's line
+ * comparisons are paid in steps, PATCH_UNITS_PER_STEP a step, so a slow
+ * patch stops at the run's named step limit. charge returns 0 to go on or
+ * a negative code (the payer records the limit). charge NULL: a fixed
+ * budget (host calls outside a run). */
+typedef struct patch_meter {
+  int (*charge)(void *arg, uint64_t steps);
+  void *arg;
+} patch_meter;
+#define PATCH_UNITS_PER_STEP 64u
+
 typedef struct patch_tgt {
   mem *m;
   patch_tline *in;      /* input lines */
@@ -107,14 +118,17 @@ typedef struct patch_tgt {
   int64_t in_offset;    /* GNU's running offset */
   int64_t frozen;       /* input lines already consumed (copied/replaced) */
   uint64_t budget;      /* comparison steps left; MSB_ELIMIT when gone */
+  patch_meter meter;    /* pays for more when set (patch_tgt_init) */
   buf out;
   int out_noeol;        /* output currently ends without a newline */
   int creating;         /* set by the caller for a file-creating patch */
 } patch_tgt;
 
-/* Splits data (borrowed) into lines. budget 0 means a default bound. */
+/* Splits data (borrowed) into lines. With a meter (may be NULL) the
+ * comparisons are paid in steps; without, budget bounds them (0 means a
+ * default bound). */
 int patch_tgt_init(patch_tgt *t, mem *m, const uint8_t *data, size_t len,
-                   uint64_t budget);
+                   uint64_t budget, const patch_meter *meter);
 void patch_tgt_free(patch_tgt *t);
 /* Old-side line count, leading and trailing context of a hunk; reverse
  * swaps the sides. */
@@ -143,7 +157,8 @@ int patch_hunk_unified(const patch_set *ps, const patch_hunk *h, int reverse,
  * On failure returns MSB_ECORRUPT with a message naming hunk and file in
  * err. */
 int patch_v4a_update(const patch_set *ps, const patch_file *f,
-                     const uint8_t *data, size_t len, buf *out, buf *err);
+                     const uint8_t *data, size_t len, buf *out, buf *err,
+                     const patch_meter *meter);
 
 /* ---- Names inside the working directory --------------------------------
  * GNU patch 2.7 resolves a relative file name from its working directory
@@ -179,6 +194,7 @@ typedef struct patch_opts {
   int confined;   /* names taken as GNU patch takes them: relative, no
                      "..", resolved inside cwd (patch_resolve), not a
                      link themselves */
+  patch_meter meter; /* the run's step meter, or {NULL, NULL} */
 } patch_opts;
 
 /* Applies a unified diff or a V4A patch to the filesystem, paths relative

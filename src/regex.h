@@ -14,7 +14,7 @@
  * atomic groups, \p, \Q, \G and other (?...) options are refused at
  * compile time with a message. Matching is linear in the subject for every
  * pattern without back-references or lookaround; those backtrack. All work
- * is charged to the caller's budget, so nothing can hang. A hostile pattern
+ * is charged to the caller's step meter (rx_meter), so nothing can hang. A hostile pattern
  * is refused at compile time ("Regular expression too big") rather than
  * allowed to exhaust memory.
  *
@@ -98,15 +98,48 @@ typedef struct rx_match {
  * does). */
 #define RX_NOTEOL 2u
 
+/* A step meter: how a caller makes the engine's work count against a
+ * budget it keeps, such as the sandbox's step limit (max_steps). Work is
+ * counted in units of about one NFA state visited (a backtracking step, a
+ * DFA closure; 32 bytes scanned by the DFA). The
+ * engine spends `left` first; when it needs more it calls charge(arg, n)
+ * to pay n more steps, each worth RX_UNITS_PER_STEP units. charge returns
+ * 0 to go on, or a negative MSB_E* code (after recording which limit ran
+ * out) to stop the search, which then returns MSB_ELIMIT. Units paid for
+ * and not used stay in `left`, so keep one meter for all the searches of
+ * a command or a script and many short searches cost their real work.
+ * charge NULL makes `left` a fixed budget. Initialise with
+ * RX_METER(charge, arg). */
+typedef struct rx_meter {
+  uint64_t left;                            /* units paid and not spent */
+  int (*charge)(void *arg, uint64_t steps); /* pays steps more */
+  void *arg;
+} rx_meter;
+
+/* Units of work one step pays for: a step of regex work takes about as
+ * long as the cheapest shell step (`:` in a loop), so a search that runs
+ * to the step limit takes as long as any other run that does. */
+#define RX_UNITS_PER_STEP 16u
+/* Bytes the DFA or the prefilter scans per unit. */
+#define RX_BYTES_PER_UNIT 32u
+
+#define RX_METER(charge, arg) {0, (charge), (arg)}
+
 /* Searches s[start..len) for the leftmost match. Bytes before start are
  * context only: they decide ^ (which matches at start only when start is 0,
- * or after a '\n' in RX_NEWLINE mode), \b, \B, \< and \>. On a match returns
- * 1 and fills m[0] with the overall match and m[1..nm) with the groups
- * (groups beyond rx_nsub are set to -1); nm may be 0 and m NULL.
- * Returns 0 when there is no match, MSB_ELIMIT when *budget runs out
- * (budget is decremented by the work done, roughly one unit per NFA state
- * visited; NULL means unlimited; the result is then unknown), MSB_ENOMEM
- * when memory runs out. r is not const because of the DFA cache. */
+ * or after a '\n' in RX_NEWLINE mode), \b, \B, \< and \>. On a match
+ * returns 1 and fills m[0] with the overall match and m[1..nm) with the
+ * groups (groups beyond rx_nsub are set to -1); nm may be 0 and m NULL.
+ * Returns 0 when there is no match, MSB_ELIMIT when the meter stops the
+ * search (the result is then unknown), MSB_ENOMEM when memory runs out.
+ * meter NULL means unlimited. r is not const because of the DFA cache. */
+int rx_search(rx *r, const uint8_t *s, size_t len, size_t start,
+              unsigned eflags, rx_match *m, size_t nm, rx_meter *meter);
+
+/* rx_search with a fixed budget of units: *budget is decremented by the
+ * work done and MSB_ELIMIT returned when it runs out; NULL means
+ * unlimited. For callers outside a sandbox's run (tests, host tools);
+ * code running a script passes the step meter to rx_search instead. */
 int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
             rx_match *m, size_t nm, uint64_t *budget);
 

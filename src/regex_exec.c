@@ -89,15 +89,32 @@ static int rx_assert_ok(const rx *r, uint32_t kind, const uint8_t *s,
   }
 }
 
-/* Charges n units of work; 0 or MSB_ELIMIT. */
-static int rx_charge(uint64_t *left, uint64_t n) {
-  if (*left < n) {
-    *left = 0;
-    return MSB_ELIMIT;
+/* Makes the meter hold at least n units, paying steps for them: 0 or
+ * MSB_ELIMIT (the meter's budget is gone; left is then 0). */
+static int rx_refill(rx_meter *mt, uint64_t n) {
+  uint64_t steps;
+  if (mt->charge && n - mt->left <= UINT64_MAX - RX_UNITS_PER_STEP) {
+    steps = (n - mt->left + RX_UNITS_PER_STEP - 1) / RX_UNITS_PER_STEP;
+    if (steps <= UINT64_MAX / RX_UNITS_PER_STEP &&
+        mt->charge(mt->arg, steps) == 0) {
+      mt->left += steps * RX_UNITS_PER_STEP;
+      return 0;
+    }
   }
-  *left -= n;
+  mt->left = 0;
+  return MSB_ELIMIT;
+}
+
+/* Charges n units of work; 0 or MSB_ELIMIT. */
+static int rx_charge(rx_meter *mt, uint64_t n) {
+  if (mt->left < n && rx_refill(mt, n)) return MSB_ELIMIT;
+  mt->left -= n;
   return 0;
 }
+
+/* Charges one unit, the hot path; 0 or MSB_ELIMIT. */
+#define RX_SPEND1(mt) \
+  ((mt)->left || !rx_refill((mt), 1) ? ((mt)->left--, 0) : MSB_ELIMIT)
 
 static int rx_vm_get(rx *r) {
   rx_vm *vm = r->vm;
@@ -143,7 +160,7 @@ typedef struct rx_run {
   unsigned ef;
   int mode;
   uint32_t ns;      /* slots carried per thread */
-  uint64_t *left;
+  rx_meter *mt;
   int found;        /* CAPS_AT: the answer is in vm->best */
   size_t eo;        /* CAPS_AT: the required end */
 } rx_run;
@@ -224,8 +241,7 @@ static long rx_addthread(rx_run *u, int li, uint32_t n, uint32_t pc0,
       const rx_inst *in;
       if (vm->mark[pc] == vm->gen) break;
       vm->mark[pc] = vm->gen;
-      if (*u->left == 0) return MSB_ELIMIT;
-      (*u->left)--;
+      if (RX_SPEND1(u->mt)) return MSB_ELIMIT;
       in = &r->prog[pc];
       switch (in->op) {
       case RXI_MATCH:
@@ -407,8 +423,7 @@ static int rx_bt_run(rx_run *u, rx_stk *stk, long *cur, long *best,
     pos = (size_t)f.val;
     for (;;) {
       const rx_inst *in = &r->prog[pc];
-      if (*u->left == 0) return MSB_ELIMIT;
-      (*u->left)--;
+      if (RX_SPEND1(u->mt)) return MSB_ELIMIT;
       switch (in->op) {
       case RXI_BYTE:
       case RXI_SET:
@@ -459,7 +474,7 @@ static int rx_bt_run(rx_run *u, rx_stk *stk, long *cur, long *best,
         if (so < 0 || eo < so) goto fail;
         gl = (size_t)(eo - so);
         if (gl > u->len - pos) goto fail;
-        if (rx_charge(u->left, gl)) return MSB_ELIMIT;
+        if (rx_charge(u->mt, gl)) return MSB_ELIMIT;
         if (r->flags & RX_ICASE) {
           for (i = 0; i < gl; i++)
             if (rx_fold(u->s[so + i]) != rx_fold(u->s[pos + i])) goto fail;
@@ -686,9 +701,9 @@ static int32_t rx_dfa_state(rx *r, uint32_t n, uint32_t flags) {
 }
 
 /* Computes the transition of state si on symbol sym, charging the closure
- * work to *left. Returns the encoded transition, -1 when the DFA gives up,
+ * work to mt. Returns the encoded transition, -1 when the DFA gives up,
  * -3 when the budget ran out. */
-static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, uint64_t *left) {
+static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, rx_meter *mt) {
   rx_dfa *d = r->dfa;
   rx_dstate *ds = &d->st[si];
   uint32_t flags = ds->flags, sp = 0, nc = 0, nk = 0, i, pc;
@@ -702,7 +717,7 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, uint64_t *left) {
     d->gen = 1;
   }
   for (i = ksz; i-- > 0;) d->stack[sp++] = d->kpool[kst + i];
-  if (rx_charge(left, ksz + 1)) return -3;
+  if (rx_charge(mt, ksz + 1)) return -3;
   while (sp) {
     pc = d->stack[--sp];
     for (;;) {
@@ -710,8 +725,7 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, uint64_t *left) {
       int ok = 1;
       if (d->mark[pc] == d->gen) break;
       d->mark[pc] = d->gen;
-      if (*left == 0) return -3;
-      (*left)--;
+      if (RX_SPEND1(mt)) return -3;
       if (in->op < RXI_MATCH) {
         d->cons[nc++] = pc;
         break;
@@ -770,24 +784,19 @@ static int32_t rx_dfa_step(rx *r, uint32_t si, uint32_t sym, uint64_t *left) {
   return t;
 }
 
-/* Whether s[start..len) contains a match: 1, 0, -1 when the DFA cannot
- * answer (the caller uses the NFA), or MSB_ELIMIT. */
-static int rx_dfa_search(rx *r, const uint8_t *s, size_t len, size_t start,
-                         unsigned ef, uint64_t *left) {
-  rx_dfa *d;
+/* rx_dfa_search's scan; *end gets how far it read. */
+static int rx_dfa_scan(rx *r, const uint8_t *s, size_t len, size_t start,
+                       unsigned ef, rx_meter *mt, size_t *end) {
+  rx_dfa *d = r->dfa;
   uint32_t flags;
   int32_t st = -1, t;
   size_t pos = start;
-  if (r->has_bref || r->has_pend || r->has_look || rx_dfa_get(r)) return -1;
-  d = r->dfa;
-  d->flushes = 0;
-  if (rx_charge(left, len - start + 1)) return MSB_ELIMIT;
-  for (;;) {
+  for (;; *end = pos) {
     if (st < 0) {
       /* (Re)start: the state holding only a search about to begin here. */
       if (r->first_ok && pos < len) {
         pos = rx_skip(r, s, len, pos);
-        if (pos >= len) return 0;
+        if ((*end = pos) >= len) return 0;
       }
       flags = 0;
       if (pos == 0) flags |= RX_F_BEG;
@@ -807,7 +816,7 @@ static int rx_dfa_search(rx *r, const uint8_t *s, size_t len, size_t start,
     if (pos >= len) break;
     t = d->trans[(size_t)st * d->nsym + r->bclass[s[pos]]];
     if (t < 0) {
-      t = rx_dfa_step(r, (uint32_t)st, r->bclass[s[pos]], left);
+      t = rx_dfa_step(r, (uint32_t)st, r->bclass[s[pos]], mt);
       if (t == -3) return MSB_ELIMIT;
       if (t < 0) return -1;
     }
@@ -821,22 +830,51 @@ static int rx_dfa_search(rx *r, const uint8_t *s, size_t len, size_t start,
   {
     uint32_t sym = r->nclass + ((ef & RX_NOTEOL) ? 1u : 0u);
     t = d->trans[(size_t)st * d->nsym + sym];
-    if (t < 0) t = rx_dfa_step(r, (uint32_t)st, sym, left);
+    if (t < 0) t = rx_dfa_step(r, (uint32_t)st, sym, mt);
     if (t == -3) return MSB_ELIMIT;
   }
   return t == 1;
+}
+
+/* Whether s[start..len) contains a match: 1, 0, -1 when the DFA cannot
+ * answer (the caller uses the NFA), or MSB_ELIMIT. The bytes scanned are
+ * charged when the scan ends (a scan is bounded by the subject), so a
+ * search that stops at its first match pays for what it read only. */
+static int rx_dfa_search(rx *r, const uint8_t *s, size_t len, size_t start,
+                         unsigned ef, rx_meter *mt) {
+  size_t end = start;
+  int rc;
+  if (r->has_bref || r->has_pend || r->has_look || rx_dfa_get(r)) return -1;
+  r->dfa->flushes = 0;
+  rc = rx_dfa_scan(r, s, len, start, ef, mt, &end);
+  if (rx_charge(mt, (end - start) / RX_BYTES_PER_UNIT + 1)) return MSB_ELIMIT;
+  return rc;
 }
 
 /* ---- Entry points ------------------------------------------------------ */
 
 int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
             rx_match *m, size_t nm, uint64_t *budget) {
-  uint64_t unlimited = UINT64_MAX, *left = budget ? budget : &unlimited;
+  rx_meter mt = RX_METER(NULL, NULL);
+  int rc;
+  mt.left = budget ? *budget : UINT64_MAX;
+  rc = rx_search(r, s, len, start, eflags, m, nm, &mt);
+  if (budget) *budget = mt.left;
+  return rc;
+}
+
+int rx_search(rx *r, const uint8_t *s, size_t len, size_t start,
+              unsigned eflags, rx_match *m, size_t nm, rx_meter *meter) {
+  rx_meter unlimited = RX_METER(NULL, NULL), *mt = meter;
   rx_match mm;
   rx_run u;
   size_t i;
   int rc, want_pos, want_groups;
   if (!r || (!s && len)) return MSB_EINVAL;
+  if (!mt) {
+    unlimited.left = UINT64_MAX;
+    mt = &unlimited;
+  }
   for (i = 0; i < nm; i++) m[i].so = m[i].eo = -1;
   if (start > len) return 0;
   want_pos = nm > 0;
@@ -844,7 +882,7 @@ int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
   if (r->litlen &&
       (len - start < r->litlen || !rx_has_lit(r, s + start, len - start)))
     return 0;
-  rc = rx_dfa_search(r, s, len, start, eflags, left);
+  rc = rx_dfa_search(r, s, len, start, eflags, mt);
   if (rc == 0 || rc < -1) return rc;
   if (rc == 1 && !want_pos) return 1;
   if ((rc = rx_vm_get(r))) return rc;
@@ -853,7 +891,7 @@ int rx_exec(rx *r, const uint8_t *s, size_t len, size_t start, unsigned eflags,
   u.s = s;
   u.len = len;
   u.ef = eflags;
-  u.left = left;
+  u.mt = mt;
   u.ns = r->nslots;
   if (r->has_bref) {
     rc = rx_backtrack(&u, start, &mm, want_pos);

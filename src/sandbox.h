@@ -1,4 +1,5 @@
-/* sandbox.h - the internal layout of a sandbox (struct msb_sandbox).
+/* sandbox.h - the internal layout of a sandbox (struct msb_sandbox) and
+ * what the API layer's files (api*.c) share.
  *
  * Owned by api.c. A sandbox is one allocator (mem) that every other part
  * allocates from, the filesystem, the shell session, the limits and clock
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "events.h"
 #include "mem.h"
 #include "memsandbox.h"
@@ -40,7 +42,7 @@ struct msb_sandbox {
   size_t ncps, capcps;
   uint32_t next_cp;
   policy *pol; /* host policy; NULL = everything allowed */
-  events ev;   /* pending events (api_host.c) */
+  events ev;   /* pending events (api.c) */
   const struct secret_set *secrets; /* bound during msb_exec: messages are
                                        redacted while set */
   char errmsg[API_ERRMSG_MAX];
@@ -52,48 +54,73 @@ struct msb_sandbox {
  * means nothing leaked. The debug check the unit tests read. */
 size_t api_close(msb_sandbox *sb);
 
-/* The bodies of the public operations (api.c, api_snap.c). The msb_*
- * entry points in api_host.c wrap each in the policy's admission check
- * and its events. */
-int api_read_run(msb_sandbox *sb, const char *path, uint8_t **data,
-                 size_t *len);
-int api_write_run(msb_sandbox *sb, const char *path, const void *data,
-                  size_t len, int cond, const uint8_t *expect_hash,
-                  uint32_t mode, unsigned flags);
-int api_append_run(msb_sandbox *sb, const char *path, const void *data,
-                   size_t len, unsigned flags);
-int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
-                      msb_stat *st);
-int api_list_run(msb_sandbox *sb, const char *path, char **names, size_t *len,
-                 size_t *count);
-int api_mkdir_run(msb_sandbox *sb, const char *path, uint32_t mode,
-                  unsigned flags);
-int api_remove_run(msb_sandbox *sb, const char *path, unsigned flags);
-int api_copy_run(msb_sandbox *sb, const char *src, const char *dst,
-                 unsigned flags);
-int api_move_run(msb_sandbox *sb, const char *src, const char *dst,
-                 unsigned flags);
-int api_symlink_run(msb_sandbox *sb, const char *target, const char *linkpath);
-int api_readlink_run(msb_sandbox *sb, const char *path, char **target);
-int api_chmod_run(msb_sandbox *sb, const char *path, uint32_t mode);
-int api_hash_run(msb_sandbox *sb, const char *path, uint8_t out[32]);
-int api_root_hash_run(msb_sandbox *sb, uint8_t out[32]);
-int api_exec_run(msb_sandbox *sb, const char *script, size_t len,
-                 const msb_exec_opts *opts, msb_result *res);
-int api_checkpoint_run(msb_sandbox *sb, uint32_t *id);
-int api_rollback_run(msb_sandbox *sb, uint32_t id);
-int api_release_run(msb_sandbox *sb, uint32_t id);
-int api_snapshot_run(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
-int api_restore_run(msb_sandbox *sb, const uint8_t *data, size_t len);
-int api_fork_run(msb_sandbox *sb, msb_sandbox **out);
-int api_apply_patch_run(msb_sandbox *sb, const char *text, size_t len,
-                        const char *cwd, unsigned flags, char **changes,
-                        size_t *changes_len, size_t *count);
-/* Queues an event of kind with no operation fields (api_host.c). */
+/* ---- the API layer's shared parts (api.c) --------------------------- */
+
+#define API_CHECK(sb)              \
+  do {                             \
+    if (!(sb)) return MSB_EMISUSE; \
+  } while (0)
+
+/* Records a one-line message for msb_errmsg (redacted while secrets are
+ * bound) and returns rc. */
+int api_fail(msb_sandbox *sb, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Clears msb_errmsg and returns 0. */
+int api_ok(msb_sandbox *sb);
+/* MSB_ENOMEM with the message naming max_memory_bytes. */
+int api_oom(msb_sandbox *sb);
+unsigned long long api_ull(uint64_t x);
+/* Message for a filesystem error on disp (a normalised absolute path).
+ * creating: the operation creates disp, so a missing parent is named. */
+int api_vfs_err(msb_sandbox *sb, int rc, const char *disp, int creating);
+/* Quota messages for a failed growth of add_* (else api_vfs_err). */
+int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
+                  uint64_t add_bytes, uint64_t add_nodes, const char *disp,
+                  int creating);
+/* " (max_nodes=N)" for a quota's failure code, "" for other codes;
+ * borrowed until the next call. */
+const char *api_quota_name(msb_sandbox *sb, int rc);
+
+/* A path argument: abs receives the absolute path handed to the
+ * filesystem, disp its normalised form for messages. */
+typedef struct api_path {
+  buf abs, disp;
+} api_path;
+
+/* Resolves path against /workspace (MSB_EINVAL for NULL or ""); the
+ * caller finishes p whatever the result. */
+int api_path_init(msb_sandbox *sb, api_path *p, const char *path);
+void api_path_finish(api_path *p);
+
+/* One operation in flight (see api.c). */
+typedef struct api_op {
+  int op;
+  uint64_t id;
+  buf path[2]; /* normalised path arguments */
+  size_t npaths;
+  uint64_t dpaths, dcmds; /* the policy's denial counters at the start */
+  policy *suspended;      /* path rules set aside for a whole-state op */
+} api_op;
+
+/* Starts operation op (POLICY_OP_*) on paths p1, p2 (either may be NULL):
+ * "operation.started" and the admission check (MSB_EPOLICY when denied;
+ * MSB_EMISUSE for a NULL sb). whole: suspend path rules while it runs.
+ * api_op_end must follow, whatever the result. */
+int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
+                 const char *p2, int whole);
+/* Ends it with result rc: denials seen, limits, the terminal event, whose
+ * extra fields (exit code, bytes, limit) x holds (NULL: none). Returns rc
+ * (at once for a NULL sb). */
+int api_op_end(msb_sandbox *sb, api_op *o, int rc, const events_ev *x);
+/* Fills ev as an event of kind with o's id, name and paths (o may be
+ * NULL). */
+void api_ev_init(events_ev *ev, const char *kind, const api_op *o);
+/* Zeroes a set of terminal event fields. */
+void api_x(events_ev *x);
+/* Queues an event of kind with no operation fields. */
 void api_event(msb_sandbox *sb, const char *kind, uint64_t op);
-/* msb_fork's copy (api_snap.c): a new sandbox with sb's limits, clock and
- * seed, then sb's files and session handed over as an uncompressed
- * snapshot. 0 with *out set, or an error recorded on sb. */
-int api_snap_fork(msb_sandbox *sb, msb_sandbox **out);
 
 #endif

@@ -34,7 +34,7 @@ struct var_store {
   char **env;     /* cached environ */
   int env_dirty;
   uint64_t max_items; /* element cap per array (0 = none) */
-  const char **limit; /* where a refused element names its limit */
+  limit_id *limit; /* where a refused element names its limit */
 };
 
 #define VAR_ASSOC_BUCKETS 1024u /* bash's ASSOC_HASH_BUCKETS */
@@ -515,7 +515,7 @@ static int var_assoc_room(mem *m, var *v) {
 /* Refuses an element past the store's cap. */
 static int var_room(var_store *vs, const var *v) {
   if (!vs->max_items || v->n < vs->max_items) return 0;
-  if (vs->limit && !*vs->limit) *vs->limit = "max_array_items";
+  if (vs->limit && !*vs->limit) *vs->limit = LIMIT_MAX_ARRAY_ITEMS;
   return MSB_ELIMIT;
 }
 
@@ -831,7 +831,7 @@ int var_assoc_set_buckets(var *v, size_t nbkt) {
 }
 
 /* Caps array sizes. */
-void var_set_limit(var_store *vs, uint64_t max, const char **limit) {
+void var_set_limit(var_store *vs, uint64_t max, limit_id *limit) {
   vs->max_items = max;
   vs->limit = limit;
 }

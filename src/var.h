@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "limits.h"
 #include "mem.h"
 
 /* Attributes (declare flags). */
@@ -120,7 +121,7 @@ int var_assoc_set_buckets(var *v, size_t nbkt);
 /* Caps the element count of every array: an assignment that would add an
  * element past max fails with MSB_ELIMIT and stores "max_array_items" in
  * *limit (when not NULL and still unset). 0 = no cap. Clones inherit it. */
-void var_set_limit(var_store *vs, uint64_t max, const char **limit);
+void var_set_limit(var_store *vs, uint64_t max, limit_id *limit);
 
 /* Scopes for function calls. */
 void var_push_scope(var_store *vs);

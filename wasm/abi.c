@@ -51,23 +51,19 @@ static uint32_t abi_get32(const uint8_t *rec, size_t off) {
   return v;
 }
 
-/* msb_limits fields in declaration order; the constants generator reads the
- * same order from memsandbox.h and the JS suite checks the two agree. */
+/* msb_limits fields in declaration order (limits.def); the constants
+ * generator reads the same table and the JS suite checks the two agree. */
 typedef struct abi_field {
   size_t off;
   size_t size;
 } abi_field;
 
-#define ABI_FIELD(f) {offsetof(msb_limits, f), sizeof(((msb_limits *)0)->f)}
+#define LIMIT(id, field, type, normal, strict, min, code, noun, bounds) \
+  {offsetof(msb_limits, field), sizeof(type)},
 static const abi_field abi_limit_fields[] = {
-    ABI_FIELD(max_memory_bytes), ABI_FIELD(max_total_bytes),
-    ABI_FIELD(max_file_bytes),   ABI_FIELD(max_nodes),
-    ABI_FIELD(max_path_bytes),   ABI_FIELD(max_segment_bytes),
-    ABI_FIELD(max_depth),        ABI_FIELD(max_steps),
-    ABI_FIELD(max_call_depth),   ABI_FIELD(max_script_bytes),
-    ABI_FIELD(max_output_bytes), ABI_FIELD(max_string_bytes),
-    ABI_FIELD(max_array_items),  ABI_FIELD(max_glob_work),
+#include "../src/limits.def"
 };
+#undef LIMIT
 #define ABI_NLIMITS (sizeof abi_limit_fields / sizeof abi_limit_fields[0])
 _Static_assert(ABI_NLIMITS == MSB_WASM_OPEN_SLOTS - MSB_WASM_OPEN_LIMITS,
                "open record slot count");

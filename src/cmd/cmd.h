@@ -93,7 +93,17 @@ struct cmd_ctx {
   /* Charges n steps of work; returns MSB_ELIMIT when the budget is gone, in
    * which case the command must stop and return that code. */
   int (*tick)(cmd_ctx *c, uint64_t n);
+  uint64_t rx_units; /* regex work paid for and not yet done (cmd_rx_exec) */
+  uint64_t byte_carry; /* bytes of work not yet paid (cmd_charge_bytes) */
 };
+
+/* Work by volume: every CMD_BYTES_PER_STEP bytes copied, scanned or
+ * matched cost one step, in the shell (expansion results, writes to any
+ * stream, input consumed) and in commands (files read), so that the step
+ * limit bounds time whatever a step does: moving 1 KiB takes about as long
+ * as the cheapest shell step in wasm. A script that moves a few MB pays a
+ * few thousand steps, well inside either profile. */
+#define CMD_BYTES_PER_STEP 1024u
 
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
 
@@ -212,6 +222,8 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...)
 /* Charges n steps through c->tick (no-op without a tick hook). Commands
  * call it about every 1000 entries or lines and stop on a non-zero return. */
 int cmd_tick(cmd_ctx *c, uint64_t n);
+/* Charges n bytes of work (see CMD_BYTES_PER_STEP) through cmd_tick. */
+int cmd_charge_bytes(cmd_ctx *c, uint64_t n);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
  * normalised lexically (arena; NULL on out of memory). An empty operand
@@ -273,12 +285,11 @@ int cmd_dest_run(cmd_getopt *g, const char *tdir, int notarget,
 int cmd_headtail_open(cmd_ctx *c, const char *op, int verbose, int *first,
                       const uint8_t **d, size_t *len);
 
-/* Regex search for grep and sed: rx_exec with a work budget per call of
- * CMD_RX_BUDGET plus 16 units per subject byte, the work charged to the
- * step limit. A search that exhausts its budget (a catastrophic
- * back-reference pattern) stops the run on the named limit max_steps and
- * returns MSB_ELIMIT. Other results as rx_exec. */
-#define CMD_RX_BUDGET ((uint64_t)50000000u)
+/* Regex search for every command (grep, sed, expr, find, nl, tac):
+ * rx_search metered by the command's step budget (c->tick), so a search
+ * that cannot finish (a catastrophic back-reference pattern) stops the run
+ * on the named limit max_steps and returns MSB_ELIMIT. Other results as
+ * rx_search. */
 struct rx;
 struct rx_match;
 int cmd_rx_exec(cmd_ctx *c, struct rx *r, const uint8_t *s, size_t len,

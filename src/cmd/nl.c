@@ -209,8 +209,7 @@ int cmd_nl(cmd_ctx *c) {
         break;
       case 't': number = rl > 0; break;
       case 'p': {
-        uint64_t budget = (uint64_t)1000000000u;
-        int m = rx_exec(st->re, rec, rl, 0, 0, NULL, 0, &budget);
+        int m = cmd_rx_exec(c, st->re, rec, rl, 0, 0, NULL, 0);
         if (m < 0) {
           rc = m;
           goto out;

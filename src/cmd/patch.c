@@ -280,6 +280,10 @@ static int patch_write_file(cmd_ctx *c, const char *abs, const void *d,
 static int patch_eff_create(const patch_file *f, int creating, int reverse) {
   return reverse ? f->kind == PATCH_DELETE : creating;
 }
+/* The step meter's payment for the hunk search (patch_meter). */
+static int patch_charge(void *arg, uint64_t steps) {
+  return cmd_tick((cmd_ctx *)arg, steps);
+}
 
 /* Applies one unified file section. Returns 0, 1 (hunks failed/ignored)
  * or a negative MSB_E* code. */
@@ -293,6 +297,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
   int exists = 0, rc, reverse = g->reverse, skip = 0, mismatch = 0;
   int failed = 0, creating = f->kind == PATCH_ADD, notreg = 0;
   int64_t fail_delta = 0;
+  patch_meter meter = {patch_charge, NULL};
   patch_tgt t;
   buf rej;
   const patch_hunk *h0 = f->nhunks ? &ps->hunks[f->first_hunk] : NULL;
@@ -383,7 +388,8 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
       skip = 2;
     }
   }
-  rc = patch_tgt_init(&t, c->m, exists ? d : NULL, exists ? n : 0, 0);
+  meter.arg = c;
+  rc = patch_tgt_init(&t, c->m, exists ? d : NULL, exists ? n : 0, 0, &meter);
   t.creating = patch_eff_create(f, creating, reverse);
   buf_init(&rej, c->m);
   if (!rc) {
@@ -553,7 +559,7 @@ static int patch_one(cmd_ctx *c, patch_cfg *g, const patch_set *ps,
 
 /* Extension: V4A through the atomic engine. */
 static int patch_v4a(cmd_ctx *c, patch_cfg *g, const char *text, size_t len) {
-  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry, 0, 1};
+  patch_opts o = {-1, g->fuzz, 0, g->reverse, g->dry, 0, 1, {patch_charge, c}};
   buf rep;
   int rc;
   buf_init(&rep, c->m);

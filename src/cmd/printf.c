@@ -27,6 +27,7 @@
  * double unless linked with -lc-printscan-long-double), which only shows
  * past 15 significant digits and in %a. */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h> /* snprintf only: formatting, no I/O */
 #include <stdlib.h>
@@ -104,8 +105,13 @@ typedef struct printf_st {
   int stop; /* \c in %b, or a fatal format error */
 } printf_st;
 
-/* Biggest single conversion we format (a width like %999999999d). */
-#define PRINTF_MAX_FIELD (16u << 20)
+/* Widest field or precision: a command's output is at most
+ * max_string_bytes (c->out_max), so a wider field is an error naming that
+ * limit (the shell reports MSB_ELIMIT so), never a clamp. */
+static int printf_max_field(const printf_st *p) {
+  uint64_t max = p->c->out_max;
+  return max && max < INT_MAX / 2 ? (int)max : INT_MAX / 2;
+}
 
 static const char *printf_next(printf_st *p) {
   return p->ai < p->nargs ? p->args[p->ai++] : 0;
@@ -543,7 +549,7 @@ static int printf_c_num(printf_st *p, const char *spec, int w, int pr, int kind,
   default: need = snprintf(0, 0, spec, w, pr, fv); break;
   }
   if (need < 0) return 0;
-  if ((unsigned)need > PRINTF_MAX_FIELD) return MSB_ELIMIT;
+  if (need > printf_max_field(p)) return MSB_ELIMIT;
   tmp = arena_alloc(p->c->a, (size_t)need + 1);
   if (!tmp) return MSB_ENOMEM;
   switch (kind) {
@@ -555,11 +561,18 @@ static int printf_c_num(printf_st *p, const char *spec, int w, int pr, int kind,
   return 0;
 }
 
-/* Width or precision from '*': an integer argument clamped to int. */
-static int printf_star(printf_st *p) {
+/* One more digit of a width or precision; past max it stays max + 1, so
+ * that the field is refused rather than clamped. */
+static int printf_digit(int v, int d, int max) {
+  return v > (max - d) / 10 ? max + 1 : v * 10 + d;
+}
+
+/* Width or precision from '*': an integer argument, max + 1 (or its
+ * negative) when it is beyond max. */
+static int printf_star(printf_st *p, int max) {
   int64_t v = printf_int(p);
-  if (v > PRINTF_MAX_FIELD) return PRINTF_MAX_FIELD;
-  if (v < -(int64_t)PRINTF_MAX_FIELD) return -(int)PRINTF_MAX_FIELD;
+  if (v > max) return max + 1;
+  if (v < -(int64_t)max) return -(max + 1);
   return (int)v;
 }
 
@@ -570,7 +583,7 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
   char flags[8], spec[32];
   size_t nf = 0;
   int width = 0, prec = -1, have_w = 0, have_p = 0, left = 0, c, rc = 0;
-  int paren = 0;
+  int paren = 0, max = printf_max_field(p);
   while (i < n && strchr("-+ #0'", f[i])) {
     if (f[i] == '-') left = 1;
     if (f[i] != '\'' && nf < sizeof flags - 1 && !memchr(flags, f[i], nf))
@@ -581,11 +594,11 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
   if (i < n && f[i] == '*') {
     i++;
     have_w = 1;
-    width = printf_star(p);
+    width = printf_star(p, max);
   } else {
     while (i < n && f[i] >= '0' && f[i] <= '9') {
       have_w = 1;
-      if (width < (int)PRINTF_MAX_FIELD) width = width * 10 + (f[i] - '0');
+      width = printf_digit(width, f[i] - '0', max);
       i++;
     }
   }
@@ -595,10 +608,10 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
     prec = 0;
     if (i < n && f[i] == '*') {
       i++;
-      prec = printf_star(p);
+      prec = printf_star(p, max);
     } else {
       while (i < n && f[i] >= '0' && f[i] <= '9') {
-        if (prec < (int)PRINTF_MAX_FIELD) prec = prec * 10 + (f[i] - '0');
+        prec = printf_digit(prec, f[i] - '0', max);
         i++;
       }
     }
@@ -636,9 +649,8 @@ static int printf_conv(printf_st *p, const char *f, size_t n, size_t *ip) {
     *ip = tb + 1;
     return 0;
   }
-  if (width > (int)PRINTF_MAX_FIELD || width < -(int)PRINTF_MAX_FIELD ||
-      prec > (int)PRINTF_MAX_FIELD)
-    return MSB_ELIMIT; /* a field this wide is a runaway, not output */
+  if (width > max || width < -max || prec > max)
+    return MSB_ELIMIT; /* the shell names max_string_bytes */
   if (prec < 0 && have_p) prec = -1; /* negative '*' precision: none */
   if (!have_w) width = 0;
   switch (c) {

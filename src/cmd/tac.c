@@ -30,29 +30,15 @@ static const cmd_opt tac_opts[] = {{'b', "before", CMD_ARG_NONE, 'b'},
                                    {'s', "separator", CMD_ARG_REQ, 's'},
                                    {0, 0, 0, 0}};
 
-/* Finds sep in d[from..len) (memmem). */
-static const uint8_t *tac_find(const uint8_t *d, size_t len, size_t from,
-                               const char *sep, size_t sl) {
-  const uint8_t *p = d + from, *end = d + len;
-  while ((size_t)(end - p) >= sl) {
-    const uint8_t *q =
-        memchr(p, (unsigned char)sep[0], (size_t)(end - p) - sl + 1);
-    if (!q) return NULL;
-    if (!memcmp(q, sep, sl)) return q;
-    p = q + 1;
-  }
-  return NULL;
-}
-
 /* Next separator at or after pos: 1 with [*so, *eo), 0 none, or a
  * negative code. Regex separators must be non-empty matches. */
-static int tac_next(rx *re, const uint8_t *d, size_t len, size_t pos,
-                    const char *sep, size_t sl, size_t *so, size_t *eo) {
+static int tac_next(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
+                    size_t pos, const char *sep, size_t sl, size_t *so,
+                    size_t *eo) {
   if (re) {
     while (pos < len) {
       rx_match m;
-      uint64_t budget = (uint64_t)1000000000u;
-      int r = rx_exec(re, d, len, pos, 0, &m, 1, &budget);
+      int r = cmd_rx_exec(c, re, d, len, pos, 0, &m, 1);
       if (r <= 0) return r;
       if (m.eo > m.so) {
         *so = (size_t)m.so;
@@ -63,7 +49,8 @@ static int tac_next(rx *re, const uint8_t *d, size_t len, size_t pos,
     }
     return 0;
   } else {
-    const uint8_t *q = sl ? tac_find(d, len, pos, sep, sl) : NULL;
+    const uint8_t *q =
+        sl && pos < len ? buf_memmem(d + pos, len - pos, sep, sl) : NULL;
     if (!q) return 0;
     *so = (size_t)(q - d);
     *eo = *so + sl;
@@ -79,7 +66,7 @@ static int tac_one(cmd_ctx *c, rx *re, const uint8_t *d, size_t len,
   int r;
   at = arena_alloc(c->a, cap * 2 * sizeof *at);
   if (!at) return MSB_ENOMEM;
-  while ((r = tac_next(re, d, len, pos, sep, sl, &so, &eo)) == 1) {
+  while ((r = tac_next(c, re, d, len, pos, sep, sl, &so, &eo)) == 1) {
     if (n == cap) {
       size_t *na = arena_alloc(c->a, cap * 4 * sizeof *na);
       if (!na) return MSB_ENOMEM;

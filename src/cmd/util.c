@@ -161,22 +161,26 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 
+int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
+  c->byte_carry += n;
+  if (c->byte_carry < CMD_BYTES_PER_STEP) return 0;
+  n = c->byte_carry / CMD_BYTES_PER_STEP;
+  c->byte_carry %= CMD_BYTES_PER_STEP;
+  return cmd_tick(c, n);
+}
+
+/* The regex meter's payment: steps from the command's budget. */
+static int util_rx_charge(void *arg, uint64_t steps) {
+  return cmd_tick((cmd_ctx *)arg, steps);
+}
+
 int cmd_rx_exec(cmd_ctx *c, rx *r, const uint8_t *s, size_t len, size_t start,
                 unsigned eflags, rx_match *m, size_t nm) {
-  uint64_t cap = CMD_RX_BUDGET + 16 * (uint64_t)len, left = cap, used, flat;
-  int rc = rx_exec(r, s, len, start, eflags, m, nm, &left), t;
-  if (rc == MSB_ELIMIT && left == 0) {
-    /* Out of budget: name the step limit rather than failing silently. */
-    cmd_tick(c, UINT64_MAX / 4);
-    return MSB_ELIMIT;
-  }
-  /* The engine charges the rest of the subject up front on every call
-   * (grep -o calls it once per match); only work beyond that is real. */
-  used = cap - left;
-  flat = start < len ? len - start + 1 : 1;
-  if (used > flat && used - flat >= 4096 &&
-      (t = cmd_tick(c, (used - flat) / 4096)) < 0)
-    return t;
+  rx_meter mt = RX_METER(util_rx_charge, c);
+  int rc;
+  mt.left = c->rx_units;
+  rc = rx_search(r, s, len, start, eflags, m, nm, c->tick ? &mt : NULL);
+  c->rx_units = mt.left;
   return rc;
 }
 
@@ -324,6 +328,7 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
+  int rc;
   if (!strcmp(operand, "-") || !strcmp(operand, "/dev/stdin")) {
     if (c->in_err) {
       c->in_failed = 1;
@@ -344,7 +349,11 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
     return 0;
   }
   if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
-  return vfs_read(c->fs, p, data, len);
+  rc = vfs_read(c->fs, p, data, len);
+  /* Reading is paid by the file's size; past the limit the command
+   * stops at its next charge (the limit is sticky). */
+  if (!rc) cmd_charge_bytes(c, *len);
+  return rc;
 }
 
 void cmd_lines_init(cmd_lines *l, const uint8_t *data, size_t len, int delim) {

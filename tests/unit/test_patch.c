@@ -58,7 +58,7 @@ static int tp_gnu(tp *t, const char *text, const char *patch, buf *out,
     patch_free(ps);
     return rc;
   }
-  rc = patch_tgt_init(&g, &t->m, (const uint8_t *)text, strlen(text), 0);
+  rc = patch_tgt_init(&g, &t->m, (const uint8_t *)text, strlen(text), 0, NULL);
   for (i = 0; !rc && i < ps->nhunks; i++) {
     int64_t where = 0, off = 0;
     int fuzz;
@@ -195,7 +195,8 @@ TEST("patch-2.3 reversed application") {
   int64_t off;
   tp_open(&t);
   REQUIRE(patch_parse(&t.m, p_simple, strlen(p_simple), &ps, NULL) == 0);
-  REQUIRE(patch_tgt_init(&g, &t.m, (const uint8_t *)"a\nB\nc\n", 6, 0) == 0);
+  REQUIRE(patch_tgt_init(&g, &t.m, (const uint8_t *)"a\nB\nc\n", 6, 0, NULL) ==
+          0);
   CHECK(patch_tgt_locate(&g, ps, &ps->hunks[0], 0, 0, &off) == 0);
   CHECK(patch_tgt_locate(&g, ps, &ps->hunks[0], 1, 0, &off) == 1);
   CHECK(patch_tgt_apply(&g, ps, &ps->hunks[0], 1, 1) == 0);
@@ -231,7 +232,8 @@ TEST("patch-2.5 work budget stops hostile searches") {
   buf_init(&big, &t.m);
   for (i = 0; i < 5000; i++) buf_puts(&big, "x\n");
   REQUIRE(patch_parse(&t.m, p, strlen(p), &ps, NULL) == 0);
-  REQUIRE(patch_tgt_init(&g, &t.m, (const uint8_t *)big.p, big.len, 100) == 0);
+  REQUIRE(patch_tgt_init(&g, &t.m, (const uint8_t *)big.p, big.len, 100,
+                         NULL) == 0);
   CHECK(patch_tgt_locate(&g, ps, &ps->hunks[0], 0, 0, &off) == MSB_ELIMIT);
   patch_tgt_free(&g);
   patch_free(ps);
@@ -291,7 +293,7 @@ TEST("patch-3.4 missing file names the file") {
 }
 
 TEST("patch-3.5 exact mode refuses offsets") {
-  patch_opts o = {-1, 2, 1, 0, 0, 0, 0};
+  patch_opts o = {-1, 2, 1, 0, 0, 0, 0, {NULL, NULL}};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "z\na\nb\nc\n");
@@ -307,7 +309,7 @@ TEST("patch-3.5 exact mode refuses offsets") {
 }
 
 TEST("patch-3.6 dry run changes nothing") {
-  patch_opts o = {-1, 2, 0, 0, 1, 0, 0};
+  patch_opts o = {-1, 2, 0, 0, 1, 0, 0, {NULL, NULL}};
   tp t;
   tp_open(&t);
   tp_put(&t, "/workspace/f.txt", "a\nb\nc\n");
@@ -521,7 +523,7 @@ TEST("patch-6.2 a confined patch never goes through a link outside") {
       "--- /workspace/o/x\n+++ /workspace/o/x\n@@ -1 +1 @@\n-o\n+pwned\n",
       "--- ../o/x\n+++ ../o/x\n@@ -1 +1 @@\n-o\n+pwned\n",
   };
-  patch_opts o = {0, 2, 0, 0, 0, 0, 1};
+  patch_opts o = {0, 2, 0, 0, 0, 0, 1, {NULL, NULL}};
   tp t;
   size_t i;
   uint64_t rev;

@@ -835,6 +835,51 @@ TEST("rx-21.3") {
   CHECK(m.blocks == 0);
 }
 
+/* A step meter: pays steps of RX_UNITS_PER_STEP units from a budget the
+ * test keeps, and refuses once it is gone. */
+typedef struct rxt_steps {
+  uint64_t paid, max;
+} rxt_steps;
+
+static int rxt_pay(void *arg, uint64_t n) {
+  rxt_steps *st = arg;
+  if (st->paid + n > st->max) return MSB_ELIMIT;
+  st->paid += n;
+  return 0;
+}
+
+/* rx_search charges a meter: a backtracking search stops when the
+ * caller's steps run out; unused units carry to the next search, so many
+ * short searches pay their real work, not a step each. */
+TEST("rx-21.4 the step meter stops backtracking and carries spare units") {
+  static uint8_t s[42];
+  rxt_steps st = {0, 1000};
+  rx_meter mt = RX_METER(rxt_pay, &st);
+  rx_match mm[2];
+  mem m;
+  rx *r;
+  int i, ok = 1;
+  mem_init(&m, 0);
+  memset(s, 'a', sizeof s - 1);
+  s[sizeof s - 1] = 'b';
+  r = rxt_comp(&m, "^(a|a)*\\1$", RX_ERE);
+  REQUIRE(r);
+  CHECK(rx_search(r, s, sizeof s, 0, 0, mm, 2, &mt) == MSB_ELIMIT);
+  CHECK(st.paid <= st.max && st.paid + 2 > st.max / 2);
+  CHECK(mt.left == 0);
+  rx_free(r);
+  st.paid = 0;
+  r = rxt_comp(&m, "b", RX_ERE | RX_NOSUB);
+  REQUIRE(r);
+  for (i = 0; i < 1000; i++)
+    if (rx_search(r, (const uint8_t *)"ab", 2, 0, 0, NULL, 0, &mt) != 1) ok = 0;
+  CHECK(ok);
+  CHECK(st.paid > 0 && st.paid < 500); /* not a step per search */
+  CHECK(st.paid * RX_UNITS_PER_STEP - mt.left >= 1000);
+  rx_free(r);
+  CHECK(m.blocks == 0);
+}
+
 /* Hostile patterns are refused at compile time, without crashing. */
 TEST("rx-22.1") {
   static char deep[20002];

@@ -1,0 +1,72 @@
+// bombs.mjs - time to the limit: adversarial one-liners that cost far more
+// than their step count suggests, each run in the wasm module through the
+// npm package, in a child process killed after a deadline (a run that
+// never yields cannot be stopped from its own thread). Prints, per script,
+// the wall time, the exit status and the limit that stopped it, or
+// "killed" when the deadline passed first.
+//
+// Usage: node bench/bombs.mjs [--deadline=SECONDS] [--only=substring]
+//   MSB_NPM   directory of the built package (default build/npm)
+
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NPM = path.resolve(process.env.MSB_NPM ?? path.join(ROOT, 'build/npm'));
+
+const MB60 = "s=$(yes aaaaaaa | head -c 60000000 | tr -d '\\n')";
+const BOMBS = [
+  ['loop (baseline)', 'normal', 'while :; do :; done'],
+  ['loop (baseline)', 'strict', 'while :; do :; done'],
+  ['[[ =~ ]] back-reference, 40 a', 'normal',
+    "re='^(a|a)*\\1$'; s=$(printf '%*s' 40 '' | tr ' ' a)b; [[ $s =~ $re ]]"],
+  ['${s//x/y} on 1 MB in a loop', 'strict',
+    "s=$(printf '%1000000s'); while :; do x=${s//x/y}; done"],
+  ['${s//x/y} on 1 MB in a loop', 'normal',
+    "s=$(printf '%1000000s'); while :; do x=${s//x/y}; done"],
+  ['t=$s on 60 MB in a loop', 'normal', `${MB60}; while :; do t=$s; done`],
+  ['echo $s > f on 60 MB in a loop', 'normal',
+    `${MB60}; while :; do echo "$s" > f; done`],
+  ['cat 60 MB file in a loop', 'normal',
+    `${MB60}; echo "$s" > f; unset s; while :; do cat f > /dev/null; done`],
+  ["printf '%*s' 999999999 x", 'normal', "printf '%*s' 999999999 x | wc -c"],
+  ['{a,b} x 30', 'normal', `echo ${'{a,b}'.repeat(30)} | wc -c`],
+  ['3000-deep nested braces', 'normal',
+    `echo ${'{a,'.repeat(3000)}b${'}'.repeat(3000)} | wc -c`],
+];
+
+function runOne(profile, script, deadline) {
+  const child = `
+    const { Sandbox } = await import(${JSON.stringify(pathToFileURL(path.join(NPM, 'node.js')).href)});
+    const sb = await Sandbox.create({ profile: ${JSON.stringify(profile)} });
+    const t = performance.now();
+    const r = await sb.execute(${JSON.stringify(script)});
+    const ms = performance.now() - t;
+    console.log(JSON.stringify({ ms, exit: r.exitCode, limit: r.limit,
+      err: r.stderr.slice(-120) }));`;
+  const t = performance.now();
+  const p = spawnSync(process.execPath, ['--input-type=module', '-e', child], {
+    encoding: 'utf8', timeout: deadline * 1000, killSignal: 'SIGKILL',
+  });
+  if (p.error || p.signal) return { ms: performance.now() - t, killed: true };
+  try {
+    return JSON.parse(p.stdout.trim().split('\n').pop());
+  } catch {
+    return { ms: performance.now() - t, err: p.stderr.slice(-200) };
+  }
+}
+
+const arg = (name, dflt) => {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : dflt;
+};
+const deadline = Number(arg('deadline', '60'));
+const only = arg('only', '');
+for (const [name, profile, script] of BOMBS) {
+  if (only && !name.includes(only)) continue;
+  const r = runOne(profile, script, deadline);
+  const what = r.killed ? `killed after ${deadline} s`
+    : `exit ${r.exit}, limit ${r.limit ?? '-'}: ${(r.err ?? '').trim().split('\n').pop()}`;
+  console.log(`${(r.ms / 1000).toFixed(2).padStart(7)} s  ${profile.padEnd(6)} ${name}: ${what}`);
+}
