@@ -266,10 +266,10 @@ JS_SRC := $(shell find js -type f 2>/dev/null)
 # The package is assembled in build/npm: sources from js/, plus the wasm
 # module and the generated constants, so js/ holds no generated file.
 $(B)/npm/.stamp: $(JS_SRC) $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json \
-                 LICENSE | tools-node
+                 LICENSE README.md | tools-node
 	@rm -rf $(B)/npm && mkdir -p $(B)/npm
 	cp -R js/. $(B)/npm/
-	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE $(B)/npm/
+	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE README.md $(B)/npm/
 	@touch $@
 
 npm: $(B)/npm/.stamp
