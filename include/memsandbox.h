@@ -516,6 +516,17 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *   carrying the count. Running out of memory drops events, never fails an
  *   operation. */
 
+/* Opens a host operation made of several calls (a write that reports the
+ * new hash, a tool's read with its hash): operation is its policy name
+ * ("write_file"). The policy's operation rules are checked once, here: a
+ * denied one returns MSB_EPOLICY (reported like a denied call), nothing
+ * having changed. Until the matching msb_op_close, the calls the host
+ * makes are that operation's steps, and their own kinds are not checked
+ * again (path rules and command rules still are). Opens nest; the host
+ * makes no call on behalf of anyone else while one is open. */
+int msb_op_open(msb_sandbox *sb, const char *operation);
+void msb_op_close(msb_sandbox *sb);
+
 /* Replaces the policy atomically (see Policy above); an empty text allows
  * everything. A bad line returns MSB_EINVAL, names the line in msb_errmsg
  * ("invalid policy: line 2: unknown access \"x\"") and keeps the old

@@ -406,8 +406,70 @@ export class Sandbox {
    * @param {{parents?: boolean, mustNotExist?: boolean, expectHash?: string, mode?: number}} [options]
    */
   async writeFile(path, content, options = {}) {
-    this._writeFile(path, content, options);
-    return { revision: this.revision, hash: this._hash(path) };
+    return this._operation('write', 'write_file', path, () => {
+      this._writeFile(path, content, options);
+      return { revision: this.revision, hash: this._hash(path) };
+    });
+  }
+
+  // Runs fn as one host operation of several calls (msb_op_open): the
+  // policy's operation rules are checked once, for op, before anything
+  // changes, and fn's calls are its steps, so a step's kind (the hash a
+  // write reports) is no policy decision of its own. fn is synchronous:
+  // no other caller's call can run while the operation is open.
+  _operation(what, op, path, fn) {
+    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation')), path);
+    try {
+      return fn();
+    } finally {
+      if (this._state !== SandboxState.FAILED) this._inst.call(OP.op_close, this._sb);
+    }
+  }
+
+  // The file a path names after following final symbolic links (up to 40,
+  // like Linux), so hashes describe content: a link hashes as its target
+  // text. A missing path is returned as is (to be created); a loop is left
+  // for the caller's read or write to report.
+  _contentPath(path) {
+    for (let i = 0; i < 40; i++) {
+      let st;
+      try {
+        st = this._stat(path, { followSymlinks: false });
+      } catch (e) {
+        if (e instanceof MemSandboxError && e.category === 'not_found') return path;
+        throw e;
+      }
+      if (st.kind !== 'symlink') return path;
+      const target = this._readlink(path);
+      path = normalisePath(path.slice(0, path.lastIndexOf('/')) || '/', target);
+    }
+    return path;
+  }
+
+  // The read_file tool's one operation: the bytes and their hash.
+  _toolRead(path) {
+    return this._operation('read', 'read_file', path, () => {
+      const { data } = this._readBytes(path);
+      return { data, hash: this._hash(this._contentPath(path)) };
+    });
+  }
+
+  // The write_file tool's one operation: the previous content's hash
+  // (null when no file was there), the write, the new hash.
+  _toolWrite(path, content, options) {
+    return this._operation('write', 'write_file', path, () => {
+      let previousHash = null;
+      let target = path;
+      try {
+        target = this._contentPath(path);
+        if (this._stat(target, {}).kind === 'file') previousHash = this._hash(target);
+      } catch (e) {
+        if (!(e instanceof MemSandboxError) ||
+            (e.category !== 'not_found' && e.code !== 'not_a_directory')) throw e;
+      }
+      this._writeFile(path, content, options);
+      return { previousHash, hash: this._hash(target) };
+    });
   }
 
   _writeFile(path, content, options) {
@@ -560,6 +622,10 @@ export class Sandbox {
 
   /** A symbolic link's target. */
   async readlink(path) {
+    return this._readlink(path);
+  }
+
+  _readlink(path) {
     let target = null;
     this._call('readlink', (s) => {
       const b = this._inst.outRec;

@@ -355,25 +355,6 @@ function envChanges(before, after) {
     .map((name) => ({ name, value: Object.hasOwn(after, name) ? after[name] : null }));
 }
 
-// The file a path names after following final symbolic links (up to 40,
-// like Linux), so hashes describe content: the sandbox hashes a link as
-// its target text.
-async function contentPath(sandbox, path) {
-  for (let i = 0; i < 40; i++) {
-    let st;
-    try {
-      st = await sandbox.stat(path, { followSymlinks: false });
-    } catch (e) {
-      if (e instanceof MemSandboxError && e.category === 'not_found') return path; // to be created
-      throw e;
-    }
-    if (st.kind !== 'symlink') return path;
-    const target = await sandbox.readlink(path);
-    path = normalisePath(path.slice(0, path.lastIndexOf('/')) || '/', target);
-  }
-  return path; // a loop: the caller's read or write reports it
-}
-
 function failureCode(r) {
   if (r.exitCode === 0) return null;
   if (r.limit) return 'execution_limit_exceeded';
@@ -494,14 +475,14 @@ export function createTools(sandbox, options = {}) {
       if (a.end_line !== null && a.end_line < start) {
         throw new ToolInputError('end_line must not be less than start_line');
       }
-      const data = await sandbox.readFile(path, { encoding: 'bytes' });
+      // One operation: the hash is a step of the read, not a policy decision.
+      const { data, hash } = sandbox._toolRead(path);
       let text;
       try {
         text = strictDec.decode(data);
       } catch {
         throw domainError('file_encoding_error', 'invalid_request', `${path} is not valid UTF-8`);
       }
-      const hash = await sandbox.hash(await contentPath(sandbox, path));
       const lines = text === '' ? [] : text.replace(/\r\n?/g, '\n').split('\n');
       if (lines.length && lines[lines.length - 1] === '' && /[\r\n]$/.test(text)) lines.pop();
       const total = lines.length;
@@ -567,24 +548,14 @@ export function createTools(sandbox, options = {}) {
       if (!wellFormed(a.content)) throw new ToolInputError('content must be valid UTF-8 text');
       refuseSecrets('write_file', a.content);
       const path = resolve(a.path);
-      let previous = null;
-      let target = path;
-      try {
-        target = await contentPath(sandbox, path);
-        const st = await sandbox.stat(target);
-        if (st.kind === 'file') previous = await sandbox.hash(target);
-      } catch (e) {
-        if (!(e instanceof MemSandboxError) || (e.category !== 'not_found' && e.code !== 'not_a_directory')) {
-          throw e;
-        }
-      }
-      await sandbox.writeFile(path, a.content, {
+      // One operation: the hashes and stats are its steps.
+      const w = sandbox._toolWrite(path, a.content, {
         parents: a.create_parents === true,
         mustNotExist: cond === 'path_must_not_exist',
         expectHash: cond === 'content_hash_must_equal' ? a.expected_hash : undefined,
       });
-      return { metadata: meta(operationId, startedAt), path, created: previous === null,
-        changed: true, previous_hash: previous, current_hash: await sandbox.hash(target) };
+      return { metadata: meta(operationId, startedAt), path, created: w.previousHash === null,
+        changed: true, previous_hash: w.previousHash, current_hash: w.hash };
     },
 
     async apply_patch(a, operationId, startedAt) {

@@ -270,7 +270,7 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
   if (sb->pol) {
     o->dpaths = sb->pol->denied_paths;
     o->dcmds = sb->pol->denied_cmds;
-    if (!policy_op_allowed(sb->pol, op)) {
+    if (!sb->admitted && !policy_op_allowed(sb->pol, op)) {
       api_ev_init(&ev, "policy.denied", o);
       ev.reason = "operation";
       events_emit(&sb->ev, &ev);

@@ -265,7 +265,8 @@ static void policy_uniq(policy *p, char **v, size_t *n) {
   *n = k + 1;
 }
 
-static int policy_op_lookup(const char *s, size_t len) {
+/* The operation named s[0..len), or -1. */
+int policy_op_lookup(const char *s, size_t len) {
   int i;
   for (i = 0; i < POLICY_OP_COUNT; i++)
     if (strlen(policy_ops[i]) == len && !memcmp(policy_ops[i], s, len))

@@ -88,4 +88,7 @@ int policy_op_allowed(const policy *p, int op);
 /* The operation's name as the text form and events spell it. */
 const char *policy_op_name(int op);
 
+/* The operation named s[0..len) (its policy name), or -1. */
+int policy_op_lookup(const char *s, size_t len);
+
 #endif

@@ -43,6 +43,8 @@ struct msb_sandbox {
   uint32_t next_cp;
   policy *pol; /* host policy; NULL = everything allowed */
   events ev;   /* pending events (api.c) */
+  unsigned admitted; /* open msb_op_open calls: their steps' kinds are not
+                        checked again */
   const struct secret_set *secrets; /* bound during msb_exec: messages are
                                        redacted while set */
   char errmsg[API_ERRMSG_MAX];

@@ -4,7 +4,8 @@
 // fork. Ids in test names ("js-pol-1") are stable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Sandbox, MemSandboxError } from '../../build/npm/node.js';
+import { createHash } from 'node:crypto';
+import { Sandbox, MemSandboxError, createTools } from '../../build/npm/node.js';
 
 const WASM = process.env.MSB_WASM || new URL('../../build/npm/memsandbox.wasm', import.meta.url);
 const open = (opts = {}) => Sandbox.create({ clock: 0, seed: 1, wasm: WASM, ...opts });
@@ -91,5 +92,80 @@ test('js-pol-5 a read-only workspace still runs read-only tools', async () => {
   assert.equal(r.stdout, '2:two\n2\n');
   assert.equal(r.stderr, 'bash: line 1: b.txt: Permission denied\n'
     + "mkdir: cannot create directory 'd': Permission denied\n");
+  await sb.close();
+});
+
+// A host call or tool call is one operation: refused before anything
+// changes, or carried out and reported as done. The hash or stat a write
+// or read does for its own result is a step of it, not a policy decision.
+const sha256 = (s) => createHash('sha256').update(s).digest('hex');
+
+test('js-pol-6 writeFile under a denied hash or stat succeeds with its revision', async () => {
+  for (const op of ['hash', 'stat']) {
+    const sb = await open({ policy: { denyOperations: [op] } });
+    const before = sb.revision;
+    const w = await sb.writeFile('g', 'g');
+    assert.deepEqual(w, { revision: before + 1, hash: sha256('g') }, op);
+    assert.equal(await sb.readFile('g'), 'g');
+    // the operation itself is still denied when the host asks for it
+    await rejects(op === 'hash' ? sb.hash('g') : sb.stat('g'), 'policy_denied', 'policy_denied',
+      new RegExp(`operation ${op} is denied by policy`));
+    await sb.close();
+  }
+});
+
+test('js-pol-7 the read_file and write_file tools under a denied hash or stat', async () => {
+  for (const op of ['hash', 'stat']) {
+    const sb = await open({ files: { 'f.txt': 'one\n' }, policy: { denyOperations: [op] } });
+    await sb.symlink('f.txt', 'link');
+    const tools = Object.fromEntries(createTools(sb).map((t) => [t.name, t]));
+    const r = await tools.read_file.execute({ path: 'link', start_line: null, end_line: null });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.result.content, 'one');
+    assert.equal(r.result.content_hash, sha256('one\n'));
+    const w = await tools.write_file.execute({ path: 'link', content: 'two\n',
+      write_condition: 'content_hash_must_equal', expected_hash: sha256('one\n'),
+      create_parents: false });
+    assert.equal(w.ok, true, JSON.stringify(w));
+    assert.equal(w.result.created, false);
+    assert.equal(w.result.previous_hash, sha256('one\n'));
+    assert.equal(w.result.current_hash, sha256('two\n'));
+    const n = await tools.write_file.execute({ path: 'new.txt', content: 'n',
+      write_condition: 'path_must_not_exist', expected_hash: null, create_parents: false });
+    assert.equal(n.ok, true, JSON.stringify(n));
+    assert.equal(n.result.created, true);
+    assert.equal(n.result.current_hash, sha256('n'));
+    assert.equal(await sb.readFile('f.txt'), 'two\n');
+    await sb.close();
+  }
+});
+
+test('js-pol-8 a denied operation leaves the workspace unchanged', async () => {
+  const sb = await open({ files: { f: 'old' }, policy: { denyOperations: ['write_file'] } });
+  const rev = sb.revision;
+  const root = await sb.rootHash();
+  await rejects(sb.writeFile('f', 'new'), 'policy_denied', 'policy_denied',
+    /operation write_file is denied by policy/);
+  await rejects(sb.writeFile('g', 'new'), 'policy_denied');
+  const [, , write] = createTools(sb);
+  const r = await write.execute({ path: 'f', content: 'new', write_condition: 'any_current_state',
+    expected_hash: null, create_parents: false });
+  assert.equal(r.ok, false);
+  assert.match(JSON.stringify(r), /write_file is denied by policy/);
+  assert.equal(sb.revision, rev);
+  assert.equal(await sb.rootHash(), root);
+  assert.equal(await sb.readFile('f'), 'old');
+  await sb.close();
+});
+
+test('js-pol-9 a refused write_file tool call is one failed operation', async () => {
+  const events = [];
+  const sb = await open({ files: { f: 'old' }, policy: { denyOperations: ['write_file'] },
+    onEvent: (e) => events.push(e) });
+  events.length = 0;
+  await rejects(sb.writeFile('f', 'new'), 'policy_denied');
+  const kinds = events.map((e) => `${e.kind}:${e.op ?? ''}`);
+  assert.deepEqual(kinds, ['operation.started:write_file', 'policy.denied:write_file',
+    'operation.failed:write_file']);
   await sb.close();
 });

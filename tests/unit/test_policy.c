@@ -161,6 +161,34 @@ TEST("policy-2.1") { /* host operations: denial, atomic replacement */
   CHECK(api_close(sb) == 0);
 }
 
+TEST("policy-2.5") { /* msb_op_open: checked once, its steps are not */
+  msb_sandbox *sb = tp_open();
+  uint8_t h[32];
+  uint64_t rev;
+  REQUIRE(sb);
+  REQUIRE(tp_put(sb, "a.txt", "A") == 0);
+  REQUIRE(tp_set(sb, "deny-op hash\ndeny-op remove_path\n") == 0);
+  CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
+  rev = msb_revision(sb);
+  /* a denied operation: refused, nothing open, nothing changed */
+  CHECK(msb_op_open(sb, "remove_path") == MSB_EPOLICY);
+  CHECK_STR(msb_errmsg(sb), "operation remove_path is denied by policy");
+  CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
+  CHECK(msb_op_open(sb, "no_such_op") == MSB_EINVAL);
+  /* an admitted write: its hash step is no decision of its own; nests */
+  REQUIRE(msb_op_open(sb, "write_file") == 0);
+  REQUIRE(msb_op_open(sb, "read_file") == 0);
+  CHECK(tp_put(sb, "a.txt", "B") == 0);
+  msb_op_close(sb);
+  CHECK(msb_hash(sb, "a.txt", h) == 0);
+  msb_op_close(sb);
+  CHECK(msb_revision(sb) == rev + 1);
+  CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
+  msb_op_close(sb); /* an unmatched close does nothing */
+  CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
+  CHECK(api_close(sb) == 0);
+}
+
 TEST("policy-2.2") { /* path rules through the host API */
   msb_sandbox *sb = tp_open();
   msb_stat st;
