@@ -189,10 +189,10 @@ $(B)/libmemsandbox.a: $(call lib_obj,native)
 	ar rcs $@ $^
 
 $(B)/msb: $(B)/native/src/cli.o $(B)/libmemsandbox.a
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 $(B)/unit: $(UNIT_SRC:%.c=$(B)/native/%.o) $(B)/libmemsandbox.a
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 unit: $(B)/unit
 	$(B)/unit
@@ -204,10 +204,10 @@ $(B)/asan/libmemsandbox.a: $(call lib_obj,asan)
 	ar rcs $@ $^
 
 $(B)/asan/unit: $(UNIT_SRC:%.c=$(B)/asan/%.o) $(B)/asan/libmemsandbox.a
-	$(CC) $(ASAN_FLAGS) -o $@ $^
+	$(CC) $(ASAN_FLAGS) -o $@ $^ -lm
 
 $(B)/asan/msb: $(B)/asan/src/cli.o $(B)/asan/libmemsandbox.a
-	$(CC) $(ASAN_FLAGS) -o $@ $^
+	$(CC) $(ASAN_FLAGS) -o $@ $^ -lm
 
 asan: $(B)/asan/unit $(if $(wildcard src/cli.c),$(B)/asan/msb)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 $(B)/asan/unit
@@ -266,10 +266,10 @@ JS_SRC := $(shell find js -type f 2>/dev/null)
 # The package is assembled in build/npm: sources from js/, plus the wasm
 # module and the generated constants, so js/ holds no generated file.
 $(B)/npm/.stamp: $(JS_SRC) $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.json \
-                 LICENSE | tools-node
+                 LICENSE README.md | tools-node
 	@rm -rf $(B)/npm && mkdir -p $(B)/npm
 	cp -R js/. $(B)/npm/
-	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE $(B)/npm/
+	cp $(B)/wasm/memsandbox.wasm $(B)/wasm/constants.js LICENSE README.md $(B)/npm/
 	@touch $@
 
 npm: $(B)/npm/.stamp
@@ -337,7 +337,7 @@ format-check: | tools-dev
 $(B)/fuzz/%: tests/fuzz/%.c $(call lib_obj,fuzz) | tools-wasm tools-dev
 	@mkdir -p $(dir $@)
 	clang-19 $(CFLAGS_BASE) -O1 -g -fsanitize=fuzzer,address,undefined \
-	  -o $@ $^
+	  -o $@ $^ -lm
 
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 # The archive target starts from tests/archives/make.py's corpus (valid and
@@ -361,7 +361,7 @@ fuzz-short: $(FUZZ_BINS)
 # just-bash, for comparison only, comes from npm (tools-bench) at the exact
 # version pinned in bench/package.json, a dev-only manifest.
 $(B)/bench-seed: bench/seed.c $(B)/libmemsandbox.a
-	$(CC) $(CFLAGS_BASE) -O2 -o $@ $^
+	$(CC) $(CFLAGS_BASE) -O2 -o $@ $^ -lm
 # bench/run.mjs (side by side with just-bash and GNU tools) when present,
 # else the C seeding benchmark.
 bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed \

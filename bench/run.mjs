@@ -345,6 +345,13 @@ function benchWorkloads() {
   const big = lazy(benchBig);
   const sedIn = lazy(() => benchText(19, 5 * 1024 * 1024, (r) => benchWordsLine(r, 3, 10)));
   const sortIn = lazy(benchSortInput);
+  const awkNums = lazy(() => Buffer.from(Array.from({ length: 1000000 }, (_, i) =>
+    `${i} ${(i * 7919) % 1000} w${i % 97}\n`).join(''), 'latin1'));
+  const awkCsv = lazy(() => benchText(29, 20 * 1024 * 1024, (r) =>
+    `${Math.floor(r() * 1e6)},name${Math.floor(r() * 5000)},cat${Math.floor(r() * 50)},` +
+    `${Math.floor(r() * 100000)}`));
+  const awkWords = lazy(() => benchText(31, 20 * 1024 * 1024, (r) => benchWordsLine(r, 2, 10)));
+
   const small = () => {
     const f = {};
     for (let i = 0; i < 10; i++) f[`note${i}.txt`] = `small file ${i}\n`;
@@ -516,6 +523,27 @@ function benchWorkloads() {
     (r) => benchCheck(r, createHash('md5').update(
       sedIn().toString('latin1').replace(/foo/g, 'bar'), 'latin1').digest('hex') + '  -\n'),
     { impls: ['memsandbox', 'native'] }));
+  // -- awk: a sum, a group-by, a column pick and a pipe, as agents write them
+  W.push(benchShell("awk '{s+=$2} END {print s}' (1,000,000 lines)",
+    () => ({ f: awkNums() }), "awk '{s+=$2} END {print s}' f",
+    (r) => benchCheck(r, `${benchLines(awkNums()).reduce(
+      (n, l) => n + Number(l.split(' ')[1]), 0)}\n`)));
+  W.push(benchShell("awk -F, '{c[$3]++} END {for (k in c) ...}' (20 MB CSV)",
+    () => ({ f: awkCsv() }),
+    "awk -F, '{c[$3]++} END {for (k in c) print k, c[k]}' f",
+    (r) => benchCheck({ ...r, stdout: benchLines(r.stdout).sort(benchCmp).join('\n') + '\n' },
+      benchUniqCount(benchLines(awkCsv()).map((l) => l.split(',')[2]), 1e9)
+        .split('\n').filter(Boolean).map((l) => l.trim().replace(/^(\d+) (.*)$/, '$2 $1'))
+        .sort(benchCmp).join('\n') + '\n')));
+  W.push(benchShell("awk '{print $1, $NF}' (20 MB)", () => ({ f: awkWords() }),
+    "awk '{print $1, $NF}' f | md5sum",
+    (r) => benchCheck(r, createHash('md5').update(benchLines(awkWords()).map((l) => {
+      const w = l.split(' ');
+      return `${w[0]} ${w[w.length - 1]}\n`;
+    }).join(''), 'latin1').digest('hex') + '  -\n')));
+  W.push(benchShell("sed 's/foo/bar/g' f | awk '{s+=length($0)} END {print s}' (5 MB)",
+    () => ({ f: sedIn() }), "sed 's/foo/bar/g' f | awk '{s+=length($0)} END {print s}'",
+    (r) => benchCheck(r, `${sedIn().length - benchLines(sedIn()).length}\n`)));
   W.push(benchShell('sort f | uniq -c | sort -rn | head (10 MB)', () => ({ f: sortIn() }),
     'sort f | uniq -c | sort -rn | head',
     (r) => benchCheck(r, benchUniqCount(benchLines(sortIn()), 10))));

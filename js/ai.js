@@ -13,7 +13,7 @@
 //
 // Types: ai.d.ts (the directive below points Deno at it).
 // @ts-self-types="./ai.d.ts"
-import { createTools } from './tools.js';
+import { compactEnvelope, createTools } from './tools.js';
 
 const SCHEMA_MARK = Symbol.for('vercel.ai.schema');
 
@@ -40,14 +40,24 @@ export function aiTools(sandbox, options = {}) {
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') {
     throw new TypeError("jsonSchema must be jsonSchema() from 'ai'");
   }
-  const out = /** @type {Record<import('./tools.js').ToolName, any>} */ ({});
+  const out = /** @type {Record<import('./tools.js').ToolName | import('./tools.js').ExtraToolName, any>} */ ({});
   for (const t of createTools(sandbox, rest)) {
     const def = {
       description: t.description,
       inputSchema: jsonSchema ? jsonSchema(t.parameters) : plainSchema(t.parameters),
-      execute: (input) => t.execute(input),
+      execute: (input, opts) => {
+        const signal = opts?.abortSignal;
+        if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+        return t.execute(input);
+      },
+      // The model gets the envelope without ids and timestamps; the
+      // application's result keeps them. ai 7 passes { output, ... }.
+      toModelOutput: (arg) => ({ type: 'json',
+        value: compactEnvelope(arg && 'toolCallId' in arg ? arg.output : arg) }),
     };
     out[t.name] = tool ? tool(def) : def;
   }
   return out;
 }
+
+export { aiSandboxSession, memsandboxProvider } from './ai-session.js';

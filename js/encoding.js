@@ -88,3 +88,17 @@ export function randomSeed() {
 export function randomHandle() {
   return hex(randomBytes(16));
 }
+
+/** Bytes as base64 text. */
+export function toBase64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+/** Base64 text as bytes. */
+export function fromBase64(text) {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}

@@ -7,9 +7,15 @@
 // write(line) function, so the same code serves Node's stdio (see
 // bin/memsandbox-mcp.js) or anything else; nothing here imports node:.
 //
-// Protocol: the legacy handshake family (initialize, then
-// notifications/initialized), tools/list, tools/call, ping. A client's
-// requested version is echoed when supported, else the newest is offered.
+// Protocol: 2026-07-28 (stateless: server/discover, and each request's
+// _meta naming its protocol version; results carry resultType) and the
+// legacy handshake family (initialize, then notifications/initialized,
+// ping), where a client's requested version is echoed when supported, else
+// the newest legacy version is offered. Methods: tools/list, tools/call
+// (tools with annotations and an outputSchema for the structuredContent),
+// and the workspace's files as resources (resources/list, resources/read,
+// resources/templates/list). notifications/cancelled is accepted but
+// cannot stop a run yet (runs cannot be interrupted).
 // Tool failures are results with isError: true and the envelope as text
 // (the model reads them); protocol problems are JSON-RPC errors: -32700
 // parse error, -32600 invalid request, -32601 unknown method, -32602 bad
@@ -19,17 +25,65 @@
 // Types: mcp.d.ts (the directive below points Deno at it).
 // @ts-self-types="./mcp.d.ts"
 import { createTools, toolResultText } from './tools.js';
+import { normalisePath } from './core.js';
+import { toBase64 } from './encoding.js';
+import { isNotFound, walk } from './walk.js';
 import constants from './constants.js';
 
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+function utf8(bytes) {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+const MIME = { md: 'text/markdown', json: 'application/json', js: 'text/javascript', mjs: 'text/javascript',
+  html: 'text/html', css: 'text/css', csv: 'text/csv', xml: 'application/xml', py: 'text/x-python',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf' };
+
+function mimeOf(path) {
+  const m = /\.([^./]+)$/.exec(path);
+  return (m && MIME[m[1].toLowerCase()]) ?? 'text/plain';
+}
+
+const STATELESS = '2026-07-28';
+const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+
 /** Protocol versions this server speaks, newest first. */
-export const MCP_PROTOCOL_VERSIONS = Object.freeze(
-  ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+export const MCP_PROTOCOL_VERSIONS = Object.freeze([STATELESS, ...LEGACY]);
+
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const ROOT = '/workspace';
+const URI = 'file://';
 
 const ANNOTATIONS = {
   execute: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   read_file: { readOnlyHint: true, openWorldHint: false },
   write_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   apply_patch: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  edit_file: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  list_directory: { readOnlyHint: true, openWorldHint: false },
+  glob: { readOnlyHint: true, openWorldHint: false },
+  grep: { readOnlyHint: true, openWorldHint: false },
+};
+
+// Every tool answers with the envelope, which structuredContent carries.
+const OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean' },
+    result: { type: 'object', description: 'When ok: the tool\'s result.' },
+    error: {
+      type: 'object', description: 'When not ok.',
+      properties: { category: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' },
+        correctable: { type: 'boolean' }, retryable: { type: 'boolean' } },
+      required: ['category', 'code', 'message', 'correctable', 'retryable'],
+    },
+  },
+  required: ['ok'],
 };
 
 /** Longest accepted message line, in bytes (a patch is at most 1 MiB). */
@@ -55,19 +109,49 @@ export function createMcpServer(sandbox, options = {}) {
   const tools = createTools(sandbox, rest);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => ({ name: t.name, description: t.description,
-    inputSchema: t.parameters, annotations: ANNOTATIONS[t.name] }));
+    inputSchema: t.parameters, outputSchema: OUTPUT_SCHEMA, annotations: ANNOTATIONS[t.name] }));
+  const capabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+  const withInstructions = (out) => (instructions ? { ...out, instructions } : out);
 
   const methods = {
     initialize(params) {
       const asked = params?.protocolVersion;
-      const protocolVersion = MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0];
-      const out = { protocolVersion, capabilities: { tools: { listChanged: false } },
-        serverInfo: { name, version } };
-      if (instructions) out.instructions = instructions;
-      return out;
+      const protocolVersion = LEGACY.includes(asked) ? asked : LEGACY[0];
+      return withInstructions({ protocolVersion, capabilities, serverInfo: { name, version } });
     },
-    ping() {
-      return {};
+    'server/discover'() {
+      return withInstructions({ supportedVersions: MCP_PROTOCOL_VERSIONS, capabilities,
+        serverInfo: { name, version } });
+    },
+    ping(_params, _id, stateless) {
+      return stateless ? null : {};
+    },
+    async 'resources/list'() {
+      const { entries } = await walk(sandbox, ROOT);
+      return { resources: entries.filter((e) => e.stat.kind === 'file').map((e) => ({
+        uri: URI + e.path, name: e.path.slice(ROOT.length + 1), mimeType: mimeOf(e.path), size: e.stat.size })) };
+    },
+    'resources/templates/list'() {
+      return { resourceTemplates: [{ uriTemplate: `${URI}${ROOT}/{+path}`, name: 'workspace file',
+        description: 'A file in the sandbox workspace, by its path under /workspace.' }] };
+    },
+    async 'resources/read'(params, id) {
+      const uri = params?.uri;
+      const path = typeof uri === 'string' && uri.startsWith(URI) ? decodeURIComponent(uri.slice(URI.length)) : null;
+      if (!path || normalisePath('/', path) !== path || !path.startsWith(`${ROOT}/`)) {
+        return rpcError(id, -32602, `Resource not found: ${uri}`);
+      }
+      let bytes;
+      try {
+        bytes = await sandbox.readFile(path, { encoding: 'bytes' });
+      } catch (e) {
+        if (isNotFound(e)) return rpcError(id, -32002, `Resource not found: ${uri}`);
+        throw e;
+      }
+      const text = utf8(bytes);
+      return { contents: [text === null
+        ? { uri, mimeType: 'application/octet-stream', blob: toBase64(bytes) }
+        : { uri, mimeType: mimeOf(path), text }] };
     },
     'tools/list'() {
       return { tools: listed };
@@ -96,12 +180,20 @@ export function createMcpServer(sandbox, options = {}) {
     }
     if (notification) return null; // notifications/initialized, cancelled, ...
     if (!isId(msg.id)) return rpcError(null, -32600, 'invalid request id');
+    const asked = msg.params?._meta?.[META_VERSION];
+    if (asked !== undefined && asked !== STATELESS && !LEGACY.includes(asked)) {
+      return { jsonrpc: '2.0', id: msg.id, error: { code: -32602,
+        message: `Unsupported protocol version: ${asked}`, data: { supported: MCP_PROTOCOL_VERSIONS } } };
+    }
+    // a 2026-07-28 request names its version; server/discover is one too
+    const stateless = asked === STATELESS || msg.method === 'server/discover';
     const fn = Object.hasOwn(methods, msg.method) ? methods[msg.method] : null;
     if (!fn) return rpcError(msg.id, -32601, `Method not found: ${msg.method}`);
     try {
-      const result = await fn(msg.params, msg.id);
+      const result = await fn(msg.params, msg.id, stateless);
+      if (result === null) return rpcError(msg.id, -32601, `Method not found: ${msg.method}`);
       if (result && result.jsonrpc) return result;
-      return { jsonrpc: '2.0', id: msg.id, result };
+      return { jsonrpc: '2.0', id: msg.id, result: stateless ? { resultType: 'complete', ...result } : result };
     } catch {
       return rpcError(msg.id, -32603, 'internal error');
     }

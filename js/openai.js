@@ -154,3 +154,5 @@ export function openaiEditor(sandbox) {
     }),
   };
 }
+
+export { MemSandboxClient, MemSandboxSession } from './openai-sandbox.js';

@@ -2,6 +2,8 @@
 import type { Sandbox } from './index.d.ts';
 
 export type ToolName = 'execute' | 'read_file' | 'write_file' | 'apply_patch';
+/** The optional tools createTools adds with { include }. */
+export type ExtraToolName = 'edit_file' | 'list_directory' | 'glob' | 'grep';
 
 export interface ToolError {
   category: string;
@@ -24,7 +26,7 @@ export type ToolEnvelope<R = Record<string, unknown>> =
 export type JsonSchema = Record<string, unknown>;
 
 export interface Tool {
-  name: ToolName;
+  name: ToolName | ExtraToolName;
   description: string;
   /** Strict JSON Schema: additionalProperties false, every property required (optional ones nullable). */
   parameters: JsonSchema;
@@ -45,6 +47,14 @@ export interface ToolOptions {
    * apply_patch refuse content holding one (protected_value_rejected).
    */
   secrets?: Record<string, string>;
+  /**
+   * Optional tools after the four: edit_file (unique-match replacement,
+   * replace_all), list_directory, glob and grep (paginated: offset, limit,
+   * next_offset).
+   */
+  include?: ExtraToolName[];
+  /** 'compact' drops metadata (ids, timestamps); default 'reference'. */
+  envelope?: 'reference' | 'compact';
 }
 
 export const TOOL_LIMITS: Readonly<{
@@ -55,7 +65,9 @@ export const TOOL_LIMITS: Readonly<{
 }>;
 export const TOOL_NAMES: readonly ToolName[];
 
-/** execute, read_file, write_file and apply_patch over one sandbox. */
+/** execute, read_file, write_file and apply_patch (then options.include) over one sandbox. */
 export function createTools(sandbox: Sandbox, options?: ToolOptions): Tool[];
+/** The envelope without metadata (ids, timestamps) or an error's operation_id. */
+export function compactEnvelope(envelope: ToolEnvelope): ToolEnvelope;
 /** Compact JSON, sorted keys, ASCII escapes: the reference's wire form. */
 export function toolResultText(envelope: ToolEnvelope): string;

@@ -23,6 +23,7 @@
 // Types: tools.d.ts (the directive below points Deno at it).
 // @ts-self-types="./tools.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
+import { EXTRA_TOOLS } from './tools-extra.js';
 
 const enc = new TextEncoder();
 const strictDec = new TextDecoder('utf-8', { fatal: true });
@@ -195,6 +196,19 @@ function sortKeys(v) {
     return out;
   }
   return v;
+}
+
+/**
+ * The envelope without what a model has no use for: the result's metadata
+ * (session and operation ids, timestamps) and an error's operation_id.
+ */
+export function compactEnvelope(envelope) {
+  if (envelope.ok) {
+    const { metadata: _, ...result } = envelope.result;
+    return { ok: true, result };
+  }
+  const { operation_id: _, ...error } = envelope.error;
+  return { ok: false, error };
 }
 
 /**
@@ -421,6 +435,13 @@ export function createTools(sandbox, options = {}) {
   }
   const sessionId = options.sessionId ?? randomId();
   const secrets = toolSecrets(options.secrets);
+  const include = options.include ?? [];
+  if (!Array.isArray(include) || include.some((n) => !Object.hasOwn(EXTRA_TOOLS, n))) {
+    throw new TypeError(`include must list tools among ${Object.keys(EXTRA_TOOLS).join(', ')}`);
+  }
+  if (![undefined, 'reference', 'compact'].includes(options.envelope)) {
+    throw new TypeError("envelope must be 'reference' or 'compact'");
+  }
   // Tool writes are host writes: no exec binds the secrets there, so the
   // tools refuse a secret value themselves, with the reference's error.
   const refuseSecrets = (tool, text) => {
@@ -484,8 +505,11 @@ export function createTools(sandbox, options = {}) {
       const lines = text === '' ? [] : text.replace(/\r\n?/g, '\n').split('\n');
       if (lines.length && lines[lines.length - 1] === '' && /[\r\n]$/.test(text)) lines.pop();
       const total = lines.length;
+      // content joins lines without their ends: final_newline says whether
+      // the file's last line has one, so a model can write it back exactly
       const result = { metadata: null, path, content: '', start_line: 1, end_line: 0,
-        total_lines: total, content_hash: hash, truncated: false, next_start_line: null };
+        total_lines: total, content_hash: hash, truncated: false, next_start_line: null,
+        final_newline: /[\r\n]$/.test(text) };
       if (total === 0) {
         if (start > 1) {
           throw domainError('invalid_range', 'invalid_request', `start line ${start} is outside a 0-line file`);
@@ -594,24 +618,47 @@ export function createTools(sandbox, options = {}) {
     },
   };
 
-  return TOOL_NAMES.map((name) => ({
+  // What the optional tools share with the four.
+  const ctx = {
+    sandbox, resolve, refuseSecrets,
+    hashOf: async (path) => sandbox.hash(await contentPath(sandbox, path)),
+    fail: (code, message) => {
+      throw domainError(code, 'invalid_request', message);
+    },
+  };
+  const table = [
+    ...TOOL_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name], schema: SCHEMAS[name],
+      run: handlers[name] })),
+    ...include.map((name) => ({ name, description: EXTRA_TOOLS[name].description,
+      schema: EXTRA_TOOLS[name].schema,
+      run: async (a, operationId, startedAt) => {
+        const r = await EXTRA_TOOLS[name].run(a, ctx);
+        return { metadata: meta(operationId, startedAt), ...r };
+      } })),
+  ];
+  // 'compact' leaves out the ids and timestamps a model has no use for.
+  const compact = options.envelope === 'compact';
+
+  return table.map(({ name, description, schema, run }) => ({
     name,
-    description: DESCRIPTIONS[name],
-    parameters: structuredClone(SCHEMAS[name]),
+    description,
+    parameters: structuredClone(schema),
     execute: (args) => serialise(sandbox, async () => {
       const operationId = randomId();
       const startedAt = new Date().toISOString();
       try {
         let a;
         try {
-          a = parseArgs(SCHEMAS[name], args);
+          a = parseArgs(schema, args);
         } catch (e) {
           // Proxies and getters can throw anything: still the caller's input.
           throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
         }
-        return { ok: true, result: await handlers[name](a, operationId, startedAt) };
+        const env = { ok: true, result: await run(a, operationId, startedAt) };
+        return compact ? compactEnvelope(env) : env;
       } catch (e) {
-        return errorEnvelope(name, e, operationId);
+        const env = errorEnvelope(name, e, operationId);
+        return compact ? compactEnvelope(env) : env;
       }
     }),
   }));

@@ -1521,33 +1521,7 @@ static int expand_cmdsub(xw *x, const ast_part *p, int quoted) {
   int rc;
   size_t n, i, k;
   buf_init(&out, sh->m);
-  if (p->cmd && p->cmd->kind == AST_CMD && !p->cmd->u.cmd.words &&
-      !p->cmd->u.cmd.assigns && p->cmd->redirs && !p->cmd->redirs->next &&
-      p->cmd->redirs->op == AST_R_IN) {
-    /* $(< file) reads the file */
-    char *w = NULL;
-    rc = expand_string(sh, p->cmd->redirs->target, &w);
-    if (!rc) {
-      buf path;
-      const uint8_t *data;
-      size_t len;
-      buf_init(&path, sh->m);
-      interp_abspath(sh, w, &path);
-      rc = vfs_read(sh->fs, buf_str(&path), &data, &len);
-      buf_finish(&path);
-      if (rc == MSB_ENOMEM) {
-        mem_free(sh->m, w);
-        buf_finish(&out);
-        return rc;
-      }
-      if (rc) {
-        interp_errf(sh, "%s: %s", w, msb_strerror(rc));
-        rc = 1;
-      } else
-        buf_put(&out, data, len);
-    }
-    mem_free(sh->m, w);
-  } else if (p->flags & AST_PF_EOF) {
+  if (p->flags & AST_PF_EOF) {
     int line = p->line;
     for (i = 0; i < p->len; i++)
       if (p->text[i] == '\n') line++;

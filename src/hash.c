@@ -1,4 +1,5 @@
-/* hash.c - MD5, SHA-1, SHA-512 and the POSIX cksum CRC.
+/* hash.c - MD5, SHA-1, SHA-224, SHA-384, SHA-512, BLAKE2b and the POSIX
+ * cksum CRC.
  *
  * All one-shot over a byte range: commands hold whole inputs in memory
  * (files are zero-copy views), so no streaming state is needed. Each
@@ -7,6 +8,8 @@
 #include "hash.h"
 
 #include <string.h>
+
+#include "sha256.h"
 
 static uint32_t hash_rol32(uint32_t x, int n) {
   return (x << n) | (x >> (32 - n));
@@ -202,18 +205,130 @@ static void hash_sha512_block(uint64_t h[8], const uint8_t *p) {
   for (i = 0; i < 8; i++) h[i] += v[i];
 }
 
-void hash_sha512(const void *data, size_t len, uint8_t out[64]) {
+/* SHA-512 and SHA-384 differ in their start and in how much they keep. */
+static void hash_sha512_iv(const void *data, size_t len, const uint64_t iv[8],
+                           uint8_t *out, size_t outlen) {
   const uint8_t *p = data;
-  uint64_t h[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
-                   0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
-                   0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-                   0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+  uint64_t h[8];
   uint8_t tail[256];
   size_t i, full = len / 128, n;
+  memcpy(h, iv, sizeof h);
   for (i = 0; i < full; i++) hash_sha512_block(h, p + 128 * i);
   n = hash_tail(p + 128 * full, len % 128, len, 128, 1, tail);
   for (i = 0; i < n; i++) hash_sha512_block(h, tail + 128 * i);
-  for (i = 0; i < 64; i++) out[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
+  for (i = 0; i < outlen; i++)
+    out[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
+}
+
+void hash_sha512(const void *data, size_t len, uint8_t out[64]) {
+  static const uint64_t iv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL,
+                                 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+                                 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                                 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+  hash_sha512_iv(data, len, iv, out, 64);
+}
+
+void hash_sha384(const void *data, size_t len, uint8_t out[48]) {
+  static const uint64_t iv[8] = {0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL,
+                                 0x9159015a3070dd17ULL, 0x152fecd8f70e5939ULL,
+                                 0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
+                                 0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL};
+  hash_sha512_iv(data, len, iv, out, 48);
+}
+
+void hash_sha224(const void *data, size_t len, uint8_t out[28]) {
+  static const uint32_t iv[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17,
+                                 0xf70e5939, 0xffc00b31, 0x68581511,
+                                 0x64f98fa7, 0xbefa4fa4};
+  sha256_ctx c;
+  uint8_t full[32];
+  sha256_init(&c);
+  memcpy(c.h, iv, sizeof iv);
+  sha256_update(&c, data, len);
+  sha256_final(&c, full);
+  memcpy(out, full, 28);
+}
+
+/* ---- BLAKE2b (RFC 7693) ---- */
+
+static const uint64_t hash_b2_iv[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+static const uint8_t hash_b2_sigma[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
+
+static uint64_t hash_rotr64(uint64_t x, int n) {
+  return x >> n | x << (64 - n);
+}
+
+static void hash_b2_g(uint64_t *v, int a, int b, int c, int d, uint64_t x,
+                      uint64_t y) {
+  v[a] += v[b] + x;
+  v[d] = hash_rotr64(v[d] ^ v[a], 32);
+  v[c] += v[d];
+  v[b] = hash_rotr64(v[b] ^ v[c], 24);
+  v[a] += v[b] + y;
+  v[d] = hash_rotr64(v[d] ^ v[a], 16);
+  v[c] += v[d];
+  v[b] = hash_rotr64(v[b] ^ v[c], 63);
+}
+
+/* Compresses one 128-byte block; t is the byte count so far. */
+static void hash_b2_block(uint64_t h[8], const uint8_t *p, uint64_t t,
+                          int last) {
+  uint64_t v[16], m[16];
+  int i, r;
+  for (i = 0; i < 16; i++) {
+    int k;
+    m[i] = 0;
+    for (k = 7; k >= 0; k--) m[i] = m[i] << 8 | p[8 * i + k];
+  }
+  memcpy(v, h, 64);
+  memcpy(v + 8, hash_b2_iv, 64);
+  v[12] ^= t;
+  if (last) v[14] = ~v[14];
+  for (r = 0; r < 12; r++) {
+    const uint8_t *s = hash_b2_sigma[r];
+    hash_b2_g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
+    hash_b2_g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
+    hash_b2_g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
+    hash_b2_g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
+    hash_b2_g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
+    hash_b2_g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
+    hash_b2_g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
+    hash_b2_g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+  }
+  for (i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+}
+
+void hash_blake2b(const void *data, size_t len, uint8_t *out, size_t outlen) {
+  const uint8_t *p = data;
+  uint64_t h[8];
+  uint8_t blk[128];
+  size_t i, done = 0;
+  memcpy(h, hash_b2_iv, sizeof h);
+  h[0] ^= 0x01010000u ^ (uint64_t)outlen;
+  while (len - done > 128) {
+    hash_b2_block(h, p + done, done + 128, 0);
+    done += 128;
+  }
+  memset(blk, 0, sizeof blk);
+  memcpy(blk, p + done, len - done);
+  hash_b2_block(h, blk, len, 1);
+  for (i = 0; i < outlen; i++) out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
 }
 
 /* ---- cksum ---- */

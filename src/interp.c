@@ -2211,6 +2211,52 @@ done:
 
 /* ---- compound commands ---------------------------------------------- */
 
+/* Syntax error prefix of a substitution body parsed when it runs; also
+ * how interp_string knows it runs one. */
+static const char interp_comsub_prefix[] = "command substitution: ";
+
+/* The redirection of a substitution body that is only `< file` (one
+ * command, no words, no assignments, not in the background or timed), or
+ * NULL. bash copies such a file to the output: $(< file). */
+static ast_redir *interp_cat_redir(const ast_node *n) {
+  ast_redir *r;
+  if (n && n->kind == AST_LIST) {
+    n = n->u.list.items;
+    if (!n || n->next || (n->flags & AST_F_BG)) return NULL;
+  }
+  /* bash ignores a `!` here: the status is the copy's */
+  if (n->kind == AST_PIPELINE && !(n->flags & AST_F_TIME) && n->u.pipe.stages &&
+      !n->u.pipe.stages->next)
+    n = n->u.pipe.stages;
+  if (n->kind != AST_CMD || n->u.cmd.words || n->u.cmd.assigns) return NULL;
+  r = n->redirs;
+  if (!r || r->next || r->op != AST_R_IN || r->fd > 0 || r->varname)
+    return NULL;
+  return r;
+}
+
+/* $(< file): opens the file as a `<` redirection would (same expansion and
+ * errors, status 1) and writes what it holds to fd 1. */
+static int interp_cat_file(shell *sh, ast_redir *r) {
+  interp_saved sv;
+  const uint8_t *p;
+  size_t n;
+  int rc = interp_redirs(sh, r, &sv);
+  if (rc) return rc;
+  interp_input(sh, 0, &p, &n);
+  rc = interp_write(sh, 1, p, n);
+  interp_consume(sh, 0, n);
+  if (!rc) rc = interp_input_end(sh, 0);
+  interp_restore_fds(sh, &sv);
+  return rc;
+}
+
+/* Runs one command of a substitution body. */
+static int interp_comsub_node(shell *sh, ast_node *n) {
+  ast_redir *r = interp_cat_redir(n);
+  return r ? interp_cat_file(sh, r) : interp_node(sh, n);
+}
+
 /* Subshell run of n with fd 1 captured into out. */
 int interp_capture(shell *sh, ast_node *n, buf *out) {
   shell *c;
@@ -2236,7 +2282,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   c->xlevel++;
   if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
   c->depth++;
-  rc = interp_node(c, n);
+  rc = interp_comsub_node(c, n);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
   if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
@@ -2273,7 +2319,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   interp_fd_set(c, 1, s);
   c->xlevel++;
   if (!(sh->shopts & SH_SO_INHERIT_ERREXIT)) c->opts &= ~SH_O_ERREXIT;
-  c->parse_prefix = "command substitution: ";
+  c->parse_prefix = interp_comsub_prefix;
   c->syntax_error = 0;
   rc = interp_string(c, text, len, line);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
@@ -3287,7 +3333,8 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     {
       const char *opp = sh->parse_prefix;
       sh->parse_prefix = NULL;
-      rc = interp_node(sh, node);
+      rc = opp == interp_comsub_prefix ? interp_comsub_node(sh, node)
+                                       : interp_node(sh, node);
       sh->parse_prefix = opp;
     }
     if (rc < 0) break;

@@ -190,8 +190,10 @@ async function repl(sb, opts) {
   rl.on('SIGINT', () => {
     // Ctrl-C drops the typed text, as bash does (in every terminal mode,
     // dumb ones included, which have no erase key).
-    rl.line = '';
-    rl.cursor = 0;
+    // (Node's typings call these read-only; the REPL resets them itself)
+    const typed = /** @type {{ line: string, cursor: number }} */ (/** @type {unknown} */ (rl));
+    typed.line = '';
+    typed.cursor = 0;
     pending = '';
     process.stdout.write('^C\n');
     status = 130;

@@ -12,9 +12,10 @@
  * Binary files: a file holding a NUL byte (outside -z) is binary; its first
  * selected line prints "grep: NAME: binary file matches" (on stderr, as
  * grep 3.8 does) and ends the file; NULs end lines there, as GNU turns
- * them into newlines (so -c counts "a\0b\n" as two). GNU decides per
- * 32 KiB buffer, so it may print text lines of a large file before the
- * first NUL; we decide for the whole file. Recursion (-r, -R) visits
+ * them into newlines (so -c counts "a\0b\n" as two). As GNU judges each
+ * 96 KiB read, lines ending before the read holding the first NUL are
+ * text and print as such; with -I such a file still counts as without a
+ * match once the search reaches that read. Recursion (-r, -R) visits
  * entries in bytewise order, where GNU uses directory order. --color=always and -T are refused.
  *
  * Usage: grep [OPTION]... PATTERNS [FILE]... */
@@ -23,6 +24,10 @@
 #include "../glob.h"
 #include "../regex.h"
 #include "cmd.h"
+
+/* GNU grep's read size (INITIAL_BUFSIZE): binary files are judged per
+ * read of this many bytes. */
+#define GREP_BUFSIZE ((size_t)98304)
 
 static const char grep_usage[] =
     "Usage: grep [OPTION]... PATTERNS [FILE]...\n"
@@ -175,6 +180,7 @@ typedef struct grep_st {
   int early; /* the last buffer's search ended before its end (-m, -l) */
   size_t read_to; /* where the last buffer's search ended */
   int printed_any;   /* a line or separator was printed (for "--") */
+  int stdin_read;    /* a "-" operand read stdin: later ones find it empty */
 } grep_st;
 
 static int grep_isword(int ch) {
@@ -316,12 +322,18 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
   uint64_t last_lineno = 0;
   long after_left = 0;
   int binary = 0, r, listing = st->count || st->list || st->listnot;
+  size_t binstart = 0;
+  const uint8_t *z;
+  int matched0 = st->matched;
   int outlines = !listing && !st->quiet;
-  if (!st->text && st->delim == '\n' && memchr(d, 0, len)) {
+  if (!st->text && st->delim == '\n' && (z = memchr(d, 0, len)) != NULL) {
     binary = 1;
-    /* Without-match: no line is selected; -c still prints its 0 and -L
-     * its name. */
-    if (st->binskip) len = 0;
+    /* GNU reads GREP_BUFSIZE bytes at a time and judges each read: lines
+     * ending before the read that holds the first NUL are text. */
+    binstart = (size_t)(z - d) / GREP_BUFSIZE * GREP_BUFSIZE;
+    /* Without-match: nothing from there is selected; -c still prints its
+     * count and -L its name. */
+    if (st->binskip) len = binstart;
   }
   while (pos < len && !st->stop) {
     const uint8_t *q = grep_eol(d, pos, len, st->delim, binary);
@@ -332,7 +344,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
     if ((lineno & 1023) == 0 && (r = cmd_tick(c, 1)) != 0) return r;
     if (st->maxcount >= 0 && nsel >= (uint64_t)st->maxcount) {
       /* Past -m: only trailing context remains. */
-      if (after_left > 0 && outlines && !binary) {
+      if (after_left > 0 && outlines && (!binary || le < binstart)) {
         grep_print_line(st, name, d, ls, le, lineno, '-');
         last_out = le;
         last_lineno = lineno;
@@ -352,8 +364,8 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
         st->read_to = next;
         return 0;
       }
-      if (st->list) break;
-      if (binary && outlines) {
+      if (st->list || st->listnot) break;
+      if (binary && outlines && le >= binstart) {
         buf_printf(c->err, "%s: %s: binary file matches\n", cmd_name(c), name);
         break;
       }
@@ -392,13 +404,19 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
         last_lineno = lineno;
         after_left = st->after;
       }
-    } else if (after_left > 0 && outlines) {
+    } else if (after_left > 0 && outlines && (!binary || le < binstart)) {
       grep_print_line(st, name, d, ls, le, lineno, '-');
       last_out = le;
       last_lineno = lineno;
       after_left--;
     }
     pos = next;
+  }
+  if (st->binskip && binary && pos >= len && !st->stop) {
+    /* GNU reached the binary read: the file counts as without a match,
+     * whatever it printed before */
+    nsel = 0;
+    st->matched = matched0;
   }
   st->read_to = pos;
   st->early = pos < len || (st->maxcount >= 0 &&
@@ -465,6 +483,8 @@ static int grep_operand(grep_st *st, const char *op, int implicit) {
                  ? grep_buf(st, nm, (const uint8_t *)"", 0)
                  : 0;
     }
+    if (st->stdin_read) return grep_buf(st, nm, (const uint8_t *)"", 0);
+    st->stdin_read = 1;
     c->in_used = c->in_len;
     c->in_eof = 1;
     st->early = 0;
@@ -908,6 +928,18 @@ int cmd_grep(cmd_ctx *c) {
     grep_addpat(&pats, &npat, ops[0], strlen(ops[0]));
     ops++;
     nops--;
+  }
+  /* GNU: -q overrides -l and -L, which override -c and context */
+  if (st.quiet) st.list = st.listnot = 0;
+  if (st.quiet || st.list || st.listnot) {
+    st.count = 0;
+    ctxa = ctxb = ctxc = -1;
+  }
+  /* Nothing can match (-m 0, or no pattern without -v): GNU exits at
+   * once, reading nothing, unless -L must list the files. */
+  if ((st.maxcount == 0 || (have && !npat && !st.invert)) && !st.listnot) {
+    buf_finish(&pats);
+    return 1;
   }
   st.ctxgiven = ctxa >= 0 || ctxb >= 0 || ctxc >= 0;
   st.after = ctxa >= 0 ? ctxa : ctxc >= 0 ? ctxc : 0;

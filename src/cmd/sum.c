@@ -1,4 +1,5 @@
-/* sum.c - md5sum, sha1sum, sha256sum, sha512sum and cksum (GNU
+/* sum.c - md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum,
+ * b2sum and cksum (GNU
  * coreutils 9, which builds them all from one digest program).
  *
  * Usage: NAMEsum [OPTION]... [FILE]...
@@ -12,7 +13,8 @@
  *   crc|md5|sha1|sha256|sha512 (tagged output unless --untagged); the
  *   sysv, bsd, blake2b and sm3 digests are refused with a message.
  * Names holding a backslash or newline are escaped and the line starts with
- * a backslash, as GNU does. Text and binary modes read the same bytes. */
+ * a backslash, as GNU does. Text and binary modes read the same bytes.
+ * b2sum's -l/--length is refused (only the 512-bit digest). */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,11 +28,11 @@ typedef struct sum_algo {
   size_t len;       /* digest bytes */
 } sum_algo;
 
-static const sum_algo sum_algos[] = {{"cksum", "CRC", 4},
-                                     {"md5sum", "MD5", 16},
-                                     {"sha1sum", "SHA1", 20},
-                                     {"sha256sum", "SHA256", 32},
-                                     {"sha512sum", "SHA512", 64}};
+static const sum_algo sum_algos[] = {
+    {"cksum", "CRC", 4},         {"md5sum", "MD5", 16},
+    {"sha1sum", "SHA1", 20},     {"sha256sum", "SHA256", 32},
+    {"sha512sum", "SHA512", 64}, {"sha224sum", "SHA224", 28},
+    {"sha384sum", "SHA384", 48}, {"b2sum", "BLAKE2b", 64}};
 
 enum {
   SUM_TAG = 256,
@@ -129,8 +131,15 @@ static void sum_digest(const sum_algo *a, const uint8_t *d, size_t n,
   }
   case 16: hash_md5(d, n, out); break;
   case 20: hash_sha1(d, n, out); break;
+  case 28: hash_sha224(d, n, out); break;
   case 32: sha256_digest(d, n, out); break;
-  default: hash_sha512(d, n, out); break;
+  case 48: hash_sha384(d, n, out); break;
+  default:
+    if (a->tag[0] == 'B')
+      hash_blake2b(d, n, out, 64);
+    else
+      hash_sha512(d, n, out);
+    break;
   }
 }
 
@@ -356,7 +365,7 @@ static int sum_cksum_algo(cmd_getopt *g, sum_opts_set *o, const char *arg) {
                        cmd_quote(g->c, arg));
 }
 
-/* md5sum, sha1sum, sha256sum, sha512sum, cksum: print or check digests. */
+/* The digest commands and cksum: print or check digests. */
 int cmd_sum(cmd_ctx *c) {
   sum_opts_set o;
   cmd_getopt g;

@@ -81,7 +81,8 @@ test('mcp-1.1 initialize, version negotiation, ping, tools/list', async () => {
   const { c, init } = await initialized();
   assert.equal(init.jsonrpc, '2.0');
   assert.equal(init.result.protocolVersion, '2025-06-18');
-  assert.deepEqual(init.result.capabilities, { tools: { listChanged: false } });
+  assert.deepEqual(init.result.capabilities, { tools: { listChanged: false },
+    resources: { listChanged: false, subscribe: false } });
   assert.equal(init.result.serverInfo.name, 'memsandbox');
   // an unknown version is answered with the newest supported one
   const again = await c.request('initialize', { protocolVersion: '1999-01-01' });
@@ -148,7 +149,7 @@ test('mcp-1.3 protocol errors: parse, invalid request, unknown method and tool',
   assert.equal((await c.next()).error.code, -32600);
   c.send('"just a string"');
   assert.equal((await c.next()).error.code, -32600);
-  let r = await c.request('resources/list');
+  let r = await c.request('prompts/list');
   assert.equal(r.error.code, -32601);
   r = await c.request('tools/call', { name: 'nope', arguments: {} });
   assert.deepEqual(r.error, { code: -32602, message: 'Tool nope not found' });

@@ -38,7 +38,7 @@ test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () =
     const names = packed[0].files.map((f) => f.path).sort();
     const modules = readdirSync(npmDir).filter((f) => /\.(js|d\.ts)$/.test(f));
     for (const f of ['package.json', ...modules, 'memsandbox.wasm', 'bin/memsandbox.js',
-      'bin/memsandbox-mcp.js', 'LICENSE']) {
+      'bin/memsandbox-mcp.js', 'LICENSE', 'README.md', 'memsandbox.wasm.d.ts']) {
       assert.ok(names.includes(f), `tarball lacks ${f}: ${names.join(' ')}`);
     }
     const proj = join(dir, 'proj');
@@ -61,6 +61,32 @@ test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () =
       console.log([createTools(sb).length, openaiTools(sb).length, Object.keys(aiTools(sb)).length,
         aiTools === aiTools2, createMcpServer(sb).tools.length].join(' '));`);
     assert.equal(run(process.execPath, ['sub.mjs'], proj).trim(), '4 4 4 true 4');
+    // the framework adapters load and work without their SDKs installed
+    writeFileSync(join(proj, 'adapters.mjs'), `
+      import { MemSandboxClient } from 'memsandbox/openai';
+      import { aiSandboxSession } from 'memsandbox/ai';
+      import { MemSandboxBackend } from 'memsandbox/langchain';
+      import { anthropicTools } from 'memsandbox/anthropic';
+      import { Bash } from 'memsandbox/just-bash';
+      import { Sandbox } from 'memsandbox';
+      const s = await new MemSandboxClient().create({ manifest: { root: '/workspace', entries: { 'a.txt': { type: 'file', content: 'A' } } } });
+      const sb = await Sandbox.create({ files: { 'b.txt': 'B' } });
+      console.log([(await s.exec({ cmd: 'cat a.txt' })).stdout,
+        (await aiSandboxSession(sb).run({ command: 'cat b.txt' })).stdout,
+        (await new MemSandboxBackend(sb).execute('echo C')).output.trim(),
+        (await anthropicTools(sb).bash.run({ command: 'echo D' })).trim(),
+        (await new Bash().exec('echo E')).stdout.trim()].join(''));`);
+    assert.equal(run(process.execPath, ['adapters.mjs'], proj).trim(), 'ABCDE');
+    // the README's MCP configuration, spawned as written (npx finds the installed bin)
+    const readme = readFileSync(here('../../README.md'), 'utf8');
+    const config = JSON.parse(/^```json\n(\{ "mcpServers"[^\n]*)\n```$/m.exec(readme)[1]).mcpServers.sandbox;
+    run('mkdir', ['-p', join(proj, 'project')], proj);
+    writeFileSync(join(proj, 'project', 'seed.txt'), 'seeded');
+    const viaNpx = spawnSync(config.command, config.args, { cwd: proj, encoding: 'utf8', timeout: 120000,
+      env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+      input: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute","arguments":' +
+        '{"command":"cat seed.txt","timeout_seconds":null,"max_output_bytes":null}}}\n' });
+    assert.match(viaNpx.stdout, /seeded/, viaNpx.stderr);
     // the bins are linked
     assert.ok(existsSync(join(proj, 'node_modules/.bin/memsandbox-mcp')));
     const mcp = spawnSync(join(proj, 'node_modules/.bin/memsandbox-mcp'), [], { encoding: 'utf8',
@@ -71,6 +97,8 @@ test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () =
       writeFileSync(join(proj, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
       const out = run(deno, ['run', '--quiet', '--allow-read', 'use.mjs'], proj);
       assert.equal(out.trim(), '["HI\\n","hi"]');
+      // the adapters reach the package through its own name, in Deno too
+      assert.equal(run(deno, ['run', '--quiet', '--allow-read', 'adapters.mjs'], proj).trim(), 'ABCDE');
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -79,7 +79,12 @@ test('pkg-1.1 package.json: exports conditions in the order runtimes need', () =
   assert.equal(pkg.dependencies, undefined, 'zero runtime dependencies');
   const keys = Object.keys(pkg.exports['.']);
   assert.deepEqual(keys, ['types', 'workerd', 'edge-light', 'deno', 'bun', 'node', 'browser', 'default']);
-  assert.equal(pkg.exports['./memsandbox.wasm'], './memsandbox.wasm');
+  assert.deepEqual(pkg.exports['./memsandbox.wasm'],
+    { types: './memsandbox.wasm.d.ts', default: './memsandbox.wasm' });
+  // the agent SDKs are optional peers: installing memsandbox never pulls them in
+  for (const name of Object.keys(pkg.peerDependencies ?? {})) {
+    assert.equal(pkg.peerDependenciesMeta[name].optional, true, name);
+  }
   assert.equal(pkg.bin.memsandbox, 'bin/memsandbox.js');
   for (const target of [...Object.values(pkg.exports['.']), pkg.bin.memsandbox]) {
     assert.ok(readFileSync(new URL(target, pkgDir)), target);

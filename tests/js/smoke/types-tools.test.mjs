@@ -3,14 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consumer } from './consumer.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const deno = here('../node_modules/.bin/deno');
-const npm = here('../../../build/npm/');
+// The adapters' declarations import the SDKs' types, so the package sits in
+// a project beside them.
+const project = consumer();
+const npm = project.pkg;
+process.on('exit', project.remove);
 
 const USE = (pkg, extra = '') => `// @ts-types="${pkg}index.d.ts"
 import { Sandbox, createTools, toolResultText, type Tool, type ToolEnvelope } from '${pkg}index.js';
@@ -39,15 +43,10 @@ ${extra}
 `;
 
 function check(source) {
-  const dir = mkdtempSync(join(tmpdir(), 'msb-types-'));
-  try {
-    writeFileSync(join(dir, 'use.ts'), source);
-    return spawnSync(deno, ['check', '--quiet', join(dir, 'use.ts')], {
-      encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      timeout: 120000 });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  writeFileSync(join(project.dir, 'use.ts'), source);
+  return spawnSync(deno, ['check', '--quiet', join(project.dir, 'use.ts')], {
+    encoding: 'utf8', cwd: project.dir,
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }, timeout: 120000 });
 }
 
 test('types-tools-1 the tool and adapter types accept real usage', () => {

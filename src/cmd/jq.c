@@ -1,0 +1,753 @@
+/* jq.c - command-line JSON processor (jq 1.7.1).
+ *
+ * The options, messages and exit statuses are jq 1.7.1's: 2 for usage
+ * errors and unreadable files, 3 for compile errors, 5 for runtime
+ * errors and invalid input, -e's 1 (last output false or null) and 4 (no
+ * output), halt_error's code. The language lives in jq_parse.c,
+ * jq_eval.c and jq_builtin.c, values and JSON text in jq_value.c and
+ * jq_json.c. Deviations: -C (colour), -L and modules are refused;
+ * `input_line_number` is 0; --seq does not parse RS-separated input;
+ * $__prog_args is not provided; times are UTC (the sandbox's TZ).
+ *
+ * Usage: jq [options] <jq filter> [file...] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jq.h"
+
+static const char jq_usage[] =
+    "Usage:\tjq [options] <jq filter> [file...]\n"
+    "\tjq [options] --args <jq filter> [strings...]\n"
+    "\tjq [options] --jsonargs <jq filter> [JSON_TEXTS...]\n"
+    "\n"
+    "jq is a tool for processing JSON inputs, applying the given filter to\n"
+    "its JSON text inputs and producing the filter's results as JSON on\n"
+    "standard output.\n"
+    "\n"
+    "The simplest filter is ., which copies jq's input to its output\n"
+    "unmodified except for formatting. For more advanced filters see\n"
+    "the jq(1) manpage (\"man jq\") and/or https://jqlang.github.io/jq/.\n"
+    "\n"
+    "Example:\n"
+    "\n"
+    "\t$ echo '{\"foo\": 0}' | jq .\n"
+    "\t{\n"
+    "\t  \"foo\": 0\n"
+    "\t}\n"
+    "\n"
+    "Command options:\n"
+    "  -n, --null-input          use `null` as the single input value;\n"
+    "  -R, --raw-input           read each line as string instead of JSON;\n"
+    "  -s, --slurp               read all inputs into an array and use it "
+    "as\n"
+    "                            the single input value;\n"
+    "  -c, --compact-output      compact instead of pretty-printed output;\n"
+    "  -r, --raw-output          output strings without escapes and "
+    "quotes;\n"
+    "      --raw-output0         implies -r and output NUL after each "
+    "output;\n"
+    "  -j, --join-output         implies -r and output without newline "
+    "after\n"
+    "                            each output;\n"
+    "  -a, --ascii-output        output strings by only ASCII characters\n"
+    "                            using escape sequences;\n"
+    "  -S, --sort-keys           sort keys of each object on output;\n"
+    "  -C, --color-output        colorize JSON output;\n"
+    "  -M, --monochrome-output   disable colored output;\n"
+    "      --tab                 use tabs for indentation;\n"
+    "      --indent n            use n spaces for indentation (max 7 "
+    "spaces);\n"
+    "      --unbuffered          flush output stream after each output;\n"
+    "      --stream              parse the input value in streaming "
+    "fashion;\n"
+    "      --stream-errors       implies --stream and report parse error "
+    "as\n"
+    "                            an array;\n"
+    "      --seq                 parse input/output as "
+    "application/json-seq;\n"
+    "  -f, --from-file file      load filter from the file;\n"
+    "  -L directory              search modules from the directory;\n"
+    "      --arg name value      set $name to the string value;\n"
+    "      --argjson name value  set $name to the JSON value;\n"
+    "      --slurpfile name file set $name to an array of JSON values "
+    "read\n"
+    "                            from the file;\n"
+    "      --rawfile name file   set $name to string contents of file;\n"
+    "      --args                consume remaining arguments as "
+    "positional\n"
+    "                            string values;\n"
+    "      --jsonargs            consume remaining arguments as "
+    "positional\n"
+    "                            JSON values;\n"
+    "  -e, --exit-status         set exit status code based on the "
+    "output;\n"
+    "  -V, --version             show the version;\n"
+    "  --build-configuration     show jq's build configuration;\n"
+    "  -h, --help                show the help;\n"
+    "  --                        terminates argument processing;\n"
+    "\n"
+    "Named arguments are also available as $ARGS.named[], while\n"
+    "positional arguments are available as $ARGS.positional[].\n";
+
+typedef struct jq_opts {
+  int null_in, raw_in, slurp, raw_out, join, raw0, seq, stream, exit_st;
+  int tab, indent, ascii, sort;
+  const char *prog;
+  const char *prog_file;
+  char **files;
+  int nfiles;
+  const char **gnames;
+  jv *gvals;
+  int ng;
+  jv positional, named;
+} jq_opts;
+
+/* The input stream: files (or stdin) parsed one value at a time. */
+typedef struct jq_in {
+  jq_ev *E;
+  jq_opts *o;
+  int fi;            /* next file index */
+  const uint8_t *d;  /* current text */
+  size_t len;
+  int open;
+  jq_rd rd;
+  const char *name;  /* for messages */
+  size_t lc_pos, lc_n; /* newline counting */
+  int failed;        /* a parse error ended the input */
+  int status;        /* 2 when a file could not be read */
+  size_t raw_pos;
+  int slurped;
+} jq_in;
+
+static void jq_usage_err(cmd_ctx *c, const char *fmt, const char *arg) {
+  buf_puts(c->err, "jq: ");
+  buf_printf(c->err, fmt, arg);
+  buf_puts(c->err,
+           "\nUse jq --help for help with command-line options,\n"
+           "or see the jq manpage, or online docs  at "
+           "https://jqlang.github.io/jq\n");
+}
+
+/* Lines jq has read when the parser has the value ending before p. */
+static size_t jq_lines(jq_in *in, const uint8_t *p) {
+  const uint8_t *q = in->d + in->lc_pos, *end = in->d + in->len, *nl;
+  const uint8_t *stop = p > in->d ? p - 1 : p;
+  while (q < end && (nl = memchr(q, '\n', (size_t)(end - q)))) {
+    in->lc_n++;
+    q = nl + 1;
+    if (nl >= stop) break;
+  }
+  if (q >= end || (q > in->d && q[-1] != '\n')) q = end;
+  in->lc_pos = (size_t)(q - in->d);
+  return in->lc_n;
+}
+
+static int jq_open_next(jq_in *in) {
+  cmd_ctx *c = in->E->c;
+  jq_opts *o = in->o;
+  while (in->fi < (o->nfiles ? o->nfiles : 1)) {
+    const char *f = o->nfiles ? o->files[in->fi] : "-";
+    int rc;
+    in->fi++;
+    rc = cmd_input(c, f, &in->d, &in->len);
+    if (rc == MSB_ENOMEM) return rc;
+    if (rc < 0) {
+      buf_printf(c->err, "jq: error: Could not open %s: %s\n", f,
+                 cmd_strerror(rc));
+      in->status = 2;
+      continue;
+    }
+    if (!strcmp(f, "-")) c->in_used = c->in_len;
+    /* reading is work like any other command's */
+    if ((rc = cmd_charge_bytes(c, in->len)) < 0) return rc;
+    in->name = strcmp(f, "-") ? f : "<stdin>";
+    in->E->input_name = strcmp(f, "-") ? f : NULL;
+    in->lc_pos = in->lc_n = in->raw_pos = 0;
+    jq_rd_init(&in->rd, &in->E->R, in->d, in->len);
+    in->open = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* Next raw line (-R). */
+static int jq_next_raw(jq_in *in, jv *out) {
+  for (;;) {
+    const uint8_t *s, *nl;
+    if (!in->open) {
+      int rc = jq_open_next(in);
+      if (rc <= 0) return rc;
+    }
+    if (in->raw_pos >= in->len) {
+      in->open = 0;
+      continue;
+    }
+    s = in->d + in->raw_pos;
+    nl = memchr(s, '\n', in->len - in->raw_pos);
+    if (!nl) nl = in->d + in->len;
+    *out = jv_str_utf8(&in->E->R, (const char *)s, (size_t)(nl - s));
+    in->raw_pos = (size_t)(nl - in->d) + (nl < in->d + in->len);
+    in->lc_n += nl < in->d + in->len;
+    return 1;
+  }
+}
+
+static int jq_next_value(jq_in *in, jv *out) {
+  for (;;) {
+    int rc;
+    if (in->failed) return 0;
+    if (!in->open) {
+      rc = jq_open_next(in);
+      if (rc <= 0) return rc;
+    }
+    rc = jq_rd_next(&in->rd, out);
+    if (rc == 1) {
+      in->E->input_line = jq_lines(in, in->rd.p);
+      return 1;
+    }
+    if (rc < 0) {
+      buf_printf(in->E->c->err, "jq: parse error: %s at line %zu, column %zu\n",
+                 in->rd.err, in->rd.eline, in->rd.ecol);
+      in->failed = 1;
+      return -2;
+    }
+    in->open = 0;
+  }
+}
+
+static int jq_input_cb(jq_ev *E, jv *out) {
+  jq_in *in = E->input_ctx;
+  int rc = in->o->raw_in ? jq_next_raw(in, out) : jq_next_value(in, out);
+  if (rc == -2) return 0;
+  return rc;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+typedef struct jq_out {
+  jq_opts *o;
+  jq_fmt fmt;
+  buf tmp;
+  int any;
+  jv last;
+} jq_out;
+
+static void jq_stream_ev(jq_ev *E, jv v, jv path, int top, jv *evs) {
+  jq_rt *R = &E->R;
+  if ((v.k == JV_ARRAY && jv_alen(v)) || (v.k == JV_OBJECT && jv_olen(v))) {
+    jv lastp = jv_null();
+    if (v.k == JV_ARRAY) {
+      size_t i;
+      for (i = 0; i < jv_alen(v); i++) {
+        jv p = jv_ref(path);
+        jv_apush(R, &p, jv_num((double)i));
+        jq_stream_ev(E, jv_aget(v, i), jv_ref(p), 0, evs);
+        jv_unref(R, lastp);
+        lastp = p;
+      }
+    } else {
+      jq_ent *e;
+      size_t it = 0;
+      while ((e = jv_onext(v, &it))) {
+        jv p = jv_ref(path);
+        jv_apush(R, &p, jv_ref(e->key));
+        jq_stream_ev(E, e->val, jv_ref(p), 0, evs);
+        jv_unref(R, lastp);
+        lastp = p;
+      }
+    }
+    {
+      jv ev = jv_arr(R);
+      jv_apush(R, &ev, lastp);
+      jv_apush(R, evs, ev);
+    }
+  } else {
+    jv ev = jv_arr(R);
+    jv_apush(R, &ev, jv_ref(path));
+    jv_apush(R, &ev, jv_ref(v));
+    jv_apush(R, evs, ev);
+  }
+  (void)top;
+  jv_unref(R, path);
+}
+
+static int jq_k_out(jq_ev *E, jv v, jv p, void *d) {
+  jq_out *o = d;
+  cmd_ctx *c = E->c;
+  int rc;
+  (void)p;
+  buf_clear(&o->tmp);
+  if (o->o->seq) buf_putc(&o->tmp, 0x1e);
+  if (v.k == JV_STRING && (o->o->raw_out || o->o->join || o->o->raw0) &&
+      !o->fmt.ascii) {
+    if (o->o->raw0 && memchr(jv_sp(v), 0, jv_sl(v)))
+      return jq_errf(E,
+                     "Cannot dump a string containing NUL with "
+                     "--raw-output0 option");
+    buf_put(&o->tmp, jv_sp(v), jv_sl(v));
+  } else
+    jv_dump(&E->R, &o->tmp, v, &o->fmt, 0);
+  if (o->o->raw0)
+    buf_putc(&o->tmp, 0);
+  else if (!o->o->join)
+    buf_putc(&o->tmp, '\n');
+  if (o->tmp.err) return MSB_ENOMEM;
+  jv_unref(&E->R, o->last);
+  o->last = jv_ref(v);
+  o->any = 1;
+  rc = cmd_write(c, o->tmp.p, o->tmp.len);
+  return rc;
+}
+
+/* Runs the program on one input; prints an uncaught error. Returns 0, 5
+ * after an error, JQ_HALT, or a negative code. */
+static int jq_run1(jq_ev *E, jq_node *prog, jv v, jq_out *o, jq_in *in,
+                   const char *where) {
+  int rc;
+  if (o->o->stream) {
+    jv evs = jv_arr(&E->R);
+    size_t i;
+    jq_stream_ev(E, v, jv_arr(&E->R), 1, &evs);
+    for (i = 0, rc = 0; i < jv_alen(evs) && !rc; i++)
+      rc = jq_eval(E, prog, NULL, jv_aget(evs, i), jq_pt_off(), jq_k_out, o);
+    jv_unref(&E->R, evs);
+  } else
+    rc = jq_eval(E, prog, NULL, v, jq_pt_off(), jq_k_out, o);
+  if (rc == JQ_ERRX) rc = JQ_ERR;
+  if (rc == JQ_ERR) {
+    jv e = E->err;
+    cmd_ctx *c = E->c;
+    char at[300];
+    E->err = jv_null();
+    if (where)
+      snprintf(at, sizeof at, "%s", where);
+    else if (!in->name)
+      snprintf(at, sizeof at, "<unknown>");
+    else
+      snprintf(at, sizeof at, "%s:%zu", in->name ? in->name : "<stdin>",
+               in->lc_n);
+    if (e.k == JV_STRING)
+      buf_printf(c->err, "jq: error (at %s): %s\n", at, jv_sp(e));
+    else {
+      jq_fmt f = {0, 0, 0, 0};
+      buf_printf(c->err, "jq: error (at %s) (not a string): ", at);
+      jv_dump(&E->R, c->err, e, &f, 0);
+      buf_putc(c->err, '\n');
+    }
+    jv_unref(&E->R, e);
+    return 5;
+  }
+  if (rc == JQ_BRK) {
+    buf_puts(E->c->err, "jq: error (at <unknown>): break\n");
+    return 5;
+  }
+  return rc;
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+static int jq_read_file(cmd_ctx *c, const char *f, const uint8_t **d,
+                        size_t *n) {
+  int rc = cmd_input(c, f, d, n);
+  return rc;
+}
+
+static int jq_addarg(jq_ev *E, jq_opts *o, const char *name, jv v) {
+  o->gnames[o->ng] = name;
+  o->gvals[o->ng++] = jv_ref(v);
+  jv_oset(&E->R, &o->named, jv_cstr(&E->R, name), v);
+  return 0;
+}
+
+static int jq_parse_opts(jq_ev *E, jq_opts *o) {
+  cmd_ctx *c = E->c;
+  int i, args_mode = 0, dashdash = 0;
+  o->indent = 2;
+  o->files = arena_alloc(c->a, (size_t)(c->argc + 1) * sizeof(char *));
+  o->gnames = arena_alloc(c->a, (size_t)(c->argc + 1) * sizeof(char *));
+  o->gvals = arena_alloc(c->a, (size_t)(c->argc + 1) * sizeof(jv));
+  if (!o->files || !o->gnames || !o->gvals) return MSB_ENOMEM;
+  o->positional = jv_arr(&E->R);
+  o->named = jv_obj(&E->R);
+  for (i = 1; i < c->argc; i++) {
+    const char *a = c->argv[i];
+    if (dashdash || a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9')) {
+      if (!o->prog && !o->prog_file)
+        o->prog = a;
+      else if (args_mode == 1)
+        jv_apush(&E->R, &o->positional, jv_cstr(&E->R, a));
+      else if (args_mode == 2) {
+        jv v;
+        buf err;
+        buf_init(&err, E->R.m);
+        if (jq_parse_one(&E->R, a, strlen(a), &v, &err) < 0 ||
+            v.k == JV_INVALID) {
+          buf_finish(&err);
+          jq_usage_err(c, "invalid JSON text passed to --jsonargs%s", "");
+          return 2;
+        }
+        buf_finish(&err);
+        jv_apush(&E->R, &o->positional, v);
+      } else
+        o->files[o->nfiles++] = (char *)a;
+      continue;
+    }
+    if (!strcmp(a, "--")) {
+      dashdash = 1;
+      continue;
+    }
+    if (a[1] == '-') {
+      const char *l = a + 2;
+      if (!strcmp(l, "null-input"))
+        o->null_in = 1;
+      else if (!strcmp(l, "raw-input"))
+        o->raw_in = 1;
+      else if (!strcmp(l, "slurp"))
+        o->slurp = 1;
+      else if (!strcmp(l, "compact-output"))
+        o->indent = 0, o->tab = 0;
+      else if (!strcmp(l, "raw-output"))
+        o->raw_out = 1;
+      else if (!strcmp(l, "raw-output0"))
+        o->raw0 = 1;
+      else if (!strcmp(l, "join-output"))
+        o->join = 1;
+      else if (!strcmp(l, "ascii-output"))
+        o->ascii = 1;
+      else if (!strcmp(l, "sort-keys"))
+        o->sort = 1;
+      else if (!strcmp(l, "monochrome-output") || !strcmp(l, "unbuffered"))
+        ;
+      else if (!strcmp(l, "color-output")) {
+        buf_puts(c->err,
+                 "jq: memsandbox: colored output (-C) is not "
+                 "supported\n");
+        return 2;
+      } else if (!strcmp(l, "tab"))
+        o->tab = 1, o->indent = 1;
+      else if (!strcmp(l, "seq"))
+        o->seq = 1;
+      else if (!strcmp(l, "stream"))
+        o->stream = 1;
+      else if (!strcmp(l, "stream-errors"))
+        o->stream = 1;
+      else if (!strcmp(l, "exit-status"))
+        o->exit_st = 1;
+      else if (!strcmp(l, "args"))
+        args_mode = 1;
+      else if (!strcmp(l, "jsonargs"))
+        args_mode = 2;
+      else if (!strcmp(l, "help")) {
+        buf_puts(c->out, jq_usage);
+        return -100;
+      } else if (!strcmp(l, "version")) {
+        buf_puts(c->out, "jq-1.7.1\n");
+        return -100;
+      } else if (!strcmp(l, "build-configuration")) {
+        buf_puts(c->out, "memsandbox\n");
+        return -100;
+      } else if (!strcmp(l, "indent")) {
+        long n;
+        char *end;
+        if (i + 1 >= c->argc) {
+          jq_usage_err(c, "--indent takes one parameter%s", "");
+          return 2;
+        }
+        n = strtol(c->argv[++i], &end, 10);
+        if (*end || n < -1 || n > 7) {
+          jq_usage_err(c, "--indent takes a number between -1 and 7%s", "");
+          return 2;
+        }
+        o->indent = n < 0 ? 0 : (int)n;
+        o->tab = 0;
+      } else if (!strcmp(l, "from-file")) {
+        if (i + 1 >= c->argc) {
+          jq_usage_err(c, "-f takes a parameter: (e.g. -f file)%s", "");
+          return 2;
+        }
+        if (o->prog) o->files[o->nfiles++] = (char *)o->prog, o->prog = NULL;
+        o->prog_file = c->argv[++i];
+      } else if (!strcmp(l, "arg") || !strcmp(l, "argjson") ||
+                 !strcmp(l, "slurpfile") || !strcmp(l, "rawfile")) {
+        const char *name, *val;
+        jv v;
+        if (i + 2 >= c->argc) {
+          buf_printf(c->err,
+                     "jq: --%s takes two parameters (e.g. --%s "
+                     "varname %s)\n",
+                     l, l,
+                     !strcmp(l, "arg")       ? "value"
+                     : !strcmp(l, "argjson") ? "text"
+                                             : "filename");
+          jq_usage_err(c, "%s", "");
+          return 2;
+        }
+        name = c->argv[++i];
+        val = c->argv[++i];
+        if (!strcmp(l, "arg"))
+          v = jv_cstr(&E->R, val);
+        else if (!strcmp(l, "argjson")) {
+          buf err;
+          buf_init(&err, E->R.m);
+          if (jq_parse_one(&E->R, val, strlen(val), &v, &err) < 0 ||
+              v.k == JV_INVALID) {
+            buf_finish(&err);
+            jq_usage_err(c, "invalid JSON text passed to --argjson%s", "");
+            return 2;
+          }
+          buf_finish(&err);
+        } else {
+          const uint8_t *d;
+          size_t n;
+          int rc = jq_read_file(c, val, &d, &n);
+          if (rc < 0) {
+            buf_printf(c->err,
+                       "jq: Bad JSON in --%s %s %s: Could not open "
+                       "%s: %s\n",
+                       l, name, val, val, cmd_strerror(rc));
+            return 2;
+          }
+          if (!strcmp(l, "rawfile"))
+            v = jv_str(&E->R, (const char *)d, n);
+          else {
+            jq_rd r;
+            jv x;
+            int k;
+            v = jv_arr(&E->R);
+            jq_rd_init(&r, &E->R, d, n);
+            while ((k = jq_rd_next(&r, &x)) == 1) jv_apush(&E->R, &v, x);
+            if (k < 0) {
+              buf_printf(c->err,
+                         "jq: Bad JSON in --%s %s %s: %s at line "
+                         "%zu, column %zu\n",
+                         l, name, val, r.err, r.eline, r.ecol);
+              jv_unref(&E->R, v);
+              return 2;
+            }
+          }
+        }
+        jq_addarg(E, o, name, v);
+      } else {
+        jq_usage_err(c, "Unknown option: %s", a);
+        return 2;
+      }
+      continue;
+    }
+    {
+      const char *p;
+      for (p = a + 1; *p; p++) {
+        switch (*p) {
+        case 'n': o->null_in = 1; break;
+        case 'R': o->raw_in = 1; break;
+        case 's': o->slurp = 1; break;
+        case 'c': o->indent = 0, o->tab = 0; break;
+        case 'r': o->raw_out = 1; break;
+        case 'j': o->join = 1; break;
+        case 'a': o->ascii = 1; break;
+        case 'S': o->sort = 1; break;
+        case 'M': break;
+        case 'e': o->exit_st = 1; break;
+        case 'C':
+          buf_puts(c->err,
+                   "jq: memsandbox: colored output (-C) is not "
+                   "supported\n");
+          return 2;
+        case 'L':
+          buf_puts(c->err,
+                   "jq: memsandbox: modules (-L) are not "
+                   "supported\n");
+          return 2;
+        case 'h': buf_puts(c->out, jq_usage); return -100;
+        case 'V': buf_puts(c->out, "jq-1.7.1\n"); return -100;
+        case 'f':
+          if (i + 1 >= c->argc) {
+            jq_usage_err(c, "-f takes a parameter: (e.g. -f file)%s", "");
+            return 2;
+          }
+          if (o->prog) o->files[o->nfiles++] = (char *)o->prog, o->prog = NULL;
+          o->prog_file = c->argv[++i];
+          break;
+        default: {
+          char t[3] = {'-', *p, 0};
+          jq_usage_err(c, "Unknown option %s", t);
+          return 2;
+        }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+static jv jq_env_obj(jq_ev *E) {
+  jv o = jv_obj(&E->R);
+  char **e;
+  for (e = E->c->envp; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (!eq) continue;
+    jv_oset(&E->R, &o, jv_str(&E->R, *e, (size_t)(eq - *e)),
+            jv_cstr(&E->R, eq + 1));
+  }
+  return o;
+}
+
+static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
+  cmd_ctx *c = E->c;
+  jq_node *prog, **gnodes;
+  buf err;
+  int nerr, rc = 0, status = 0, i;
+  jq_in in;
+  jq_out out;
+  const char *src = o->prog;
+  jv *gvals;
+  if (o->prog_file) {
+    const uint8_t *d;
+    size_t n;
+    int r = cmd_input(c, o->prog_file, &d, &n);
+    if (r < 0) {
+      buf_printf(c->err, "jq: error: Could not open %s: %s\n", o->prog_file,
+                 cmd_strerror(r));
+      return 2;
+    }
+    src = arena_strndup(ar, (const char *)d, n);
+    if (!src) return MSB_ENOMEM;
+  }
+  if (!src) src = ".";
+  buf_init(&err, E->R.m);
+  /* $ARGS is a global too */
+  o->gnames[o->ng] = "ARGS";
+  {
+    jv args = jv_obj(&E->R);
+    jv_oset(&E->R, &args, jv_cstr(&E->R, "positional"), jv_ref(o->positional));
+    jv_oset(&E->R, &args, jv_cstr(&E->R, "named"), jv_ref(o->named));
+    o->gvals[o->ng++] = args;
+  }
+  nerr = jq_compile(ar, &E->R, jq_prelude, src, o->gnames, o->ng, &gnodes,
+                    &prog, &err);
+  if (E->R.oom) {
+    buf_finish(&err);
+    return MSB_ENOMEM;
+  }
+  if (nerr) {
+    buf_put(c->err, buf_str(&err), err.len);
+    buf_printf(c->err, "jq: %d compile error%s\n", nerr, nerr > 1 ? "s" : "");
+    buf_finish(&err);
+    return 3;
+  }
+  buf_finish(&err);
+  gvals = arena_alloc(ar, (size_t)(o->ng + 1) * sizeof *gvals);
+  if (!gvals) return MSB_ENOMEM;
+  for (i = 0; i < o->ng; i++) gvals[i] = o->gvals[i];
+  gvals[o->ng] = jq_env_obj(E);
+  E->gnodes = gnodes;
+  E->gvals = gvals;
+  E->nglobals = o->ng;
+
+  memset(&in, 0, sizeof in);
+  in.E = E;
+  in.o = o;
+  E->input_ctx = &in;
+  E->next_input = jq_input_cb;
+  memset(&out, 0, sizeof out);
+  out.o = o;
+  out.fmt.indent = o->indent;
+  out.fmt.tab = o->tab;
+  out.fmt.ascii = o->ascii;
+  out.fmt.sort = o->sort;
+  out.last = jv_null();
+  buf_init(&out.tmp, E->R.m);
+
+  if (o->null_in) {
+    rc = jq_run1(E, prog, jv_null(), &out, &in, NULL);
+  } else if (o->slurp) {
+    jv all;
+    if (o->raw_in) {
+      all = jv_str(&E->R, "", 0);
+      while ((rc = jq_open_next(&in)) > 0) {
+        all = jv_sappend(&E->R, all, (const char *)in.d, in.len);
+        in.open = 0;
+      }
+      {
+        jv t = jv_str_utf8(&E->R, jv_sp(all), jv_sl(all));
+        jv_unref(&E->R, all);
+        all = t;
+      }
+    } else {
+      jv v;
+      all = jv_arr(&E->R);
+      while ((rc = jq_next_value(&in, &v)) > 0) jv_apush(&E->R, &all, v);
+      if (rc == -2) status = 5, rc = 0;
+    }
+    if (rc >= 0 || rc == -2) {
+      if (status == 5) {
+        jv_unref(&E->R, all);
+        rc = 0;
+      } else
+        rc = jq_run1(E, prog, all, &out, &in, NULL), jv_unref(&E->R, all);
+    }
+  } else {
+    jv v;
+    for (;;) {
+      int r = jq_input_cb(E, &v);
+      if (r <= 0) {
+        if (in.failed) status = 5;
+        rc = r == -2 ? 0 : r;
+        break;
+      }
+      rc = jq_run1(E, prog, v, &out, &in, NULL);
+      jv_unref(&E->R, v);
+      /* jq 1.7.1's status is the last input's */
+      status = rc == 5 ? 5 : 0;
+      if (rc == 5) rc = 0;
+      if (rc) break;
+    }
+  }
+  if (rc == 5) status = 5, rc = 0;
+  if (rc == JQ_HALT) {
+    rc = 0;
+    status = E->halt_code;
+  }
+  if (rc == 0 && in.status && !status) status = in.status;
+  if (rc == 0 && o->exit_st && status == 0)
+    status = !out.any ? 4 : jv_truthy(out.last) ? 0 : 1;
+  jv_unref(&E->R, out.last);
+  buf_finish(&out.tmp);
+  if (E->R.oom && rc == 0) rc = MSB_ENOMEM;
+  return rc < 0 ? rc : status;
+}
+
+/* Entry point: see the usage above. */
+int cmd_jq(cmd_ctx *c) {
+  jq_ev E;
+  jq_opts o;
+  arena ar;
+  int rc, i;
+  char base;
+  memset(&E, 0, sizeof E);
+  memset(&o, 0, sizeof o);
+  E.R.m = c->m;
+  E.R.c = c;
+  E.c = c;
+  E.err = jv_null();
+  E.stack_base = &base;
+  E.now_ns = c->clock_ns ? *c->clock_ns : 0;
+  arena_init(&ar, c->m);
+  rc = jq_parse_opts(&E, &o);
+  if (rc == 0)
+    rc = jq_main(&E, &o, &ar);
+  else if (rc == -100)
+    rc = 0;
+  for (i = 0; i < o.ng; i++) jv_unref(&E.R, o.gvals[i]);
+  jv_unref(&E.R, o.positional);
+  jv_unref(&E.R, o.named);
+  if (E.gvals) jv_unref(&E.R, E.gvals[o.ng]);
+  jv_unref(&E.R, E.err);
+  jq_free_lits(&E.R);
+  arena_finish(&ar);
+  if (rc == MSB_ELIMIT && E.limit_depth) rc = 5;
+  return rc;
+}
