@@ -290,6 +290,9 @@ typedef struct msb_exec_opts {
   const char *const *secrets; /* "NAME=value" secrets for this call only;
                                  see Secrets below */
   size_t secret_count;
+  const char *arg0; /* $0 for this call, and the name the shell's messages
+                       start with, as NAME in `bash -c SCRIPT NAME`; NULL =
+                       "bash" */
 } msb_exec_opts;
 
 /* Secrets

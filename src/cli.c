@@ -28,7 +28,8 @@
  *
  * Positional parameters: msb_exec has no argv, so ARGS are set by running
  * `set -- ARGS` first (on the script's first line, keeping line numbers);
- * ARG0 ($0) cannot be set and stays "bash". The REPL ends on EOF or on a
+ * $0 is ARG0 with -c, FILE for a script file (msb_exec_opts.arg0), so
+ * messages start with it as in bash. The REPL ends on EOF or on a
  * line that is just `exit [N]` (the API does not report that a script ran
  * exit). REPL lines starting with a dot-command manage snapshots instead of
  * running: `.save FILE`, `.load FILE`, `.help` (no shell command starts
@@ -375,13 +376,15 @@ static int cli_shell_word(cli_buf *b, const char *s) {
 
 /* Runs one script; prints the result. Returns the exit status. */
 static int cli_run(msb_sandbox *sb, const char *script, size_t len,
-                   const uint8_t *in, size_t in_len, int json) {
+                   const char *arg0, const uint8_t *in, size_t in_len,
+                   int json) {
   msb_exec_opts o;
   msb_result r;
   int status;
   memset(&o, 0, sizeof o);
   o.stdin_data = in;
   o.stdin_len = in_len;
+  o.arg0 = arg0;
   if (msb_exec(sb, script, len, &o, &r)) {
     fprintf(stderr, "msb: %s\n", msb_errmsg(sb));
     return CLI_FAIL;
@@ -588,7 +591,7 @@ int main(int argc, char **argv) {
   msb_limits lim;
   msb_config cfg;
   msb_sandbox *sb = 0;
-  const char *seed = 0, *limits = 0, *script_arg = 0, *file = 0;
+  const char *seed = 0, *limits = 0, *script_arg = 0, *file = 0, *arg0 = 0;
   const char *policy_file = 0, *events_file = 0, *load = 0, *save = 0;
   int profile = MSB_PROFILE_NORMAL, json = 0, i, status, have_c = 0;
   int64_t clock_ns;
@@ -679,7 +682,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "Try 'msb --help' for more information.\n");
       return 2;
     }
-    file = a;
+    file = arg0 = a;
     args = argv + i + 1;
     nargs = argc - i - 1;
     break;
@@ -714,9 +717,9 @@ int main(int argc, char **argv) {
   }
 
   /* positional parameters: `set -- ARGS; ` on the first line; with -c the
-   * first extra word is $0, which the sandbox keeps as "bash" */
+   * first extra word is $0 */
   if (have_c && nargs > 0) {
-    args++;
+    arg0 = *args++;
     nargs--;
   }
   if (nargs > 0) {
@@ -753,7 +756,7 @@ int main(int argc, char **argv) {
     msb_close(sb);
     return CLI_FAIL;
   }
-  status = cli_run(sb, script.p ? script.p : "", script.len,
+  status = cli_run(sb, script.p ? script.p : "", script.len, arg0,
                    (const uint8_t *)in.p, in.len, json);
   if (save && cli_save(sb, save)) status = CLI_FAIL;
   free(script.p);

@@ -3613,15 +3613,24 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
   sh->parser = p;
   for (;;) {
     rc = parse_next(p, &node);
-    if (!rc) interp_parse_warnings(sh, p, "bash: ");
+    if (!rc) {
+      buf pre;
+      buf_init(&pre, sh->m);
+      buf_printf(&pre, "%s: ", interp_name(sh));
+      if (!pre.err) interp_parse_warnings(sh, p, buf_str(&pre));
+      buf_finish(&pre);
+    }
     if (rc) {
       const parse_error *e = parse_get_error(p);
-      buf b;
+      buf b, pre;
       if (rc == MSB_ENOMEM) break;
       buf_init(&b, sh->m);
-      parse_error_format(&b, e, "bash: -c: ");
-      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_init(&pre, sh->m);
+      buf_printf(&pre, "%s: -c: ", interp_name(sh));
+      parse_error_format(&b, e, buf_str(&pre));
+      if (!b.err && !pre.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
+      buf_finish(&pre);
       rc = status = interp_syntax_status(sh, e, script, len);
       break;
     }
@@ -4070,6 +4079,23 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   return 0;
 }
 
+/* interp_exec with $0 set to opts->arg0 for this call only, as NAME in
+ * `bash -c SCRIPT NAME`; the session's own $0 comes back after. */
+static int interp_exec_named(shell *sh, const char *script, size_t len,
+                             const msb_exec_opts *opts, msb_result *res) {
+  char *keep = sh->arg0;
+  int rc;
+  if (!opts || !opts->arg0) return interp_exec(sh, script, len, opts, res);
+  if (!(sh->arg0 = mem_strdup(sh->m, opts->arg0))) {
+    sh->arg0 = keep;
+    return MSB_ENOMEM;
+  }
+  rc = interp_exec(sh, script, len, opts, res);
+  mem_free(sh->m, sh->arg0);
+  sh->arg0 = keep;
+  return rc;
+}
+
 /* Runs a script like `bash -c`. */
 int shell_exec(shell *sh, const char *script, size_t len,
                const msb_exec_opts *opts, msb_result *res) {
@@ -4078,9 +4104,9 @@ int shell_exec(shell *sh, const char *script, size_t len,
     shell *f = shell_create(sh->m, sh->fs, sh->lim, sh->rng, sh->clock_ns);
     int rc;
     if (!f) return MSB_ENOMEM;
-    rc = interp_exec(f, script, len, opts, res);
+    rc = interp_exec_named(f, script, len, opts, res);
     shell_destroy(f);
     return rc;
   }
-  return interp_exec(sh, script, len, opts, res);
+  return interp_exec_named(sh, script, len, opts, res);
 }

@@ -280,6 +280,7 @@ static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
     o.secrets =
         (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_SECRETS);
     o.secret_count = abi_get32(opts, MSB_WASM_OPTS_SECRET_COUNT);
+    o.arg0 = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ARG0);
   }
   rc = msb_exec(sb, script, len, &o, &r);
   if (o.secret_count) abi_forget_secrets(&o);

@@ -54,7 +54,8 @@
 #define MSB_WASM_OPTS_ENV_COUNT 24
 #define MSB_WASM_OPTS_SECRETS 28
 #define MSB_WASM_OPTS_SECRET_COUNT 32
-#define MSB_WASM_OPTS_SIZE 36
+#define MSB_WASM_OPTS_ARG0 36 /* 0 = "bash" */
+#define MSB_WASM_OPTS_SIZE 40
 
 /* Exec result record. OUT, ERR and CWD are sandbox buffers released by
  * MSB_WASM_OP_RESULT_FINISH; LIMIT is a static string or 0. REVISION is the

@@ -323,7 +323,7 @@ int cmd_xargs(cmd_ctx *c) {
   const uint8_t *d = c->in;
   size_t len = c->in_len, i, next = 0;
   int k, delim = -1, status = 0, stop = 0, rc, ninit, quote_err = 0;
-  char **init, *echo_argv[] = {(char *)"echo", NULL};
+  char **init, **argv, *echo_argv[] = {(char *)"echo", NULL};
   cmd_opt_init(&g, c, xargs_opts, xargs_usage, CMD_OPTF_NOPERMUTE);
   while ((k = cmd_opt_next(&g)) > 0) {
     switch (k) {
@@ -398,13 +398,15 @@ int cmd_xargs(cmd_ctx *c) {
     if (!x.n) return 1;
   }
   if (!x.n && (o.no_empty || o.repl)) return 0;
+  /* One argv for every command line, big enough for the longest: a fresh
+   * one per line would allocate the remaining items each time (quadratic). */
+  argv = arena_alloc(c->a, ((size_t)ninit + x.n + 1) * sizeof *argv);
+  if (!argv) return MSB_ENOMEM;
   do {
     /* one command line: initial args + as many items as the limits allow */
-    size_t cap = (size_t)ninit + x.n - next + 1, chars = 0;
-    char **argv = arena_alloc(c->a, cap * sizeof *argv);
+    size_t chars = 0;
     int argc = 0;
     int64_t lines = 0;
-    if (!argv) return MSB_ENOMEM;
     for (k = 0; k < ninit; k++) {
       /* The default echo is not an initial arg: nothing replaced there. */
       argv[argc] = o.repl && g.nops && next < x.n

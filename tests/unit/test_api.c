@@ -515,6 +515,37 @@ TEST("api-4.2") { /* exec: one revision per exec; atomic rollback */
   CHECK(api_close(sb) == 0);
 }
 
+/* Runs script with opts; returns stdout then stderr in out. */
+static void ta_exec_text(msb_sandbox *sb, const char *script,
+                         const msb_exec_opts *o, char *out, size_t cap) {
+  msb_result r;
+  out[0] = 0;
+  if (msb_exec(sb, script, strlen(script), o, &r)) return;
+  snprintf(out, cap, "%.*s%.*s", (int)r.out_len, r.out, (int)r.err_len, r.err);
+  msb_result_finish(sb, &r);
+}
+
+TEST("api-4.4") { /* exec: arg0 is $0 and the messages' name, one call */
+  msb_sandbox *sb = ta_open();
+  msb_exec_opts o;
+  char s[256];
+  static const char script[] = "echo $0; (echo $0); nosuch";
+  REQUIRE(sb);
+  memset(&o, 0, sizeof o);
+  o.arg0 = "job.sh";
+  ta_exec_text(sb, script, &o, s, sizeof s);
+  CHECK_STR(s, "job.sh\njob.sh\njob.sh: line 1: nosuch: command not found\n");
+  ta_exec_text(sb, "if", &o, s, sizeof s);
+  CHECK_STR(s, "job.sh: -c: line 2: syntax error: unexpected end of file\n");
+  ta_exec_text(sb, script, NULL, s, sizeof s); /* the session's $0 again */
+  CHECK_STR(s, "bash\nbash\nbash: line 1: nosuch: command not found\n");
+  o.fresh_state = 1;
+  o.arg0 = "";
+  ta_exec_text(sb, "echo \"[$0]\"", &o, s, sizeof s);
+  CHECK_STR(s, "[]\n");
+  CHECK(api_close(sb) == 0);
+}
+
 TEST("api-4.3") { /* fork gives a second sandbox (more in shstate-5.x) */
   msb_sandbox *sb = ta_open(), *f = NULL;
   REQUIRE(sb);
@@ -600,6 +631,14 @@ static int ta_op(msb_sandbox *sb, int op) {
     rc = msb_readlink(sb, "lk", &s);
     if (!rc) msb_free(sb, s);
     return rc;
+  case 18: {
+    msb_exec_opts o;
+    memset(&o, 0, sizeof o);
+    o.arg0 = "name";
+    rc = msb_exec(sb, "echo $0 > d/f; false", 20, &o, &r);
+    msb_result_finish(sb, &r);
+    return rc;
+  }
   }
   return -1000;
 }
@@ -643,4 +682,5 @@ TEST("api-5.1") { /* fault injection: filesystem operations */
 
 TEST("api-5.2") { /* fault injection: checkpoints and exec (the shell) */
   ta_fault_loop(14, 17);
+  ta_fault_loop(18, 19);
 }
