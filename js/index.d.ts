@@ -137,6 +137,9 @@ export interface CreateOptions {
 export interface ExecuteOptions {
   stdin?: Content;
   cwd?: string;
+  /** $0 for this call, and the name errors are reported under (as
+   * `bash -c SCRIPT NAME`); the session's own ("bash") otherwise. */
+  arg0?: string;
   env?: Record<string, string>;
   /**
    * Secret values for this call only, bound like env. Every occurrence in

@@ -312,11 +312,13 @@ export class Sandbox {
       const envPtr = list(env);
       const secPtr = list(secrets);
       const cwdPtr = cwd === undefined ? 0 : s.str(cwd, 'cwd');
+      const arg0Ptr = options.arg0 === undefined ? 0 : s.str(options.arg0, 'arg0');
       const dv = inst.dv();
       const set = (off, v) => dv.setUint32(opts + off, v, true);
       set(K.MSB_WASM_OPTS_STDIN, stdinPtr);
       set(K.MSB_WASM_OPTS_STDIN_LEN, stdin ? stdin.length : 0);
       set(K.MSB_WASM_OPTS_CWD, cwdPtr);
+      set(K.MSB_WASM_OPTS_ARG0, arg0Ptr);
       set(K.MSB_WASM_OPTS_FRESH, options.fresh ? 1 : 0);
       set(K.MSB_WASM_OPTS_ATOMIC, options.atomic ? 1 : 0);
       set(K.MSB_WASM_OPTS_ENV, envPtr);

@@ -71,7 +71,7 @@ function parseLimits(spec) {
 // Same interface as build/msb (src/cli.c), plus --load, --save, --wasm.
 function parseArgs(argv) {
   const o = { profile: /** @type {'normal' | 'strict'} */ ('normal'), json: false, script: null, file: null, args: [],
-    clock: undefined, rngSeed: 0n };
+    arg0: /** @type {string | undefined} */ (undefined), clock: undefined, rngSeed: 0n };
   const known = new Set(['--seed', '--profile', '--limits', '--clock', '--rng-seed',
     '--load', '--save', '--wasm']);
   for (let i = 0; i < argv.length; i++) {
@@ -91,7 +91,8 @@ function parseArgs(argv) {
     if (a === '-c') {
       if (i + 1 >= argv.length) die('-c: option requires an argument');
       o.script = argv[++i];
-      o.args = argv.slice(i + 2); // the first word after SCRIPT is $0
+      o.arg0 = argv[i + 1]; // the first word after SCRIPT is $0, as bash
+      o.args = argv.slice(i + 2);
       break;
     }
     if (a.startsWith('--') && a.length > 2) {
@@ -120,6 +121,7 @@ function parseArgs(argv) {
     }
     if (a[0] === '-' && a.length > 1) die(`invalid option -- '${a.slice(1)}'`, 2, true);
     o.file = a;
+    o.arg0 = a;
     o.args = argv.slice(i + 1);
     break;
   }
@@ -162,8 +164,8 @@ function report(r, json) {
   if (r.stderr.length) process.stderr.write(r.stderr);
 }
 
-async function run(sb, script, json, stdin = undefined) {
-  const r = await sb.execute(script, { encoding: 'bytes', stdin });
+async function run(sb, script, json, stdin = undefined, arg0 = undefined) {
+  const r = await sb.execute(script, { encoding: 'bytes', stdin, arg0 });
   report(r, json);
   return r;
 }
@@ -328,7 +330,7 @@ async function main() {
         body = await readStdin();
       }
       const script = Buffer.concat([Buffer.from(prefix), body]);
-      status = (await run(sb, script, opts.json, stdin)).exitCode;
+      status = (await run(sb, script, opts.json, stdin, opts.arg0)).exitCode;
     }
     if (opts.save) writeFileSync(opts.save, await sb.snapshot());
   } catch (e) {

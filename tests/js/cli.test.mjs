@@ -57,6 +57,25 @@ test('cli-1.7 arguments after -c SCRIPT (ARG0 first) and FILE are $1...; stdin f
   assert.match(r.stdout, /^\d+\n86400\n$/, 'the sandbox clock is --clock');
 });
 
+test('cli-1.9 the word after -c SCRIPT, or the FILE, is $0 and names the errors, as bash', () => {
+  let r = run(['-c', 'echo "$0 $1"; nosuch', 'NAME', 'a']);
+  assert.equal(r.stdout, 'NAME a\n');
+  assert.equal(r.stderr, 'NAME: line 1: nosuch: command not found\n');
+  assert.equal(r.status, 127);
+  r = run(['-c', 'echo $0']);
+  assert.equal(r.stdout, 'bash\n');
+  const dir = mkdtempSync(join(tmpdir(), 'msb-cli-'));
+  try {
+    const file = join(dir, 's.sh');
+    writeFileSync(file, 'echo "$0"\nnosuch\n');
+    r = run([file]);
+    assert.equal(r.stdout, `${file}\n`);
+    assert.equal(r.stderr, `${file}: line 2: nosuch: command not found\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('cli-1.4 --seed copies a host directory into /workspace', () => {
   const dir = mkdtempSync(join(tmpdir(), 'msb-seed-'));
   try {
