@@ -592,7 +592,7 @@ export function createTools(sandbox, options = {}) {
   // What the optional tools share with the four.
   const ctx = {
     sandbox, resolve, refuseSecrets,
-    hashOf: async (path) => sandbox.hash(await contentPath(sandbox, path)),
+    hashOf: async (path) => sandbox.hash(sandbox._contentPath(path)),
     fail: (code, message) => {
       throw domainError(code, 'invalid_request', message);
     },
