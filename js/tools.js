@@ -406,6 +406,9 @@ export function createTools(sandbox, options = {}) {
     throw new TypeError('createTools needs a Sandbox');
   }
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  // The class behind the public type: its internal steps make a tool call
+  // one operation.
+  const own = /** @type {import('./sandbox.js').Sandbox} */ (/** @type {unknown} */ (sandbox));
   const lim = { ...TOOL_LIMITS };
   for (const k of Object.keys(TOOL_LIMITS)) {
     if (options[k] === undefined) continue;
@@ -476,7 +479,7 @@ export function createTools(sandbox, options = {}) {
         throw new ToolInputError('end_line must not be less than start_line');
       }
       // One operation: the hash is a step of the read, not a policy decision.
-      const { data, hash } = sandbox._toolRead(path);
+      const { data, hash } = own._toolRead(path);
       let text;
       try {
         text = strictDec.decode(data);
@@ -549,7 +552,7 @@ export function createTools(sandbox, options = {}) {
       refuseSecrets('write_file', a.content);
       const path = resolve(a.path);
       // One operation: the hashes and stats are its steps.
-      const w = sandbox._toolWrite(path, a.content, {
+      const w = own._toolWrite(path, a.content, {
         parents: a.create_parents === true,
         mustNotExist: cond === 'path_must_not_exist',
         expectHash: cond === 'content_hash_must_equal' ? a.expected_hash : undefined,
@@ -592,7 +595,7 @@ export function createTools(sandbox, options = {}) {
   // What the optional tools share with the four.
   const ctx = {
     sandbox, resolve, refuseSecrets,
-    hashOf: async (path) => sandbox.hash(sandbox._contentPath(path)),
+    hashOf: async (path) => sandbox.hash(own._contentPath(path)),
     fail: (code, message) => {
       throw domainError(code, 'invalid_request', message);
     },
