@@ -130,9 +130,9 @@ static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
                : api_fail(sb, rc, "cannot create /usr/bin: %s%s",
                           msb_strerror(rc), api_quota_name(sb, rc));
   }
-  vfs_batch_begin(sb->fs);
+  vfs_unit_begin(sb->fs); /* changes outside any command count once */
   rc = shell_exec(sb->sh, script, len, opts, res);
-  vfs_batch_end(sb->fs);
+  vfs_unit_end(sb->fs);
   if (!rc && !res->cwd) {
     res->cwd = mem_strdup(&sb->m, shell_cwd(sb->sh));
     if (!res->cwd) rc = MSB_ENOMEM;

@@ -2025,7 +2025,19 @@ static int interp_has_decl(ast_word *w) {
   return 0;
 }
 
+static int interp_simple_body(shell *sh, ast_node *n);
+
+/* One simple command, its expansions and redirections are one unit of
+ * the revision count (vfs_unit_begin). */
 static int interp_simple(shell *sh, ast_node *n) {
+  int rc;
+  vfs_unit_begin(sh->fs);
+  rc = interp_simple_body(sh, n);
+  vfs_unit_end(sh->fs);
+  return rc;
+}
+
+static int interp_simple_body(shell *sh, ast_node *n) {
   char **av = NULL, **extra = NULL;
   int ac = 0, rc, nextra = 0, i, status = 0;
   ast_assign *a;

@@ -514,6 +514,27 @@ void vfs_batch_end(vfs *v) {
   }
 }
 
+/* Opens a unit: one command's mutations, one revision. Changes pending
+ * in an enclosing unit are counted first, so a unit nested in another
+ * (a command run by a function, eval or $(...)) counts on its own. */
+void vfs_unit_begin(vfs *v) {
+  if (v->batch && v->dirty) {
+    v->dirty = 0;
+    v->rev++;
+  }
+  v->batch++;
+}
+
+/* Closes a unit: +1 if anything changed since it opened (or since its
+ * last nested unit). */
+void vfs_unit_end(vfs *v) {
+  if (v->batch > 0) v->batch--;
+  if (v->dirty) {
+    v->dirty = 0;
+    v->rev++;
+  }
+}
+
 /* A new reference to the current root. */
 vnode *vfs_root_get(vfs *v) {
   v->root->ref++;

@@ -142,6 +142,12 @@ void vfs_set_revision(vfs *v, uint64_t rev);
  * anything changed. Batches nest. */
 void vfs_batch_begin(vfs *v);
 void vfs_batch_end(vfs *v);
+/* Units count a run's mutations as the reference does: each command that
+ * changed something (its redirections included) is one revision, a run
+ * that changed nothing none. Units nest (see vfs_unit_begin); they are
+ * not used inside a batch. */
+void vfs_unit_begin(vfs *v);
+void vfs_unit_end(vfs *v);
 
 /* Versions: the whole tree as one shared reference (checkpoints, forks). */
 vnode *vfs_root_get(vfs *v);          /* new reference to the root */
