@@ -193,7 +193,7 @@ int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
   case MSB_EDQUOT:
     return api_fail(sb, rc,
                     "workspace contains %llu nodes; limit is %llu nodes",
-                    api_ull(vfs_total_nodes(sb->fs) + add_nodes),
+                    api_ull(vfs_counted_nodes(sb->fs) + add_nodes),
                     api_ull(sb->lim.max_nodes));
   }
   return api_vfs_err(sb, rc, disp, creating);

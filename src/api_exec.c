@@ -31,6 +31,8 @@ static int api_install_bin(msb_sandbox *sb) {
   struct policy *pol;
   int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
   int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
+  /* /usr, /usr/bin, its files, bash and sh, /bin, /dev, /dev/null */
+  vfs_set_builtin_nodes(sb->fs, n + 7);
   if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   saved = vfs_root_get(sb->fs); /* all or nothing */

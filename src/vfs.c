@@ -457,6 +457,7 @@ vfs *vfs_create(mem *m, const vfs_limits *lim, int64_t clock_ns) {
   if (!nm || vfs_append(v, v->root, nm, ws)) goto fail;
   ws = NULL;
   v->root->nodes = 3;
+  v->sys_nodes = 2; /* "/" and /tmp; /workspace counts, as the reference's root */
   return v;
 fail:
   vfs_name_unref(v, nm);
@@ -554,6 +555,16 @@ void vfs_root_set(vfs *v, vnode *root) {
 uint64_t vfs_total_bytes(const vfs *v) { return v->root->bytes; }
 /* Nodes in the whole tree, "/" included. */
 uint64_t vfs_total_nodes(const vfs *v) { return v->root->nodes; }
+/* Nodes the max_nodes quota counts: the tree without the sandbox's own
+ * nodes (an empty workspace is 1, as in the reference). A script that
+ * removes some of those gains at most their number. */
+uint64_t vfs_counted_nodes(const vfs *v) {
+  uint64_t n = v->root->nodes;
+  return n > v->sys_nodes ? n - v->sys_nodes : 0;
+}
+/* Declares how many built-in nodes (/usr/bin and its entries, /bin, /dev)
+ * the sandbox installed besides "/" and /tmp. */
+void vfs_set_builtin_nodes(vfs *v, uint64_t n) { v->sys_nodes = 2 + n; }
 
 /* ---- paths ------------------------------------------------------------ */
 
@@ -1134,6 +1145,7 @@ vfs *vfs_clone(vfs *v, mem *m) {
   dv->clock = VFS_NOW(v);
   dv->clockp = &dv->clock;
   dv->rev = v->rev;
+  dv->sys_nodes = v->sys_nodes;
   dv->next_ino = v->next_ino;
   dv->root = vfs_clone_one(dv, v->root);
   if (!dv->root || vfs_frames(dv, 1)) goto fail;

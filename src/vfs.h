@@ -156,6 +156,11 @@ void vnode_unref(vfs *v, vnode *n);
 /* Totals of the current tree. */
 uint64_t vfs_total_bytes(const vfs *v);
 uint64_t vfs_total_nodes(const vfs *v);
+/* Quotas count the workspace the user sees: not "/", /tmp itself or the
+ * built-in nodes declared with vfs_set_builtin_nodes. Bytes need no such
+ * rule (the built-in files are empty). */
+uint64_t vfs_counted_nodes(const vfs *v);
+void vfs_set_builtin_nodes(vfs *v, uint64_t n);
 
 /* Write guard: while set, every write whose bytes, link target or new
  * entry names contain one of the set's values fails with MSB_ESECRET and

@@ -1,0 +1,43 @@
+// contract.test.mjs - the reference product's tool and event contract
+// (issue 22; memsandbox-spec §1.5, §1.6, §1.11, §2.5, §4): quotas,
+// failure codes, operations and events, environment changes, error
+// envelopes and patches, with the reference's expected values. Runs
+// against the staged package in build/npm; MSB_WASM picks the module.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Sandbox, createTools } from '../../build/npm/node.js';
+
+const open = (opts = {}) => Sandbox.create({ clock: 0, seed: 1, ...opts });
+
+async function setup(opts = {}, toolOpts = {}) {
+  const sb = await open(opts);
+  const tools = createTools(sb, toolOpts);
+  const call = (name, args) => tools.find((t) => t.name === name).execute(args);
+  return { sb, tools, call };
+}
+
+test('contract-6.1 max_nodes counts the workspace the user sees: 3 allows two files', async () => {
+  for (const warm of [false, true]) {
+    const { sb, call } = await setup({ limits: { max_nodes: 3 } });
+    if (warm) await sb.execute('true'); // installs /usr/bin, /bin, /dev
+    const w = (path) => call('write_file', { path, content: 'x', write_condition: 'any_current_state' });
+    assert.equal((await w('a')).ok, true);
+    assert.equal((await w('b')).ok, true);
+    const e = await w('c');
+    assert.equal(e.ok, false);
+    assert.deepEqual({ code: e.error.code, category: e.error.category, message: e.error.message },
+      { code: 'node_limit_exceeded', category: 'quota_exceeded',
+        message: 'workspace contains 4 nodes; limit is 3 nodes' });
+    await sb.close();
+  }
+});
+
+test('contract-6.2 built-in nodes and /tmp itself are not counted; files in /tmp are', async () => {
+  const sb = await open({ limits: { max_nodes: 3 } });
+  let r = await sb.execute('ls /usr/bin | wc -l >/dev/null; touch /tmp/t; touch a; touch b');
+  assert.equal(r.exitCode, 1);
+  assert.match(r.stderr, /touch: cannot touch 'b': Disk quota exceeded/);
+  r = await sb.execute('rm /tmp/t; touch b && echo ok');
+  assert.equal(r.stdout, 'ok\n');
+  await sb.close();
+});
