@@ -380,6 +380,13 @@ typedef struct msb_result {
   const char *limit; /* static name of the limit that stopped the run,
                           e.g. "max_steps"; NULL when none */
   int rolled_back; /* atomic run failed and was rolled back */
+  /* Why exit_code is not 0, as recorded by the command or the shell that
+   * failed last (the reference's failure_code): "invalid_argument",
+   * "workspace_failure", "no_match", "command_not_found",
+   * "command_not_executable", "redirection_failure",
+   * "execution_limit_exceeded" or "nonzero_exit" (a status no failure
+   * explained: `exit 3`, `false`). Static; NULL when exit_code is 0. */
+  const char *failure;
 } msb_result;
 
 /* Runs a script in the sandbox's shell session. A script that runs returns

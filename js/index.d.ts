@@ -166,6 +166,11 @@ export interface ExecuteResult<T = string> {
   durationMs: number;
   /** Name of the limit that stopped the run, e.g. "max_steps". */
   limit: string | null;
+  /** Why exitCode is not 0, recorded by what failed (the reference's
+   * failure_code); null for 0. */
+  failure: 'invalid_argument' | 'workspace_failure' | 'no_match' | 'command_not_found' |
+    'command_not_executable' | 'redirection_failure' | 'execution_limit_exceeded' |
+    'nonzero_exit' | null;
   rolledBack: boolean;
 }
 

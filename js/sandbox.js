@@ -343,6 +343,7 @@ export class Sandbox {
         cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
         revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
         limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
+        failure: inst.cstring(u32(K.MSB_WASM_RES_FAILURE)),
         rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
         durationMs: 0,
       };

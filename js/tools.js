@@ -355,14 +355,11 @@ function envChanges(before, after) {
     .map((name) => ({ name, value: Object.hasOwn(after, name) ? after[name] : null }));
 }
 
+// What failed, as the failing command or the shell recorded it (the core's
+// msb_result.failure); null for a 0 exit.
 function failureCode(r) {
   if (r.exitCode === 0) return null;
-  if (r.limit) return 'execution_limit_exceeded';
-  if (r.exitCode === 127) return 'command_not_found';
-  if (r.exitCode === 126) return 'command_not_executable';
-  if (r.exitCode === 2) return 'invalid_argument';
-  if (r.exitCode === 1 && r.stdoutBytes === 0 && r.stderrBytes === 0) return 'no_match';
-  return 'nonzero_exit';
+  return r.failure ?? 'nonzero_exit';
 }
 
 // Tool calls on one sandbox run one at a time, in arrival order: SDKs run

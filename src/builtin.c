@@ -619,6 +619,7 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
   }
   if (!var_valid_name(name, strlen(name))) {
     interp_errf(sh, "%s: `%s': not a valid identifier", cmd, arg);
+    sh->fail = CMD_FAIL_USAGE;
     *status = 1;
     return 0;
   }
@@ -929,6 +930,7 @@ static int bi_export(shell *sh, int argc, char **argv) {
     if (eq && nl && argv[i][nl - 1] == '+') nl--;
     if (!var_valid_name(argv[i], nl)) {
       interp_errf(sh, "export: `%s': not a valid identifier", argv[i]);
+      sh->fail = CMD_FAIL_USAGE;
       status = 1;
       continue;
     }
@@ -1070,6 +1072,7 @@ static int bi_unset(shell *sh, int argc, char **argv) {
     }
     if (!var_valid_name(name, strlen(name))) {
       interp_errf(sh, "unset: `%s': not a valid identifier", name);
+      sh->fail = CMD_FAIL_USAGE;
       status = 1;
       continue;
     }

@@ -221,6 +221,7 @@ static int interp_msgv(shell *sh, int prefix, const char *fmt, va_list ap) {
 int interp_errf(shell *sh, const char *fmt, ...) {
   va_list ap;
   int rc;
+  if (!sh->fail) sh->fail = CMD_FAIL_WORKSPACE;
   va_start(ap, fmt);
   rc = interp_msgv(sh, INTERP_MSG_LINE, fmt, ap);
   va_end(ap);
@@ -232,6 +233,7 @@ int interp_errf(shell *sh, const char *fmt, ...) {
 int interp_usagef(shell *sh, const char *fmt, ...) {
   va_list ap;
   int rc;
+  sh->fail = CMD_FAIL_USAGE;
   va_start(ap, fmt);
   rc = interp_msgv(sh, INTERP_MSG_BARE, fmt, ap);
   va_end(ap);
@@ -1037,6 +1039,7 @@ static int interp_redirs(shell *sh, ast_redir *r, interp_saved *sv) {
     sh->line = r->line ? r->line : sh->line;
     rc = interp_redir(sh, r);
     if (rc) {
+      sh->fail = CMD_FAIL_REDIRECT;
       interp_restore_fds(sh, sv);
       return rc;
     }
@@ -1279,6 +1282,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
   if (full) rc = 1;
+  sh->fail = full ? CMD_FAIL_REDIRECT : rc > 0 ? c.fail : NULL;
   if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
       !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
       (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
@@ -1508,11 +1512,13 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     }
     buf_finish(&p);
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    sh->fail = rc == MSB_ENOENT ? CMD_FAIL_NOT_FOUND : CMD_FAIL_NOT_EXEC;
     return rc == MSB_ENOENT ? 127 : 126;
   }
   if (st.kind == VFS_DIR) {
     buf_finish(&p);
     interp_errf(sh, "%s: Is a directory", name);
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   if (st.size == 0 && (st.mode & 0111)) {
@@ -1530,12 +1536,14 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
   if (!(st.mode & 0111)) {
     buf_finish(&p);
     interp_errf(sh, "%s: Permission denied", name);
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
   buf_finish(&p);
   if (rc) {
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   if (len >= 2 && data[0] == '#' && data[1] == '!') {
@@ -1559,6 +1567,7 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
                     "%s: %.*s: bad interpreter: No such file or "
                     "directory",
                     name, (int)(s1 - s0), (const char *)data + s0);
+        sh->fail = CMD_FAIL_NOT_EXEC;
         return 126;
       }
     }
@@ -1645,6 +1654,7 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
     if (rc) return rc;
   }
   interp_errf(sh, "%s: command not found", argv[0]);
+  sh->fail = CMD_FAIL_NOT_FOUND;
   return 127;
 }
 
@@ -2031,6 +2041,7 @@ static int interp_simple_body(shell *sh, ast_node *n);
  * the revision count (vfs_unit_begin). */
 static int interp_simple(shell *sh, ast_node *n) {
   int rc;
+  sh->fail = NULL; /* its own failure class, if it records one */
   vfs_unit_begin(sh->fs);
   rc = interp_simple_body(sh, n);
   vfs_unit_end(sh->fs);
@@ -3644,6 +3655,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
       buf_finish(&b);
       buf_finish(&pre);
       rc = status = interp_syntax_status(sh, e, script, len);
+      sh->fail = CMD_FAIL_USAGE; /* the script itself is the bad argument */
       break;
     }
     if (!node) {
@@ -3717,6 +3729,13 @@ static void interp_drop_exit_trap(shell *sh) {
       "bash: memsandbox: EXIT trap not run: the call stopped at a limit\n");
 }
 
+/* The failure class of a run that ends with status. */
+static const char *interp_failure(const shell *sh, int status) {
+  if (status == 0) return NULL;
+  if (sh->run->limit) return CMD_FAIL_LIMIT;
+  return sh->fail ? sh->fail : CMD_FAIL_OTHER;
+}
+
 static void interp_fill_result(shell *sh, int status, msb_result *res) {
   sh_run *r = sh->run;
   interp_trim_output(sh);
@@ -3732,6 +3751,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
     res->err_truncated = res->err_total > res->err_len;
     res->cwd = mem_strdup(sh->m, sh->cwd);
     res->limit = limit_name(r->limit);
+    res->failure = interp_failure(sh, status);
     return;
   }
   res->exit_code = status;
@@ -3743,6 +3763,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->err = (uint8_t *)buf_steal(&r->err, &res->err_len);
   res->cwd = mem_strdup(sh->m, sh->cwd);
   res->limit = limit_name(r->limit);
+  res->failure = interp_failure(sh, status);
 }
 
 /* Builds the exec's secret set and its two redacting streams. Returns 0,

@@ -204,6 +204,7 @@ struct shell {
   int line;
   int last_cmdsub_status;
   int cmdsub_ran;
+  const char *fail;     /* CMD_FAIL_* of the last simple command, or NULL */
   const char *funcname; /* innermost function ($FUNCNAME) */
   sh_frame *fstack;     /* calls and sources, outermost first (FUNCNAME) */
   int nfstack, fstackcap;

@@ -457,7 +457,8 @@ vfs *vfs_create(mem *m, const vfs_limits *lim, int64_t clock_ns) {
   if (!nm || vfs_append(v, v->root, nm, ws)) goto fail;
   ws = NULL;
   v->root->nodes = 3;
-  v->sys_nodes = 2; /* "/" and /tmp; /workspace counts, as the reference's root */
+  v->sys_nodes =
+      2; /* "/" and /tmp; /workspace counts, as the reference's root */
   return v;
 fail:
   vfs_name_unref(v, nm);

@@ -297,6 +297,7 @@ static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
   abi_put32(res, MSB_WASM_RES_ERR_TRUNC, (uint32_t)(r.err_truncated != 0));
   abi_put32(res, MSB_WASM_RES_CWD, (uint32_t)(uintptr_t)r.cwd);
   abi_put32(res, MSB_WASM_RES_LIMIT, (uint32_t)(uintptr_t)r.limit);
+  abi_put32(res, MSB_WASM_RES_FAILURE, (uint32_t)(uintptr_t)r.failure);
   abi_put32(res, MSB_WASM_RES_ROLLED_BACK, (uint32_t)(r.rolled_back != 0));
   abi_put64(res, MSB_WASM_RES_OUT_TOTAL, r.out_total);
   abi_put64(res, MSB_WASM_RES_ERR_TOTAL, r.err_total);

@@ -73,7 +73,8 @@
 #define MSB_WASM_RES_OUT_TOTAL 40 /* u64 */
 #define MSB_WASM_RES_ERR_TOTAL 48 /* u64 */
 #define MSB_WASM_RES_REVISION 56  /* u64 */
-#define MSB_WASM_RES_SIZE 64
+#define MSB_WASM_RES_FAILURE 64
+#define MSB_WASM_RES_SIZE 72
 
 /* The one exported call besides the reactor's _initialize:
  *

@@ -27,6 +27,17 @@
 typedef struct cmd_ctx cmd_ctx;
 typedef int (*cmd_fn)(cmd_ctx *c);
 
+/* Failure classes (msb_result.failure, the reference's failure_code) of
+ * the command whose status a run ends with. */
+#define CMD_FAIL_USAGE "invalid_argument"
+#define CMD_FAIL_WORKSPACE "workspace_failure"
+#define CMD_FAIL_NO_MATCH "no_match"
+#define CMD_FAIL_NOT_FOUND "command_not_found"
+#define CMD_FAIL_NOT_EXEC "command_not_executable"
+#define CMD_FAIL_REDIRECT "redirection_failure"
+#define CMD_FAIL_LIMIT "execution_limit_exceeded"
+#define CMD_FAIL_OTHER "nonzero_exit" /* a status nothing explained */
+
 /* Descriptor flags. */
 #define CMD_BUILTIN 1u /* `type` reports "is a shell builtin" */
 
@@ -75,6 +86,10 @@ struct cmd_ctx {
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
+  /* What made the command fail (CMD_FAIL_*), recorded where it failed:
+   * usage errors by the option parser, other diagnostics (cmd_err) as
+   * workspace failures, grep's empty selection as no_match. */
+  const char *fail;
   char **envp;           /* exported "NAME=value", NULL-terminated */
   uint64_t *rng;         /* shared random state (seeded by the host) */
   int64_t *clock_ns;     /* sandbox clock; sleep advances it */

@@ -29,6 +29,7 @@ const char *cmd_name(const cmd_ctx *c) {
 
 void cmd_err(cmd_ctx *c, const char *fmt, ...) {
   va_list ap;
+  if (!c->fail) c->fail = CMD_FAIL_WORKSPACE;
   buf_printf(c->err, "%s: ", cmd_name(c));
   va_start(ap, fmt);
   buf_vprintf(c->err, fmt, ap);

@@ -41,3 +41,35 @@ test('contract-6.2 built-in nodes and /tmp itself are not counted; files in /tmp
   assert.equal(r.stdout, 'ok\n');
   await sb.close();
 });
+
+test('contract-4.1 failure_code is what failed, recorded where it failed', async () => {
+  const { sb, call } = await setup({ files: { f: 'a\n' } });
+  const cases = [
+    ['cat missing', 1, 'workspace_failure'],
+    ['grep zz missing', 2, 'workspace_failure'],
+    ['mkdir f', 1, 'workspace_failure'],
+    ['cd /nope', 1, 'workspace_failure'],
+    ['grep zz f', 1, 'no_match'],
+    ['echo hi | grep zz', 1, 'no_match'],
+    ['f() { grep zz f; }; f', 1, 'no_match'],
+    ['nosuch', 127, 'command_not_found'],
+    ['echo x > /workspace/nope/x', 1, 'redirection_failure'],
+    ['grep zz nope > /workspace/nope/x', 1, 'redirection_failure'],
+    ['ls --bogus', 2, 'invalid_argument'],
+    ['sort -k', 2, 'invalid_argument'],
+    ['grep "[" f', 2, 'invalid_argument'],
+    ['export 1a=2', 1, 'invalid_argument'],
+    ['grep a f; cat nope', 1, 'workspace_failure'],
+    ['cat nope; grep zz f', 1, 'no_match'],
+    ['cat nope; echo ok', 0, null],
+    ['false', 1, 'nonzero_exit'],
+    ['cat f >/dev/null; exit 3', 3, 'nonzero_exit'],
+    ['while :; do :; done', 124, 'execution_limit_exceeded'],
+  ];
+  for (const [command, exit, code] of cases) {
+    const env = await call('execute', { command });
+    assert.equal(env.ok, true, command);
+    assert.deepEqual([env.result.exit_code, env.result.failure_code], [exit, code], command);
+  }
+  await sb.close();
+});
