@@ -533,9 +533,17 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  * having changed. Until the matching msb_op_close, the calls the host
  * makes are that operation's steps, and their own kinds are not checked
  * again (path rules and command rules still are). Opens nest; the host
- * makes no call on behalf of anyone else while one is open. */
-int msb_op_open(msb_sandbox *sb, const char *operation);
+ * makes no call on behalf of anyone else while one is open. path (may be
+ * NULL) is the path the operation names, for its events. */
+int msb_op_open(msb_sandbox *sb, const char *operation, const char *path);
 void msb_op_close(msb_sandbox *sb);
+/* The outermost open operation is one operation in the events: its
+ * "operation.started" at msb_op_open, its steps' events (but denials and
+ * limits) left out, one terminal event at the matching msb_op_close,
+ * "operation.failed" if msb_op_fail said so. msb_op_id is its id (0 when
+ * none is open), the id a tool envelope reports. */
+uint64_t msb_op_id(const msb_sandbox *sb);
+void msb_op_fail(msb_sandbox *sb, int rc);
 
 /* Replaces the policy atomically (see Policy above); an empty text allows
  * everything. A bad line returns MSB_EINVAL, names the line in msb_errmsg

@@ -71,7 +71,7 @@ export type Content = string | Uint8Array | ArrayBuffer | ArrayBufferView;
  */
 export interface SandboxEvent {
   kind:
-    | 'sandbox.created' | 'sandbox.closed' | 'sandbox.failed'
+    | 'sandbox.created' | 'sandbox.started' | 'sandbox.closing' | 'sandbox.closed' | 'sandbox.failed'
     | 'operation.started' | 'operation.completed' | 'operation.failed'
     | 'policy.denied' | 'limit.exceeded' | 'snapshot.created' | 'snapshot.restored'
     | 'events.dropped' | 'event.malformed';

@@ -122,6 +122,7 @@ export class Sandbox {
     }
     sb._state = SandboxState.RUNNING;
     sb._flushEvents();
+    sb._emit({ kind: 'sandbox.started' }); // the reference's lifecycle
     return sb;
   }
 
@@ -420,13 +421,50 @@ export class Sandbox {
   // changes, and fn's calls are its steps, so a step's kind (the hash a
   // write reports) is no policy decision of its own. fn is synchronous:
   // no other caller's call can run while the operation is open.
+  // The outermost one is one operation in the events: fn gets its id, the
+  // one its events carry.
   _operation(what, op, path, fn) {
-    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation')), path);
+    const id = this._opOpen(what, op, path);
     try {
-      return fn();
+      return fn(id);
+    } catch (e) {
+      this._opFail(e);
+      throw e;
     } finally {
-      if (this._state !== SandboxState.FAILED) this._inst.call(OP.op_close, this._sb);
+      this._opClose();
     }
+  }
+
+  // _operation for a tool call that awaits between its steps (execute,
+  // apply_patch): the tools run one call at a time per sandbox, and a host
+  // call made meanwhile would count as a step.
+  async _operationAsync(what, op, path, fn) {
+    const id = this._opOpen(what, op, path);
+    try {
+      return await fn(id);
+    } catch (e) {
+      this._opFail(e);
+      throw e;
+    } finally {
+      this._opClose();
+    }
+  }
+
+  _opOpen(what, op, path) {
+    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
+      typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    return this._inst.call(OP.op_id, this._sb) >>> 0;
+  }
+
+  _opFail(e) {
+    if (this._state === SandboxState.FAILED) return;
+    this._inst.call(OP.op_fail, this._sb, e instanceof MemSandboxError && e.errno ? e.errno : K.MSB_EINVAL);
+  }
+
+  _opClose() {
+    if (this._state === SandboxState.FAILED) return;
+    this._inst.call(OP.op_close, this._sb);
+    this._flushEvents();
   }
 
   // The file a path names after following final symbolic links (up to 40,
@@ -924,6 +962,7 @@ export class Sandbox {
     child._state = SandboxState.RUNNING;
     // the copy carries the policy (C memory); the events are the child's own
     child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
+    child._emit({ kind: 'sandbox.started' });
     return child;
   }
 
@@ -952,6 +991,7 @@ export class Sandbox {
   async close() {
     if (this._state === SandboxState.CLOSED) return;
     if (this._inst && this._state !== SandboxState.FAILED) this._flushEvents();
+    this._emit({ kind: 'sandbox.closing' });
     if (this._inst) this._destroy();
     this._state = SandboxState.CLOSED;
     this._emit({ kind: 'sandbox.closed' });

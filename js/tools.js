@@ -171,13 +171,14 @@ function plainMessage(message) {
 function errorEnvelope(tool, e, operationId) {
   if (e instanceof ToolInputError) {
     return { ok: false, error: { category: 'invalid_request', code: 'invalid_tool_input',
-      message: `Invalid input for ${tool}`, correctable: true, retryable: false,
-      details: e.detail } };
+      message: `Invalid input for ${tool}`, correctable: true, retryable: false } };
   }
   if (e instanceof MemSandboxError && e.category !== 'internal') {
-    return { ok: false, error: { category: e.category, code: e.code, message: plainMessage(e.message),
-      correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout',
-      operation_id: operationId } };
+    const error = { category: e.category, code: e.code, message: plainMessage(e.message),
+      correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout' };
+    // only errors of an operation that was created carry its id
+    if (operationId !== undefined) error.operation_id = operationId;
+    return { ok: false, error };
   }
   return { ok: false, error: { category: 'internal', code: 'internal_error',
     message: 'The sandbox operation failed unexpectedly', correctable: false,
@@ -398,6 +399,11 @@ function toolSecrets(secrets) {
  * @param {import('./tools.js').ToolOptions} [options]
  * @returns {import('./tools.js').Tool[]}
  */
+// The policy operation an optional tool's call is (its steps are not
+// decisions of their own).
+const EXTRA_OPS = { edit_file: 'write_file', list_directory: 'list_entries', glob: 'list_entries',
+  grep: 'read_file' };
+
 export function createTools(sandbox, options = {}) {
   if (!sandbox || typeof sandbox.execute !== 'function' || typeof sandbox.applyPatch !== 'function') {
     throw new TypeError('createTools needs a Sandbox');
@@ -414,7 +420,9 @@ export function createTools(sandbox, options = {}) {
     }
     lim[k] = options[k];
   }
-  const sessionId = options.sessionId ?? randomId();
+  // The sandbox's id, as the reference reports its session's (the same
+  // for every createTools over one sandbox).
+  const sessionId = options.sessionId ?? sandbox.id;
   const secrets = toolSecrets(options.secrets);
   const include = options.include ?? [];
   if (!Array.isArray(include) || include.some((n) => !Object.hasOwn(EXTRA_TOOLS, n))) {
@@ -599,9 +607,9 @@ export function createTools(sandbox, options = {}) {
   };
   const table = [
     ...TOOL_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name], schema: SCHEMAS[name],
-      run: handlers[name] })),
+      run: handlers[name], op: name })),
     ...include.map((name) => ({ name, description: EXTRA_TOOLS[name].description,
-      schema: EXTRA_TOOLS[name].schema,
+      schema: EXTRA_TOOLS[name].schema, op: EXTRA_OPS[name],
       run: async (a, operationId, startedAt) => {
         const r = await EXTRA_TOOLS[name].run(a, ctx);
         return { metadata: meta(operationId, startedAt), ...r };
@@ -610,12 +618,12 @@ export function createTools(sandbox, options = {}) {
   // 'compact' leaves out the ids and timestamps a model has no use for.
   const compact = options.envelope === 'compact';
 
-  return table.map(({ name, description, schema, run }) => ({
+  return table.map(({ name, description, schema, run, op }) => ({
     name,
     description,
     parameters: structuredClone(schema),
     execute: (args) => serialise(sandbox, async () => {
-      const operationId = randomId();
+      let operationId;
       const startedAt = new Date().toISOString();
       try {
         let a;
@@ -625,7 +633,14 @@ export function createTools(sandbox, options = {}) {
           // Proxies and getters can throw anything: still the caller's input.
           throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
         }
-        const env = { ok: true, result: await run(a, operationId, startedAt) };
+        // As in the reference, a bad path fails before any operation.
+        if (typeof a.path === 'string') resolve(a.path);
+        // One tool call is one operation: its steps report under its id.
+        const result = await own._operationAsync(name, op, a.path, (id) => {
+          operationId = String(id);
+          return run(a, operationId, startedAt);
+        });
+        const env = { ok: true, result };
         return compact ? compactEnvelope(env) : env;
       } catch (e) {
         const env = errorEnvelope(name, e, operationId);

@@ -252,7 +252,8 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
   if (!sb) return MSB_EMISUSE;
   memset(o, 0, sizeof *o);
   o->op = op;
-  o->id = ++sb->ev.next_op;
+  o->step = sb->admitted > 0;
+  o->id = o->step ? sb->outer.id : ++sb->ev.next_op;
   in[0] = p1;
   in[1] = p2;
   for (i = 0; i < 2; i++) {
@@ -265,8 +266,10 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
     else
       o->npaths++;
   }
-  api_ev_init(&ev, "operation.started", o);
-  events_emit(&sb->ev, &ev);
+  if (!o->step) {
+    api_ev_init(&ev, "operation.started", o);
+    events_emit(&sb->ev, &ev);
+  }
   if (sb->pol) {
     o->dpaths = sb->pol->denied_paths;
     o->dcmds = sb->pol->denied_cmds;
@@ -312,6 +315,15 @@ int api_op_end(msb_sandbox *sb, api_op *o, int rc, const events_ev *x) {
     api_ev_init(&ev, "limit.exceeded", o);
     ev.limit = limit;
     events_emit(&sb->ev, &ev);
+  }
+  if (o->step) {
+    /* the host decides whether a step's failure is the operation's */
+    if (rc >= 0 && x) {
+      sb->outer_x = *x;
+      sb->outer_x.limit = NULL; /* reported once, just above */
+    }
+    for (i = 0; i < 2; i++) buf_finish(&o->path[i]);
+    return rc;
   }
   if (rc < 0) {
     api_ev_init(&ev, "operation.failed", o);

@@ -414,8 +414,10 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_FORK: return msb_fork(S(a), P(b));
   case MSB_WASM_OP_SET_POLICY: return msb_set_policy(S(a), P(b), U(c));
   case MSB_WASM_OP_EVENTS_TAKE: return abi_events_take(S(a), P(b));
-  case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b));
+  case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b), P(c));
   case MSB_WASM_OP_OP_CLOSE: msb_op_close(S(a)); return 0;
+  case MSB_WASM_OP_OP_ID: return (int32_t)msb_op_id(S(a));
+  case MSB_WASM_OP_OP_FAIL: msb_op_fail(S(a), (int)b); return 0;
   default: return MSB_EINVAL;
   }
 }

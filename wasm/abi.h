@@ -134,8 +134,10 @@
  * the stack below the caller when a call with secrets ran since the last
  * time, so no value travels with the copy */
 #define MSB_WASM_OP_WIPE_STACK 42
-#define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation) */
+#define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation, path) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
+#define MSB_WASM_OP_OP_ID 45    /* (sb) -> the open operation's id */
+#define MSB_WASM_OP_OP_FAIL 46  /* (sb, rc) */
 
 #include <stdint.h>
 

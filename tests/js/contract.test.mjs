@@ -73,3 +73,58 @@ test('contract-4.1 failure_code is what failed, recorded where it failed', async
   }
   await sb.close();
 });
+
+test('contract-7.1 one operation per tool call; its id is the events\'; session_id is the sandbox id', async () => {
+  const events = [];
+  const sb = await open({ files: { 'a.txt': 'one\n' }, onEvent: (e) => events.push(e) });
+  const t1 = createTools(sb);
+  const t2 = createTools(sb);
+  const call = (tools, name, args) => tools.find((t) => t.name === name).execute(args);
+  const sha = (await call(t1, 'read_file', { path: 'a.txt' })).result.content_hash;
+  const calls = [
+    ['execute', { command: 'echo hi; cat a.txt >/dev/null' }],
+    ['read_file', { path: 'a.txt' }],
+    ['write_file', { path: 'b.txt', content: 'b', write_condition: 'any_current_state' }],
+    ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n',
+      expected_hashes: [{ path: 'a.txt', content_hash: sha }] }],
+  ];
+  const stale = ['apply_patch', { patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-two\n+three\n',
+    expected_hashes: [{ path: 'a.txt', content_hash: sha }] }];
+  for (const [name, args] of calls) {
+    for (const tools of [t1, t2]) {
+      events.length = 0;
+      const env = await call(tools, name, tools === t2 && name === 'apply_patch' ? stale[1] : args);
+      if (name === 'apply_patch' && tools === t2) {
+        // the guard no longer holds: a failed operation, with its id
+        assert.equal(env.ok, false);
+        assert.equal(env.error.code, 'stale_content');
+        const ops = events.filter((e) => e.operation !== undefined);
+        assert.deepEqual(ops.map((e) => [e.kind, e.op]),
+          [['operation.started', 'apply_patch'], ['operation.failed', 'apply_patch']]);
+        assert.equal(env.error.operation_id, String(ops[0].operation));
+        continue;
+      }
+      assert.equal(env.ok, true, JSON.stringify(env));
+      const ops = events.filter((e) => e.operation !== undefined);
+      assert.deepEqual(ops.map((e) => [e.kind, e.op]),
+        [['operation.started', name], ['operation.completed', name]], name);
+      assert.equal(env.result.metadata.operation_id, String(ops[0].operation), name);
+      assert.equal(env.result.metadata.session_id, sb.id, name);
+      assert.equal(ops[1].revision, env.result.metadata.workspace_revision, name);
+    }
+  }
+  await sb.close();
+  assert.deepEqual(events.slice(-2).map((e) => e.kind), ['sandbox.closing', 'sandbox.closed']);
+});
+
+test('contract-7.2 lifecycle events: started after created; no operation for a bad path', async () => {
+  const events = [];
+  const sb = await open({ onEvent: (e) => events.push(e) });
+  assert.deepEqual(events.map((e) => e.kind), ['sandbox.created', 'sandbox.started']);
+  const [read] = createTools(sb).filter((t) => t.name === 'read_file');
+  const env = await read.execute({ path: '../x' });
+  assert.equal(env.ok, false);
+  assert.deepEqual(Object.keys(env.error).sort(), ['category', 'code', 'correctable', 'message', 'retryable']);
+  assert.equal(events.some((e) => e.kind === 'operation.started'), false);
+  await sb.close();
+});

@@ -89,7 +89,7 @@ test('tools-2.1 execute: result fields, state persists, failure codes', async ()
   assert.equal(r.resulting_cwd, '/workspace/src');
   assert.equal(typeof r.duration_ms, 'number');
   assert.equal(r.metadata.session_id, 'sess-1');
-  assert.match(r.metadata.operation_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.match(r.metadata.operation_id, /^[1-9][0-9]*$/, 'the id its events carry');
   assert.equal(r.metadata.workspace_revision, sb.revision);
   assert.ok(!Number.isNaN(Date.parse(r.metadata.started_at)));
   assert.ok(Date.parse(r.metadata.completed_at) >= Date.parse(r.metadata.started_at));
@@ -479,7 +479,7 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
   for (const [name, args] of cases) {
     const env = await call(name, args);
     assertError(env, INVALID_INPUT(name));
-    assert.equal(typeof env.error.details, 'string');
+    assert.equal('details' in env.error, false, 'the reference\'s keys only');
   }
   // NUL bytes in paths: invalid_path, nothing written
   for (const env of [
