@@ -535,6 +535,12 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  * again (path rules and command rules still are). Opens nest; the host
  * makes no call on behalf of anyone else while one is open. path (may be
  * NULL) is the path the operation names, for its events. */
+/* The exported variables the last msb_exec set or unset, in order of
+ * occurrence (the reference's environment_changes): count records of
+ * "SNAME=value" or "UNAME", each ending in NUL; a name keeps its last
+ * value and, after it, an unset. The caller frees *out. */
+int msb_env_changes(msb_sandbox *sb, char **out, size_t *len, size_t *count);
+
 int msb_op_open(msb_sandbox *sb, const char *operation, const char *path);
 void msb_op_close(msb_sandbox *sb);
 /* The outermost open operation is one operation in the events: its

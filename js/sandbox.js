@@ -765,6 +765,26 @@ export class Sandbox {
     return this._sessionEnv();
   }
 
+  // The last execute's environment changes, in order: [{ name, value }],
+  // value null for an unset.
+  _envChanges() {
+    const out = [];
+    this._call('env', () => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.env_changes, this._sb, b);
+      if (rc >= 0) {
+        const { data, count } = this._inst.takeBlob(this._sb, b);
+        for (const rec of dec.decode(data).split('\0').slice(0, count)) {
+          const i = rec.indexOf('=');
+          out.push(rec[0] === 'U' ? { name: rec.slice(1), value: null }
+            : { name: rec.slice(1, i), value: rec.slice(i + 1) });
+        }
+      }
+      return rc;
+    });
+    return out;
+  }
+
   _sessionEnv() {
     /** @type {Record<string, string>} */
     const out = {};

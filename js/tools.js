@@ -348,14 +348,6 @@ function cutUtf8(data, max) {
   return data.subarray(0, end);
 }
 
-// Exported variables a run set, changed or unset, sorted by name; value
-// null for an unset one.
-function envChanges(before, after) {
-  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].sort().filter((n) => before[n] !== after[n])
-    .map((name) => ({ name, value: Object.hasOwn(after, name) ? after[name] : null }));
-}
-
 // What failed, as the failing command or the shell recorded it (the core's
 // msb_result.failure); null for a 0 exit.
 function failureCode(r) {
@@ -455,9 +447,7 @@ export function createTools(sandbox, options = {}) {
   const handlers = {
     async execute(a, operationId, startedAt) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
-      const envBefore = await sandbox.env();
       const r = await sandbox.execute(a.command, { encoding: 'bytes', secrets });
-      const envAfter = await sandbox.env();
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
       return {
@@ -472,7 +462,7 @@ export function createTools(sandbox, options = {}) {
         stderr_truncated: r.stderrTruncated || err.length < r.stderr.length,
         duration_ms: r.durationMs,
         resulting_cwd: r.cwd,
-        environment_changes: envChanges(envBefore, envAfter),
+        environment_changes: own._envChanges(),
         limit: r.limit ?? null,
       };
     },

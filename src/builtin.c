@@ -110,6 +110,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
     v = var_get(sh->vars, name, NULL);
     if (v && !(v->attr & VAR_EXPORT)) {
       v->attr |= VAR_EXPORT;
+      var_log_var(sh->vars, v, 0);
       var_changed(sh->vars);
     }
   }
@@ -941,7 +942,10 @@ static int bi_export(shell *sh, int argc, char **argv) {
       memcpy(name, argv[i], nl);
       name[nl] = 0;
       v = var_get(sh->vars, name, NULL);
-      if (v) v->attr &= ~VAR_EXPORT;
+      if (v) {
+        var_log_var(sh->vars, v, 1); /* leaves the environment */
+        v->attr &= ~VAR_EXPORT;
+      }
       var_changed(sh->vars);
       if (eq) {
         rc = builtin_assign(sh, name, eq + 1, 0);
@@ -964,6 +968,7 @@ static int bi_export(shell *sh, int argc, char **argv) {
           if (!v) return MSB_ENOMEM;
         }
         v->attr |= VAR_EXPORT;
+        var_log_var(sh->vars, v, 0);
         var_changed(sh->vars);
         continue;
       }
@@ -972,7 +977,10 @@ static int bi_export(shell *sh, int argc, char **argv) {
       if (rc < 0) return rc;
       if (rc) st = 1;
       v = var_get(sh->vars, name, NULL);
-      if (v) v->attr |= VAR_EXPORT;
+      if (v) {
+        v->attr |= VAR_EXPORT;
+        var_log_var(sh->vars, v, 0);
+      }
       var_changed(sh->vars);
       if (st) status = 1;
     }

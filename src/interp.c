@@ -4068,6 +4068,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     }
   } else
     rc = 0;
+  var_log(sh->vars, 1); /* environment_changes: the script's own */
   if (!rc) {
     if (sh->lim->max_script_bytes && len > sh->lim->max_script_bytes) {
       run.limit = LIMIT_MAX_SCRIPT_BYTES;
@@ -4075,6 +4076,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     } else
       rc = interp_exec_main(sh, script, len);
   }
+  var_log(sh->vars, 0);
   if (save) {
     interp_unbind_env(sh, save, nsave);
     mem_free(sh->m, save);
@@ -4088,7 +4090,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
-  if (run.sec) interp_scrub_secrets(sh, &set);
+  if (run.sec) {
+    interp_scrub_secrets(sh, &set);
+    var_log_keep_current(sh->vars);
+  }
   if (run.made_devfd) {
     vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
     vfs_remove(sh->fs, "/dev", VFS_RM_DIR);
@@ -4133,6 +4138,7 @@ static int interp_exec_named(shell *sh, const char *script, size_t len,
 int shell_exec(shell *sh, const char *script, size_t len,
                const msb_exec_opts *opts, msb_result *res) {
   memset(res, 0, sizeof *res);
+  var_log_clear(sh->vars); /* a fresh-state run changes nothing here */
   if (opts && opts->fresh_state) {
     shell *f = shell_create(sh->m, sh->fs, sh->lim, sh->rng, sh->clock_ns);
     int rc;

@@ -35,6 +35,9 @@ struct var_store {
   int env_dirty;
   uint64_t max_items; /* element cap per array (0 = none) */
   limit_id *limit; /* where a refused element names its limit */
+  var_change *log; /* exported variables' changes while logging, in order */
+  size_t nlog, caplog;
+  int logging;
 };
 
 #define VAR_ASSOC_BUCKETS 1024u /* bash's ASSOC_HASH_BUCKETS */
@@ -152,7 +155,93 @@ void var_destroy(var_store *vs) {
   mem_free(vs->m, vs->scopes);
   mem_free(vs->m, vs->tab);
   var_env_free(vs);
+  var_log_clear(vs);
+  mem_free(vs->m, vs->log);
   mem_free(vs->m, vs);
+}
+
+/* ---- the change log (environment_changes) ----------------------------- */
+
+/* Forgets the log. */
+void var_log_clear(var_store *vs) {
+  size_t i;
+  for (i = 0; i < vs->nlog; i++) {
+    mem_free(vs->m, vs->log[i].name);
+    mem_free(vs->m, vs->log[i].value);
+  }
+  vs->nlog = 0;
+}
+
+/* Starts (on) or stops logging; starting forgets the last log. */
+void var_log(var_store *vs, int on) {
+  if (on) var_log_clear(vs);
+  vs->logging = on;
+}
+
+/* The log (borrowed until the next change to the store). */
+const var_change *var_log_get(const var_store *vs, size_t *n) {
+  *n = vs->nlog;
+  return vs->log;
+}
+
+/* Drops entry i, keeping the order. */
+static void var_log_drop(var_store *vs, size_t i) {
+  mem_free(vs->m, vs->log[i].name);
+  mem_free(vs->m, vs->log[i].value);
+  memmove(vs->log + i, vs->log + i + 1, (vs->nlog - i - 1) * sizeof *vs->log);
+  vs->nlog--;
+}
+
+/* Records that exported name was set to value (NULL: unset). A name keeps
+ * at most its last value and, after it, an unset, so the log stays as
+ * small as the set of names however often a loop assigns. Out of memory
+ * drops the record (the log is a report, not state). */
+static void var_log_note(var_store *vs, const char *name, const char *value) {
+  size_t i = vs->nlog;
+  var_change *c;
+  if (!vs->logging) return;
+  while (i-- > 0) {
+    if (strcmp(vs->log[i].name, name)) continue;
+    if (!value && vs->log[i].value) continue; /* keep the set before unset */
+    var_log_drop(vs, i);
+  }
+  if (vs->nlog == vs->caplog) {
+    size_t cap = vs->caplog ? vs->caplog * 2 : 8;
+    var_change *nl = mem_realloc(vs->m, vs->log, cap * sizeof *nl);
+    if (!nl) return;
+    vs->log = nl;
+    vs->caplog = cap;
+  }
+  c = &vs->log[vs->nlog];
+  c->name = mem_strdup(vs->m, name);
+  c->value = value ? mem_strdup(vs->m, value) : NULL;
+  if (!c->name || (value && !c->value)) {
+    mem_free(vs->m, c->name);
+    mem_free(vs->m, c->value);
+    return;
+  }
+  vs->nlog++;
+}
+
+/* Keeps only values the store still holds (after a secret scrub, a value
+ * set and then unset could hold a secret no scrub saw). */
+void var_log_keep_current(var_store *vs) {
+  size_t i = vs->nlog;
+  while (i-- > 0) {
+    const char *cur;
+    var *v;
+    if (!vs->log[i].value) continue;
+    v = var_lookup(vs, vs->log[i].name);
+    cur = v && (v->attr & VAR_EXPORT) ? v->val : NULL;
+    if (!cur || strcmp(cur, vs->log[i].value)) var_log_drop(vs, i);
+  }
+}
+
+/* Records v's change when it is an exported scalar. */
+void var_log_var(var_store *vs, const var *v, int unset) {
+  if (!(v->attr & VAR_EXPORT) || (v->attr & (VAR_ARRAY | VAR_ASSOC))) return;
+  if (!unset && (v->attr & VAR_NOVALUE)) return; /* not in the environment */
+  var_log_note(vs, v->name, unset ? NULL : v->val ? v->val : "");
 }
 
 static var_slot **var_find_pos(var_slot **tab, size_t n, const char *name,
@@ -592,6 +681,7 @@ int var_set(var_store *vs, const char *name, const char *val, unsigned fl) {
   mem_free(vs->m, v->val);
   v->val = nv;
   v->attr &= ~VAR_NOVALUE;
+  var_log_var(vs, v, 0);
   return 0;
 }
 
@@ -671,6 +761,7 @@ int var_unset(var_store *vs, const char *name) {
   if (v->attr & VAR_READONLY) return VAR_ERO;
   s = var_slot_get(vs, v->name, 0);
   vs->env_dirty = 1;
+  var_log_var(vs, v, 1);
   if (v->level > 0) {
     var_free_values(vs->m, v);
     v->attr = VAR_NOVALUE;

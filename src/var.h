@@ -123,6 +123,19 @@ int var_assoc_set_buckets(var *v, size_t nbkt);
  * *limit (when not NULL and still unset). 0 = no cap. Clones inherit it. */
 void var_set_limit(var_store *vs, uint64_t max, limit_id *limit);
 
+/* The change log: while on, every change to an exported scalar (set,
+ * unset, export, export -n) is recorded in order of occurrence, a name
+ * keeping its last value and, after it, an unset (value NULL). Not cloned. */
+typedef struct var_change {
+  char *name;
+  char *value; /* NULL: unset (or no longer exported) */
+} var_change;
+void var_log(var_store *vs, int on);
+void var_log_clear(var_store *vs);
+const var_change *var_log_get(const var_store *vs, size_t *n);
+void var_log_var(var_store *vs, const var *v, int unset);
+void var_log_keep_current(var_store *vs);
+
 /* Scopes for function calls. */
 void var_push_scope(var_store *vs);
 void var_pop_scope(var_store *vs);

@@ -339,6 +339,15 @@ static int abi_session_env(msb_sandbox *sb, uint8_t *blob) {
   return rc;
 }
 
+/* The last run's environment changes into a blob record. */
+static int abi_env_changes(msb_sandbox *sb, uint8_t *blob) {
+  char *out = NULL;
+  size_t len = 0, count = 0;
+  int rc = msb_env_changes(sb, &out, &len, &count);
+  abi_blob(blob, rc ? NULL : out, rc ? 0 : len, rc ? 0 : count);
+  return rc;
+}
+
 /* Serialises the state as tar.gz into a blob record. */
 static int abi_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
   uint8_t *data = NULL;
@@ -418,6 +427,7 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_OP_CLOSE: msb_op_close(S(a)); return 0;
   case MSB_WASM_OP_OP_ID: return (int32_t)msb_op_id(S(a));
   case MSB_WASM_OP_OP_FAIL: msb_op_fail(S(a), (int)b); return 0;
+  case MSB_WASM_OP_ENV_CHANGES: return abi_env_changes(S(a), P(b));
   default: return MSB_EINVAL;
   }
 }

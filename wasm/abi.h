@@ -138,6 +138,7 @@
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
 #define MSB_WASM_OP_OP_ID 45    /* (sb) -> the open operation's id */
 #define MSB_WASM_OP_OP_FAIL 46  /* (sb, rc) */
+#define MSB_WASM_OP_ENV_CHANGES 47 /* (sb, blob) */
 
 #include <stdint.h>
 

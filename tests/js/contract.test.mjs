@@ -128,3 +128,17 @@ test('contract-7.2 lifecycle events: started after created; no operation for a b
   assert.equal(events.some((e) => e.kind === 'operation.started'), false);
   await sb.close();
 });
+
+test('contract-8.1 environment_changes in order of occurrence, set then unset included', async () => {
+  const { sb, call } = await setup();
+  const run = async (command) => (await call('execute', { command })).result.environment_changes;
+  assert.deepEqual(await run('export B=2; export A=1; unset B; export C=3'),
+    [{ name: 'B', value: '2' }, { name: 'A', value: '1' }, { name: 'B', value: null },
+      { name: 'C', value: '3' }]);
+  assert.deepEqual(await run('export T=1; unset T'), [{ name: 'T', value: '1' }, { name: 'T', value: null }]);
+  assert.deepEqual(await run('for i in 1 2 3; do export N=$i; done; Y=local'), [{ name: 'N', value: '3' }],
+    'a name keeps its last value');
+  assert.deepEqual(await run('A=9; export -n C; echo $A'), [{ name: 'A', value: '9' }, { name: 'C', value: null }]);
+  assert.deepEqual(await run('true'), []);
+  await sb.close();
+});

@@ -98,10 +98,12 @@ test('tools-2.1 execute: result fields, state persists, failure codes', async ()
   assert.deepEqual(r.environment_changes, []);
   // exported variables set, changed and unset (§4.2 environment_changes)
   r = assertOk(await call('execute', { command: 'export B=2 A="x y" C=3; NOTEXP=1' }));
-  assert.deepEqual(r.environment_changes, [{ name: 'A', value: 'x y' }, { name: 'B', value: '2' },
+  // in order of occurrence, as the reference lists them
+  assert.deepEqual(r.environment_changes, [{ name: 'B', value: '2' }, { name: 'A', value: 'x y' },
     { name: 'C', value: '3' }]);
   r = assertOk(await call('execute', { command: 'unset B; export C=4 A="x y"' }));
-  assert.deepEqual(r.environment_changes, [{ name: 'B', value: null }, { name: 'C', value: '4' }]);
+  assert.deepEqual(r.environment_changes, [{ name: 'B', value: null }, { name: 'C', value: '4' },
+    { name: 'A', value: 'x y' }]);
   assert.deepEqual(Object.entries(await sb.env()).filter(([k]) => k.length === 1), [['A', 'x y'], ['C', '4']]);
   // a non-zero exit is still ok: true, and always has a failure code
   r = assertOk(await call('execute', { command: 'nosuchcmd' }));
