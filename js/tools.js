@@ -168,7 +168,23 @@ function plainMessage(message) {
   return message.replace(/^(?:read|write|stat|hash) \/[^:]*: /, '');
 }
 
-function errorEnvelope(tool, e, operationId) {
+// Our codes where the reference has its own (§1.3, §3): the envelope uses
+// the reference's unless createTools({ errorCodes: 'memsandbox' }).
+const REFERENCE_CODES = { policy_denied: 'session_policy_denied', path_too_long: 'invalid_path',
+  sandbox_closed: 'session_closed' };
+
+// The reference's form of a policy denial: "policy denied <kind>: <reason>".
+function referenceError(tool, error) {
+  const code = REFERENCE_CODES[error.code];
+  if (!code) return error;
+  if (code === 'session_policy_denied') {
+    const reason = /path rules/.test(error.message) ? 'path_denied' : 'operation_denied';
+    return { ...error, code, message: `policy denied ${tool}: ${reason}` };
+  }
+  return { ...error, code };
+}
+
+function errorEnvelope(tool, e, operationId, ours = false) {
   if (e instanceof ToolInputError) {
     return { ok: false, error: { category: 'invalid_request', code: 'invalid_tool_input',
       message: `Invalid input for ${tool}`, correctable: true, retryable: false } };
@@ -178,7 +194,7 @@ function errorEnvelope(tool, e, operationId) {
       correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout' };
     // only errors of an operation that was created carry its id
     if (operationId !== undefined) error.operation_id = operationId;
-    return { ok: false, error };
+    return { ok: false, error: ours ? error : referenceError(tool, error) };
   }
   return { ok: false, error: { category: 'internal', code: 'internal_error',
     message: 'The sandbox operation failed unexpectedly', correctable: false,
@@ -312,7 +328,7 @@ function wellFormed(s) {
 // A model's path by the reference product's rules (its spec, section 3):
 // no NUL, valid UTF-8, no ".." component even when it would stay inside,
 // and the result, resolved against cwd, under /workspace.
-function toolPath(cwd, path) {
+function toolPath(cwd, path, limits) {
   const bad = (code, message) => domainError(code, 'invalid_request', message);
   if (path === '') throw bad('invalid_path', 'path must not be empty');
   if (path.includes('\0')) throw bad('invalid_path', 'path must not contain NUL');
@@ -321,6 +337,13 @@ function toolPath(cwd, path) {
   const abs = normalisePath(cwd, path);
   if (abs !== '/workspace' && !abs.startsWith('/workspace/')) {
     throw bad('path_outside_workspace', 'path must be contained by /workspace');
+  }
+  // the reference's length rules, on the normalised path (§3)
+  if (limits && utf8Length(abs) > limits.max_path_bytes) {
+    throw bad('invalid_path', `path exceeds ${limits.max_path_bytes} UTF-8 bytes`);
+  }
+  if (limits && abs.split('/').some((seg) => utf8Length(seg) > limits.max_segment_bytes)) {
+    throw bad('invalid_path', `path segment exceeds ${limits.max_segment_bytes} UTF-8 bytes`);
   }
   return abs;
 }
@@ -442,7 +465,7 @@ export function createTools(sandbox, options = {}) {
     completed_at: new Date().toISOString(),
   });
 
-  const resolve = (path) => toolPath(sandbox.cwd, path);
+  const resolve = (path) => toolPath(sandbox.cwd, path, sandbox.limits);
 
   const handlers = {
     async execute(a, operationId, startedAt) {
@@ -607,6 +630,10 @@ export function createTools(sandbox, options = {}) {
   ];
   // 'compact' leaves out the ids and timestamps a model has no use for.
   const compact = options.envelope === 'compact';
+  if (![undefined, 'reference', 'memsandbox'].includes(options.errorCodes)) {
+    throw new TypeError("errorCodes must be 'reference' or 'memsandbox'");
+  }
+  const ourCodes = options.errorCodes === 'memsandbox';
 
   return table.map(({ name, description, schema, run, op }) => ({
     name,
@@ -633,7 +660,7 @@ export function createTools(sandbox, options = {}) {
         const env = { ok: true, result };
         return compact ? compactEnvelope(env) : env;
       } catch (e) {
-        const env = errorEnvelope(name, e, operationId);
+        const env = errorEnvelope(name, e, operationId, ourCodes);
         return compact ? compactEnvelope(env) : env;
       }
     }),

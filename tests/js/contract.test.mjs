@@ -142,3 +142,27 @@ test('contract-8.1 environment_changes in order of occurrence, set then unset in
   assert.deepEqual(await run('true'), []);
   await sb.close();
 });
+
+test('contract-3.1 error envelopes are the reference\'s objects; our codes behind errorCodes', async () => {
+  const sb = await open({ files: { f: 'x' }, policy: { denyOperations: ['write_file'] } });
+  const ref = createTools(sb);
+  const ours = createTools(sb, { errorCodes: 'memsandbox' });
+  const call = (tools, name, args) => tools.find((t) => t.name === name).execute(args);
+  const write = { path: 'g', content: 'g', write_condition: 'any_current_state' };
+  let env = await call(ref, 'write_file', write);
+  assert.deepEqual(env.error, { category: 'policy_denied', code: 'session_policy_denied',
+    message: 'policy denied write_file: operation_denied', correctable: false, retryable: false });
+  env = await call(ours, 'write_file', write);
+  assert.equal(env.error.code, 'policy_denied');
+  assert.match(env.error.message, /operation write_file is denied by policy/);
+  env = await call(ref, 'read_file', { path: 'a'.repeat(256) });
+  assert.deepEqual(env.error, { category: 'invalid_request', code: 'invalid_path',
+    message: 'path segment exceeds 255 UTF-8 bytes', correctable: true, retryable: false });
+  env = await call(ref, 'read_file', { path: 'a/'.repeat(2100) });
+  assert.deepEqual(env.error, { category: 'invalid_request', code: 'invalid_path',
+    message: 'path exceeds 4096 UTF-8 bytes', correctable: true, retryable: false });
+  await sb.close();
+  env = await call(ref, 'read_file', { path: 'f' });
+  assert.equal(env.error.code, 'session_closed');
+  assert.equal((await call(ours, 'read_file', { path: 'f' })).error.code, 'sandbox_closed');
+});

@@ -496,7 +496,7 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
   assertError(await call('apply_patch', { patch: '--- a\0\n' }), { code: 'invalid_patch' });
   // huge strings are refused by limits, not by crashing
   assertError(await call('write_file', { path: 'x'.repeat(5000), content: 'x', write_condition: 'any_current_state' }), {
-    category: 'invalid_request', code: 'path_too_long' });
+    category: 'invalid_request', code: 'invalid_path' });
   assertError(await call('read_file', { path: 'a/'.repeat(100000) }), { correctable: true });
   assert.deepEqual(await state(sb), before);
   // a closed sandbox: envelopes, no exceptions
@@ -506,7 +506,7 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
     apply_patch: { patch: UNIFIED } };
   for (const t of tools) {
     const env = await t.execute(argsFor[t.name]);
-    assertError(env, { code: 'sandbox_closed' });
+    assertError(env, { code: 'session_closed' });
   }
 });
 
