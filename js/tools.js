@@ -24,6 +24,7 @@
 // @ts-self-types="./tools.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
 import { EXTRA_TOOLS } from './tools-extra.js';
+import { referencePatch } from './patch.js';
 
 const enc = new TextEncoder();
 const strictDec = new TextDecoder('utf-8', { fatal: true });
@@ -90,7 +91,7 @@ const SCHEMAS = {
   apply_patch: {
     type: 'object',
     properties: {
-      patch: { type: 'string', minLength: 1,
+      patch: { type: 'string',
         description: 'A unified diff or a V4A patch (*** Begin Patch ... *** End Patch).' },
       expected_hashes: {
         type: ['array', 'null'],
@@ -599,7 +600,14 @@ export function createTools(sandbox, options = {}) {
         seen.add(abs);
         guards.push({ path: abs, hash: g.content_hash });
       }
-      const r = await sandbox.applyPatch(a.patch, { expectedHashes: guards, workspaceOnly: true });
+      const text = referencePatch(a.patch, (path) => {
+        try {
+          return own._readBytes(path).data;
+        } catch {
+          return null; // missing or not a file: the engine says so
+        }
+      });
+      const r = await sandbox.applyPatch(text, { expectedHashes: guards, workspaceOnly: true });
       return {
         metadata: meta(operationId, startedAt),
         files: r.files.map((f) => ({

@@ -166,3 +166,37 @@ test('contract-3.1 error envelopes are the reference\'s objects; our codes behin
   assert.equal(env.error.code, 'session_closed');
   assert.equal((await call(ours, 'read_file', { path: 'f' })).error.code, 'sandbox_closed');
 });
+
+test('contract-9.1 apply_patch applies unified diffs as the reference does', async () => {
+  const { sb, call } = await setup({ files: { crlf: 'a\r\nb\r\nc\r\n', nonl: 'a\nb', empty: '',
+    bin: new Uint8Array([0xff, 0x0a]), f: 'one\n\ntwo\n' } });
+  const patch = async (p) => call('apply_patch', { patch: p });
+  const ok = async (p, file, want) => {
+    const env = await patch(p);
+    assert.equal(env.ok, true, JSON.stringify(env));
+    assert.equal(await sb.readFile(file), want);
+  };
+  const fails = async (p, code, message) => {
+    const env = await patch(p);
+    assert.equal(env.ok, false);
+    assert.deepEqual([env.error.code, env.error.message], [code, message]);
+  };
+  // CRLF file, LF patch: matched, the file keeps CRLF; then a CRLF patch
+  await ok('--- a/crlf\n+++ b/crlf\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n', 'crlf', 'a\r\nB\r\nc\r\n');
+  await ok('--- a/crlf\r\n+++ b/crlf\r\n@@ -2 +2 @@\r\n-B\r\n+b\r\n', 'crlf', 'a\r\nb\r\nc\r\n');
+  // the last line without a newline, no marker: changed, still none
+  await ok('--- a/nonl\n+++ b/nonl\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n', 'nonl', 'a\nB');
+  await ok('--- a/empty\n+++ b/empty\n@@ -0,0 +1 @@\n+first\n', 'empty', 'first');
+  await fails('--- a/f\n+++ b/g\n@@ -1 +1 @@\n-one\n+ONE\n', 'invalid_patch',
+    'patch names f and g: renaming is not supported');
+  await fails('--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n-one\n+ONE\n\n two\n', 'invalid_patch',
+    'hunk line 6 is empty; a blank context line is a single space');
+  await fails('--- a/bin\n+++ b/bin\n@@ -1 +1 @@\n-x\n+y\n', 'file_encoding_error',
+    '/workspace/bin is not valid UTF-8');
+  await fails('', 'invalid_patch', 'patch contains no file sections');
+  assert.equal(await sb.readFile('f'), 'one\n\ntwo\n');
+  // the patch command keeps GNU's byte semantics
+  const r = await sb.execute("printf -- '--- a/bin\\n+++ b/bin\\n@@ -1 +1 @@\\n-\\377\\n+y\\n' | patch -p1 && cat bin");
+  assert.deepEqual([r.exitCode, r.stdout], [0, 'patching file bin\ny\n']);
+  await sb.close();
+});
