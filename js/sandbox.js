@@ -730,7 +730,8 @@ export class Sandbox {
    * @returns {Promise<T.ApplyPatchResult>}
    */
   async applyPatch(patch, options = {}) {
-    return this._applyPatch(patch, options);
+    // one operation, its guard's dry run a step (#22 item 7)
+    return this._operation('applyPatch', 'apply_patch', undefined, () => this._applyPatch(patch, options));
   }
 
   _applyPatch(patch, options) {
