@@ -1279,8 +1279,8 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
   if (full) rc = 1;
-  filled = s1 && s1->pipe && out == s1->ob &&
-           out->len >= sh->lim->max_string_bytes;
+  filled =
+      s1 && s1->pipe && out == s1->ob && out->len >= sh->lim->max_string_bytes;
   if (c.in_cut && c.in_eof && rc != MSB_ENOMEM &&
       !(filled && (d->flags & CMD_PREFIX))) {
     /* What it made of a stream cut short is not output, even when that
