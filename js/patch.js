@@ -183,3 +183,27 @@ export function referencePatch(text, read) {
   }
   return out.join('\n');
 }
+
+/**
+ * The size a unified diff gives path's file of oldSize bytes: what its
+ * sections add less what they remove (for the reference's over-limit
+ * message, "file contains N bytes; limit is M bytes").
+ * @param {string} text @param {string} path @param {number} oldSize
+ */
+export function patchedSize(text, path, oldSize) {
+  const enc = new TextEncoder();
+  let size = oldSize;
+  let mine = false;
+  let last = '';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('+++ ')) {
+      mine = normalisePath('/workspace', headerPath(line)) === path;
+    } else if (mine && !line.startsWith('--- ') && (line[0] === '+' || line[0] === '-')) {
+      size += (line[0] === '+' ? 1 : -1) * enc.encode(line).length;
+    } else if (mine && line.startsWith('\\') && (last[0] === '+' || last[0] === '-')) {
+      size -= last[0] === '+' ? 1 : -1; // that line had no newline after all
+    }
+    last = line;
+  }
+  return size;
+}

@@ -24,7 +24,7 @@
 // @ts-self-types="./tools.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
 import { EXTRA_TOOLS } from './tools-extra.js';
-import { referencePatch } from './patch.js';
+import { patchedSize, referencePatch } from './patch.js';
 
 const enc = new TextEncoder();
 const strictDec = new TextDecoder('utf-8', { fatal: true });
@@ -607,7 +607,23 @@ export function createTools(sandbox, options = {}) {
           return null; // missing or not a file: the engine says so
         }
       });
-      const r = await sandbox.applyPatch(text, { expectedHashes: guards, workspaceOnly: true });
+      let r;
+      try {
+        r = await sandbox.applyPatch(text, { expectedHashes: guards, workspaceOnly: true });
+      } catch (e) {
+        // the reference's numbers: "file contains N bytes; limit is M bytes"
+        const m = e instanceof MemSandboxError && e.code === 'file_size_limit_exceeded' &&
+          /^(\/.*): File too large$/.exec(e.message);
+        if (!m) throw e;
+        let old = 0;
+        try {
+          old = own._readBytes(m[1]).data.length;
+        } catch {
+          // a new file
+        }
+        throw domainError('file_size_limit_exceeded', 'quota_exceeded',
+          `file contains ${patchedSize(text, m[1], old)} bytes; limit is ${sandbox.limits.max_file_bytes} bytes`);
+      }
       return {
         metadata: meta(operationId, startedAt),
         files: r.files.map((f) => ({

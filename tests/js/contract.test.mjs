@@ -200,3 +200,12 @@ test('contract-9.1 apply_patch applies unified diffs as the reference does', asy
   assert.deepEqual([r.exitCode, r.stdout], [0, 'patching file bin\ny\n']);
   await sb.close();
 });
+
+test('contract-9.2 a patched file over the file limit gives the reference\'s numbers', async () => {
+  const { sb, call } = await setup({ limits: { max_file_bytes: 20 }, files: { big: 'x\n' } });
+  const env = await call('apply_patch', { patch: `--- a/big\n+++ b/big\n@@ -1 +1 @@\n-x\n+${'y'.repeat(30)}\n` });
+  assert.deepEqual([env.error.code, env.error.message],
+    ['file_size_limit_exceeded', 'file contains 31 bytes; limit is 20 bytes']);
+  assert.equal(await sb.readFile('big'), 'x\n');
+  await sb.close();
+});
