@@ -209,3 +209,12 @@ test('contract-9.2 a patched file over the file limit gives the reference\'s num
   assert.equal(await sb.readFile('big'), 'x\n');
   await sb.close();
 });
+
+test('contract-3.2 copy or move onto itself is same_path', async () => {
+  const sb = await open({ files: { f: 'x' } });
+  for (const op of ['copy', 'move']) {
+    await assert.rejects(sb[op]('f', './f'), (e) => e.code === 'same_path' &&
+      e.category === 'invalid_request' && e.message === 'source and destination must differ');
+  }
+  await sb.close();
+});

@@ -348,7 +348,7 @@ TEST("api-2.5") { /* copy and move */
   CHECK(ta_put(sb, "g", "G") == 0);
   ta_snap(sb, &s0);
   CHECK(msb_copy(sb, "d", "c", 0) == MSB_EISDIR);
-  CHECK(msb_copy(sb, "d", "d", MSB_RECURSIVE) == MSB_EINVAL);
+  CHECK(msb_copy(sb, "d", "d", MSB_RECURSIVE) == MSB_ESAME);
   CHECK_STR(msb_errmsg(sb), "source and destination must differ");
   CHECK(msb_copy(sb, "d", "d/e/x", MSB_RECURSIVE) == MSB_EBUSY);
   CHECK_STR(msb_errmsg(sb), "source and destination paths must not overlap");
