@@ -407,6 +407,11 @@ function toolSecrets(secrets) {
   return { ...secrets };
 }
 
+// The policy operation an optional tool's call is (its steps are not
+// decisions of their own).
+const EXTRA_OPS = { edit_file: 'write_file', list_directory: 'list_entries', glob: 'list_entries',
+  grep: 'read_file' };
+
 /**
  * The four tools over one sandbox. Options: sessionId (reported in
  * metadata; default a random id), maxReadLines, maxReadBytes,
@@ -415,11 +420,6 @@ function toolSecrets(secrets) {
  * @param {import('./tools.js').ToolOptions} [options]
  * @returns {import('./tools.js').Tool[]}
  */
-// The policy operation an optional tool's call is (its steps are not
-// decisions of their own).
-const EXTRA_OPS = { edit_file: 'write_file', list_directory: 'list_entries', glob: 'list_entries',
-  grep: 'read_file' };
-
 export function createTools(sandbox, options = {}) {
   if (!sandbox || typeof sandbox.execute !== 'function' || typeof sandbox.applyPatch !== 'function') {
     throw new TypeError('createTools needs a Sandbox');
