@@ -1342,8 +1342,24 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
         sh->flow = SH_FLOW_ABORT;
         return 1;
       }
-      iname = t.v[0];
-      t.v[0] = NULL;
+      if (t.n > 1) { /* ${!a[@]:1}: bash names the words joined */
+        buf j;
+        size_t k, jl;
+        buf_init(&j, sh->m);
+        for (k = 0; k < t.n; k++) {
+          if (k) buf_putc(&j, ' ');
+          buf_puts(&j, t.v[k]);
+        }
+        iname = j.err ? NULL : buf_steal(&j, &jl);
+        buf_finish(&j);
+        if (!iname) {
+          xval_free(sh, &t);
+          return MSB_ENOMEM;
+        }
+      } else {
+        iname = t.v[0];
+        t.v[0] = NULL;
+      }
       xval_free(sh, &t);
       name = iname;
       sub = 0;
