@@ -2147,26 +2147,6 @@ static int bi_nojobs(shell *sh, int argc, char **argv) {
   return 1;
 }
 
-static int bi_jobs(shell *sh, int argc, char **argv) {
-  (void)sh;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
-
-static int bi_kill(shell *sh, int argc, char **argv) {
-  if (argc < 2) {
-    return bi_usage(sh, "kill",
-                    "kill [-s sigspec | -n signum | -sigspec] "
-                    "pid | jobspec ... or kill -l [sigspec]");
-  }
-  interp_errf(sh, "kill: %s: %s", argv[argc - 1],
-              argv[argc - 1][0] == '%' ? "no such job"
-                                       : "arguments must be process or job "
-                                         "IDs");
-  return 1;
-}
-
 static int bi_umask(shell *sh, int argc, char **argv) {
   buf b;
   int i = 1, sym = 0, print = 0;
@@ -2630,8 +2610,8 @@ static const sh_builtin bi_table[] = {
     {"hash", bi_hash, 0},
     {"help", bi_help, 0},
     {"history", interp_interactive_builtin, 0},
-    {"jobs", bi_jobs, 0},
-    {"kill", bi_kill, 0},
+    {"jobs", interp_interactive_builtin, 0},
+    {"kill", trap_kill, 0},
     {"let", bi_let, 0},
     {"local", bi_local, 0},
     {"mapfile", bi_mapfile, 0},

@@ -716,15 +716,17 @@ static sh_job *interp_job_find(shell *sh, int pid) {
   return NULL;
 }
 
+int interp_job_known(shell *sh, int pid) {
+  return interp_job_find(sh, pid) != NULL;
+}
+
 /* wait -n: the first job no wait has reported; 127 when none. */
 static int interp_wait_next(shell *sh, const char *pvar) {
   int k;
   char nb[24];
   for (k = 0; k < sh->njobs; k++)
     if (!sh->jobs[k].waited) {
-      int j;
-      /* bash reaped them all: the rest are not reported again */
-      for (j = k; j < sh->njobs; j++) sh->jobs[j].waited = 1;
+      sh->jobs[k].waited = 1;
       expand_fmt_i64(nb, sh->jobs[k].pid);
       if (pvar && builtin_assign(sh, pvar, nb, 0) < 0) return MSB_ENOMEM;
       return sh->jobs[k].status;
@@ -827,6 +829,16 @@ static int interp_has_opt(int argc, char **argv, char opt) {
 int interp_interactive_builtin(shell *sh, int argc, char **argv) {
   const char *name = argv[0];
   if (!strcmp(name, "disown")) return interp_disown(sh, argc, argv);
+  if (!strcmp(name, "jobs")) {
+    /* finished jobs are reported as they end: none is left to name */
+    int i, status = 0;
+    for (i = 1; i < argc; i++)
+      if (argv[i][0] != '-') {
+        interp_errf(sh, "jobs: %s: no such job", argv[i]);
+        status = 1;
+      }
+    return status;
+  }
   if (!strcmp(name, "suspend")) {
     interp_errf(sh, "suspend: cannot suspend: no job control");
     return 1;
@@ -1091,10 +1103,12 @@ static int interp_redir_var_close(shell *sh, ast_redir *r, interp_saved *sv) {
   ast_redir one = *r;
   const char *val = var_value(sh->vars, r->varname);
   int fd, move;
-  if (!val || !interp_parse_fd(val, &fd, &move) || move) {
+  if (!val) {
     interp_errf(sh, "%s: ambiguous redirect", r->varname);
     return 1;
   }
+  if (!interp_parse_fd(val, &fd, &move) || move)
+    return 0; /* bash closes nothing and says nothing */
   one.varname = NULL;
   one.fd = fd;
   return interp_redir(sh, &one, sv);
@@ -2113,8 +2127,10 @@ int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd) {
   char *nv;
   switch (var_nameref_check(v->name, target)) {
   case VAR_EBADNAME:
-    interp_errf(sh, "%s%s`%s': invalid variable name for name reference", pre,
-                sep, target);
+    interp_errf(sh,
+                *target ? "%s%s`%s': invalid variable name for name reference"
+                        : "%s%s`%s': not a valid identifier",
+                pre, sep, target);
     return 1;
   case VAR_ESELF:
     if (v->level > 0) { /* a local may name the global it hides */

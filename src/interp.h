@@ -317,6 +317,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl);
 /* wait [-n] [-p var] [pid ...] for the finished background jobs; argv
  * past the options bi_wait checked. */
 int interp_wait(shell *sh, int argc, char **argv);
+/* 1 when pid is a background job this shell ran (and so has finished). */
+int interp_job_known(shell *sh, int pid);
 /* bind, fc, history, suspend and disown as a non-interactive bash answers
  * them (no line editing, no history list, no job control). */
 int interp_interactive_builtin(shell *sh, int argc, char **argv);

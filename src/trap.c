@@ -180,6 +180,67 @@ int trap_builtin(shell *sh, int argc, char **argv) {
   return status;
 }
 
+/* kill -l [spec ...]: the table, or each number's name / name's number
+ * (an exit status past 128 names its signal). */
+static int trap_kill_list(shell *sh, int argc, char **argv) {
+  buf b;
+  int i, n, status = 0;
+  if (!argc) return trap_list_signals(sh);
+  buf_init(&b, sh->m);
+  for (i = 0; i < argc; i++) {
+    if (trap_digits(argv[i], &n)) {
+      if (n > 128) n -= 128;
+      if (trap_signame(n)) {
+        buf_printf(&b, "%s\n", trap_signame(n));
+        continue;
+      }
+    } else if ((n = trap_parse(argv[i])) > 0 && n <= TRAP_NSIG) {
+      buf_printf(&b, "%d\n", n);
+      continue;
+    }
+    interp_errf(sh, "kill: %s: invalid signal specification", argv[i]);
+    status = 1;
+  }
+  n = trap_flush(sh, &b);
+  return n ? n : status;
+}
+
+int trap_kill(shell *sh, int argc, char **argv) {
+  static const char usage[] =
+      "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec "
+      "... or kill -l [sigspec]";
+  int i = 1, status = 0;
+  if (i < argc && (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-L")))
+    return trap_kill_list(sh, argc - 2, argv + 2);
+  if (i < argc && (!strcmp(argv[i], "-s") || !strcmp(argv[i], "-n"))) {
+    if (++i >= argc) return interp_usagef(sh, "%s", usage), 2;
+    if (trap_parse(argv[i]) < 0) {
+      interp_errf(sh, "kill: %s: invalid signal specification", argv[i]);
+      return 1;
+    }
+    i++;
+  } else if (i < argc && argv[i][0] == '-' && argv[i][1]) {
+    if (trap_parse(argv[i] + 1) < 0) {
+      interp_errf(sh, "kill: %s: invalid signal specification", argv[i] + 1);
+      return 1;
+    }
+    i++;
+  }
+  if (i >= argc) return interp_usagef(sh, "%s", usage), 2;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    int pid;
+    if (*a == '%')
+      interp_errf(sh, "kill: %s: no such job", a);
+    else if (trap_digits(a, &pid) && interp_job_known(sh, pid))
+      interp_errf(sh, "kill: (%d) - No such process", pid);
+    else
+      interp_errf(sh, "kill: %s: arguments must be process or job IDs", a);
+    status = 1;
+  }
+  return status;
+}
+
 void trap_free_signals(shell *sh) {
   int k;
   if (!sh->trap_sig) return;

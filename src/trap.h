@@ -13,6 +13,9 @@
 
 /* trap [-lp] [[action] spec ...] once bi_trap has checked the options. */
 int trap_builtin(shell *sh, int argc, char **argv);
+/* kill: -l/-L list or translate signals; a finished job's pid is gone
+ * and %N names no job (no job control); other pids are refused. */
+int trap_kill(shell *sh, int argc, char **argv);
 /* Frees every signal trap of sh. */
 void trap_free_signals(shell *sh);
 /* Gives c (a copy of sh) the signal traps of sh: 0 or MSB_ENOMEM. */
