@@ -1554,9 +1554,17 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
       if (pe->op == AST_PE_TRANSFORM && !v.set) {
         /* a declared variable without a value still has attributes */
         char at[16];
-        if (pe->xform == 'a' &&
-            expand_attr_string(var_get(sh->vars, name, NULL), at))
-          xw_exp(x, at, strlen(at), quoted);
+        buf d;
+        if (!expand_attr_string(var_get(sh->vars, name, NULL), at)) break;
+        if (pe->xform == 'a') xw_exp(x, at, strlen(at), quoted);
+        if (pe->xform != 'A') break;
+        buf_init(&d, sh->m);
+        buf_printf(&d, "declare -%s %s", at, name);
+        if (d.err)
+          rc = d.err;
+        else
+          xw_exp(x, d.p, d.len, quoted);
+        buf_finish(&d);
         break;
       }
       if (quoted && v.list && !v.star && !v.n) break;
