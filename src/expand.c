@@ -354,6 +354,13 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     expand_fmt_i64(nb, (expand_now(sh) - sh->seconds_base) / 1000000000);
   } else if (!strcmp(name, "EPOCHSECONDS")) {
     expand_fmt_i64(nb, (sh->clock_ns ? *sh->clock_ns : 0) / 1000000000);
+  } else if (!strcmp(name, "BASH_COMMAND")) {
+    buf b;
+    buf_init(&b, sh->m);
+    if (sh->cur_cmd) ast_print_command(&b, sh->cur_cmd, interp_stack_left(sh));
+    *rc = b.err ? b.err : xval_str(sh, v, buf_str(&b));
+    buf_finish(&b);
+    return 1;
   } else if (!strcmp(name, "LINENO")) {
     expand_fmt_i64(nb, sh->line);
   } else if (!strcmp(name, "BASHPID")) {

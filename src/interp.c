@@ -1655,6 +1655,7 @@ int interp_push_frame(shell *sh, const char *name, const char *src) {
 static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
   int onpos = sh->npos, rc, ocall;
+  const ast_node *ocmd = sh->cur_cmd;
   const char *ofn = sh->funcname;
   ast_tree *t = f->tree;
   ast_node *body = f->body;
@@ -1710,6 +1711,12 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   sh->depth--;
   sh->funcs_active--;
   sh->cur_call = ocall;
+  {
+    /* $BASH_COMMAND stays the body's last command unless the body went
+     * (unset -f or a new definition released its tree) */
+    sh_func *now = interp_func_get(sh, argv[0]);
+    if (!now || now->body != body) sh->cur_cmd = ocmd;
+  }
   var_pop_scope(sh->vars);
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
@@ -2365,6 +2372,7 @@ static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
   ast_assign *a;
   interp_saved sv;
   sh->line = n->line;
+  if (!sh->in_trap) sh->cur_cmd = n;
   rc = interp_tick(sh, 1);
   if (rc) return rc;
   sh->cmdsub_ran = 0;
@@ -3633,6 +3641,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
   ast_node *node;
   ast_tree *ot = sh->tree;
+  const ast_node *ocmd = sh->cur_cmd;
   int rc = 0, status = 0;
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
@@ -3707,6 +3716,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   }
   sh->depth--;
   sh->tree = ot;
+  sh->cur_cmd = ocmd; /* this tree's nodes go now */
   parse_destroy(p);
   interp_stack_pop(sh, SH_STACK_EVAL);
   return rc < 0 ? rc : status;
@@ -3718,7 +3728,9 @@ int interp_run_trap(shell *sh, const char *cmd) {
   char *copy = mem_strdup(sh->m, cmd);
   if (!copy) return MSB_ENOMEM;
   sh->flow = SH_FLOW_NONE;
+  sh->in_trap++;
   rc = interp_string(sh, copy, strlen(copy), sh->line);
+  sh->in_trap--;
   mem_free(sh->m, copy);
   if (rc < 0) return rc;
   if (sh->flow == SH_FLOW_NONE) {

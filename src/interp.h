@@ -198,6 +198,10 @@ struct shell {
   char *trap_exit, *trap_err;
   char **trap_sig; /* signal traps by number (trap.c), NULL while none */
   char *last_arg;  /* $_: the last word of the previous simple command */
+  /* $BASH_COMMAND: the simple command running, kept while a trap runs;
+   * eval, source and calls put theirs back, so it never outlives its tree */
+  const struct ast_node *cur_cmd;
+  int in_trap;
   int status;           /* $? */
   int bg_pid;           /* $! (0 = none) */
   /* background jobs: each ran to completion where it was started; wait
