@@ -3176,6 +3176,7 @@ again:
   }
   case AST_SUBSHELL:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_subshell(sh, n->u.body);
     check = 1;
     break;
@@ -3210,6 +3211,7 @@ again:
     break;
   case AST_COND:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (!rc) rc = interp_cond(sh, n->u.cond);
     check = 1;
@@ -3217,6 +3219,7 @@ again:
   case AST_ARITH: {
     int64_t v;
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
