@@ -15,4 +15,5 @@ export { loadModule, setDefaultWasm, setFileReader } from './loader.js';
 export { normalisePath } from './patch.js';
 export { Sandbox, SandboxState, createSandbox } from './sandbox.js';
 export { SandboxService } from './service.js';
+export { STATE_FORMAT, dirEntries } from './state.js';
 export { constants };

@@ -216,8 +216,51 @@ export interface ApplyPatchResult {
   revision: number;
 }
 
+/** A top directory of a state manifest. */
+export interface StateTop {
+  key: string;
+  mode: number;
+  /** nanoseconds, decimal */
+  mtime: string;
+}
+
+/** The JSON-safe root of a content-addressed state (exportState). */
+export interface StateManifest {
+  format: 'memsandbox-state-1';
+  tmp?: StateTop;
+  workspace: StateTop;
+  rootHash: string;
+  revision: string;
+  cwd: string;
+  /** key of the shell session's piece */
+  session: string;
+}
+
+export interface StateExport {
+  manifest: StateManifest;
+  /** the pieces `since` lacked, by SHA-256 key (hex) */
+  pieces: Map<string, Uint8Array>;
+  /** every key the manifest reaches */
+  keys: Set<string>;
+  /** listings' leaf keys, so a later export skips unchanged ones */
+  index: Map<string, string[]>;
+}
+
+export type GetPiece = (key: string) =>
+  Uint8Array | undefined | null | Promise<Uint8Array | undefined | null>;
+
+export const STATE_FORMAT: 'memsandbox-state-1';
+/** Entries of a directory piece (throws malformed_input on a bad one). */
+export function dirEntries(piece: Uint8Array, key?: string): {
+  kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
+}[];
+
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
+  /** A new sandbox from a state manifest and its pieces; validated as
+   * restore validates a snapshot, all or nothing. */
+  static importState(manifest: StateManifest, getPiece: GetPiece,
+    options?: CreateOptions): Promise<Sandbox>;
   /** A new sandbox holding a snapshot's (or any tar's) state; files,
    * directories, cwd and env options apply on top of it. */
   static fromSnapshot(archive: Content, options?: CreateOptions): Promise<Sandbox>;
@@ -261,6 +304,9 @@ export class Sandbox {
   release(id: number): Promise<void>;
   snapshot(options?: { level?: number }): Promise<Uint8Array>;
   restore(archive: Content): Promise<{ revision: number }>;
+  /** The state as content-addressed pieces; with since (an earlier
+   * export, or a set of keys a store holds) only the missing pieces. */
+  exportState(options?: { since?: StateExport | { has(key: string): boolean } }): Promise<StateExport>;
   /** Opaque id events carry as `sandbox`. */
   readonly id: string;
   setPolicy(policy: Policy | string): Promise<void>;
