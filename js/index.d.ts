@@ -255,6 +255,66 @@ export function dirEntries(piece: Uint8Array, key?: string): {
   kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
 }[];
 
+/** Where content-addressed state lives: string keys to bytes. */
+export interface SnapshotStore {
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<unknown>;
+  list(prefix?: string): Promise<string[]>;
+  /** optional: all entries at once (atomically where the store can) */
+  putMany?(entries: [string, Uint8Array][]): Promise<void>;
+}
+export class MemoryStore implements SnapshotStore {
+  constructor();
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<boolean>;
+  list(prefix?: string): Promise<string[]>;
+  putMany(entries: [string, Uint8Array][]): Promise<void>;
+}
+export class KeyValueStore implements SnapshotStore {
+  constructor(ops: {
+    get(key: string): Promise<Uint8Array | ArrayBuffer | undefined | null>;
+    put(key: string, value: Uint8Array): Promise<unknown>;
+    delete(key: string): Promise<unknown>;
+    has?(key: string): Promise<boolean>;
+    list?(prefix: string): Promise<string[]>;
+  }, options?: { prefix?: string });
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** A directory of the host's filesystem (the Node and Bun entry only). */
+export class FileStore implements SnapshotStore {
+  constructor(dir: string);
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Durable Object storage (ctx.storage); putMany is one transaction. */
+export class DurableObjectStore implements SnapshotStore {
+  constructor(storage: any, options?: { prefix?: string });
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<boolean>;
+  list(prefix?: string): Promise<string[]>;
+  putMany(entries: [string, Uint8Array][]): Promise<void>;
+}
+/** Saves an export's pieces and then its manifest under name. */
+export function saveState(store: SnapshotStore, name: string,
+  exported: { manifest: StateManifest; pieces: Map<string, Uint8Array> }): Promise<{ pieces: number; bytes: number }>;
+export function loadManifest(store: SnapshotStore, name: string): Promise<StateManifest | undefined>;
+export function pieceReader(store: SnapshotStore): GetPiece;
+/** Removes the pieces no saved manifest reaches; resolves to the count. */
+export function collectGarbage(store: SnapshotStore): Promise<number>;
+
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
   /** A new sandbox from a state manifest and its pieces; validated as

@@ -17,3 +17,4 @@ setDefaultWasm(() => {
 
 export * from './core.js';
 export * from './tools.js';
+export { FileStore } from './store-node.js';

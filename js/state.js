@@ -167,17 +167,20 @@ function checkManifest(m) {
 }
 
 /**
- * Every key a manifest reaches, fetching directory pieces through
- * getPiece: resolves to Map(key -> bytes) of all pieces. Fetches each
- * distinct piece once, a directory level at a time.
+ * Every piece a manifest reaches, fetched through getPiece: resolves to
+ * Map(key -> bytes). Fetches each distinct piece once, a directory level
+ * at a time. With leaves false only listings are fetched (files, links
+ * and the session map to null): what a garbage collector needs.
  * @param {any} manifest
  * @param {(key: string) => any} getPiece
  */
-export async function collectPieces(manifest, getPiece) {
+export async function collectPieces(manifest, getPiece, { leaves = true } = {}) {
   checkManifest(manifest);
   const pieces = new Map();
   let entries = 0, bytes = 0;
-  let frontier = [[manifest.session, false], [manifest.workspace.key, true]];
+  let frontier = [[manifest.workspace.key, true]];
+  if (leaves) frontier.push([manifest.session, false]);
+  else pieces.set(manifest.session, null);
   if (manifest.tmp) frontier.push([manifest.tmp.key, true]);
   const fetch = async (key) => {
     const b = await getPiece(key);
@@ -197,7 +200,10 @@ export async function collectPieces(manifest, getPiece) {
       if (!isDir) return;
       for (const e of dirEntries(got[i], k)) {
         if (++entries > MAX_ENTRIES) throw rejected('the tree has too many entries');
-        if (!pieces.has(e.key)) frontier.push([e.key, e.kind === 'directory']);
+        if (pieces.has(e.key)) continue;
+        if (e.kind === 'directory') frontier.push([e.key, true]);
+        else if (leaves) frontier.push([e.key, false]);
+        else pieces.set(e.key, null);
       }
     });
   }
