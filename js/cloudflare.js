@@ -14,7 +14,11 @@
 //
 // The wasm module is imported as a Workers wasm module, as Wrangler and
 // workerd load it.
+// The platform's modules have no declarations in this package (their
+// types are @cloudflare/workers-types, which it does not depend on).
+// @ts-ignore
 import { DurableObject } from 'cloudflare:workers';
+// @ts-ignore
 import wasm from './memsandbox.wasm';
 import { MemSandboxError, invalid } from './errors.js';
 import { setDefaultWasm } from './loader.js';
@@ -41,6 +45,7 @@ function batched(getPieces) {
   let batch = null;
   return (key) => {
     if (!batch) {
+      /** @type {{keys: string[], done?: Promise<Record<string, any>>}} */
       const b = batch = { keys: [] };
       b.done = Promise.resolve().then(async () => {
         batch = null;
@@ -69,6 +74,7 @@ function checkIdemKey(key) {
 export class SandboxObject extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
+    this.storage = ctx.storage;
     this.store = new DurableObjectStore(ctx.storage);
     this.sandbox = null;
     this.last = null; // the last persisted export: what the store holds
@@ -124,7 +130,7 @@ export class SandboxObject extends DurableObject {
     if (order && order.length > MAX_KEYS) {
       for (const old of order.slice(0, order.length - MAX_KEYS)) await this.store.delete(`i/${old}`);
     }
-    await this.ctx.storage.setAlarm(Date.now() + this.idleMs);
+    await this.storage.setAlarm(Date.now() + this.idleMs);
     return { manifest: exported.manifest, written: exported.pieces.size };
   }
 
@@ -169,6 +175,10 @@ export class SandboxObject extends DurableObject {
   /**
    * Creates the sandbox (Sandbox.create options: limits, profile, seed,
    * clock, files, directories, cwd, env). Fails when one exists.
+   */
+  /**
+   * @param {any} [options]
+   * @param {{idempotencyKey?: string}} [call]
    */
   async create(options = {}, { idempotencyKey } = {}) {
     checkIdemKey(idempotencyKey);
@@ -280,8 +290,8 @@ export class SandboxObject extends DurableObject {
       if (this.sandbox) await this.sandbox.close();
       this.sandbox = null;
       this.last = null;
-      await this.ctx.storage.deleteAlarm();
-      await this.ctx.storage.deleteAll();
+      await this.storage.deleteAlarm();
+      await this.storage.deleteAll();
       return { deleted: true };
     });
   }

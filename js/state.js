@@ -88,6 +88,7 @@ function top(p) {
  * directories are not read again) or any object with has(key).
  * @param {import('./sandbox.js').Sandbox} sb
  * @param {{since?: any}} [options]
+ * @returns {import('./index.js').StateExport}
  */
 export function exportState(sb, options = {}) {
   const since = options.since ?? null;
@@ -100,6 +101,7 @@ export function exportState(sb, options = {}) {
   const pieces = new Map();
   const keys = new Set();
   const index = new Map();
+  /** @type {any} */
   const manifest = { format: STATE_FORMAT };
   const need = (k, bytes) => {
     keys.add(k);
