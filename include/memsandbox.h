@@ -436,7 +436,8 @@ int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
 int msb_state_export(msb_sandbox *sb, uint8_t **data, size_t *len);
 /* Replaces the whole state from import records: the export's records
  * without its 'D' and 'L' records, plus one 'P' record per piece (its key
- * and bytes; the key is checked). Validated as msb_restore validates a snapshot, all or
+ * and bytes; the key is checked unless a leading 'K' record says the host
+ * vouches for its store). Validated as msb_restore validates a snapshot, all or
  * nothing; a missing or malformed piece is MSB_ECORRUPT with the piece's
  * key in msb_errmsg. */
 int msb_state_import(msb_sandbox *sb, const uint8_t *data, size_t len);

@@ -885,19 +885,28 @@ export class Sandbox {
    * A new sandbox from a manifest, fetching pieces with getPiece(key)
    * (sync or async; bytes, or undefined when missing). Validated as
    * restore validates a snapshot; nothing is half-built. options are
-   * Sandbox.create's.
+   * Sandbox.create's, and trustPieces: the pieces come from the host's
+   * own store, so they are not hashed against their keys (the root hash
+   * is still checked).
    * @param {any} manifest
    * @param {(key: string) => any} getPiece
-   * @param {T.CreateOptions} [options]
+   * @param {T.CreateOptions & {trustPieces?: boolean}} [options]
    * @returns {Promise<Sandbox>}
    */
   static async importState(manifest, getPiece, options = {}) {
     if (typeof getPiece !== 'function') throw invalid('getPiece must be a function');
-    const data = importRecords(manifest, await collectPieces(manifest, getPiece));
-    const sb = await Sandbox.create(options);
+    const { trustPieces = false, ...create } = options;
+    const pieces = await collectPieces(manifest, getPiece);
+    const sb = await Sandbox.create(create);
     try {
-      sb._call('importState', (s) => sb._inst.call(OP.state_import, sb._sb,
-        s.bytes(data), data.length));
+      sb._call('importState', (s) => {
+        let ptr = 0;
+        const data = importRecords(manifest, pieces, (n) => {
+          ptr = s.alloc(n);
+          return sb._inst.u8().subarray(ptr, ptr + n);
+        }, trustPieces === true);
+        return sb._inst.call(OP.state_import, sb._sb, ptr, data.length);
+      });
     } catch (e) {
       await sb.close();
       throw e;

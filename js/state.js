@@ -191,8 +191,8 @@ export async function collectPieces(manifest, getPiece, { leaves = true } = {}) 
     return b;
   };
   while (frontier.length) {
-    const batch = frontier.filter(([k], i) => !pieces.has(k) &&
-      frontier.findIndex(([k2]) => k2 === k) === i);
+    const asked = new Set();
+    const batch = frontier.filter(([k]) => !pieces.has(k) && !asked.has(k) && asked.add(k));
     const got = await Promise.all(batch.map(([k]) => fetch(k)));
     frontier = [];
     batch.forEach(([k, isDir], i) => {
@@ -216,9 +216,11 @@ function u32(n) {
   return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
 }
 
+// A checked key's 64 lowercase hex digits as 32 bytes.
 function fromHexKey(k) {
   const b = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) b[i] = parseInt(k.slice(2 * i, 2 * i + 2), 16);
+  const v = (c) => (c < 97 ? c - 48 : c - 87);
+  for (let i = 0; i < 32; i++) b[i] = (v(k.charCodeAt(2 * i)) << 4) | v(k.charCodeAt(2 * i + 1));
   return b;
 }
 
@@ -232,17 +234,23 @@ function topRecord(d) {
 }
 
 /**
- * The import records for a checked manifest and its pieces (cas.h).
+ * The import records for a checked manifest and its pieces (cas.h),
+ * written into alloc(n): the bytes go to the module's memory in one copy.
+ * trusted: the pieces come from the host's own store, so the core need not
+ * hash them against their keys (the root hash is still checked).
  * @param {any} manifest
  * @param {Map<string, Uint8Array>} pieces
+ * @param {(n: number) => Uint8Array} [alloc]
+ * @param {boolean} [trusted]
  */
-export function importRecords(manifest, pieces) {
+export function importRecords(manifest, pieces, alloc = (n) => new Uint8Array(n), trusted = false) {
   const enc = new TextEncoder();
   const parts = [];
   const rec = (tag, ...payload) => {
     const len = payload.reduce((n, p) => n + p.length, 0);
     parts.push(Uint8Array.of(TAG(tag), ...u32(len)), ...payload);
   };
+  if (trusted) rec('K');
   rec('V', enc.encode(manifest.revision));
   rec('C', enc.encode(manifest.cwd));
   rec('R', fromHexKey(manifest.rootHash));
@@ -250,7 +258,7 @@ export function importRecords(manifest, pieces) {
   if (manifest.tmp) rec('T', topRecord(manifest.tmp));
   rec('W', topRecord(manifest.workspace));
   for (const [k, p] of pieces) rec('P', fromHexKey(k), p);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  const out = alloc(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
     out.set(p, at);

@@ -23,7 +23,9 @@
  *       path, piece bytes
  *   'L' (export) a link's piece: key, target
  *   'P' (import) a piece: key, bytes; a piece that does not hash to its
- *       key is rejected by name. */
+ *       key is rejected by name
+ *   'K' (import, first, empty) the host vouches for the keys (its own
+ *       store): pieces are not hashed; the root hash is still checked. */
 #ifndef MSB_CAS_H
 #define MSB_CAS_H
 

@@ -187,3 +187,18 @@ test('scale-1.6 a manifest past the sandbox quota fails whole, without a sandbox
     (e) => e.category === 'quota_exceeded' || e.code === 'malformed_input');
   await a.close();
 });
+
+test('scale-1.7 trustPieces skips hashing pieces but not the root hash check', async () => {
+  const a = await setup();
+  const { manifest, pieces } = await a.exportState();
+  const b = await Sandbox.importState(manifest, (k) => pieces.get(k), { trustPieces: true });
+  assert.equal(await b.rootHash(), manifest.rootHash);
+  // a /workspace file: /tmp is outside the root hash
+  const fileKey = sha(enc.encode('one\n'));
+  assert.ok(pieces.has(fileKey));
+  const swapped = new Map(pieces).set(fileKey, enc.encode('two\n'));
+  await assert.rejects(Sandbox.importState(manifest, (k) => swapped.get(k), { trustPieces: true }),
+    /archive rejected: root hash mismatch|state rejected/);
+  await a.close();
+  await b.close();
+});
