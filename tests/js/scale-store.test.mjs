@@ -5,9 +5,11 @@
 // a Map with its API here; scale-cloudflare.test.mjs runs the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   Sandbox, MemoryStore, FileStore, KeyValueStore, DurableObjectStore,
   saveState, loadManifest, pieceReader, collectGarbage,
@@ -131,4 +133,21 @@ test('scale-2.3 stores refuse values that are not bytes', async () => {
 
 test.after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('scale-2.4 the README example runs and prints what its comments say', () => {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const block = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1])
+    .find((src) => src.includes('saveState(store'));
+  assert.ok(block);
+  const entry = new URL('../../build/npm/node.js', import.meta.url).href;
+  const dir = mkdtempSync(join(tmpdir(), 'msb-readme-'));
+  dirs.push(dir);
+  const file = join(dir, 'example.mjs');
+  // the one TypeScript-only token is the non-null assertion
+  writeFileSync(file, block.replace("from 'memsandbox'", `from '${entry}'`).replace(")!,", "),"));
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const said = [...block.matchAll(/console\.log\(.*\); \/\/ (\S+)/g)].map((m) => m[1].replace(/:$/, '').replace(/^"|"$/g, ''));
+  assert.equal(r.stdout, `${said[0]}\n${JSON.parse(`"${said[1]}"`)}\n${said[2]}\n`);
 });
