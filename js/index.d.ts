@@ -379,7 +379,10 @@ export class Sandbox {
 export function createSandbox(options?: CreateOptions): Promise<Sandbox>;
 
 export class SandboxService {
-  constructor(defaults?: CreateOptions);
+  /** workers (Node and Bun): sandboxes in that many worker threads, each
+   * pinned to one; stateDir: where each sandbox's state is saved after
+   * every change, so a crashed worker's sandboxes restore in a new one. */
+  constructor(defaults?: CreateOptions & { workers?: number; stateDir?: string });
   create(options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   get(handle: string): Sandbox;
   resume(archive: Content, options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
