@@ -293,6 +293,8 @@ export class SandboxObject extends DurableObject {
       this.last = null;
       await this.storage.deleteAlarm();
       await this.storage.deleteAll();
+      // deleteAll drops the store's table too
+      this.store = new DurableObjectStore(this.storage);
       return { deleted: true };
     });
   }

@@ -111,11 +111,16 @@ const DO_CHUNK = 120 * 1024;
 // Keys per storage.put / get / delete call.
 const DO_BATCH = 128;
 
+// Bytes per row of the SQL table (SQLite-backed objects take 2 MB).
+const SQL_CHUNK = 1 << 20;
+
 /**
- * A store in a Durable Object's transactional storage (ctx.storage, either
- * backend). putMany writes every entry in one storage transaction, so a
- * save is all or nothing. A value is bytes, or { chunks: n } with the
- * bytes under "key#0" ... "key#n-1".
+ * A store in a Durable Object's transactional storage (ctx.storage). On a
+ * SQLite-backed object it is a table of its own (rows of at most 1 MiB,
+ * keys listed without reading values, putMany in transactionSync);
+ * elsewhere the key-value API, where a value is bytes, or { chunks: n }
+ * with the bytes under "key#0" ... "key#n-1", and putMany is one
+ * storage.transaction. Either way a save is all or nothing.
  */
 export class DurableObjectStore {
   constructor(storage, { prefix = 'state/' } = {}) {
@@ -124,6 +129,10 @@ export class DurableObjectStore {
     }
     this._s = storage;
     this._prefix = prefix;
+    if (storage.sql && typeof storage.transactionSync === 'function') {
+      // eslint-disable-next-line no-constructor-return
+      return /** @type {any} */ (new SqlStore(storage, prefix));
+    }
   }
 
   _entries(key, value) {
@@ -193,6 +202,70 @@ export class DurableObjectStore {
     };
     if (typeof this._s.transaction === 'function') await this._s.transaction(write);
     else await write(this._s);
+  }
+}
+
+/** DurableObjectStore on a SQLite-backed object (see there). */
+class SqlStore {
+  constructor(storage, prefix) {
+    this._s = storage;
+    this._sql = storage.sql;
+    this._prefix = prefix;
+    this._sql.exec('CREATE TABLE IF NOT EXISTS memsandbox_store (key TEXT NOT NULL, part INTEGER NOT NULL, ' +
+      'data BLOB NOT NULL, PRIMARY KEY (key, part))');
+  }
+
+  async get(key) {
+    const rows = this._sql.exec('SELECT data FROM memsandbox_store WHERE key = ? ORDER BY part',
+      this._prefix + key).toArray();
+    if (!rows.length) return undefined;
+    if (rows.length === 1) return new Uint8Array(/** @type {ArrayBuffer} */ (rows[0].data));
+    const parts = rows.map((r) => new Uint8Array(/** @type {ArrayBuffer} */ (r.data)));
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  _put(key, value) {
+    this._sql.exec('DELETE FROM memsandbox_store WHERE key = ?', this._prefix + key);
+    for (let i = 0, part = 0; i < value.length || part === 0; i += SQL_CHUNK, part++) {
+      this._sql.exec('INSERT INTO memsandbox_store (key, part, data) VALUES (?, ?, ?)', this._prefix + key, part,
+        value.slice(i, i + SQL_CHUNK));
+    }
+  }
+
+  async put(key, value) {
+    await this.putMany([[key, value]]);
+  }
+
+  async has(key) {
+    return this._sql.exec('SELECT 1 FROM memsandbox_store WHERE key = ? LIMIT 1', this._prefix + key)
+      .toArray().length > 0;
+  }
+
+  async delete(key) {
+    this._sql.exec('DELETE FROM memsandbox_store WHERE key = ?', this._prefix + key);
+  }
+
+  async list(prefix = '') {
+    const p = this._prefix + prefix;
+    return this._sql.exec('SELECT DISTINCT key FROM memsandbox_store WHERE substr(key, 1, ?) = ? ORDER BY key',
+      p.length, p).toArray().map((r) => String(r.key).slice(this._prefix.length));
+  }
+
+  /** Writes every entry in one transaction. */
+  async putMany(entries) {
+    for (const [k, v] of entries) {
+      checkKey(k);
+      checkBytes(v);
+    }
+    this._s.transactionSync(() => {
+      for (const [k, v] of entries) this._put(k, v);
+    });
   }
 }
 

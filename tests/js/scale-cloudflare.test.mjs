@@ -116,6 +116,8 @@ test('scale-3.1 a sandbox survives workerd being killed and restarted', async ()
   await ok('POST', '/sandbox/a/create', { seed: 7 });
   const ex = await ok('POST', '/sandbox/a/execute', { script: 'mkdir -p src && echo hi > src/f && x=42; f(){ echo fn; }; cd src' });
   assert.equal(ex.exitCode, 0, ex.stderr);
+  // past one SQL row (1 MiB): a piece in two rows
+  await ok('PUT', '/sandbox/a/file?path=/workspace/big', new Uint8Array(1536 * 1024).fill(97));
   const before1 = await ok('GET', '/sandbox/a/info');
   assert.equal(before1.cwd, '/workspace/src');
   await stop();
@@ -123,8 +125,8 @@ test('scale-3.1 a sandbox survives workerd being killed and restarted', async ()
   const after1 = await ok('GET', '/sandbox/a/info');
   assert.equal(after1.rootHash, before1.rootHash);
   assert.equal(after1.revision, before1.revision);
-  const r = await ok('POST', '/sandbox/a/execute', { script: 'echo $x; f; pwd; cat f' });
-  assert.equal(r.stdout, '42\nfn\n/workspace/src\nhi\n');
+  const r = await ok('POST', '/sandbox/a/execute', { script: 'echo $x; f; pwd; cat f; wc -c < ../big; tr -d a < ../big | wc -c' });
+  assert.equal(r.stdout, '42\nfn\n/workspace/src\nhi\n1572864\n0\n');
 });
 
 test('scale-3.2 a retried request with the same idempotency key is applied once', async () => {
