@@ -2,11 +2,14 @@
 // 8 MB workspace, what an execute that changes one file costs to persist
 // (bytes written and the time of exportState + saveState), a cold restore
 // from the store, and a fork through the store (a new sandbox from the
-// same manifest: nothing written). `make bench` runs it after run.mjs.
+// same manifest: nothing written); and SandboxService({ workers: n }) on
+// n = 1 and n = the machine's cores running SANDBOXES sandboxes, a script
+// each, for the throughput scaling. `make bench` runs it after run.mjs.
 //
 // Usage: node bench/state.mjs [--quick]
 //   MSB_NPM   directory of the built package (default build/npm)
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -15,7 +18,8 @@ const NPM_DIR = path.resolve(process.env.MSB_NPM || path.join(ROOT, 'build/npm')
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 3 : 21;
 
-const { Sandbox, MemoryStore, saveState, loadManifest, pieceReader } =
+const SANDBOXES = QUICK ? 100 : 1000;
+const { Sandbox, SandboxService, MemoryStore, saveState, loadManifest, pieceReader } =
   await import(pathToFileURL(path.join(NPM_DIR, 'node.js')).href);
 
 // 2,000 files of 4 KiB in 20 directories: 8,192,000 bytes, seeded.
@@ -92,6 +96,25 @@ async function main() {
     if (w.pieces !== 0) throw new Error('fork wrote pieces');
   }
 
+  // the pool: SANDBOXES sandboxes, each created and running one script
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const poolRun = async (workers) => {
+    const svc = new SandboxService({ workers });
+    try {
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: SANDBOXES }, async (_, i) => {
+        const { sandbox } = await svc.create();
+        const r = await sandbox.execute(`for i in $(seq 300); do echo $i; done | wc -l; echo ${i}`);
+        if (r.stdout !== `300\n${i}\n`) throw new Error(`pool: ${r.stdout}`);
+      }));
+      return performance.now() - t0;
+    } finally {
+      await svc.close();
+    }
+  };
+  const pool1 = await poolRun(1);
+  const poolN = cores > 1 ? await poolRun(cores) : pool1;
+
   const rows = [
     ['first save (8 MB, 2,000 files)', `${first.bytes} B`, `${firstMs.toFixed(1)} ms`],
     ['execute changing one file: written', `${median(written)} B (listings + manifest ${median(listing)} B)`,
@@ -99,12 +122,16 @@ async function main() {
     ['cold restore from the store, pieces hashed', '', `${median(restore).toFixed(1)} ms`],
     ['cold restore from the store, trusted', '', `${median(restoreTrusted).toFixed(1)} ms`],
     ['fork through the store (manifest only)', '', `${median(fork).toFixed(3)} ms`],
+    [`pool: ${SANDBOXES} sandboxes, 1 worker`, '', `${pool1.toFixed(0)} ms`],
+    [`pool: ${SANDBOXES} sandboxes, ${cores} workers`, `scaling ${(pool1 / poolN).toFixed(2)} of ${cores}`,
+      `${poolN.toFixed(0)} ms`],
   ];
   for (const r of rows) console.log(r.join(' | '));
   fs.mkdirSync(path.join(ROOT, 'build/bench'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'build/bench/state.json'), JSON.stringify({
     firstBytes: first.bytes, firstMs, writtenBytes: median(written), listingBytes: median(listing),
-    persistMs: median(persist), restoreMs: median(restore), restoreTrustedMs: median(restoreTrusted), forkMs: median(fork), runs: RUNS,
+    persistMs: median(persist), restoreMs: median(restore), restoreTrustedMs: median(restoreTrusted),
+    pool: { sandboxes: SANDBOXES, cores, oneWorkerMs: pool1, allWorkersMs: poolN }, forkMs: median(fork), runs: RUNS,
   }, null, 2));
   await sb.close();
 }
