@@ -462,6 +462,8 @@ static int cas_step(cas_in *s, buf *tar) {
 static int cas_tree(cas_in *s, buf *tar, const char *name,
                     const uint8_t *meta) {
   int rc;
+  if (cas_get32(meta) > 07777)
+    return cas_fail(s, "the top directory record has an invalid mode%s", NULL);
   buf_clear(&s->path);
   buf_putc(&s->path, '/');
   buf_puts(&s->path, name);
