@@ -433,7 +433,12 @@ int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
  * Files are named by their cached hashes and never copied: the host reads
  * the ones its store lacks. Fails as msb_snapshot does; *data is
  * caller-freed. */
-int msb_state_export(msb_sandbox *sb, uint8_t **data, size_t *len);
+int msb_state_export(msb_sandbox *sb, unsigned flags, uint8_t **data,
+                     size_t *len);
+/* msb_state_export flag: a directory unchanged since the previous export
+ * is one 'U' record (its key) instead of its listings, so the cost follows
+ * what changed; for a host that keeps the previous export's listings. */
+#define MSB_STATE_SINCE_LAST 1u
 /* Replaces the whole state from import records: the export's records
  * without its 'D' and 'L' records, plus one 'P' record per piece (its key
  * and bytes; the key is checked unless a leading 'K' record says the host

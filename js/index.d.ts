@@ -242,8 +242,9 @@ export interface StateExport {
   pieces: Map<string, Uint8Array>;
   /** every key the manifest reaches */
   keys: Set<string>;
-  /** listings' leaf keys, so a later export skips unchanged ones */
-  index: Map<string, string[]>;
+  /** each listing's file and link keys and subdirectory keys, so a later
+   * export skips what has not changed */
+  index: Map<string, { leaves: string[]; dirs: string[] }>;
 }
 
 export type GetPiece = (key: string) =>

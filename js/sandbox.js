@@ -870,11 +870,12 @@ export class Sandbox {
     return exportState(this, options);
   }
 
-  _stateRecords() {
+  _stateRecords(sinceLast = false) {
     let data = null;
     this._call('exportState', () => {
       const b = this._inst.outRec;
-      const rc = this._inst.call(OP.state_export, this._sb, b);
+      const rc = this._inst.call(OP.state_export, this._sb,
+        sinceLast ? K.MSB_STATE_SINCE_LAST : 0, b);
       if (rc >= 0) data = this._inst.takeBlob(this._sb, b).data;
       return rc;
     });

@@ -108,25 +108,50 @@ export function exportState(sb, options = {}) {
     if (!has(k) && !pieces.has(k)) pieces.set(k, typeof bytes === 'function' ? bytes() : bytes);
   };
   const dec = new TextDecoder();
-  for (const [tag, p] of records(sb._stateRecords())) {
+  // with the previous export's listings at hand, the core skips what has
+  // not changed since ('U' records) and the listings come from there
+  let recs = sb._stateRecords(prevIndex !== null);
+  const unchanged = [];
+  for (const [tag, p] of records(recs)) {
+    if (tag === TAG('U')) unchanged.push(hex(p));
+  }
+  if (unchanged.some((k) => !prevIndex.has(k))) recs = sb._stateRecords(false);
+  else {
+    for (const k of unchanged) {
+      const stack = [k];
+      while (stack.length) {
+        const d = stack.pop();
+        if (index.has(d)) continue;
+        const entry = prevIndex.get(d);
+        index.set(d, entry);
+        keys.add(d);
+        for (const l of entry.leaves) keys.add(l);
+        stack.push(...entry.dirs);
+      }
+    }
+  }
+  for (const [tag, p] of records(recs)) {
     if (tag === TAG('D')) {
       const key = hex(p.subarray(0, 32));
       const plen = new DataView(p.buffer, p.byteOffset + 32, 4).getUint32(0);
       const path = p.subarray(36, 36 + plen);
       const piece = p.subarray(36 + plen);
       need(key, () => piece.slice());
-      let leaves = prevIndex?.get(key);
-      if (!leaves) {
-        leaves = [];
+      let entry = prevIndex?.get(key);
+      if (!entry) {
+        entry = { leaves: [], dirs: [] };
         for (const e of dirEntries(piece, key)) {
-          if (e.kind === 'directory') continue;
-          leaves.push(e.key);
+          if (e.kind === 'directory') {
+            entry.dirs.push(e.key);
+            continue;
+          }
+          entry.leaves.push(e.key);
           // links come as their own records
           if (e.kind === 'file') need(e.key, () => sb._readBytes(joinPath(path, e.name)).data);
         }
       }
-      index.set(key, leaves);
-      for (const k of leaves) keys.add(k);
+      index.set(key, entry);
+      for (const k of entry.leaves) keys.add(k);
     } else if (tag === TAG('L')) {
       need(hex(p.subarray(0, 32)), () => p.slice(32));
     } else if (tag === TAG('S')) {

@@ -139,7 +139,8 @@ static int api_snap_fork(msb_sandbox *sb, msb_sandbox **out) {
 }
 
 /* Exports the content-addressed state records (see cas.h). */
-static int api_state_export_run(msb_sandbox *sb, uint8_t **data, size_t *len) {
+static int api_state_export_run(msb_sandbox *sb, int cached, uint8_t **data,
+                                size_t *len) {
   buf out, rec;
   char why[256];
   int rc;
@@ -151,7 +152,8 @@ static int api_state_export_run(msb_sandbox *sb, uint8_t **data, size_t *len) {
   buf_init(&rec, &sb->m);
   rc = shstate_save(sb->sh, &rec, why, sizeof why);
   if (!rc)
-    rc = cas_export(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, &out);
+    rc = cas_export(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, &sb->cas, cached,
+                    &out);
   else if (rc != MSB_ENOTSUP)
     snprintf(why, sizeof why, "%s", msb_strerror(rc));
   buf_finish(&rec);
@@ -364,12 +366,15 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
 }
 
 /* Exports the content-addressed state (a create_snapshot operation). */
-int msb_state_export(msb_sandbox *sb, uint8_t **data, size_t *len) {
+int msb_state_export(msb_sandbox *sb, unsigned flags, uint8_t **data,
+                     size_t *len) {
   api_op o;
   int rc;
   API_CHECK(sb);
   rc = api_op_begin(sb, &o, POLICY_OP_CREATE_SNAPSHOT, NULL, NULL, 1);
-  if (!rc) rc = api_state_export_run(sb, data, len);
+  if (!rc)
+    rc = api_state_export_run(sb, (flags & MSB_STATE_SINCE_LAST) != 0, data,
+                              len);
   return api_op_end(sb, &o, rc, NULL);
 }
 

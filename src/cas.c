@@ -77,6 +77,16 @@ typedef struct cas_frame {
   buf piece;
 } cas_frame;
 
+typedef struct cas_pin {
+  vfs_dir d; /* pins d.dir */
+  uint8_t key[32];
+} cas_pin;
+
+struct cas_cache {
+  cas_pin *e; /* sorted by node address once complete */
+  size_t n, cap;
+};
+
 typedef struct cas_out {
   vfs *fs;
   mem *m;
@@ -84,10 +94,61 @@ typedef struct cas_out {
   buf path, tmp;
   cas_frame *st;
   size_t sp, cap;
+  const cas_cache *old; /* lookups; NULL for a full export */
+  cas_cache next;       /* this export's directories */
 } cas_out;
 
-static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s) {
+static void cas_cache_clear(cas_cache *c) {
+  while (c->n) vfs_closedir(&c->e[--c->n].d);
+}
+
+/* Frees a cache and unpins its nodes (NULL accepted). */
+void cas_cache_destroy(vfs *fs, mem *m, cas_cache *c) {
+  (void)fs;
+  if (!c) return;
+  cas_cache_clear(c);
+  mem_free(m, c->e);
+  mem_free(m, c);
+}
+
+static int cas_nodecmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const cas_pin *)a)->d.dir;
+  uintptr_t y = (uintptr_t)((const cas_pin *)b)->d.dir;
+  return x < y ? -1 : x > y;
+}
+
+static const cas_pin *cas_lookup(const cas_cache *c, const vfs_dir *d) {
+  cas_pin k;
+  if (!c || !c->n) return NULL;
+  k.d = *d;
+  return bsearch(&k, c->e, c->n, sizeof *c->e, cas_nodecmp);
+}
+
+/* Keeps an open directory and its key for the next export; takes d. */
+static int cas_keep(cas_out *o, vfs_dir *d, const uint8_t key[32]) {
+  cas_cache *c = &o->next;
+  if (c->n == c->cap) {
+    size_t nc = c->cap ? c->cap * 2 : 64;
+    cas_pin *ne = mem_realloc(o->m, c->e, nc * sizeof *ne);
+    if (!ne) {
+      vfs_closedir(d);
+      return MSB_ENOMEM;
+    }
+    c->e = ne;
+    c->cap = nc;
+  }
+  c->e[c->n].d = *d;
+  memcpy(c->e[c->n++].key, key, 32);
+  return 0;
+}
+
+/* Enters the directory at the current path; when the last export saw the
+ * same node, emits 'U', puts its key in key and returns 1 instead. */
+static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s,
+                    uint8_t key[32]) {
   cas_frame *f;
+  const cas_pin *hit;
+  vfs_dir d;
   int rc;
   if (o->sp == o->cap) {
     size_t nc = o->cap ? o->cap * 2 : 16;
@@ -96,9 +157,18 @@ static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s) {
     o->st = ns;
     o->cap = nc;
   }
-  f = &o->st[o->sp];
-  rc = vfs_opendir(o->fs, buf_str(&o->path), &f->d);
+  rc = vfs_opendir(o->fs, buf_str(&o->path), &d);
   if (rc) return rc;
+  hit = cas_lookup(o->old, &d);
+  if (hit) {
+    memcpy(key, hit->key, 32);
+    cas_rec(o->out, 'U', 32);
+    buf_put(o->out, key, 32);
+    rc = cas_keep(o, &d, key);
+    return rc ? rc : o->out->err ? o->out->err : 1;
+  }
+  f = &o->st[o->sp];
+  f->d = d;
   f->plen = o->path.len;
   f->nlen = nlen;
   f->mode = s->mode;
@@ -130,9 +200,12 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
   cas_frame *f = &o->st[--o->sp];
   uint8_t pl[4];
   int rc = f->piece.err;
-  vfs_closedir(&f->d);
+  if (rc) vfs_closedir(&f->d);
   if (!rc) {
     sha256_digest(f->piece.p, f->piece.len, key);
+    rc = cas_keep(o, &f->d, key);
+  }
+  if (!rc) {
     cas_rec(o->out, 'D', 32 + 4 + f->plen + f->piece.len);
     buf_put(o->out, key, 32);
     cas_u32(pl, (uint32_t)f->plen);
@@ -159,7 +232,12 @@ static int cas_top(cas_out *o, const char *top, int tag) {
   buf_clear(&o->path);
   buf_puts(&o->path, top);
   rc = o->path.err;
-  if (!rc) rc = cas_push(o, 0, &s);
+  if (!rc) rc = cas_push(o, 0, &s, key);
+  if (rc == 1) {
+    cas_rec(o->out, tag, 44);
+    cas_meta(o->out, key, s.mode, s.mtime_ns);
+    return o->out->err;
+  }
   while (!rc && o->sp) {
     cas_frame *f = &o->st[o->sp - 1];
     buf_truncate(&o->path, f->plen);
@@ -176,7 +254,11 @@ static int cas_top(cas_out *o, const char *top, int tag) {
     buf_put(&o->path, name, nl);
     rc = o->path.err;
     if (!rc && s.kind == VFS_DIR) {
-      rc = cas_push(o, nl, &s);
+      rc = cas_push(o, nl, &s, key);
+      if (rc == 1) {
+        cas_entry(&f->piece, VFS_DIR, s.mode, s.mtime_ns, key, name, nl);
+        rc = 0;
+      }
     } else if (!rc) {
       rc = cas_leaf_key(o, &s, key);
       if (!rc) cas_entry(&f->piece, s.kind, s.mode, s.mtime_ns, key, name, nl);
@@ -192,7 +274,7 @@ static int cas_top(cas_out *o, const char *top, int tag) {
 
 /* Exports the state as records (see cas.h). */
 int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
-               buf *out) {
+               cas_cache **cache, int cached, buf *out) {
   cas_out o;
   uint8_t h[32];
   char num[24];
@@ -201,6 +283,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   o.fs = fs;
   o.m = out->m;
   o.out = out;
+  o.old = cached ? *cache : NULL;
   buf_init(&o.path, o.m);
   buf_init(&o.tmp, o.m);
   rc = cas_top(&o, "/tmp", 'T');
@@ -219,6 +302,23 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
     buf_put(out, h, 32);
     buf_put(out, session, slen);
     rc = out->err;
+  }
+  if (!rc && !*cache) {
+    *cache = mem_alloc(o.m, sizeof **cache);
+    if (*cache)
+      memset(*cache, 0, sizeof **cache);
+    else
+      rc = MSB_ENOMEM;
+  }
+  if (!rc) {
+    /* the new set pins what it holds before the old one lets go */
+    if (o.next.n > 1) qsort(o.next.e, o.next.n, sizeof *o.next.e, cas_nodecmp);
+    cas_cache_clear(*cache);
+    mem_free(o.m, (*cache)->e);
+    **cache = o.next;
+  } else {
+    cas_cache_clear(&o.next);
+    mem_free(o.m, o.next.e);
   }
   mem_free(o.m, o.st);
   buf_finish(&o.path);

@@ -22,6 +22,7 @@
  *   'D' (export) a directory's piece: key, path length (u32), absolute
  *       path, piece bytes
  *   'L' (export) a link's piece: key, target
+ *   'U' (export) a directory unchanged since an earlier export: its key
  *   'P' (import) a piece: key, bytes; a piece that does not hash to its
  *       key is rejected by name
  *   'K' (import, first, empty) the host vouches for the keys (its own
@@ -41,10 +42,21 @@
 /* Bytes of an entry before its name. */
 #define CAS_ENTRY_FIXED (1 + 4 + 8 + 32 + 4)
 
+/* The keys of the directories the last export saw, each entry pinning its
+ * node (an open vfs_dir): a pinned node is never changed in place (the
+ * filesystem copies shared nodes first), so meeting the same node again
+ * means the same listing and the same subtree. */
+typedef struct cas_cache cas_cache;
+void cas_cache_destroy(vfs *fs, mem *m, cas_cache *c);
+
 /* Appends the records of fs's state (every directory's piece, the tops,
- * the root hash, revision, cwd and session) to out. 0 or MSB_ENOMEM. */
+ * the root hash, revision, cwd and session) to out. With cached set, a
+ * directory found in *cache is not walked: a 'U' record (its key) stands
+ * for it and everything below, which the caller knows from an earlier
+ * export. *cache is replaced by this export's directories on success.
+ * 0 or MSB_ENOMEM. */
 int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
-               buf *out);
+               cas_cache **cache, int cached, buf *out);
 
 /* Turns import records into the uncompressed snapshot tar that restore
  * takes (so every check of snap_import applies), appended to tar. Pieces

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (msb_revision(sb) != rev) __builtin_trap();
     if (msb_root_hash(sb, h1) || memcmp(h0, h1, 32)) __builtin_trap();
   } else {
-    if (msb_state_export(sb, &rec, &n)) __builtin_trap();
+    if (msb_state_export(sb, 0, &rec, &n)) __builtin_trap();
     msb_free(sb, rec);
   }
   if (api_close(sb) != 0) __builtin_trap();

@@ -202,3 +202,24 @@ test('scale-1.7 trustPieces skips hashing pieces but not the root hash check', a
   await a.close();
   await b.close();
 });
+
+test('scale-1.8 exports since the last one skip unchanged directories and agree with full exports', async () => {
+  const sb = await open();
+  await sb.execute('mkdir -p a/x/y b c && echo 1 > a/x/y/f && echo 2 > b/g && echo 3 > c/h && ln -s b/g c/l');
+  const store = new Map();
+  let prev = await sb.exportState();
+  for (const [k, v] of prev.pieces) store.set(k, v);
+  for (const script of ['echo 4 > a/x/y/f', 'echo 5 > b/g', 'mkdir c/d && echo 6 > c/d/i', 'rm -r a', 'chmod 700 b']) {
+    await sb.execute(script);
+    const next = await sb.exportState({ since: prev });
+    const full = await sb.exportState();
+    assert.deepEqual(next.manifest, full.manifest, script);
+    assert.deepEqual([...next.keys].sort(), [...full.keys].sort(), script);
+    for (const [k, v] of next.pieces) store.set(k, v);
+    const c = await Sandbox.importState(next.manifest, (k) => store.get(k));
+    assert.equal(await c.rootHash(), await sb.rootHash(), script);
+    await c.close();
+    prev = next;
+  }
+  await sb.close();
+});

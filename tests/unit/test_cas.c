@@ -66,7 +66,7 @@ static int tc_files(msb_sandbox *sb, const uint8_t *p, uint32_t len, buf *out) {
 static int tc_records(msb_sandbox *sb, buf *out) {
   uint8_t *d = NULL;
   size_t len = 0, i = 0;
-  int rc = msb_state_export(sb, &d, &len);
+  int rc = msb_state_export(sb, 0, &d, &len);
   if (rc) return rc;
   while (!rc && i < len) {
     uint32_t l = tc_get32(d + i + 1);
@@ -158,4 +158,46 @@ TEST("cas-2.1") { /* every truncation and flipped byte: clean */
   buf_finish(&rec);
   msb_close(a);
   msb_close(b);
+}
+
+/* Counts records of kind tag; copies the 'W' record's key to w. */
+static size_t tc_count(const uint8_t *d, size_t len, int tag, uint8_t w[32]) {
+  size_t i = 0, n = 0;
+  while (i < len) {
+    uint32_t l = tc_get32(d + i + 1);
+    if (d[i] == tag) n++;
+    if (d[i] == 'W') memcpy(w, d + i + 5 + 12, 32);
+    i += 5 + (size_t)l;
+  }
+  return n;
+}
+
+TEST("cas-1.2") { /* since the last export: the changed path, 'U' for the
+                     rest, and the same keys as a full export */
+  msb_sandbox *a = tc_open();
+  uint8_t *d = NULL, *full = NULL, w1[32], w2[32];
+  size_t len = 0, flen = 0;
+  msb_result r;
+  static const char s[] =
+      "mkdir -p a/x b c && echo 1 > a/x/f && echo 2 > "
+      "b/g && echo 3 > c/h";
+  static const char t[] = "echo changed > a/x/f";
+  REQUIRE(a);
+  REQUIRE(msb_exec(a, s, sizeof s - 1, NULL, &r) == 0);
+  msb_result_finish(a, &r);
+  REQUIRE(msb_state_export(a, MSB_STATE_SINCE_LAST, &d, &len) == 0);
+  CHECK(tc_count(d, len, 'U', w1) == 0); /* nothing cached yet */
+  CHECK(tc_count(d, len, 'D', w1) == 6); /* /tmp, /workspace, a, a/x, b, c */
+  msb_free(a, d);
+  REQUIRE(msb_exec(a, t, sizeof t - 1, NULL, &r) == 0);
+  msb_result_finish(a, &r);
+  REQUIRE(msb_state_export(a, MSB_STATE_SINCE_LAST, &d, &len) == 0);
+  CHECK(tc_count(d, len, 'D', w1) == 3); /* /workspace, a, a/x */
+  CHECK(tc_count(d, len, 'U', w1) == 3); /* /tmp, b, c */
+  REQUIRE(msb_state_export(a, 0, &full, &flen) == 0);
+  CHECK(tc_count(full, flen, 'U', w2) == 0);
+  CHECK(!memcmp(w1, w2, 32));
+  msb_free(a, d);
+  msb_free(a, full);
+  msb_close(a);
 }
