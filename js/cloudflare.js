@@ -265,10 +265,12 @@ export class SandboxObject extends DurableObject {
   }
 
   /**
-   * Makes this object a fork of another: it records the parent's
-   * manifest and where its pieces are (a stub with getPieces) and nothing
-   * else, so a fork costs the same for any workspace size. The pieces are
-   * copied into this object's storage on its first call.
+   * Makes this object a fork of another: the parent's manifest, with its
+   * pieces read through parent (a stub with getPieces, 1,024 keys per
+   * call) into this object's storage, so the fork owns its state. The
+   * parent only reads; the copy costs the workspace's size here.
+   * TODO(#20): a store shared between objects (R2) would make a fork the
+   * manifest alone.
    */
   async forkFrom(manifest, parent, options = {}) {
     return this._serial(async () => {
