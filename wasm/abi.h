@@ -136,9 +136,11 @@
 #define MSB_WASM_OP_WIPE_STACK 42
 #define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation, path) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
-#define MSB_WASM_OP_OP_ID 45    /* (sb) -> the open operation's id */
-#define MSB_WASM_OP_OP_FAIL 46  /* (sb, rc) */
-#define MSB_WASM_OP_ENV_CHANGES 47 /* (sb, blob) */
+#define MSB_WASM_OP_STATE_EXPORT 45 /* (sb, flags, blob) */
+#define MSB_WASM_OP_STATE_IMPORT 46 /* (sb, data, len) */
+#define MSB_WASM_OP_OP_ID 47          /* (sb) -> the open operation's id */
+#define MSB_WASM_OP_OP_FAIL 48        /* (sb, rc) */
+#define MSB_WASM_OP_ENV_CHANGES 49    /* (sb, blob) */
 
 #include <stdint.h>
 
