@@ -116,27 +116,88 @@ static const char bc_mathlib[] =
 
 /* Tokens. */
 enum {
-  BT_EOF = 256, BT_NL, BT_NUM, BT_NAME, BT_STR, BT_BAD,
-  BT_INC, BT_DEC, BT_EQ, BT_NE, BT_LE, BT_GE, BT_AND, BT_OR, BT_ASSIGN,
+  BT_EOF = 256,
+  BT_NL,
+  BT_NUM,
+  BT_NAME,
+  BT_STR,
+  BT_BAD,
+  BT_INC,
+  BT_DEC,
+  BT_EQ,
+  BT_NE,
+  BT_LE,
+  BT_GE,
+  BT_AND,
+  BT_OR,
+  BT_ASSIGN,
   /* keywords, in bc_keywords' order */
-  BT_AUTO, BT_BREAK, BT_CONTINUE, BT_DEFINE, BT_ELSE, BT_FOR, BT_HALT,
-  BT_IBASE, BT_IF, BT_LAST, BT_LENGTH, BT_LIMITS, BT_OBASE, BT_PRINT,
-  BT_QUIT, BT_READ, BT_RETURN, BT_SCALE, BT_SQRT, BT_VOID, BT_WARRANTY, BT_WHILE
+  BT_AUTO,
+  BT_BREAK,
+  BT_CONTINUE,
+  BT_DEFINE,
+  BT_ELSE,
+  BT_FOR,
+  BT_HALT,
+  BT_IBASE,
+  BT_IF,
+  BT_LAST,
+  BT_LENGTH,
+  BT_LIMITS,
+  BT_OBASE,
+  BT_PRINT,
+  BT_QUIT,
+  BT_READ,
+  BT_RETURN,
+  BT_SCALE,
+  BT_SQRT,
+  BT_VOID,
+  BT_WARRANTY,
+  BT_WHILE
 };
 
 static const char *const bc_keywords[] = {
-    "auto", "break", "continue", "define", "else", "for", "halt",
-    "ibase", "if", "last", "length", "limits", "obase", "print",
-    "quit", "read", "return", "scale", "sqrt", "void", "warranty", "while"};
+    "auto",  "break", "continue", "define", "else",   "for",
+    "halt",  "ibase", "if",       "last",   "length", "limits",
+    "obase", "print", "quit",     "read",   "return", "scale",
+    "sqrt",  "void",  "warranty", "while"};
 
 /* Syntax tree. */
 enum {
-  BN_NUM, BN_VAR, BN_ARR, BN_SCALE, BN_IBASE, BN_OBASE, BN_LAST, /* named */
-  BN_BIN, BN_REL, BN_NEG, BN_NOT, BN_AND, BN_OR, BN_ASSIGN, BN_PREINC,
-  BN_POSTINC, BN_CALL, BN_LENGTH, BN_SQRT, BN_SCALEF, BN_ARRARG,
+  BN_NUM,
+  BN_VAR,
+  BN_ARR,
+  BN_SCALE,
+  BN_IBASE,
+  BN_OBASE,
+  BN_LAST, /* named */
+  BN_BIN,
+  BN_REL,
+  BN_NEG,
+  BN_NOT,
+  BN_AND,
+  BN_OR,
+  BN_ASSIGN,
+  BN_PREINC,
+  BN_POSTINC,
+  BN_CALL,
+  BN_LENGTH,
+  BN_SQRT,
+  BN_SCALEF,
+  BN_ARRARG,
   /* statements */
-  BS_EXPR, BS_STR, BS_PRINT, BS_IF, BS_WHILE, BS_FOR, BS_BREAK, BS_CONT,
-  BS_RETURN, BS_HALT, BS_BLOCK, BS_LIMITS
+  BS_EXPR,
+  BS_STR,
+  BS_PRINT,
+  BS_IF,
+  BS_WHILE,
+  BS_FOR,
+  BS_BREAK,
+  BS_CONT,
+  BS_RETURN,
+  BS_HALT,
+  BS_BLOCK,
+  BS_LIMITS
 };
 
 typedef struct bc_node bc_node;
@@ -226,8 +287,8 @@ static void bc_skip(bc_st *s) {
       while (s->p < s->end && *s->p != '\n') s->p++;
     } else if (*s->p == '/' && s->p + 1 < s->end && s->p[1] == '*') {
       s->p += 2;
-      while (s->p < s->end && !(*s->p == '*' && s->p + 1 < s->end &&
-                                s->p[1] == '/'))
+      while (s->p < s->end &&
+             !(*s->p == '*' && s->p + 1 < s->end && s->p[1] == '/'))
         if (*s->p++ == '\n') s->line++;
       s->p = s->p < s->end ? s->p + 2 : s->end;
     } else {
@@ -239,8 +300,8 @@ static void bc_skip(bc_st *s) {
 static int bc_lex_word(bc_st *s) {
   const char *q = s->p;
   size_t i;
-  while (q < s->end && ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') ||
-                        *q == '_'))
+  while (q < s->end &&
+         ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
     q++;
   s->tlen = (size_t)(q - s->p);
   s->p = q;
@@ -443,8 +504,7 @@ static bc_node *bc_name_primary(bc_st *s) {
 static bc_node *bc_builtin(bc_st *s, int kind) {
   bc_node *n = bc_new(s, kind);
   bc_next(s);
-  if (!n || !bc_expect(s, '(') || !(n->a = bc_expr(s, 1)) ||
-      !bc_expect(s, ')'))
+  if (!n || !bc_expect(s, '(') || !(n->a = bc_expr(s, 1)) || !bc_expect(s, ')'))
     return NULL;
   n->adr = s->pc += 2;
   return n;
@@ -559,10 +619,17 @@ static int bc_prec(int tok) {
   switch (tok) {
   case BT_OR: return 1;
   case BT_AND: return 2;
-  case BT_EQ: case BT_NE: case '<': case BT_LE: case '>': case BT_GE:
-    return 4;
-  case '+': case '-': return 6;
-  case '*': case '/': case '%': return 7;
+  case BT_EQ:
+  case BT_NE:
+  case '<':
+  case BT_LE:
+  case '>':
+  case BT_GE: return 4;
+  case '+':
+  case '-': return 6;
+  case '*':
+  case '/':
+  case '%': return 7;
   case '^': return 8;
   default: return 0;
   }
@@ -578,8 +645,10 @@ static bc_node *bc_expr(bc_st *s, int minprec) {
   l = bc_unary(s);
   while (l && (p = bc_prec(s->tok)) && p >= minprec) {
     int op = s->tok;
-    n = bc_new(s, op == BT_AND ? BN_AND : op == BT_OR ? BN_OR
-                  : p == 4 ? BN_REL : BN_BIN);
+    n = bc_new(s, op == BT_AND  ? BN_AND
+                  : op == BT_OR ? BN_OR
+                  : p == 4      ? BN_REL
+                                : BN_BIN);
     if (!n) return NULL;
     n->op = op;
     n->a = l;
@@ -746,7 +815,10 @@ static bc_node *bc_jump(bc_st *s, int kind) {
 static bc_node *bc_stmt1(bc_st *s) {
   bc_node *n;
   switch (s->tok) {
-  case ';': case BT_NL: case '}': case BT_EOF: return NULL;
+  case ';':
+  case BT_NL:
+  case '}':
+  case BT_EOF: return NULL;
   case '{': return bc_block(s);
   case BT_IF: return bc_if(s);
   case BT_WHILE: return bc_while(s);
@@ -755,7 +827,10 @@ static bc_node *bc_stmt1(bc_st *s) {
   case BT_CONTINUE: return bc_jump(s, BS_CONT);
   case BT_RETURN: return bc_return(s);
   case BT_PRINT: return bc_print(s);
-  case BT_QUIT: s->quit = 1; s->perr = 1; return NULL;
+  case BT_QUIT:
+    s->quit = 1;
+    s->perr = 1;
+    return NULL;
   case BT_HALT:
   case BT_LIMITS:
     n = bc_new(s, s->tok == BT_HALT ? BS_HALT : BS_LIMITS);
@@ -854,8 +929,9 @@ static int bc_define(bc_st *s) {
 
 static int bc_rt_error(bc_st *s, const bc_node *n, const char *fmt,
                        const char *arg) {
-  buf_printf(s->c->err, "Runtime error (func=%s, adr=%d): ",
-             s->func ? s->func : "(main)", n ? n->adr : 0);
+  buf_printf(s->c->err,
+             "Runtime error (func=%s, adr=%d): ", s->func ? s->func : "(main)",
+             n ? n->adr : 0);
   buf_printf(s->c->err, fmt, arg);
   buf_putc(s->c->err, '\n');
   return BC_ERR;
@@ -982,7 +1058,8 @@ static int bc_store_special(bc_st *s, bc_node *at, int kind, const bcn *v) {
     s->ibase = x < 2 ? 2 : x > 16 ? 16 : (int)x;
   } else {
     if (x < 2) bc_rt_warn(s, at, "obase too small, set to 2");
-    if (x > 2147483647L) bc_rt_warn(s, at, "obase too large, set to 2147483647");
+    if (x > 2147483647L)
+      bc_rt_warn(s, at, "obase too large, set to 2147483647");
     s->obase = x < 2 ? 2 : x > 2147483647L ? 2147483647 : (int)x;
   }
   return 0;
@@ -1148,7 +1225,8 @@ static int bc_push(bc_st *s, int code, bcn *val, bc_arr *arr) {
   }
   if (!bc_array(s, -code - 1)) return MSB_ENOMEM;
   if (nm->na == nm->ca) {
-    bc_arr **na = mem_realloc(s->c->m, nm->arrs, sizeof *na * 2 * (size_t)nm->ca);
+    bc_arr **na =
+        mem_realloc(s->c->m, nm->arrs, sizeof *na * 2 * (size_t)nm->ca);
     if (!na) return MSB_ENOMEM;
     nm->arrs = na;
     nm->ca *= 2;
@@ -1207,9 +1285,9 @@ static int bc_call(bc_st *s, bc_node *n, bcn *out) {
     if ((arg->kind == BN_ARRARG) != want_arr && i < f->nparam) {
       bc_node at = *n;
       at.adr = n->adr + 1 + i;
-      bc_rt_error(s, &at, "Parameter type mismatch parameter %s.",
-                  s->names[f->param[i] < 0 ? -f->param[i] - 1 : f->param[i]]
-                      .name);
+      bc_rt_error(
+          s, &at, "Parameter type mismatch parameter %s.",
+          s->names[f->param[i] < 0 ? -f->param[i] - 1 : f->param[i]].name);
       rc = BC_ERR;
     } else if (arg->kind == BN_ARRARG) {
       rc = bc_arr_dup(s, arg->idx, &arrs[i]);
@@ -1234,7 +1312,8 @@ static int bc_call(bc_st *s, bc_node *n, bcn *out) {
   }
   if ((rc = cmd_tick(s->c, 1))) goto unwind;
   for (i = 0; i < f->nparam; i++, pushed++)
-    if ((rc = bc_push(s, f->param[i], &vals[i], arrs[i]))) goto unwind;
+    if ((rc = bc_push(s, f->param[i], &vals[i], arrs[i])))
+      goto unwind;
     else
       memset(&vals[i], 0, sizeof vals[i]), arrs[i] = NULL;
   for (i = 0; i < f->nauto; i++, pushed++)
@@ -1283,9 +1362,12 @@ static int bc_eval(bc_st *s, bc_node *n, bcn *out) {
       n->cache_base = s->ibase;
     }
     return bcn_copy(&s->e, &n->cache, out);
-  case BN_VAR: case BN_ARR: case BN_SCALE: case BN_IBASE: case BN_OBASE:
-  case BN_LAST:
-    return bc_load_named(s, n, out);
+  case BN_VAR:
+  case BN_ARR:
+  case BN_SCALE:
+  case BN_IBASE:
+  case BN_OBASE:
+  case BN_LAST: return bc_load_named(s, n, out);
   case BN_BIN:
     if ((rc = bc_eval2(s, n, &a, &b))) return rc;
     rc = bc_arith(s, n, n->op, &a, &b, out);
@@ -1294,7 +1376,8 @@ static int bc_eval(bc_st *s, bc_node *n, bcn *out) {
     if ((rc = bc_eval2(s, n, &a, &b))) return rc;
     rc = bcn_from_long(&s->e, bc_rel(n->op, bcn_cmp(&a, &b)), out);
     break;
-  case BN_AND: case BN_OR:
+  case BN_AND:
+  case BN_OR:
     if ((rc = bc_eval(s, n->a, &a))) return rc;
     if (bcn_is_zero(&a) == (n->kind == BN_AND)) {
       bcn_free(&s->e, &a);
@@ -1305,7 +1388,8 @@ static int bc_eval(bc_st *s, bc_node *n, bcn *out) {
     rc = bcn_from_long(&s->e, !bcn_is_zero(&a), out);
     bcn_free(&s->e, &a);
     return rc;
-  case BN_NEG: case BN_NOT:
+  case BN_NEG:
+  case BN_NOT:
     if ((rc = bc_eval(s, n->a, &a))) return rc;
     if (n->kind == BN_NOT) {
       rc = bcn_from_long(&s->e, bcn_is_zero(&a), out);
@@ -1316,15 +1400,18 @@ static int bc_eval(bc_st *s, bc_node *n, bcn *out) {
     *out = a;
     return 0;
   case BN_ASSIGN: return bc_assign(s, n, out);
-  case BN_PREINC: case BN_POSTINC: return bc_incdec(s, n, out);
+  case BN_PREINC:
+  case BN_POSTINC: return bc_incdec(s, n, out);
   case BN_CALL: return bc_call(s, n, out);
-  case BN_LENGTH: case BN_SCALEF: case BN_SQRT:
+  case BN_LENGTH:
+  case BN_SCALEF:
+  case BN_SQRT:
     if ((rc = bc_eval(s, n->a, &a))) return rc;
     if (n->kind == BN_SQRT)
       rc = bc_num_rc(s, n, bcn_sqrt(&s->e, &a, s->scale, out), "");
     else
-      rc = bcn_from_long(&s->e, n->kind == BN_LENGTH ? bcn_length(&a)
-                                                     : a.scale, out);
+      rc = bcn_from_long(&s->e, n->kind == BN_LENGTH ? bcn_length(&a) : a.scale,
+                         out);
     bcn_free(&s->e, &a);
     return rc;
   default: return bc_perror(s, "syntax error"), BC_ERR;
@@ -1524,8 +1611,7 @@ static void bc_free_all(bc_st *s) {
     mem_free(s->c->m, nm->arrs);
   }
   mem_free(s->c->m, s->names);
-  for (; s->nums; s->nums = s->nums->numnext)
-    bcn_free(&s->e, &s->nums->cache);
+  for (; s->nums; s->nums = s->nums->numnext) bcn_free(&s->e, &s->nums->cache);
   bcn_free(&s->e, &s->last);
   bcn_free(&s->e, &s->ret);
 }
@@ -1550,8 +1636,7 @@ int cmd_bc(cmd_ctx *c) {
   cmd_opt_init(&g, c, bc_opts, bc_usage, CMD_OPTF_NOHELP);
   while ((k = cmd_opt_next(&g)) > 0) {
     if (k == 'h') return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 0;
-    if (k == 'v')
-      return buf_puts(c->out, "bc 1.07.1\n") ? MSB_ENOMEM : 0;
+    if (k == 'v') return buf_puts(c->out, "bc 1.07.1\n") ? MSB_ENOMEM : 0;
     if (k == 'l') mathlib = 1;
     if (k == 's' || k == 'w') {
       cmd_err(c, "-%c is not supported in memsandbox", k);
@@ -1583,7 +1668,8 @@ int cmd_bc(cmd_ctx *c) {
   }
   if (rc == 0) {
     int in_rc = c->in_err;
-    if (in_rc) c->in_failed = 1;
+    if (in_rc)
+      c->in_failed = 1;
     else
       rc = bc_run_source(&s, "(standard_in)", c->in, c->in_len);
     c->in_used = c->in_len;

@@ -122,8 +122,8 @@ static int bcn_addsub_mag(bcn_env *e, const bcn *a, const bcn *b, int sub,
   int n = (ta > tb ? ta : tb) + 1, k, carry = 0, rc;
   if ((rc = bcn_alloc(e, out, n, s))) return rc;
   for (k = 0; k < n; k++) {
-    int v = bcn_dig(a, s, k) + (sub ? -bcn_dig(b, s, k) : bcn_dig(b, s, k)) +
-            carry;
+    int v =
+        bcn_dig(a, s, k) + (sub ? -bcn_dig(b, s, k) : bcn_dig(b, s, k)) + carry;
     carry = v < 0 ? -1 : v / 10;
     out->d[k] = (uint8_t)(v < 0 ? v + 10 : v % 10);
   }
@@ -149,8 +149,7 @@ int bcn_add(bcn_env *e, const bcn *a, const bcn *b, int sub, bcn *out) {
 /* Exact product, scale a->scale + b->scale. */
 static int bcn_mul_exact(bcn_env *e, const bcn *a, const bcn *b, bcn *out) {
   int i, j, rc;
-  if ((rc = bcn_alloc(e, out, a->n + b->n + 1, a->scale + b->scale)))
-    return rc;
+  if ((rc = bcn_alloc(e, out, a->n + b->n + 1, a->scale + b->scale))) return rc;
   for (i = 0; i < a->n; i++) {
     unsigned carry = 0, x = a->d[i];
     if (!x) continue;
@@ -172,8 +171,8 @@ static int bcn_mul_exact(bcn_env *e, const bcn *a, const bcn *b, bcn *out) {
 }
 
 int bcn_mul(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  int full = a->scale + b->scale, big = a->scale > b->scale ? a->scale
-                                                             : b->scale;
+  int full = a->scale + b->scale,
+      big = a->scale > b->scale ? a->scale : b->scale;
   int rc = bcn_mul_exact(e, a, b, out);
   if (rc) return rc;
   if (scale < big) scale = big;
@@ -415,8 +414,7 @@ static int bcn_put_digit(buf *o, unsigned long v, int obase, int space,
   char tmp[24];
   int w = 0, i, rc;
   unsigned long m;
-  if (obase <= 16)
-    return bcn_putc(o, "0123456789ABCDEF"[v], col, linelen);
+  if (obase <= 16) return bcn_putc(o, "0123456789ABCDEF"[v], col, linelen);
   for (m = (unsigned long)obase - 1; m; m /= 10) w++;
   if (space && (rc = bcn_putc(o, ' ', col, linelen))) return rc;
   for (i = w - 1; i >= 0; i--, v /= 10) tmp[i] = (char)('0' + v % 10);
@@ -439,8 +437,8 @@ static unsigned long bcn_divsmall(bcn *a, unsigned long base) {
 }
 
 /* Prints a's integer part in obase (not 10). */
-static int bcn_print_int(bcn_env *e, const bcn *a, int obase, buf *o,
-                         int *col, int linelen) {
+static int bcn_print_int(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
+                         int linelen) {
   bcn t;
   unsigned long *dg;
   int nd = 0, rc = 0, i;
@@ -466,8 +464,8 @@ static int bcn_print_int(bcn_env *e, const bcn *a, int obase, buf *o,
 
 /* Prints a's fraction in obase (not 10): digits until obase^k reaches
  * 10^scale, each the integer part of the fraction times obase. */
-static int bcn_print_frac(bcn_env *e, const bcn *a, int obase, buf *o,
-                          int *col, int linelen) {
+static int bcn_print_frac(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
+                          int linelen) {
   int s = a->scale, k, rc, first = 1;
   uint8_t *f = mem_zalloc(e->c->m, (size_t)s + 1);
   bcn place;
@@ -509,8 +507,7 @@ int bcn_print(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
     e->work += (uint64_t)(a->n + a->scale);
     return rc ? rc : bcn_charge(e);
   }
-  if (a->n > a->scale &&
-      (rc = bcn_print_int(e, a, obase, o, col, linelen)))
+  if (a->n > a->scale && (rc = bcn_print_int(e, a, obase, o, col, linelen)))
     return rc;
   if (!a->scale) return 0;
   if ((rc = bcn_putc(o, '.', col, linelen))) return rc;

@@ -23,8 +23,7 @@ static void fuzz_check(int ok) {
   if (!ok) abort();
 }
 
-static const char fuzz_script[] =
-    "bc /p.bc < /in.txt; bc -l /p.bc < /in.txt";
+static const char fuzz_script[] = "bc /p.bc < /in.txt; bc -l /p.bc < /in.txt";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   msb_limits lim;
@@ -46,8 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check(msb_open(&cfg, &sb) == MSB_OK);
   fuzz_check(msb_write(sb, "/p.bc", data, plen, 0, NULL, 0, 0) == MSB_OK);
   rc = nul ? msb_write(sb, "/in.txt", nul + 1, size - plen - 1, 0, NULL, 0, 0)
-           : msb_write(sb, "/in.txt", "1+2\nscale=3;1/7\n", 16, 0, NULL, 0,
-                       0);
+           : msb_write(sb, "/in.txt", "1+2\nscale=3;1/7\n", 16, 0, NULL, 0, 0);
   fuzz_check(rc == MSB_OK);
   memset(&res, 0, sizeof res);
   rc = msb_exec(sb, fuzz_script, sizeof fuzz_script - 1, NULL, &res);
