@@ -1618,14 +1618,10 @@ static void bc_free_all(bc_st *s) {
 
 /* BC_LINE_LENGTH from the environment: 0 for no breaks, 70 by default. */
 static int bc_line_length(cmd_ctx *c) {
-  char **e;
-  for (e = c->envp; e && *e; e++)
-    if (!strncmp(*e, "BC_LINE_LENGTH=", 15)) {
-      int64_t v;
-      if (cmd_parse_int(*e + 15, &v) || v < 0 || v > 1000000) return 70;
-      return v && v < 3 ? 70 : (int)v;
-    }
-  return 70;
+  const char *s = cmd_getenv(c, "BC_LINE_LENGTH", 14);
+  int64_t v;
+  if (!s || cmd_parse_int(s, &v) || v < 0 || v > 1000000) return 70;
+  return v && v < 3 ? 70 : (int)v;
 }
 
 /* Entry point: see the usage above. */
