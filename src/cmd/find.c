@@ -894,8 +894,10 @@ static void find_time(buf *o, int64_t ns, int k) {
   case 'z': buf_puts(o, "+0000"); break;
   default: { /* the rest as strftime has them (%Tx, %TV, %TG ...) */
     char f[3] = {'%', (char)k, 0};
-    if (strchr("xVgGUWCeRntE", k)) cmd_strftime(o, f, ns);
-    else if (k == 'E' || k == 'Q') buf_puts(o, f);
+    if (strchr("xVgGUWCeRntE", k))
+      cmd_strftime(o, f, ns);
+    else if (k == 'E' || k == 'Q')
+      buf_puts(o, f);
     break;
   }
   }
