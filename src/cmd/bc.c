@@ -1174,6 +1174,7 @@ static int bc_assign(bc_st *s, bc_node *n, bcn *out) {
     bcn_free(&s->e, out);
     rc = bc_load_named(s, n->a, out);
   }
+  if (rc) bcn_free(&s->e, out);
   return rc;
 }
 
@@ -1198,7 +1199,7 @@ static int bc_incdec(bc_st *s, bc_node *n, bcn *out) {
   bcn_free(&s->e, &one);
   if (rc) goto done;
   rc = bcn_copy(&s->e, n->kind == BN_PREINC ? &v : &old, out);
-  if (!rc) rc = bc_store(s, n->a, n, &sub, &v);
+  if (!rc && (rc = bc_store(s, n->a, n, &sub, &v))) bcn_free(&s->e, out);
   bcn_free(&s->e, &v);
 done:
   bcn_free(&s->e, &old);

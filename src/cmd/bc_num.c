@@ -167,7 +167,8 @@ static int bcn_mul_exact(bcn_env *e, const bcn *a, const bcn *b, bcn *out) {
   e->work += (uint64_t)a->n * (uint64_t)b->n;
   out->neg = a->neg != b->neg;
   bcn_norm(out);
-  return bcn_charge(e);
+  if ((rc = bcn_charge(e))) bcn_free(e, out);
+  return rc;
 }
 
 int bcn_mul(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
@@ -187,7 +188,10 @@ static int bcn_divmag(bcn_env *e, const uint8_t *a, int an, const bcn *b,
   int rn = 0, i, rc, k;
   if ((rc = bcn_alloc(e, q, an > 0 ? an : 1, 0))) return rc;
   r = mem_zalloc(e->c->m, (size_t)b->n + 2);
-  if (!r) return MSB_ENOMEM;
+  if (!r) {
+    bcn_free(e, q);
+    return MSB_ENOMEM;
+  }
   for (i = an - 1; i >= 0; i--) {
     int cnt = 0;
     memmove(r + 1, r, (size_t)rn);
@@ -216,7 +220,8 @@ static int bcn_divmag(bcn_env *e, const uint8_t *a, int an, const bcn *b,
   }
   mem_free(e->c->m, r);
   bcn_norm(q);
-  return bcn_charge(e);
+  if ((rc = bcn_charge(e))) bcn_free(e, q);
+  return rc;
 }
 
 int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
