@@ -28,6 +28,35 @@ static const cmd_opt factor_opts[] = {{0, 0, 0, 0}};
 
 typedef unsigned __int128 factor_u128;
 
+/* a / b and a % b. 128-bit division is done here, by shifts, rather than
+ * by the compiler's runtime (the wasm build has none it can link); the
+ * common 64-bit case uses the native instructions. */
+static factor_u128 factor_divmod(factor_u128 a, factor_u128 b,
+                                 factor_u128 *rem) {
+  factor_u128 q = 0, r = 0;
+  int i;
+  if (!(a >> 64) && !(b >> 64)) {
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    if (rem) *rem = x % y;
+    return x / y;
+  }
+  for (i = 127; i >= 0; i--) {
+    r = r << 1 | ((a >> i) & 1);
+    if (r >= b) {
+      r -= b;
+      q |= (factor_u128)1 << i;
+    }
+  }
+  if (rem) *rem = r;
+  return q;
+}
+
+static factor_u128 factor_mod(factor_u128 a, factor_u128 m) {
+  factor_u128 r;
+  factor_divmod(a, m, &r);
+  return r;
+}
+
 /* Factors found so far (at most 128 for a 128-bit number). */
 typedef struct factor_list {
   factor_u128 f[130];
@@ -36,8 +65,8 @@ typedef struct factor_list {
 
 static factor_u128 factor_mulmod(factor_u128 a, factor_u128 b, factor_u128 m) {
   factor_u128 r = 0;
-  if (m >> 64 == 0) return (a % m) * (b % m) % m;
-  a %= m;
+  if (m >> 64 == 0) return factor_mod(factor_mod(a, m) * factor_mod(b, m), m);
+  a = factor_mod(a, m);
   while (b) { /* double and add: a 128-bit product would overflow */
     if (b & 1) r = r >= m - a ? r - (m - a) : r + a;
     a = a >= m - a ? a - (m - a) : a + a;
@@ -48,7 +77,7 @@ static factor_u128 factor_mulmod(factor_u128 a, factor_u128 b, factor_u128 m) {
 
 static factor_u128 factor_powmod(factor_u128 b, factor_u128 e, factor_u128 m) {
   factor_u128 r = 1;
-  b %= m;
+  b = factor_mod(b, m);
   for (; e; e >>= 1) {
     if (e & 1) r = factor_mulmod(r, b, m);
     b = factor_mulmod(b, b, m);
@@ -64,7 +93,7 @@ static int factor_is_prime(factor_u128 n) {
   int s = 0, i, r;
   if (n < 2) return 0;
   for (i = 0; i < 12; i++)
-    if (n % bases[i] == 0) return n == bases[i];
+    if (factor_mod(n, bases[i]) == 0) return n == bases[i];
   while (!(d & 1)) d >>= 1, s++;
   for (i = 0; i < 12; i++) {
     factor_u128 x = factor_powmod(bases[i], d, n);
@@ -80,11 +109,17 @@ static int factor_is_prime(factor_u128 n) {
 
 static factor_u128 factor_gcd(factor_u128 a, factor_u128 b) {
   while (b) {
-    factor_u128 t = a % b;
+    factor_u128 t = factor_mod(a, b);
     a = b;
     b = t;
   }
   return a;
+}
+
+/* x * x + cst modulo n (x < n). */
+static factor_u128 factor_step(factor_u128 x, factor_u128 cst, factor_u128 n) {
+  factor_u128 y = factor_mulmod(x, x, n);
+  return y >= n - cst ? y - (n - cst) : y + cst;
 }
 
 /* A non-trivial factor of the composite n (Brent's rho), or 0 when the
@@ -96,11 +131,11 @@ static factor_u128 factor_rho(cmd_ctx *c, factor_u128 n, int *rc) {
     unsigned long r = 1, k, i;
     do {
       x = y;
-      for (i = 0; i < r; i++) y = (factor_mulmod(y, y, n) + cst) % n;
+      for (i = 0; i < r; i++) y = factor_step(y, cst, n);
       for (k = 0; k < r && g == 1; k += 64) {
         ys = y;
         for (i = 0; i < 64 && i < r - k; i++) {
-          y = (factor_mulmod(y, y, n) + cst) % n;
+          y = factor_step(y, cst, n);
           q = factor_mulmod(q, x > y ? x - y : y - x, n);
         }
         g = factor_gcd(q, n);
@@ -110,7 +145,7 @@ static factor_u128 factor_rho(cmd_ctx *c, factor_u128 n, int *rc) {
     } while (g == 1);
     if (g == n) {
       do { /* the batch overshot: step back one at a time */
-        ys = (factor_mulmod(ys, ys, n) + cst) % n;
+        ys = factor_step(ys, cst, n);
         g = factor_gcd(x > ys ? x - ys : ys - x, n);
       } while (g == 1);
     }
@@ -129,7 +164,7 @@ static int factor_split(cmd_ctx *c, factor_u128 n, factor_list *l) {
   }
   if (!(d = factor_rho(c, n, &rc))) return rc;
   if ((rc = factor_split(c, d, l))) return rc;
-  return factor_split(c, n / d, l);
+  return factor_split(c, factor_divmod(n, d, NULL), l);
 }
 
 static int factor_cmp(const void *a, const void *b) {
@@ -141,8 +176,11 @@ static void factor_put(buf *o, factor_u128 v) {
   char tmp[48];
   int i = sizeof tmp;
   tmp[--i] = 0;
-  do tmp[--i] = (char)('0' + (int)(v % 10));
-  while (v /= 10);
+  do {
+    factor_u128 r;
+    v = factor_divmod(v, 10, &r);
+    tmp[--i] = (char)('0' + (int)r);
+  } while (v);
   buf_puts(o, tmp + i);
 }
 
@@ -157,7 +195,7 @@ static int factor_one(cmd_ctx *c, const char *s, size_t len) {
   if (i == len) goto invalid;
   for (; i < len; i++) {
     if (s[i] < '0' || s[i] > '9') goto invalid;
-    if (n > (~(factor_u128)0 - (unsigned)(s[i] - '0')) / 10) {
+    if (n > factor_divmod(~(factor_u128)0 - (unsigned)(s[i] - '0'), 10, NULL)) {
       cmd_err(c, "%s is too large", cmd_quote(c, arena_strndup(c->a, s, len)));
       return 1;
     }
@@ -166,11 +204,13 @@ static int factor_one(cmd_ctx *c, const char *s, size_t len) {
   factor_put(c->out, n);
   buf_putc(c->out, ':');
   l.n = 0;
-  for (p = 2; p < 1000 && p * p <= n; p++)
-    while (n % p == 0) {
+  for (p = 2; p < 1000 && p * p <= n; p++) {
+    factor_u128 q, r;
+    while ((q = factor_divmod(n, p, &r)), r == 0) {
       l.f[l.n++] = p;
-      n /= p;
+      n = q;
     }
+  }
   if (n > 1 && (rc = factor_split(c, n, &l))) return rc;
   qsort(l.f, (size_t)l.n, sizeof *l.f, factor_cmp);
   for (k = 0; k < l.n; k++) {
