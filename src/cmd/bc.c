@@ -568,16 +568,19 @@ static bc_node *bc_postfix(bc_st *s) {
     if (!(a = bc_new(s, BN_POSTINC))) return NULL;
     a->op = s->tok == BT_INC ? '+' : '-';
     a->a = n;
-    a->adr = s->pc += 2 * BC_NAMED_BYTES;
+    /* an element's subscript is duplicated first: one byte more; a bad
+     * subscript shows at the load that follows */
+    n->adr = s->pc + 1 + BC_NAMED_BYTES;
+    a->adr = s->pc += 2 * BC_NAMED_BYTES + (n->kind == BN_ARR);
     bc_next(s);
     return a;
   }
   if (bc_is_named(n) && !n->paren && s->tok == BT_ASSIGN) {
-    n->adr = s->pc + BC_NAMED_BYTES;
     if (!(a = bc_new(s, BN_ASSIGN))) return NULL;
     a->op = (int)s->tlen;
     a->a = n;
-    if (a->op != '=') s->pc += BC_NAMED_BYTES;
+    if (a->op != '=') /* the load, after duplicating a subscript */
+      n->adr = s->pc += BC_NAMED_BYTES + (n->kind == BN_ARR);
     bc_next(s);
     if (!(a->b = bc_expr(s, 6))) return NULL;
     if (a->op != '=') a->adr = s->pc += 1;
@@ -607,7 +610,8 @@ static bc_node *bc_unary(bc_st *s) {
       return bc_perror(s, "syntax error"), NULL;
     if (!(n->a = bc_primary(s))) return NULL;
     if (!bc_is_named(n->a)) return bc_perror(s, "syntax error"), NULL;
-    n->adr = s->pc += 2 * BC_NAMED_BYTES;
+    n->a->adr = s->pc + 1 + BC_NAMED_BYTES;
+    n->adr = s->pc += 2 * BC_NAMED_BYTES + (n->a->kind == BN_ARR);
     return n;
   }
   return bc_postfix(s);
@@ -1023,6 +1027,17 @@ static int bc_subscript(bc_st *s, bc_node *n, long *idx) {
   return 0;
 }
 
+/* For a store: the subscript's value, checked later at the store (GNU
+ * reports a bad one there, after the value is computed). */
+static int bc_subscript_value(bc_st *s, bc_node *n, long *idx) {
+  bcn v;
+  int rc = bc_eval(s, n->a, &v);
+  if (rc) return rc;
+  *idx = bcn_to_long(&v);
+  bcn_free(&s->e, &v);
+  return 0;
+}
+
 /* Reads a named expression's value (a copy). */
 static int bc_load_named(bc_st *s, bc_node *n, bcn *out) {
   bcn *cell;
@@ -1051,11 +1066,13 @@ static int bc_store_special(bc_st *s, bc_node *at, int kind, const bcn *v) {
   long x = bcn_to_long(v);
   if (kind == BN_SCALE) {
     if (x < 0) bc_rt_warn(s, at, "negative scale, set to 0");
+    if (x > 2147483647L)
+      bc_rt_warn(s, at, "scale too large, set to 2147483647");
     s->scale = x < 0 ? 0 : x > 2147483647L ? 2147483647 : (int)x;
   } else if (kind == BN_IBASE) {
     if (x < 2) bc_rt_warn(s, at, "ibase too small, set to 2");
-    if (x > 16) bc_rt_warn(s, at, "ibase too large, set to 16");
-    s->ibase = x < 2 ? 2 : x > 16 ? 16 : (int)x;
+    if (x > 36) bc_rt_warn(s, at, "ibase too large, set to 36");
+    s->ibase = x < 2 ? 2 : x > 36 ? 36 : (int)x;
   } else {
     if (x < 2) bc_rt_warn(s, at, "obase too small, set to 2");
     if (x > 2147483647L)
@@ -1145,8 +1162,16 @@ static int bc_assign(bc_st *s, bc_node *n, bcn *out) {
   bcn old, v, r;
   long sub = 0;
   int rc;
-  if (n->a->kind == BN_ARR && (rc = bc_subscript(s, n->a, &sub))) return rc;
+  if (n->a->kind == BN_ARR &&
+      (rc = n->op == '=' ? bc_subscript_value(s, n->a, &sub)
+                         : bc_subscript(s, n->a, &sub)))
+    return rc;
   if ((rc = bc_eval(s, n->b, &v))) return rc;
+  if (n->a->kind == BN_ARR && (sub < 0 || sub > BC_DIM_MAX)) {
+    bcn_free(&s->e, &v);
+    return bc_rt_error(s, n, "Array %s subscript out of bounds.",
+                       s->names[n->a->idx].name);
+  }
   if (n->op != '=') {
     bc_node tmp = *n->a;
     if (tmp.kind == BN_ARR) { /* read the element already subscripted */
@@ -1183,7 +1208,11 @@ static int bc_incdec(bc_st *s, bc_node *n, bcn *out) {
   bcn old, one, v;
   long sub = 0;
   int rc;
-  if (n->a->kind == BN_ARR && (rc = bc_subscript(s, n->a, &sub))) return rc;
+  if (n->a->kind == BN_ARR && (rc = bc_subscript_value(s, n->a, &sub)))
+    return rc;
+  if (n->a->kind == BN_ARR && (sub < 0 || sub > BC_DIM_MAX))
+    return bc_rt_error(s, n->a, "Array %s subscript out of bounds.",
+                       s->names[n->a->idx].name);
   if (n->a->kind == BN_ARR) {
     bcn *cell;
     bc_arr *ar = bc_array(s, n->a->idx);
