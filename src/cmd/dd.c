@@ -8,6 +8,10 @@
  * file's do. The transfer line's time and rate come from the sandbox
  * clock, which does not move while dd runs: "0 s, Infinity B/s".
  *
+ * if=/dev/zero, /dev/urandom and /dev/random (not in the VFS) give count=
+ * blocks of zeros or of the sandbox's random bytes; without count= they
+ * are refused by name rather than read forever.
+ *
  * conv= supports notrunc, ucase, lcase, sync, swab, excl, nocreat,
  * noerror, fsync and fdatasync; iflag= and oflag= accept fullblock (reads
  * are always full) and refuse the rest by name, as do the other
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../rng.h"
 #include "cmd.h"
 
 static const char dd_usage[] =
@@ -325,6 +330,41 @@ static int dd_write_file(cmd_ctx *c, const dd_args *a, const uint8_t *old,
   return 0;
 }
 
+/* if=/dev/zero, /dev/urandom or /dev/random, which the VFS does not hold:
+ * the count= blocks dd will read, zeros or bytes from the sandbox's random
+ * stream. 1 when it is not such a device, else 0, a status after a message
+ * or a negative code. */
+static int dd_device(cmd_ctx *c, const dd_args *a, const uint8_t **d,
+                     size_t *len) {
+  struct vfs_stat st;
+  const char *abs;
+  int zero;
+  uint64_t n;
+  uint8_t *p;
+  size_t i;
+  if (!a->in) return 1;
+  zero = !strcmp(a->in, "/dev/zero");
+  if (!zero && strcmp(a->in, "/dev/urandom") && strcmp(a->in, "/dev/random"))
+    return 1;
+  if (!(abs = cmd_path(c, a->in))) return MSB_ENOMEM;
+  if (vfs_stat(c->fs, abs, 1, &st) == 0) return 1;
+  if (!a->has_count) {
+    cmd_err(c, "reading %s without count= is not supported in memsandbox",
+            cmd_quote(c, a->in));
+    return 2;
+  }
+  n = (a->skip + a->count) * a->ibs;
+  if (a->count > c->lim->max_file_bytes || n > c->lim->max_file_bytes) {
+    cmd_err(c, "%s: File too large", cmd_quotef(c, a->in));
+    return 2;
+  }
+  if (!(p = arena_zalloc(c->a, (size_t)n + 1))) return MSB_ENOMEM;
+  for (i = 0; !zero && i < n; i++) p[i] = (uint8_t)rng_next(c->rng);
+  *d = p;
+  *len = (size_t)n;
+  return 0;
+}
+
 /* Entry point: see the usage above. */
 int cmd_dd(cmd_ctx *c) {
   cmd_getopt g;
@@ -343,7 +383,10 @@ int cmd_dd(cmd_ctx *c) {
   a.ibs = a.obs = 512;
   for (i = 0; i < g.nops; i++)
     if ((rc = dd_operand(&g, &a, g.ops[i]))) return rc;
-  rc = cmd_input(c, a.in ? a.in : "-", &d, &len);
+  rc = dd_device(c, &a, &d, &len);
+  if (rc < 0) return rc;
+  if (rc > 1) return 1;
+  if (rc == 1) rc = cmd_input(c, a.in ? a.in : "-", &d, &len);
   if (rc) {
     if (rc == MSB_ENOMEM) return rc;
     cmd_err(c, "failed to open %s: %s", cmd_quote(c, a.in ? a.in : "-"),
