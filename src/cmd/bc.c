@@ -402,6 +402,8 @@ static void bc_perror(bc_st *s, const char *msg) {
   if (s->tok == BT_BAD)
     buf_printf(s->c->err, "%s %d: illegal character: %c\n", s->file, s->line,
                *s->tstart);
+  else if (s->tok == BT_EOF) /* GNU has moved past the input: line 1 */
+    buf_printf(s->c->err, "(standard_in) 1: %s\n", msg);
   else
     buf_printf(s->c->err, "%s %d: %s\n", s->file, s->line, msg);
 }
