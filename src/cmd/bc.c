@@ -1664,7 +1664,13 @@ int cmd_bc(cmd_ctx *c) {
   cmd_opt_init(&g, c, bc_opts, bc_usage, CMD_OPTF_NOHELP);
   while ((k = cmd_opt_next(&g)) > 0) {
     if (k == 'h') return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 0;
-    if (k == 'v') return buf_puts(c->out, "bc 1.07.1\n") ? MSB_ENOMEM : 0;
+    if (k == 'v')
+      return buf_puts(c->out,
+                      "bc 1.07.1\nCopyright 1991-1994, 1997, 1998, "
+                      "2000, 2004, 2006, 2008, 2012-2017 Free "
+                      "Software Foundation, Inc.\n")
+                 ? MSB_ENOMEM
+                 : 0;
     if (k == 'l') mathlib = 1;
     if (k == 's' || k == 'w') {
       cmd_err(c, "-%c is not supported in memsandbox", k);
