@@ -597,10 +597,15 @@ static bc_node *bc_unary(bc_st *s) {
   bc_node *n;
   if (s->tok == '-' || s->tok == '!') {
     int op = s->tok;
+    if (++s->nest > BC_MAX_NEST) { /* "- - - ..." recurses too */
+      bc_perror(s, "expression nesting too deep");
+      return NULL;
+    }
     if (!(n = bc_new(s, op == '-' ? BN_NEG : BN_NOT))) return NULL;
     bc_next(s);
     if (!(n->a = op == '-' ? bc_unary(s) : bc_expr(s, 4))) return NULL;
     n->adr = s->pc += 1;
+    s->nest--;
     return n;
   }
   if (s->tok == BT_INC || s->tok == BT_DEC) {
