@@ -270,9 +270,10 @@ static int numfmt_line(numfmt_st *s, const char *t, size_t n, int align,
     if (!numfmt_field_on(s, f)) {
       buf_put(o, t + st, i - st);
     } else {
-      /* a blank-separated field keeps its width, blanks included */
+      /* a field after blanks keeps its width, blanks included */
       if (numfmt_parse(s, t + ws, i - ws, &v, &prec)) return 1;
-      numfmt_format(s, v, prec, s->delim || !align ? 0 : (int)(i - st), o);
+      numfmt_format(s, v, prec,
+                    s->delim || !align || ws == st ? 0 : (int)(i - st), o);
     }
     if (s->delim && i < n) buf_putc(o, t[i++]);
   }
