@@ -13,9 +13,10 @@
  * are refused by name rather than read forever.
  *
  * conv= supports notrunc, ucase, lcase, sync, swab, excl, nocreat,
- * noerror, fsync and fdatasync; iflag= and oflag= accept fullblock (reads
- * are always full) and refuse the rest by name, as do the other
- * conversions.
+ * noerror, fsync and fdatasync (the other conversions are refused by
+ * name); iflag=count_bytes,skip_bytes and oflag=seek_bytes,append change
+ * the copy as GNU's, the I/O tuning flags (fullblock, direct, sync ...)
+ * are accepted and change nothing: reads are always whole.
  *
  * Usage: dd [OPERAND]... */
 #include <stdio.h>
@@ -76,6 +77,7 @@ typedef struct dd_args {
   uint64_t ibs, obs, count, skip, seek;
   int bs, has_count, status; /* status: 0 default, 1 noxfer, 2 none */
   unsigned conv;
+  int count_bytes, skip_bytes, seek_bytes, append; /* iflag= / oflag= */
 } dd_args;
 
 /* Prints "dd: MSG 'ARG'\nTry..." and returns 1. */
@@ -110,14 +112,25 @@ static int dd_parse_conv(cmd_getopt *g, dd_args *a, const char *v) {
   return 0;
 }
 
-/* iflag=/oflag=: fullblock is what dd does anyway; others are refused. */
-static int dd_parse_flags(cmd_getopt *g, const char *key, const char *v) {
+/* iflag=/oflag=: the flags that change what is copied, and those that
+ * only tune I/O (accepted and ignored: the VFS has one speed). */
+static int dd_parse_flags(cmd_getopt *g, dd_args *a, int in, const char *v) {
+  static const char *const tuning[] = {
+      "fullblock", "direct", "dsync",    "sync",   "nonblock", "noatime",
+      "nocache",   "noctty", "nofollow", "binary", "text",     0};
   while (*v) {
-    size_t n = strcspn(v, ",");
-    if (!(n == 9 && !strncmp(v, "fullblock", 9))) {
-      cmd_err(g->c, "%s=%.*s is not supported in memsandbox", key, (int)n, v);
-      return 1;
-    }
+    size_t n = strcspn(v, ","), i;
+    const char *w = arena_strndup(g->c->a, v, n);
+    int ok = 0;
+    if (!w) return MSB_ENOMEM;
+    for (i = 0; tuning[i]; i++) ok |= !strcmp(w, tuning[i]);
+    /* GNU takes each flag on either side; it acts only on its own */
+    if (!strcmp(w, "count_bytes")) ok = 1, a->count_bytes |= in;
+    if (!strcmp(w, "skip_bytes")) ok = 1, a->skip_bytes |= in;
+    if (!strcmp(w, "seek_bytes")) ok = 1, a->seek_bytes |= !in;
+    if (!strcmp(w, "append")) ok = 1, a->append |= !in;
+    if (!ok)
+      return dd_bad(g, in ? "invalid input flag" : "invalid output flag", w);
     v += n + (v[n] == ',');
   }
   return 0;
@@ -150,7 +163,7 @@ static int dd_operand(cmd_getopt *g, dd_args *a, const char *op) {
   else if (DD_KEY("conv"))
     return dd_parse_conv(g, a, v);
   else if (DD_KEY("iflag") || DD_KEY("oflag"))
-    return dd_parse_flags(g, kl == 5 && *op == 'i' ? "iflag" : "oflag", v);
+    return dd_parse_flags(g, a, *op == 'i', v);
   else if (DD_KEY("status")) {
     if (!strcmp(v, "none"))
       a->status = 2;
@@ -244,7 +257,8 @@ static int dd_copy_in(cmd_ctx *c, const dd_args *a, const uint8_t *d,
                       size_t len, buf *o, uint64_t rec[4]) {
   uint64_t blocks = 0;
   size_t pos = 0;
-  while (pos < len && (!a->has_count || blocks < a->count)) {
+  if (a->has_count && a->count_bytes && a->count < len) len = (size_t)a->count;
+  while (pos < len && (!a->has_count || a->count_bytes || blocks < a->count)) {
     size_t n = len - pos < a->ibs ? len - pos : (size_t)a->ibs;
     size_t at = o->len;
     int rc;
@@ -306,11 +320,12 @@ static int dd_write_file(cmd_ctx *c, const dd_args *a, const uint8_t *old,
   uint8_t *nd;
   int rc;
   if (!abs) return MSB_ENOMEM;
-  if (a->seek > c->lim->max_file_bytes / a->obs) {
+  if (a->seek > c->lim->max_file_bytes / (a->seek_bytes ? 1 : a->obs)) {
     cmd_err(c, "%s: cannot seek: File too large", cmd_quotef(c, a->out));
     return 1;
   }
-  off = (size_t)(a->seek * a->obs);
+  off = (size_t)(a->seek_bytes ? a->seek : a->seek * a->obs);
+  if (a->append) off = a->conv & DD_NOTRUNC ? olen : 0;
   total = off + len;
   if ((a->conv & DD_NOTRUNC) && olen > total) total = olen;
   if (total > c->lim->max_file_bytes) {
@@ -353,7 +368,8 @@ static int dd_device(cmd_ctx *c, const dd_args *a, const uint8_t **d,
             cmd_quote(c, a->in));
     return 2;
   }
-  n = (a->skip + a->count) * a->ibs;
+  n = (a->skip_bytes ? a->skip : a->skip * a->ibs) +
+      (a->count_bytes ? a->count : a->count * a->ibs);
   if (a->count > c->lim->max_file_bytes || n > c->lim->max_file_bytes) {
     cmd_err(c, "%s: File too large", cmd_quotef(c, a->in));
     return 2;
@@ -394,8 +410,9 @@ int cmd_dd(cmd_ctx *c) {
     return 1;
   }
   if (a.skip) {
-    uint64_t want =
-        a.skip > (uint64_t)len / a.ibs + 1 ? (uint64_t)len + 1 : a.skip * a.ibs;
+    uint64_t want = a.skip_bytes                         ? a.skip
+                    : a.skip > (uint64_t)len / a.ibs + 1 ? (uint64_t)len + 1
+                                                         : a.skip * a.ibs;
     if (want > len) {
       cmd_err(c, "%s: cannot skip to specified offset",
               a.in ? cmd_quotef(c, a.in) : "'standard input'");
