@@ -12,8 +12,7 @@
  * format (the date is the file's modification time, or now for stdin).
  *
  * Deviations: -m, -J, -e, -i, -c, -f/-F, -r, -S, -W, -N and +PAGE are
- * refused by name; -n in multi-column output pads as in one column, not
- * with GNU's mixed tabs.
+ * refused by name.
  *
  * Usage: pr [OPTION]... [FILE]... */
 #include <stdio.h>
@@ -99,7 +98,7 @@ typedef struct pr_st {
   char nsep;
   const char *header, *datefmt;
   int col;    /* output column within the line */
-  long lineno; /* -n's counter */
+  long lineno; /* lines read, for -n */
 } pr_st;
 
 /* Pads with tabs then spaces up to column target, as GNU pr does. */
@@ -114,28 +113,48 @@ static void pr_pad_to(pr_st *s, int target) {
   }
 }
 
-/* One column cell: number, then the text cut to width (when cut). */
-static void pr_cell(pr_st *s, const uint8_t *t, size_t n, int width, int cut,
-                    int number) {
+/* One column cell starting at column start: number, then the text cut
+ * to width (when cut). In columns, GNU pads a number's leading blanks
+ * like the gap before it and expands a TAB separator from the column's
+ * start. */
+static void pr_cell(pr_st *s, const uint8_t *t, size_t n, int start, int width,
+                    int cut, long number, int last) {
   if (number && s->numbered) {
     char tmp[32];
-    int l =
-        snprintf(tmp, sizeof tmp, "%*ld", s->ndigits, s->lineno % 100000000L);
-    buf_put(s->c->out, tmp + (l > s->ndigits ? l - s->ndigits : 0),
-            (size_t)s->ndigits);
-    buf_putc(s->c->out, s->nsep);
-    s->col += s->ndigits + 1;
-    if (s->nsep == '\t') s->col = (s->col - 1) / 8 * 8 + 8;
-    width -= s->ndigits + 1;
+    int l = snprintf(tmp, sizeof tmp, "%*ld", s->ndigits, number % 100000000L),
+        sp = 0;
+    const char *num = tmp + (l > s->ndigits ? l - s->ndigits : 0);
+    if (s->cols > 1) {
+      while (num[sp] == ' ') sp++;
+      pr_pad_to(s, s->col + sp);
+    }
+    buf_put(s->c->out, num + sp, (size_t)(s->ndigits - sp));
+    s->col += s->ndigits - sp;
+    if (s->nsep != '\t' || s->cols == 1) {
+      buf_putc(s->c->out, s->nsep);
+      s->col = s->nsep == '\t' ? (s->col / 8 + 1) * 8 : s->col + 1;
+    } else {
+      int target = start + ((s->col - start) / 8 + 1) * 8;
+      if ((s->col / 8 + 1) * 8 == target) {
+        buf_putc(s->c->out, '\t');
+        s->col = target;
+      }
+      while (s->col < target) buf_putc(s->c->out, ' '), s->col++;
+    }
+    width -= s->col - start;
   }
-  if (cut && (int)n > width) n = width > 0 ? (size_t)width : 0;
+  if (cut && (int)n > width) {
+    n = width > 0 ? (size_t)width : 0;
+    /* a cut line ending a row loses its trailing blanks */
+    while (last && n > 0 && t[n - 1] == ' ') n--;
+  }
   buf_put(s->c->out, t, n);
   s->col += (int)n;
 }
 
 /* Prints one page's rows; returns the rows printed. */
 static int pr_page_rows(pr_st *s, const uint8_t **ln, const size_t *ll,
-                        const int *num, int n, int rows) {
+                        const long *num, int n, int rows) {
   int colw = s->cols > 1
                  ? (s->width - (s->cols - 1) * (s->sep_set ? 1 : 1)) / s->cols
                  : 0;
@@ -144,8 +163,7 @@ static int pr_page_rows(pr_st *s, const uint8_t **ln, const size_t *ll,
     for (r = 0; r < n; r++) {
       s->col = 0;
       pr_pad_to(s, s->margin);
-      if (num[r]) s->lineno++;
-      pr_cell(s, ln[r], ll[r], 0, 0, num[r]);
+      pr_cell(s, ln[r], ll[r], s->margin, 0, 0, num[r], 1);
       buf_putc(s->c->out, '\n');
     }
     return n;
@@ -175,8 +193,7 @@ static int pr_page_rows(pr_st *s, const uint8_t **ln, const size_t *ll,
       int i = s->across ? r * s->cols + c : start[c] + r;
       int have = s->across ? i < n : r < count[c];
       if (have) {
-        if (num[i]) s->lineno++;
-        pr_cell(s, ln[i], ll[i], colw, !s->sep_set, num[i]);
+        pr_cell(s, ln[i], ll[i], s->col, colw, !s->sep_set, num[i], c == last);
       }
       if (c == last) break;
       if (s->sep_set) {
@@ -213,7 +230,8 @@ static int pr_file(pr_st *s, const char *title, const uint8_t *d, size_t len,
   cmd_lines ls;
   const uint8_t *rec, **ln;
   size_t rl, *ll, n = 0, cap = 0, at;
-  int term, *num, page = 1, rc, omit = s->omit || s->length <= 10;
+  long *num;
+  int term, page = 1, rc, omit = s->omit || s->length <= 10;
   int body = omit ? s->length : s->length - 10, per;
   for (at = 0; at < len; at++) cap += d[at] == '\n';
   cap = (cap + 2) * (s->dbl ? 2 : 1);
@@ -221,11 +239,13 @@ static int pr_file(pr_st *s, const char *title, const uint8_t *d, size_t len,
   ll = arena_alloc(s->c->a, sizeof *ll * cap);
   num = arena_alloc(s->c->a, sizeof *num * cap);
   if (!ln || !ll || !num) return MSB_ENOMEM;
+  s->lineno = 0;
   cmd_lines_init(&ls, d, len, '\n');
   while (cmd_lines_next(&ls, &rec, &rl, &term)) {
     ln[n] = rec;
     ll[n] = rl;
-    num[n++] = 1;
+    num[n] = ++s->lineno; /* the line's number for -n */
+    n++;
     if (s->dbl) {
       ln[n] = rec;
       ll[n] = 0;
@@ -234,7 +254,6 @@ static int pr_file(pr_st *s, const char *title, const uint8_t *d, size_t len,
   }
   if (body < 1) body = 1;
   per = body * (s->cols > 1 ? s->cols : 1);
-  s->lineno = 0;
   for (at = 0; at < n; page++) {
     int take = n - at < (size_t)per ? (int)(n - at) : per, rows, k;
     if (!omit) pr_header(s, date, title, page);
