@@ -23,12 +23,17 @@ void bcn_free(bcn_env *e, bcn *a) {
   memset(a, 0, sizeof *a);
 }
 
+/* Digits one number may hold: far past any memory limit, and small
+ * enough that digit counts stay ints (scale may be set to 2^31 - 1). */
+#define BCN_MAX_DIGITS (1L << 28)
+
 /* A zero-filled number of n digits at scale s. */
-static int bcn_alloc(bcn_env *e, bcn *out, int n, int s) {
+static int bcn_alloc(bcn_env *e, bcn *out, long n, int s) {
   memset(out, 0, sizeof *out);
+  if (n < 0 || n > BCN_MAX_DIGITS) return MSB_ENOMEM;
   out->d = mem_zalloc(e->c->m, (size_t)n + 1);
   if (!out->d) return MSB_ENOMEM;
-  out->n = n;
+  out->n = (int)n;
   out->scale = s;
   e->work += (uint64_t)n;
   return 0;
@@ -225,15 +230,17 @@ static int bcn_divmag(bcn_env *e, const uint8_t *a, int an, const bcn *b,
 }
 
 int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  int shift = scale + b->scale - a->scale, rc;
+  long shift = (long)scale + b->scale - a->scale;
+  int rc;
   bcn t;
   if (!b->n) return BCN_EDIV;
+  if (shift > BCN_MAX_DIGITS) return MSB_ENOMEM;
   /* a's digits times 10^shift (or with -shift digits dropped) */
   if (shift >= 0) {
     if ((rc = bcn_alloc(e, &t, a->n + shift, 0))) return rc;
     if (a->n) memcpy(t.d + shift, a->d, (size_t)a->n);
   } else {
-    int keep = a->n + shift > 0 ? a->n + shift : 0;
+    long keep = a->n + shift > 0 ? a->n + shift : 0;
     if ((rc = bcn_alloc(e, &t, keep, 0))) return rc;
     if (keep) memcpy(t.d, a->d - shift, (size_t)keep);
   }
@@ -247,7 +254,9 @@ int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
 }
 
 int bcn_mod(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  int rs = scale + b->scale > a->scale ? scale + b->scale : a->scale, rc;
+  long rl =
+      (long)scale + b->scale > a->scale ? (long)scale + b->scale : a->scale;
+  int rs = rl > BCN_MAX_DIGITS ? (int)BCN_MAX_DIGITS : (int)rl, rc;
   bcn q, p;
   if (!b->n) return BCN_EDIV;
   if ((rc = bcn_div(e, a, b, scale, &q))) return rc;
@@ -300,7 +309,8 @@ done_acc:
 }
 
 int bcn_sqrt(bcn_env *e, const bcn *a, int scale, bcn *out) {
-  int rs = scale > a->scale ? scale : a->scale, rc, shift;
+  int rs = scale > a->scale ? scale : a->scale, rc;
+  long shift;
   bcn n, x, y, q, two;
   if (a->neg) return BCN_ENEG;
   if (!a->n) return bcn_from_long(e, 0, out);
@@ -310,7 +320,8 @@ int bcn_sqrt(bcn_env *e, const bcn *a, int scale, bcn *out) {
     if (one) return bcn_from_long(e, 1, out);
   }
   /* isqrt of the integer a * 10^(2 rs), by Newton's method from above */
-  shift = 2 * rs - a->scale;
+  shift = 2L * rs - a->scale;
+  if (shift > BCN_MAX_DIGITS) return MSB_ENOMEM;
   if ((rc = bcn_alloc(e, &n, a->n + shift, 0))) return rc;
   memcpy(n.d + shift, a->d, (size_t)a->n);
   if ((rc = bcn_alloc(e, &x, (n.n + 1) / 2 + 1, 0))) goto done_n;
