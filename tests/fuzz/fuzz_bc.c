@@ -1,13 +1,14 @@
 /* fuzz_bc.c - libFuzzer target: arbitrary bytes as a bc program.
  *
  * The input up to its first NUL byte is the program, written to a file
- * and run as `bc FILE` and `bc -l FILE`; the bytes after it are what bc reads
- * from stdin after the file (more program). Each
- * run gets a fresh sandbox with the strict profile and small step and
- * memory budgets, so every program ends quickly (runaway loops stop at the
- * step limit, runaway strings at the string limit). The sanitizers catch
- * memory errors and undefined behaviour in the lexer, parser and
- * interpreter; the checks below catch a broken contract: exec returns
+ * and run as `bc FILE` and `bc -l FILE`; the bytes after it are what bc
+ * reads from stdin after the file (more program). Each run gets a fresh
+ * sandbox with the strict profile and small step and memory budgets, so
+ * every program ends quickly (runaway loops and huge powers stop at the
+ * step limit, huge scales at the memory limit). The sanitizers catch
+ * memory errors and undefined behaviour in the lexer, parser, number
+ * library and interpreter; the checks below catch a broken contract: exec
+ * returns
  * MSB_OK for any program (syntax errors and limit stops are results), and
  * closing the sandbox returns every byte to the allocator. Built by
  * `make fuzz`. */
