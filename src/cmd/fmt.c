@@ -10,8 +10,11 @@
  * Words keep their spacing (two spaces after a sentence end at a line's
  * end); -u makes it one space, two after sentences.
  *
- * Deviation: -p (prefix) is refused; paragraphs are not split at 1000
- * words as GNU's fixed buffers do.
+ * -p formats only the lines that start (after blanks) with the prefix and
+ * puts it back on each output line; other lines are copied.
+ *
+ * Deviation: paragraphs are not split at 1000 words as GNU's fixed
+ * buffers may do.
  *
  * Usage: fmt [-WIDTH] [OPTION]... [FILE]... */
 #include <limits.h>
@@ -79,6 +82,10 @@ typedef struct fmt_st {
   int n, cap;
   int first_indent, other_indent, last_line_length;
   int col; /* output column */
+  /* -p: the prefix without its blanks, its length with the trailing ones,
+   * its leading blank count, and the current paragraph's prefix column */
+  const char *prefix;
+  int plen, pfull, plead, pindent;
 } fmt_st;
 
 static int fmt_push(fmt_st *f, const char *text, int len) {
@@ -209,7 +216,10 @@ static void fmt_space(fmt_st *f, int n) {
 static void fmt_put_line(fmt_st *f, int i, int indent) {
   int end = f->w[i].next_break - 1;
   f->col = 0;
-  fmt_space(f, indent);
+  fmt_space(f, f->pindent);
+  buf_put(f->c->out, f->prefix, (size_t)f->plen);
+  f->col += f->plen;
+  fmt_space(f, indent - f->col);
   for (; i <= end; i++) {
     buf_put(f->c->out, f->w[i].text, (size_t)f->w[i].length);
     f->col += f->w[i].length;
@@ -246,6 +256,21 @@ static int fmt_indent(fmt_st *f, const char *p, const char *end,
 }
 
 /* Formats one input. */
+/* A line -p does not format: copied with its prefix part re-spaced (a
+ * line of blanks becomes empty), as GNU's copy_rest. */
+static void fmt_copy(fmt_st *f, int pind, int matched, const char *rest,
+                     const char *end, int col) {
+  f->col = 0;
+  if (col > pind || rest < end) {
+    fmt_space(f, pind);
+    buf_put(f->c->out, f->prefix, (size_t)matched);
+    f->col += matched;
+    if (rest < end) fmt_space(f, col - f->col);
+    buf_put(f->c->out, rest, (size_t)(end - rest));
+  }
+  buf_putc(f->c->out, '\n');
+}
+
 static int fmt_text(fmt_st *f, const uint8_t *d, size_t len) {
   cmd_lines ls;
   const uint8_t *rec;
@@ -254,14 +279,33 @@ static int fmt_text(fmt_st *f, const uint8_t *d, size_t len) {
   cmd_lines_init(&ls, d, len, '\n');
   while (cmd_lines_next(&ls, &rec, &rl, &term)) {
     const char *p = (const char *)rec, *end = p + rl, *text;
-    int ind = fmt_indent(f, p, end, &text), more;
-    if (text == end) { /* blank: ends the paragraph, copied as a newline */
+    int pind = fmt_indent(f, p, end, &text), ind = pind, matched = 0, more;
+    /* the prefix, then the text's own indentation */
+    while (matched < f->plen && text < end && *text == f->prefix[matched])
+      text++, matched++;
+    if (matched == f->plen) {
+      ind = pind + matched;
+      while (text < end && (*text == ' ' || *text == '\t')) {
+        if (*text == '\t') f->tabs = 1;
+        ind = *text++ == '\t' ? (ind / 8 + 1) * 8 : ind + 1;
+      }
+    } else {
+      ind = pind + matched;
+    }
+    if (!f->plen) /* no prefix: GNU's prefix column is the -p blanks' */
+      pind = pind < f->plead ? pind : f->plead;
+    if (matched < f->plen || text == end || pind < f->plead ||
+        ind < pind + f->pfull) {
+      /* blank, or not the prefix's: ends the paragraph, copied */
       if ((rc = fmt_flush(f))) return rc;
-      buf_putc(f->c->out, '\n');
+      fmt_copy(f, pind, matched, text, end, ind);
       lineno = 0;
       continue;
     }
-    if (f->n && lineno == 1 && (f->crown || f->tagged)) {
+    if (f->n && pind != f->pindent) {
+      if ((rc = fmt_flush(f))) return rc;
+      lineno = 0;
+    } else if (f->n && lineno == 1 && (f->crown || f->tagged)) {
       if (f->tagged && ind == f->first_indent) {
         if ((rc = fmt_flush(f))) return rc;
         lineno = 0;
@@ -274,6 +318,7 @@ static int fmt_text(fmt_st *f, const uint8_t *d, size_t len) {
     }
     if (!f->n) {
       f->first_indent = f->other_indent = ind;
+      f->pindent = pind;
       f->last_line_length = 0;
       if (f->tagged) f->other_indent = ind == 0 ? 3 : 0;
     }
@@ -303,6 +348,7 @@ int cmd_fmt(cmd_ctx *c) {
   int k, i, rc, status = 0;
   memset(&f, 0, sizeof f);
   f.c = c;
+  f.prefix = "";
   cmd_opt_init(&g, c, fmt_opts, fmt_usage, CMD_OPTF_NUMERIC);
   while ((k = cmd_opt_next(&g)) > 0 || k == CMD_OPT_NUM) {
     if (k == CMD_OPT_NUM || k == 'w') w = g.arg;
@@ -312,8 +358,12 @@ int cmd_fmt(cmd_ctx *c) {
     if (k == 't') f.tagged = 1;
     if (k == 'u') f.uniform = 1;
     if (k == 'p') {
-      cmd_err(c, "-p is not supported in memsandbox");
-      return 1;
+      const char *q = g.arg;
+      f.plead = 0;
+      while (*q == ' ') q++, f.plead++;
+      f.prefix = q;
+      f.pfull = (int)strlen(q);
+      for (f.plen = f.pfull; f.plen > 0 && q[f.plen - 1] == ' ';) f.plen--;
     }
   }
   if (k == CMD_OPT_EXIT) return 0;
