@@ -1666,6 +1666,7 @@ int cmd_bc(cmd_ctx *c) {
   cmd_getopt g;
   bc_st s;
   int k, i, mathlib = 0, rc = 0;
+  size_t err0 = c->err->len;
   cmd_opt_init(&g, c, bc_opts, bc_usage, CMD_OPTF_NOHELP);
   while ((k = cmd_opt_next(&g)) > 0) {
     if (k == 'h') return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 0;
@@ -1682,7 +1683,12 @@ int cmd_bc(cmd_ctx *c) {
       return 1;
     }
   }
-  if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
+  if (k == CMD_OPT_ERR) { /* GNU bc follows getopt's line with its usage */
+    const char *e = buf_str(c->err) + err0, *try = strstr(e, "Try '");
+    if (try) buf_truncate(c->err, err0 + (size_t)(try - e));
+    return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 1;
+  }
+  if (k < 0) return k;
   memset(&s, 0, sizeof s);
   s.c = c;
   s.e.c = c;
