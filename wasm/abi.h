@@ -12,10 +12,11 @@
 
 /* Linear memory the module declares as its minimum (64 KiB pages); the
  * Makefile links both builds with it and the loader creates each memory with
- * this much. The 1 MiB stack (16 pages), the static data (3) and an idle
- * sandbox's heap fit; less committed memory makes a new WebAssembly.Memory
- * cheaper (V8 charges it to the GC). */
-#define MSB_WASM_INITIAL_PAGES 20
+ * this much. The 1 MiB stack (16 pages), the static data (4) and an idle
+ * sandbox's heap, with the room a fork's first commands use (state-1.6
+ * checks a fork does not grow), fit; less committed memory makes a new
+ * WebAssembly.Memory cheaper (V8 charges it to the GC). */
+#define MSB_WASM_INITIAL_PAGES 22
 
 /* Open record: 64-bit slots. Slot PROFILE picks the base limits, CLOCK is the
  * sandbox clock in ns, SEED seeds randomness, and from slot LIMITS on, one

@@ -402,6 +402,10 @@ void cmd_walk_prune(cmd_walk *w);
 void cmd_walk_max_depth(cmd_walk *w, int max_depth);
 void cmd_walk_close(cmd_walk *w);
 
+/* The value of the exported variable whose name is the n bytes at name
+ * (borrowed from c->envp), or NULL when it is not set. */
+const char *cmd_getenv(const cmd_ctx *c, const char *name, size_t n);
+
 /* The sorted table from commands.def. Command functions are named cmd_NAME
  * (cmd_find_main for find, since cmd_find is this lookup); helper names
  * above avoid command names (cmd_outf, not cmd_printf). */

@@ -905,3 +905,10 @@ int cmd_two_operands(cmd_getopt *g) {
                          cmd_quote(g->c, g->ops[0]));
   return cmd_usage_err(g, "extra operand %s", cmd_quote(g->c, g->ops[2]));
 }
+
+const char *cmd_getenv(const cmd_ctx *c, const char *name, size_t n) {
+  char **e;
+  for (e = c->envp; e && *e; e++)
+    if (!strncmp(*e, name, n) && (*e)[n] == '=') return *e + n + 1;
+  return NULL;
+}
