@@ -4466,6 +4466,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
+  /* each call is one `bash -c`: $_ starts afresh in the next, and never
+   * carries a value (secret or not) out of this one */
+  mem_free(sh->m, sh->last_arg);
+  sh->last_arg = NULL;
   if (run.sec) {
     interp_scrub_secrets(sh, &set);
     var_log_keep_current(sh->vars);
