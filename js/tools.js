@@ -448,10 +448,14 @@ export function createTools(sandbox, options = {}) {
   const resolve = (path) => toolPath(sandbox.cwd, path);
 
   const handlers = {
-    async execute(a, operationId, startedAt) {
+    async execute(a, operationId, startedAt, signal) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
       const envBefore = await sandbox.env();
-      const r = await sandbox.execute(a.command, { encoding: 'bytes', secrets });
+      // timeout_seconds and the caller's signal stop the run between slices
+      const run = { encoding: 'bytes', secrets };
+      if (a.timeout_seconds !== null) run.timeoutMs = a.timeout_seconds * 1000;
+      if (signal) run.signal = signal;
+      const r = await sandbox.execute(a.command, /** @type {any} */ (run));
       const envAfter = await sandbox.env();
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
@@ -617,7 +621,8 @@ export function createTools(sandbox, options = {}) {
     name,
     description,
     parameters: structuredClone(schema),
-    execute: (args) => serialise(sandbox, async () => {
+    // opts.signal (an AbortSignal) cancels an execute call's run
+    execute: (args, opts) => serialise(sandbox, async () => {
       const operationId = randomId();
       const startedAt = new Date().toISOString();
       try {
@@ -628,7 +633,7 @@ export function createTools(sandbox, options = {}) {
           // Proxies and getters can throw anything: still the caller's input.
           throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
         }
-        const env = { ok: true, result: await run(a, operationId, startedAt) };
+        const env = { ok: true, result: await run(a, operationId, startedAt, opts?.signal) };
         return compact ? compactEnvelope(env) : env;
       } catch (e) {
         const env = errorEnvelope(name, e, operationId);

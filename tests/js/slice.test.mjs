@@ -138,3 +138,53 @@ test('slice-1.7 while a run is paused other operations are refused', async () =>
   assert.equal(await sb.readFile('x'), 'data');
   await sb.close();
 });
+
+test('slice-2.1 the execute tool: timeout_seconds and a signal stop the run', async () => {
+  const { createTools } = await import('../../build/npm/tools.js');
+  const sb = await open();
+  const exec = createTools(sb).find((t) => t.name === 'execute');
+  const timed = await exec.execute({ command: 'while :; do :; done', timeout_seconds: 0.02,
+    max_output_bytes: null });
+  assert.equal(timed.ok, true);
+  assert.equal(timed.result.exit_code, 124);
+  assert.equal(timed.result.limit, 'timeout');
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 5);
+  const aborted = await exec.execute({ command: 'while :; do :; done', timeout_seconds: null,
+    max_output_bytes: null }, { signal: ac.signal });
+  assert.equal(aborted.result.exit_code, 130);
+  assert.equal(aborted.result.limit, 'cancelled');
+  await sb.close();
+});
+
+test('slice-2.2 the OpenAI shell: timeoutMs gives the outcome timeout', async () => {
+  const { openaiShell } = await import('../../build/npm/openai.js');
+  const sb = await open();
+  const r = await openaiShell(sb).run({ commands: ['while :; do :; done', 'echo next'], timeoutMs: 20 });
+  assert.deepEqual(r.output.map((o) => o.outcome),
+    [{ type: 'timeout' }, { type: 'exit', exitCode: 0 }]);
+  assert.equal(r.output[1].stdout, 'next\n');
+  await sb.close();
+});
+
+test('slice-2.3 MCP: notifications/cancelled stops the tools/call it names', async () => {
+  const { createMcpServer, serveLines } = await import('../../build/npm/mcp.js');
+  const sb = await open();
+  const server = createMcpServer(sb);
+  const call = { jsonrpc: '2.0', id: 7, method: 'tools/call',
+    params: { name: 'execute', arguments: { command: 'while :; do :; done', timeout_seconds: null,
+      max_output_bytes: null } } };
+  const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
+  async function* input() {
+    yield JSON.stringify(call) + '\n';
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    yield JSON.stringify(cancel) + '\n';
+    yield JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) + '\n';
+  }
+  const out = [];
+  await serveLines(server, input(), (line) => out.push(JSON.parse(line)));
+  assert.deepEqual(out.map((m) => m.id), [7, 8]);
+  assert.equal(out[0].result.structuredContent.result.limit, 'cancelled');
+  assert.equal(out[0].result.structuredContent.result.exit_code, 130);
+  await sb.close();
+});
