@@ -188,3 +188,21 @@ test('slice-2.3 MCP: notifications/cancelled stops the tools/call it names', asy
   assert.equal(out[0].result.structuredContent.result.exit_code, 130);
   await sb.close();
 });
+
+test('slice-2.4 AI SDK session: spawn streams output and kill() stops the run', async () => {
+  const { aiSandboxSession } = await import('../../build/npm/ai.js');
+  const sb = await open();
+  const s = aiSandboxSession(sb);
+  const p = await s.spawn({ command: 'echo first; while :; do :; done' });
+  const reader = p.stdout.getReader();
+  const first = await reader.read(); // arrives while the loop still runs
+  assert.equal(new TextDecoder().decode(first.value), 'first\n');
+  await p.kill();
+  assert.deepEqual(await p.wait(), { exitCode: 130 });
+  assert.equal((await reader.read()).done, true);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 5);
+  const r = await s.run({ command: 'while :; do :; done', abortSignal: ac.signal });
+  assert.equal(r.exitCode, 130);
+  await sb.close();
+});
