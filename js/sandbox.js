@@ -531,15 +531,19 @@ export class Sandbox {
         this._stepsPerSlice = steps;
         for (const st of streams) st.pump(inst, run, blob);
         await yieldToHost();
+        if (this._state === SandboxState.CLOSED) run = 0; // close() ended the run
+        this._check();
       }
     } finally {
-      if (run) { // a callback threw: the run must not stay half done
+      if (run && this._state !== SandboxState.FAILED) { // a callback threw: end the run
         inst.call(OP.exec_cancel, run, K.MSB_CANCEL_ABORT);
         if (inst.call(OP.exec_step, run, 0, res) === 0) inst.call(OP.result_finish, this._sb, res);
       }
       this._running = false;
-      if (this._state !== SandboxState.FAILED) scope.free();
-      this._flushEvents();
+      if (this._state !== SandboxState.FAILED && this._state !== SandboxState.CLOSED) {
+        scope.free();
+        this._flushEvents();
+      }
     }
   }
 
@@ -1096,6 +1100,8 @@ export class Sandbox {
    */
   async fork(options = {}) {
     this._check();
+    // a copy of the memory would hold a run stopped half way
+    if (this._running) throw invalid('cannot fork while an execute is running');
     const mode = options.mode ?? 'memory';
     if (mode !== 'memory' && mode !== 'serialize') {
       throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);

@@ -206,3 +206,11 @@ test('slice-2.4 AI SDK session: spawn streams output and kill() stops the run', 
   assert.equal(r.exitCode, 130);
   await sb.close();
 });
+
+test('slice-1.8 closing the sandbox ends a sliced run; fork waits for none', async () => {
+  const sb = await open();
+  const run = sb.execute('while :; do :; done', { sliceMs: 1 });
+  await assert.rejects(sb.fork(), (e) => e instanceof MemSandboxError && e.code === 'invalid_argument');
+  await sb.close();
+  await assert.rejects(run, (e) => e instanceof MemSandboxError && e.code === 'sandbox_closed');
+});
