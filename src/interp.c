@@ -1631,9 +1631,7 @@ static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
   int rc, werr;
   if ((rc = interp_denied(sh, argv[0], b->name, 1))) return rc;
   sh->run->write_err = 0;
-  sh->run->no_yield++; /* see interp_pace */
-  rc = b->fn(sh, argc, argv);
-  sh->run->no_yield--;
+  rc = builtin_run(sh, b, argc, argv);
   werr = sh->run->write_err;
   sh->run->write_err = 0;
   if (werr && rc >= 0) {

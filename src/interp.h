@@ -390,6 +390,9 @@ typedef struct sh_builtin {
 /* The shell's own builtins (binary search). NULL when not one. */
 const sh_builtin *builtin_find(const char *name);
 const sh_builtin *builtin_table(size_t *count);
+/* Runs builtin b (argv[0] is its name); see builtin.c for why some are
+ * called directly. */
+int builtin_run(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* Assigns name=value honoring attributes (integer). Prints errors. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags);

@@ -214,3 +214,27 @@ test('slice-1.8 closing the sandbox ends a sliced run; fork waits for none', asy
   await sb.close();
   await assert.rejects(run, (e) => e instanceof MemSandboxError && e.code === 'sandbox_closed');
 });
+
+test('slice-1.9 eval, source and bash scripts pause too; their results do not change', async () => {
+  const setup = 'printf \'n=0; while [ $n -lt 500 ]; do n=$((n+1)); done; echo "$0 $n $RANDOM"\\n\' > s.sh';
+  const script = `${setup}; bash s.sh; source s.sh; eval 'for i in 1 2; do source s.sh; done'; echo $n`;
+  const whole = await open();
+  const want = await whole.execute(script);
+  const sliced = await open();
+  const got = await sliced.execute(script, { sliceMs: 0.001 });
+  assert.equal(got.stdout, want.stdout);
+  assert.match(want.stdout, /^s\.sh 500 \d+\nbash 500 \d+\nbash 500 \d+\nbash 500 \d+\n500\n$/);
+  for (const loop of ['eval "while :; do :; done"', 'printf "while :; do :; done\\n" > l.sh; bash l.sh',
+    'printf "while :; do :; done\\n" > l.sh; source l.sh']) {
+    const ac = new AbortController();
+    let ticks = 0;
+    const timer = setInterval(() => {
+      if (++ticks === 3) ac.abort();
+    }, 1);
+    const r = await sliced.execute(loop, { signal: ac.signal });
+    clearInterval(timer);
+    assert.equal(r.limit, 'cancelled', loop);
+  }
+  await whole.close();
+  await sliced.close();
+});
