@@ -12,11 +12,11 @@
  * function again; the frames come back and the rewind reaches the call
  * to coro_yield, which stops it and returns into the coroutine.
  *
- * One allocation holds the struct, the Asyncify buffer and the stack,
- * in that order: the shadow stack grows down towards the buffer, which
- * grows up, so the two share the slack, and Asyncify's own check (the
- * buffer's end is the stack pointer at the yield) traps rather than lets
- * a saved frame overwrite a live one. */
+ * One allocation holds the struct, the Asyncify buffer and the stack, in
+ * that order: the stack grows down to the buffer's end (its floor, which
+ * bounds jq's recursion as address 0 bounds it on the module's own
+ * stack), and the buffer up to the same point, where Asyncify's own check
+ * traps. */
 #include "coro.h"
 
 #include <stdint.h>
@@ -43,10 +43,11 @@
 
 /* The default stack. Natively 8 MiB, like a main thread's (only the pages
  * touched are committed); in wasm 1 MiB for the shadow stack, as the
- * module's main stack, plus room for the frames Asyncify saves (their
+ * module's main stack, plus CORO_ASYNC_BYTES for the frames Asyncify saves (their
  * locals; the interpreter's depth is bounded by SH_STACK_MAX). */
 #if defined(__wasm__)
-#define CORO_STACK_DEFAULT ((size_t)1536 << 10)
+#define CORO_STACK_DEFAULT ((size_t)1 << 20)
+#define CORO_ASYNC_BYTES ((size_t)512 << 10)
 #else
 #define CORO_STACK_DEFAULT ((size_t)8 << 20)
 #endif
@@ -64,6 +65,7 @@ struct coro {
   void *arg;
   size_t bytes;     /* the whole allocation */
   uintptr_t base;   /* the Asyncify buffer starts here */
+  uintptr_t floor;  /* its end: as far as the stack may grow down */
   uintptr_t top;    /* the stack's top (it grows down) */
   uintptr_t sp;     /* the coroutine's stack pointer while suspended */
   int suspended;    /* between a coro_yield and the next resume */
@@ -102,15 +104,15 @@ static void coro_sp_set(uintptr_t sp) {
 }
 
 coro *coro_create(size_t stack_bytes) {
-  size_t n = (stack_bytes ? stack_bytes : CORO_STACK_DEFAULT) + sizeof(coro);
-  coro *co;
-  n = (n + 15) & ~(size_t)15;
-  co = aligned_alloc(16, n);
+  size_t stack = stack_bytes ? stack_bytes : CORO_STACK_DEFAULT;
+  size_t n = (sizeof(coro) + CORO_ASYNC_BYTES + stack + 63) & ~(size_t)15;
+  coro *co = aligned_alloc(16, n);
   if (!co) return NULL;
   memset(co, 0, sizeof *co);
   co->bytes = n;
   co->base = ((uintptr_t)(co + 1) + 15) & ~(uintptr_t)15;
   co->top = ((uintptr_t)co + n) & ~(uintptr_t)15;
+  co->floor = (co->top - stack) & ~(uintptr_t)15;
   return co;
 }
 
@@ -149,9 +151,11 @@ void coro_yield(coro *co) {
   co->sp = coro_sp_get();
   co->suspended = 1;
   co->async.cur = co->base;
-  co->async.end = co->sp & ~(uintptr_t)15;
+  co->async.end = co->floor;
   coro_async_start_unwind(&co->async);
 }
+
+uintptr_t coro_stack_floor(const coro *co) { return co->floor; }
 
 void coro_wipe(coro *co) { memset((void *)co->base, 0, co->top - co->base); }
 
@@ -257,6 +261,10 @@ void coro_yield(coro *co) {
 #ifdef CORO_ASAN
   __sanitizer_finish_switch_fiber(fake, &co->caller_bottom, &co->caller_size);
 #endif
+}
+
+uintptr_t coro_stack_floor(const coro *co) {
+  return (uintptr_t)co->map + (uintptr_t)sysconf(_SC_PAGESIZE);
 }
 
 /* Natively no one copies the stack's memory (a wasm fork copies the

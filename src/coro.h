@@ -19,6 +19,7 @@
 #define MSB_CORO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct coro coro;
 typedef void coro_fn(void *arg);
@@ -35,6 +36,8 @@ void coro_start(coro *co, coro_fn *fn, void *arg);
 int coro_resume(coro *co);
 /* From inside co's function: suspends co; returns when it is resumed. */
 void coro_yield(coro *co);
+/* The lowest address co's C stack may reach (its stack grows down). */
+uintptr_t coro_stack_floor(const coro *co);
 /* Zeroes the stack (a run that held secrets leaves no copy behind). */
 void coro_wipe(coro *co);
 /* Frees co (NULL is accepted); it must not be suspended mid-function. */

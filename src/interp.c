@@ -1314,6 +1314,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
+  c.stack_floor = sh->run->pace ? coro_stack_floor(sh->run->pace->co) : 0;
   out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;

@@ -238,3 +238,20 @@ test('slice-1.9 eval, source and bash scripts pause too; their results do not ch
   await whole.close();
   await sliced.close();
 });
+
+test('slice-3.1 the CLI streams output while a script runs; Ctrl-C ends it with 130', async () => {
+  const { spawn } = await import('node:child_process');
+  const bin = new URL('../../build/npm/bin/memsandbox.js', import.meta.url);
+  const child = spawn(process.execPath, [bin.pathname, ...(WASM ? ['--wasm', WASM] : []),
+    '-c', 'echo start; while :; do :; done'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const code = await new Promise((resolve) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out === 'start\n') child.kill('SIGINT'); // the loop is still running
+    });
+    child.on('exit', (c) => resolve(c));
+  });
+  assert.equal(out, 'start\n');
+  assert.equal(code, 130);
+});
