@@ -135,14 +135,16 @@
 #define MSB_WASM_OP_WIPE_STACK 42
 #define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
+#define MSB_WASM_OP_STATE_EXPORT 45 /* (sb, flags, blob) */
+#define MSB_WASM_OP_STATE_IMPORT 46 /* (sb, data, len) */
 /* Incremental runs (msb_exec_start and the rest): start gives a run
  * handle; step runs up to `steps` more steps (0: to the end) and returns
  * MSB_PAUSED, or ends the run as OP_EXEC does, filling res; cancel takes
  * MSB_CANCEL_ABORT or MSB_CANCEL_TIMEOUT. */
-#define MSB_WASM_OP_EXEC_START 45  /* (sb, script, len, opts, u32 *run) */
-#define MSB_WASM_OP_EXEC_STEP 46   /* (run, steps, res) */
-#define MSB_WASM_OP_EXEC_CANCEL 47 /* (run, why) */
-#define MSB_WASM_OP_EXEC_OUTPUT 48 /* (run, fd, blob): borrowed bytes */
+#define MSB_WASM_OP_EXEC_START 47  /* (sb, script, len, opts, u32 *run) */
+#define MSB_WASM_OP_EXEC_STEP 48   /* (run, steps, res) */
+#define MSB_WASM_OP_EXEC_CANCEL 49 /* (run, why) */
+#define MSB_WASM_OP_EXEC_OUTPUT 50 /* (run, fd, blob): borrowed bytes */
 
 #include <stdint.h>
 
