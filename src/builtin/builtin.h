@@ -1,0 +1,60 @@
+/* builtin.h - the shell's own builtins: the commands that read or change
+ * shell state (cd, declare, set, read, trap, ...), one family per file:
+ *
+ *   vars.c     declare typeset local export readonly unset let shift
+ *   flow.c     : eval . source exit return break continue exec bash sh
+ *   dirs.c     cd pwd dirs pushd popd
+ *   options.c  set shopt getopts
+ *   io.c       read mapfile readarray printf
+ *   jobs.c     trap wait kill jobs bg fg suspend disown times ulimit umask
+ *   lookup.c   type command builtin hash alias unalias caller enable
+ *   help.c     help
+ *   util.c     what they share
+ *
+ * builtins.def is the one sorted table (table.c); adding a builtin is a
+ * line there and a function in its family's file.
+ *
+ * Each builtin follows bash 5's wording and exit statuses; diagnostics go
+ * through interp_errf ("bash: line N: NAME: ..."). Features a sandbox cannot
+ * have (job control, signals) fail with bash's own messages where bash has
+ * one, or a specific "not supported in memsandbox" message. */
+#ifndef MSB_BUILTIN_H
+#define MSB_BUILTIN_H
+
+#include "../interp.h"
+
+/* builtins.def's flag for the POSIX special builtins (sh_builtin.special). */
+#define BI_SPECIAL 1
+
+/* Every builtin's entry point (argv[0] is the name it was called by). */
+#define BUILTIN(name, fn, flags, purpose) \
+  int fn(shell *sh, int argc, char **argv);
+#include "builtins.def"
+#undef BUILTIN
+
+/* ---- util.c ----------------------------------------------------------- */
+
+/* Prints "NAME: usage: USAGE" and returns 2, bash's status for misuse. */
+int bi_usage(shell *sh, const char *name, const char *usage);
+/* "NAME: -X: invalid option" and the usage line; returns 2. */
+int bi_badopt(shell *sh, const char *name, const char *arg, const char *usage);
+/* The index of the first operand after options drawn from ok (and any
+ * "--"); -1 after an "invalid option" usage error. */
+int bi_opts_only(shell *sh, int argc, char **argv, const char *ok,
+                 const char *usage);
+/* Writes b to the builtin's stdout and frees it; 0 unless out of memory
+ * (a write error is the reader's, as in bash). */
+int bi_out(shell *sh, buf *b);
+/* A decimal integer argument, blanks around it allowed; 0 if s is not one
+ * or overflows. */
+int bi_parse_int(const char *s, int64_t *v);
+
+/* ---- vars.c ----------------------------------------------------------- */
+
+/* Declares or assigns one `name[=value]` operand of declare, local,
+ * readonly and printf -v: set and clr are VAR_* attributes; errors are
+ * reported as cmd's and counted in *status. */
+int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
+                int local, int global, const char *cmd, int *status);
+
+#endif

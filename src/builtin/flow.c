@@ -1,0 +1,318 @@
+/* flow.c - the builtins that decide what runs next: `:`, eval, `.`
+ * (source), exit, return, break, continue, exec, and bash/sh (a script in a
+ * nested shell). */
+#include <string.h>
+
+#include "builtin.h"
+
+int bi_colon(shell *sh, int argc, char **argv) {
+  (void)sh;
+  (void)argc;
+  (void)argv;
+  return 0;
+}
+
+static int bi_join(shell *sh, int argc, char **argv, int from, char **out) {
+  buf b;
+  int i;
+  buf_init(&b, sh->m);
+  for (i = from; i < argc; i++) {
+    if (i > from) buf_putc(&b, ' ');
+    buf_puts(&b, argv[i]);
+  }
+  if (b.err) {
+    buf_finish(&b);
+    return MSB_ENOMEM;
+  }
+  *out = buf_steal(&b, NULL);
+  if (!*out) *out = mem_strdup(sh->m, "");
+  buf_finish(&b);
+  return *out ? 0 : MSB_ENOMEM;
+}
+
+int bi_eval(shell *sh, int argc, char **argv) {
+  char *s;
+  int rc, i = bi_opts_only(sh, argc, argv, "", "eval [arg ...]");
+  if (i < 0) return 2;
+  if (i >= argc) return 0;
+  if ((rc = bi_join(sh, argc, argv, i, &s))) return rc;
+  {
+    const char *opp = sh->parse_prefix;
+    sh->xlevel++;
+    sh->parse_prefix = "eval: ";
+    rc = interp_string(sh, s, strlen(s), sh->line);
+    sh->parse_prefix = opp;
+    sh->xlevel--;
+  }
+  mem_free(sh->m, s);
+  return rc;
+}
+
+int bi_source(shell *sh, int argc, char **argv) {
+  buf p;
+  const uint8_t *data;
+  size_t len;
+  int rc, i = 1;
+  char *copy, **opos = NULL;
+  int onpos = 0, swapped = 0;
+  if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
+  if (i >= argc) {
+    interp_errf(sh, "%s: filename argument required", argv[0]);
+    interp_usagef(sh, "%s: usage: %s filename [arguments]", argv[0], argv[0]);
+    return 2;
+  }
+  buf_init(&p, sh->m);
+  interp_abspath(sh, argv[i], &p);
+  rc = p.err ? p.err : vfs_read(sh->fs, buf_str(&p), &data, &len);
+  buf_finish(&p);
+  if (rc == MSB_ENOMEM) return rc;
+  if (rc) {
+    interp_errf(sh, "%s: %s", argv[i], msb_strerror(rc));
+    return 1;
+  }
+  copy = mem_strndup(sh->m, (const char *)data, len);
+  if (!copy) return MSB_ENOMEM;
+  if (argc > i + 1) {
+    opos = sh->pos;
+    onpos = sh->npos;
+    sh->pos = NULL;
+    sh->npos = 0;
+    swapped = 1;
+    if ((rc = interp_set_pos(sh, argv + i + 1, argc - i - 1))) {
+      sh->pos = opos;
+      sh->npos = onpos;
+      mem_free(sh->m, copy);
+      return rc;
+    }
+  }
+  {
+    const char *osrc = sh->cur_src;
+    if (interp_push_frame(sh, "source", argv[i])) {
+      rc = MSB_ENOMEM;
+    } else {
+      sh->cur_src = argv[i];
+      sh->sourcing++;
+      sh->xlevel++;
+      rc = interp_string(sh, copy, len, 1);
+      sh->xlevel--;
+      sh->sourcing--;
+      sh->cur_src = osrc;
+      sh->nfstack--;
+    }
+  }
+  if (sh->flow == SH_FLOW_RETURN) {
+    sh->flow = SH_FLOW_NONE;
+    if (rc >= 0) rc = sh->status;
+  }
+  mem_free(sh->m, copy);
+  if (swapped) {
+    interp_set_pos(sh, NULL, 0);
+    sh->pos = opos;
+    sh->npos = onpos;
+  }
+  return rc;
+}
+
+int bi_exit(shell *sh, int argc, char **argv) {
+  int64_t v = sh->status;
+  if (argc > 1) {
+    if (!bi_parse_int(argv[1], &v)) {
+      interp_errf(sh, "exit: %s: numeric argument required", argv[1]);
+      v = 2;
+    } else if (argc > 2) {
+      interp_errf(sh, "exit: too many arguments");
+      return 1;
+    }
+  }
+  sh->status = (int)(v & 255);
+  sh->flow = SH_FLOW_EXIT;
+  return sh->status;
+}
+
+int bi_return(shell *sh, int argc, char **argv) {
+  int64_t v = sh->status;
+  if (!sh->funcs_active && !sh->sourcing) {
+    interp_errf(sh,
+                "return: can only `return' from a function or sourced "
+                "script");
+    return 2;
+  }
+  if (argc > 1) {
+    if (!bi_parse_int(argv[1], &v)) {
+      interp_errf(sh, "return: %s: numeric argument required", argv[1]);
+      v = 2;
+    } else if (argc > 2) {
+      interp_errf(sh, "return: too many arguments");
+      return 1;
+    }
+  }
+  sh->status = (int)(v & 255);
+  sh->flow = SH_FLOW_RETURN;
+  return sh->status;
+}
+
+int bi_loopctl(shell *sh, int argc, char **argv) {
+  int64_t n = 1;
+  int brk = argv[0][0] == 'b';
+  if (argc > 1) {
+    if (!bi_parse_int(argv[1], &n)) {
+      interp_errf(sh, "%s: %s: numeric argument required", argv[0], argv[1]);
+      sh->status = 128;
+      sh->flow = SH_FLOW_EXIT;
+      return 128;
+    }
+    if (n < 1) {
+      interp_errf(sh, "%s: %s: loop count out of range", argv[0], argv[1]);
+      return 1;
+    }
+  }
+  if (!sh->loops) {
+    interp_errf(sh,
+                "%s: only meaningful in a `for', `while', or `until' "
+                "loop",
+                argv[0]);
+    return 0;
+  }
+  if (argc > 2) {
+    /* bash abandons the whole script here */
+    interp_errf(sh, "%s: too many arguments", argv[0]);
+    sh->status = 1;
+    sh->flow = SH_FLOW_EXIT;
+    return 1;
+  }
+  if (n > sh->loops) n = sh->loops;
+  sh->flow = brk ? SH_FLOW_BREAK : SH_FLOW_CONT;
+  sh->flow_n = (int)n;
+  return 0;
+}
+
+int bi_exec(shell *sh, int argc, char **argv) {
+  int rc;
+  if (argc < 2) return 0; /* redirections already applied permanently */
+  rc = interp_run_argv(sh, argc - 1, argv + 1, 1);
+  if (rc < 0) return rc;
+  sh->status = rc;
+  sh->flow = SH_FLOW_EXIT;
+  return rc;
+}
+
+int bi_bash(shell *sh, int argc, char **argv) {
+  int i = 1;
+  unsigned opts = 0;
+  const char *cstr = NULL;
+  for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1];
+       i++) {
+    const char *o;
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    if (!strcmp(argv[i], "--norc") || !strcmp(argv[i], "--noprofile") ||
+        !strcmp(argv[i], "--posix"))
+      continue;
+    if (argv[i][0] == '+') continue;
+    for (o = argv[i] + 1; *o; o++) {
+      switch (*o) {
+      case 'c': cstr = ""; break;
+      case 'e': opts |= SH_O_ERREXIT; break;
+      case 'u': opts |= SH_O_NOUNSET; break;
+      case 'x': opts |= SH_O_XTRACE; break;
+      case 'f': opts |= SH_O_NOGLOB; break;
+      case 'o':
+        if (i + 1 < argc && !strcmp(argv[i + 1], "pipefail"))
+          opts |= SH_O_PIPEFAIL;
+        i++;
+        break;
+      case 's':
+      case 'l':
+      case 'i': break;
+      default:
+        interp_errf(sh, "%s: -%c: invalid option", argv[0], *o);
+        return 2;
+      }
+    }
+  }
+  if (cstr) {
+    char **av;
+    int rc;
+    if (i >= argc) {
+      interp_errf(sh, "%s: -c: option requires an argument", argv[0]);
+      return 2;
+    }
+    cstr = argv[i++];
+    /* bash -c 'cmd' name args: $0 is name */
+    av = argv + i - 1;
+    if (i < argc) {
+      char **nav = mem_zalloc(sh->m, (size_t)(argc - i + 1) * sizeof *nav);
+      int k;
+      if (!nav) return MSB_ENOMEM;
+      for (k = 0; k < argc - i; k++) nav[k] = argv[i + k];
+      {
+        char *copy = mem_strdup(sh->m, cstr);
+        if (!copy) {
+          mem_free(sh->m, nav);
+          return MSB_ENOMEM;
+        }
+        rc = interp_run_script(sh, nav[0], copy, strlen(copy), argc - i, nav,
+                               opts | SH_O_CSTRING);
+        mem_free(sh->m, copy);
+      }
+      mem_free(sh->m, nav);
+      return rc;
+    }
+    {
+      char *copy = mem_strdup(sh->m, cstr);
+      char *one[2];
+      if (!copy) return MSB_ENOMEM;
+      one[0] = argv[0];
+      one[1] = NULL;
+      (void)av;
+      rc = interp_run_script(sh, argv[0], copy, strlen(copy), 1, one,
+                             opts | SH_O_CSTRING);
+      mem_free(sh->m, copy);
+      return rc;
+    }
+  }
+  if (i >= argc) {
+    const uint8_t *in;
+    size_t n;
+    char *copy;
+    char *one[2];
+    int rc;
+    interp_input(sh, 0, &in, &n);
+    if ((rc = interp_input_end(sh, 0))) return rc;
+    copy = mem_strndup(sh->m, (const char *)in, n);
+    if (!copy) return MSB_ENOMEM;
+    interp_consume(sh, 0, n);
+    one[0] = argv[0];
+    one[1] = NULL;
+    rc = interp_run_script(sh, argv[0], copy, n, 1, one, opts);
+    mem_free(sh->m, copy);
+    return rc;
+  }
+  {
+    buf p;
+    const uint8_t *data;
+    size_t len;
+    int rc;
+    char *copy;
+    buf_init(&p, sh->m);
+    interp_abspath(sh, argv[i], &p);
+    rc = p.err ? p.err : vfs_read(sh->fs, buf_str(&p), &data, &len);
+    buf_finish(&p);
+    if (rc == MSB_ENOMEM) return rc;
+    if (rc) {
+      buf b;
+      buf_init(&b, sh->m);
+      buf_printf(&b, "%s: %s: %s\n", argv[0], argv[i], msb_strerror(rc));
+      if (!b.err) interp_write(sh, 2, b.p, b.len);
+      buf_finish(&b);
+      return rc == MSB_EISDIR ? 126 : 127;
+    }
+    copy = mem_strndup(sh->m, (const char *)data, len);
+    if (!copy) return MSB_ENOMEM;
+    rc = interp_run_script(sh, argv[i], copy, len, argc - i, argv + i, opts);
+    mem_free(sh->m, copy);
+    return rc;
+  }
+}
