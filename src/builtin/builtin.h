@@ -12,7 +12,7 @@
  *   util.c     what they share
  *
  * builtins.def is the one sorted table (table.c); adding a builtin is a
- * line there and a function in its family's file.
+ * line there and a function with its help text in its family's file.
  *
  * Each builtin follows bash 5's wording and exit statuses; diagnostics go
  * through interp_errf ("bash: line N: NAME: ..."). Features a sandbox cannot
@@ -26,9 +26,19 @@
 /* builtins.def's flag for the POSIX special builtins (sh_builtin.special). */
 #define BI_SPECIAL 1
 
-/* Every builtin's entry point (argv[0] is the name it was called by). */
-#define BUILTIN(name, fn, flags, purpose) \
-  int fn(shell *sh, int argc, char **argv);
+/* A builtin's `help` text, in bash's words, beside its function (const
+ * data: nothing per sandbox). The topic's first line, the purpose, is in
+ * builtins.def; help.c prints the three as bash does. */
+typedef struct help_text {
+  const char *synopsis; /* `help -s`; NULL: no topic */
+  const char *body;     /* the lines after the purpose */
+} help_text;
+
+/* Every builtin's entry point (argv[0] is the name it was called by) and
+ * help text. */
+#define BUILTIN(name, fn, flags, help, purpose) \
+  int fn(shell *sh, int argc, char **argv);     \
+  extern const help_text help;
 #include "builtins.def"
 #undef BUILTIN
 

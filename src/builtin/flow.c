@@ -5,6 +5,14 @@
 
 #include "builtin.h"
 
+/* help : */
+const help_text bi_help_colon = {":",
+                                 "\n"
+                                 "No effect; the command does nothing.\n"
+                                 "\n"
+                                 "Exit Status:\n"
+                                 "Always succeeds.\n"};
+
 int bi_colon(shell *sh, int argc, char **argv) {
   (void)sh;
   (void)argc;
@@ -30,6 +38,17 @@ static int bi_join(shell *sh, int argc, char **argv, int from, char **out) {
   return *out ? 0 : MSB_ENOMEM;
 }
 
+/* help eval */
+const help_text bi_help_eval = {
+    "eval [arg ...]",
+    "\n"
+    "Combine ARGs into a single string, use the result as input to the "
+    "shell,\n"
+    "and execute the resulting commands.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns exit status of command or success if command is null.\n"};
+
 int bi_eval(shell *sh, int argc, char **argv) {
   char *s;
   int rc, i = bi_opts_only(sh, argc, argv, "", "eval [arg ...]");
@@ -47,6 +66,32 @@ int bi_eval(shell *sh, int argc, char **argv) {
   mem_free(sh->m, s);
   return rc;
 }
+
+/* help . */
+const help_text bi_help_dot = {
+    ". filename [arguments]",
+    "\n"
+    "Read and execute commands from FILENAME in the current shell.  The\n"
+    "entries in $PATH are used to find the directory containing FILENAME.\n"
+    "If any ARGUMENTS are supplied, they become the positional parameters\n"
+    "when FILENAME is executed.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns the status of the last command executed in FILENAME; fails if\n"
+    "FILENAME cannot be read.\n"};
+
+/* help source */
+const help_text bi_help_source = {
+    "source filename [arguments]",
+    "\n"
+    "Read and execute commands from FILENAME in the current shell.  The\n"
+    "entries in $PATH are used to find the directory containing FILENAME.\n"
+    "If any ARGUMENTS are supplied, they become the positional parameters\n"
+    "when FILENAME is executed.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns the status of the last command executed in FILENAME; fails if\n"
+    "FILENAME cannot be read.\n"};
 
 int bi_source(shell *sh, int argc, char **argv) {
   buf p;
@@ -113,6 +158,13 @@ int bi_source(shell *sh, int argc, char **argv) {
   return rc;
 }
 
+/* help exit */
+const help_text bi_help_exit = {
+    "exit [n]",
+    "\n"
+    "Exits the shell with a status of N.  If N is omitted, the exit status\n"
+    "is that of the last command executed.\n"};
+
 int bi_exit(shell *sh, int argc, char **argv) {
   int64_t v = sh->status;
   if (argc > 1) {
@@ -128,6 +180,18 @@ int bi_exit(shell *sh, int argc, char **argv) {
   sh->flow = SH_FLOW_EXIT;
   return sh->status;
 }
+
+/* help return */
+const help_text bi_help_return = {
+    "return [n]",
+    "\n"
+    "Causes a function or sourced script to exit with the return value\n"
+    "specified by N.  If N is omitted, the return status is that of the\n"
+    "last command executed within the function or script.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns N, or failure if the shell is not executing a function or "
+    "script.\n"};
 
 int bi_return(shell *sh, int argc, char **argv) {
   int64_t v = sh->status;
@@ -150,6 +214,26 @@ int bi_return(shell *sh, int argc, char **argv) {
   sh->flow = SH_FLOW_RETURN;
   return sh->status;
 }
+
+/* help break */
+const help_text bi_help_break = {
+    "break [n]",
+    "\n"
+    "Exit a FOR, WHILE or UNTIL loop.  If N is specified, break N enclosing\n"
+    "loops.\n"
+    "\n"
+    "Exit Status:\n"
+    "The exit status is 0 unless N is not greater than or equal to 1.\n"};
+
+/* help continue */
+const help_text bi_help_continue = {
+    "continue [n]",
+    "\n"
+    "Resumes the next iteration of the enclosing FOR, WHILE or UNTIL loop.\n"
+    "If N is specified, resumes the Nth enclosing loop.\n"
+    "\n"
+    "Exit Status:\n"
+    "The exit status is 0 unless N is not greater than or equal to 1.\n"};
 
 int bi_loopctl(shell *sh, int argc, char **argv) {
   int64_t n = 1;
@@ -185,6 +269,28 @@ int bi_loopctl(shell *sh, int argc, char **argv) {
   sh->flow_n = (int)n;
   return 0;
 }
+
+/* help exec */
+const help_text bi_help_exec = {
+    "exec [-cl] [-a name] [command [argument ...]] [redirection ...]",
+    "\n"
+    "Execute COMMAND, replacing this shell with the specified program.\n"
+    "ARGUMENTS become the arguments to COMMAND.  If COMMAND is not "
+    "specified,\n"
+    "any redirections take effect in the current shell.\n"
+    "\n"
+    "Options:\n"
+    "  -a name\tpass NAME as the zeroth argument to COMMAND\n"
+    "  -c\texecute COMMAND with an empty environment\n"
+    "  -l\tplace a dash in the zeroth argument to COMMAND\n"
+    "\n"
+    "If the command cannot be executed, a non-interactive shell exits, "
+    "unless\n"
+    "the shell option `execfail' is set.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless COMMAND is not found or a redirection error "
+    "occurs.\n"};
 
 int bi_exec(shell *sh, int argc, char **argv) {
   int rc;

@@ -4,6 +4,66 @@
 
 #include "builtin.h"
 
+/* help read */
+const help_text bi_help_read = {
+    "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p "
+    "prompt] [-t timeout] [-u fd] [name ...]",
+    "\n"
+    "Reads a single line from the standard input, or from file descriptor "
+    "FD\n"
+    "if the -u option is supplied.  The line is split into fields as with "
+    "word\n"
+    "splitting, and the first word is assigned to the first NAME, the "
+    "second\n"
+    "word to the second NAME, and so on, with any leftover words assigned "
+    "to\n"
+    "the last NAME.  Only the characters found in $IFS are recognized as "
+    "word\n"
+    "delimiters. By default, the backslash character escapes delimiter "
+    "characters\n"
+    "and newline.\n"
+    "\n"
+    "If no NAMEs are supplied, the line read is stored in the REPLY "
+    "variable.\n"
+    "\n"
+    "Options:\n"
+    "  -a array\tassign the words read to sequential indices of the array\n"
+    "\t\tvariable ARRAY, starting at zero\n"
+    "  -d delim\tcontinue until the first character of DELIM is read, "
+    "rather\n"
+    "\t\tthan newline\n"
+    "  -e\tuse Readline to obtain the line\n"
+    "  -i text\tuse TEXT as the initial text for Readline\n"
+    "  -n nchars\treturn after reading NCHARS characters rather than "
+    "waiting\n"
+    "\t\tfor a newline, but honor a delimiter if fewer than\n"
+    "\t\tNCHARS characters are read before the delimiter\n"
+    "  -N nchars\treturn only after reading exactly NCHARS characters, "
+    "unless\n"
+    "\t\tEOF is encountered or read times out, ignoring any\n"
+    "\t\tdelimiter\n"
+    "  -p prompt\toutput the string PROMPT without a trailing newline "
+    "before\n"
+    "\t\tattempting to read\n"
+    "  -r\tdo not allow backslashes to escape any characters\n"
+    "  -s\tdo not echo input coming from a terminal\n"
+    "  -t timeout\ttime out and return failure if a complete line of\n"
+    "\t\tinput is not read within TIMEOUT seconds.  The value of the\n"
+    "\t\tTMOUT variable is the default timeout.  TIMEOUT may be a\n"
+    "\t\tfractional number.  If TIMEOUT is 0, read returns\n"
+    "\t\timmediately, without trying to read any data, returning\n"
+    "\t\tsuccess only if input is available on the specified\n"
+    "\t\tfile descriptor.  The exit status is greater than 128\n"
+    "\t\tif the timeout is exceeded\n"
+    "  -u fd\tread from file descriptor FD instead of the standard input\n"
+    "\n"
+    "Exit Status:\n"
+    "The return code is zero, unless end-of-file is encountered, read times "
+    "out\n"
+    "(in which case it's greater than 128), a variable assignment error "
+    "occurs,\n"
+    "or an invalid file descriptor is supplied as the argument to -u.\n"};
+
 int bi_read(shell *sh, int argc, char **argv) {
   int i, raw = 0, nchars = -1, exact = 0, fd = 0, status = 0, rc;
   const char *arr = NULL, *prompt = NULL;
@@ -194,6 +254,55 @@ int bi_read(shell *sh, int argc, char **argv) {
   return status;
 }
 
+/* help mapfile */
+const help_text bi_help_mapfile = {
+    "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C "
+    "callback] [-c quantum] [array]",
+    "\n"
+    "Read lines from the standard input into the indexed array variable "
+    "ARRAY, or\n"
+    "from file descriptor FD if the -u option is supplied.  The variable "
+    "MAPFILE\n"
+    "is the default ARRAY.\n"
+    "\n"
+    "Options:\n"
+    "  -d delim\tUse DELIM to terminate lines, instead of newline\n"
+    "  -n count\tCopy at most COUNT lines.  If COUNT is 0, all lines are "
+    "copied\n"
+    "  -O origin\tBegin assigning to ARRAY at index ORIGIN.  The default "
+    "index is 0\n"
+    "  -s count\tDiscard the first COUNT lines read\n"
+    "  -t\tRemove a trailing DELIM from each line read (default newline)\n"
+    "  -u fd\tRead lines from file descriptor FD instead of the standard "
+    "input\n"
+    "  -C callback\tEvaluate CALLBACK each time QUANTUM lines are read\n"
+    "  -c quantum\tSpecify the number of lines read between each call to\n"
+    "\t\t\tCALLBACK\n"
+    "\n"
+    "Arguments:\n"
+    "  ARRAY\tArray variable name to use for file data\n"
+    "\n"
+    "If -C is supplied without -c, the default quantum is 5000.  When\n"
+    "CALLBACK is evaluated, it is supplied the index of the next array\n"
+    "element to be assigned and the line to be assigned to that element\n"
+    "as additional arguments.\n"
+    "\n"
+    "If not supplied with an explicit origin, mapfile will clear ARRAY "
+    "before\n"
+    "assigning to it.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless an invalid option is given or ARRAY is readonly "
+    "or\n"
+    "not an indexed array.\n"};
+
+/* help readarray */
+const help_text bi_help_readarray = {
+    "readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C "
+    "callback] [-c quantum] [array]",
+    "\n"
+    "A synonym for `mapfile'.\n"};
+
 int bi_mapfile(shell *sh, int argc, char **argv) {
   int i, trim = 0, fd = 0, rc = 0;
   int64_t count = 0, skip = 0, origin = 0;
@@ -291,6 +400,47 @@ int bi_mapfile(shell *sh, int argc, char **argv) {
   if (!count || got < count) return interp_input_end(sh, fd);
   return 0;
 }
+
+/* help printf */
+const help_text bi_help_printf = {
+    "printf [-v var] format [arguments]",
+    "\n"
+    "Options:\n"
+    "  -v var\tassign the output to shell variable VAR rather than\n"
+    "\t\tdisplay it on the standard output\n"
+    "\n"
+    "FORMAT is a character string which contains three types of objects: "
+    "plain\n"
+    "characters, which are simply copied to standard output; character "
+    "escape\n"
+    "sequences, which are converted and copied to the standard output; and\n"
+    "format specifications, each of which causes printing of the next "
+    "successive\n"
+    "argument.\n"
+    "\n"
+    "In addition to the standard format specifications described in "
+    "printf(1),\n"
+    "printf interprets:\n"
+    "\n"
+    "  %b\texpand backslash escape sequences in the corresponding argument\n"
+    "  %q\tquote the argument in a way that can be reused as shell input\n"
+    "  %Q\tlike %q, but apply any precision to the unquoted argument before\n"
+    "\t\tquoting\n"
+    "  %(fmt)T\toutput the date-time string resulting from using FMT as a "
+    "format\n"
+    "\t        string for strftime(3)\n"
+    "\n"
+    "The format is re-used as necessary to consume all of the arguments.  "
+    "If\n"
+    "there are fewer arguments than the format requires,  extra format\n"
+    "specifications behave as if a zero value or null string, as "
+    "appropriate,\n"
+    "had been supplied.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless an invalid option is given or a write or "
+    "assignment\n"
+    "error occurs.\n"};
 
 int bi_printf(shell *sh, int argc, char **argv) {
   const cmd_desc *d = cmd_find("printf");

@@ -95,6 +95,93 @@ static int bi_set_list(shell *sh) {
   return bi_out(sh, &b);
 }
 
+/* help set */
+const help_text bi_help_set = {
+    "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
+    "\n"
+    "Change the value of shell attributes and positional parameters, or\n"
+    "display the names and values of shell variables.\n"
+    "\n"
+    "Options:\n"
+    "  -a  Mark variables which are modified or created for export.\n"
+    "  -b  Notify of job termination immediately.\n"
+    "  -e  Exit immediately if a command exits with a non-zero status.\n"
+    "  -f  Disable file name generation (globbing).\n"
+    "  -h  Remember the location of commands as they are looked up.\n"
+    "  -k  All assignment arguments are placed in the environment for a\n"
+    "      command, not just those that precede the command name.\n"
+    "  -m  Job control is enabled.\n"
+    "  -n  Read commands but do not execute them.\n"
+    "  -o option-name\n"
+    "      Set the variable corresponding to option-name:\n"
+    "          allexport    same as -a\n"
+    "          braceexpand  same as -B\n"
+    "          emacs        use an emacs-style line editing interface\n"
+    "          errexit      same as -e\n"
+    "          errtrace     same as -E\n"
+    "          functrace    same as -T\n"
+    "          hashall      same as -h\n"
+    "          histexpand   same as -H\n"
+    "          history      enable command history\n"
+    "          ignoreeof    the shell will not exit upon reading EOF\n"
+    "          interactive-comments\n"
+    "                       allow comments to appear in interactive "
+    "commands\n"
+    "          keyword      same as -k\n"
+    "          monitor      same as -m\n"
+    "          noclobber    same as -C\n"
+    "          noexec       same as -n\n"
+    "          noglob       same as -f\n"
+    "          nolog        currently accepted but ignored\n"
+    "          notify       same as -b\n"
+    "          nounset      same as -u\n"
+    "          onecmd       same as -t\n"
+    "          physical     same as -P\n"
+    "          pipefail     the return value of a pipeline is the status of\n"
+    "                       the last command to exit with a non-zero "
+    "status,\n"
+    "                       or zero if no command exited with a non-zero "
+    "status\n"
+    "          posix        change the behavior of bash where the default\n"
+    "                       operation differs from the Posix standard to\n"
+    "                       match the standard\n"
+    "          privileged   same as -p\n"
+    "          verbose      same as -v\n"
+    "          vi           use a vi-style line editing interface\n"
+    "          xtrace       same as -x\n"
+    "  -p  Turned on whenever the real and effective user ids do not match.\n"
+    "      Disables processing of the $ENV file and importing of shell\n"
+    "      functions.  Turning this option off causes the effective uid and\n"
+    "      gid to be set to the real uid and gid.\n"
+    "  -t  Exit after reading and executing one command.\n"
+    "  -u  Treat unset variables as an error when substituting.\n"
+    "  -v  Print shell input lines as they are read.\n"
+    "  -x  Print commands and their arguments as they are executed.\n"
+    "  -B  the shell will perform brace expansion\n"
+    "  -C  If set, disallow existing regular files to be overwritten\n"
+    "      by redirection of output.\n"
+    "  -E  If set, the ERR trap is inherited by shell functions.\n"
+    "  -H  Enable ! style history substitution.  This flag is on\n"
+    "      by default when the shell is interactive.\n"
+    "  -P  If set, do not resolve symbolic links when executing commands\n"
+    "      such as cd which change the current directory.\n"
+    "  -T  If set, the DEBUG and RETURN traps are inherited by shell "
+    "functions.\n"
+    "  --  Assign any remaining arguments to the positional parameters.\n"
+    "      If there are no remaining arguments, the positional parameters\n"
+    "      are unset.\n"
+    "  -   Assign any remaining arguments to the positional parameters.\n"
+    "      The -x and -v options are turned off.\n"
+    "\n"
+    "Using + rather than - causes these flags to be turned off.  The\n"
+    "flags can also be used upon invocation of the shell.  The current\n"
+    "set of flags may be found in $-.  The remaining n ARGs are positional\n"
+    "parameters and are assigned, in order, to $1, $2, .. $n.  If no\n"
+    "ARGs are given, all shell variables are printed.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless an invalid option is given.\n"};
+
 int bi_set(shell *sh, int argc, char **argv) {
   int i = 1, rc;
   if (argc == 1) return bi_set_list(sh);
@@ -234,6 +321,25 @@ static int bi_shopt_get(shell *sh, size_t k) {
   return (sh->shopts & bi_shopts[k].flag) != 0;
 }
 
+/* help shopt */
+const help_text bi_help_shopt = {
+    "shopt [-pqsu] [-o] [optname ...]",
+    "\n"
+    "Change the setting of each shell option OPTNAME.  Without any option\n"
+    "arguments, list each supplied OPTNAME, or all shell options if no\n"
+    "OPTNAMEs are given, with an indication of whether or not each is set.\n"
+    "\n"
+    "Options:\n"
+    "  -o\trestrict OPTNAMEs to those defined for use with `set -o'\n"
+    "  -p\tprint each shell option with an indication of its status\n"
+    "  -q\tsuppress output\n"
+    "  -s\tenable (set) each OPTNAME\n"
+    "  -u\tdisable (unset) each OPTNAME\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success if OPTNAME is enabled; fails if an invalid option is\n"
+    "given or OPTNAME is disabled.\n"};
+
 int bi_shopt(shell *sh, int argc, char **argv) {
   int i = 1, set = 0, unset = 0, quiet = 0, print = 0, oflag = 0;
   int status = 0;
@@ -336,6 +442,46 @@ static void bi_getopts_err(shell *sh, const char *what, const char *opt) {
   if (!b.err) interp_write(sh, 2, b.p, b.len);
   buf_finish(&b);
 }
+
+/* help getopts */
+const help_text bi_help_getopts = {
+    "getopts optstring name [arg ...]",
+    "\n"
+    "Getopts is used by shell procedures to parse positional parameters\n"
+    "as options.\n"
+    "\n"
+    "OPTSTRING contains the option letters to be recognized; if a letter\n"
+    "is followed by a colon, the option is expected to have an argument,\n"
+    "which should be separated from it by white space.\n"
+    "\n"
+    "Each time it is invoked, getopts will place the next option in the\n"
+    "shell variable $name, initializing name if it does not exist, and\n"
+    "the index of the next argument to be processed into the shell\n"
+    "variable OPTIND.  OPTIND is initialized to 1 each time the shell or\n"
+    "a shell script is invoked.  When an option requires an argument,\n"
+    "getopts places that argument into the shell variable OPTARG.\n"
+    "\n"
+    "getopts reports errors in one of two ways.  If the first character\n"
+    "of OPTSTRING is a colon, getopts uses silent error reporting.  In\n"
+    "this mode, no error messages are printed.  If an invalid option is\n"
+    "seen, getopts places the option character found into OPTARG.  If a\n"
+    "required argument is not found, getopts places a ':' into NAME and\n"
+    "sets OPTARG to the option character found.  If getopts is not in\n"
+    "silent mode, and an invalid option is seen, getopts places '?' into\n"
+    "NAME and unsets OPTARG.  If a required argument is not found, a '?'\n"
+    "is placed in NAME, OPTARG is unset, and a diagnostic message is\n"
+    "printed.\n"
+    "\n"
+    "If the shell variable OPTERR has the value 0, getopts disables the\n"
+    "printing of error messages, even if the first character of\n"
+    "OPTSTRING is not a colon.  OPTERR has the value 1 by default.\n"
+    "\n"
+    "Getopts normally parses the positional parameters, but if arguments\n"
+    "are supplied as ARG values, they are parsed instead.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success if an option is found; fails if the end of options is\n"
+    "encountered or an error occurs.\n"};
 
 int bi_getopts(shell *sh, int argc, char **argv) {
   const char *spec, *name, *ind;

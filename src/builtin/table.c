@@ -5,7 +5,7 @@
 #include "builtin.h"
 
 static const sh_builtin table_builtins[] = {
-#define BUILTIN(name, fn, flags, purpose) {name, fn, flags},
+#define BUILTIN(name, fn, flags, help, purpose) {name, fn, flags},
 #include "builtins.def"
 #undef BUILTIN
 };
