@@ -52,6 +52,12 @@ int bi_badopt(shell *sh, const char *name, const char *arg, const char *usage);
  * "--"); -1 after an "invalid option" usage error. */
 int bi_opts_only(shell *sh, int argc, char **argv, const char *ok,
                  const char *usage);
+/* The next option letter of a builtin whose options take no argument
+ * ("-ab" is -a -b; "--" ends them), or 0 at the first operand, whose index
+ * is then *i. Start with *i = 1 and *o = NULL. */
+int bi_nextopt(int argc, char **argv, int *i, const char **o);
+/* bi_badopt for the option letter c. */
+int bi_badletter(shell *sh, const char *name, int c, const char *usage);
 /* Writes b to the builtin's stdout and frees it; 0 unless out of memory
  * (a write error is the reader's, as in bash). */
 int bi_out(shell *sh, buf *b);

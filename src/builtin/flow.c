@@ -67,9 +67,8 @@ int bi_eval(shell *sh, int argc, char **argv) {
   return rc;
 }
 
-/* help . */
-const help_text bi_help_dot = {
-    ". filename [arguments]",
+/* help . and help source: one text, two names */
+static const char bi_source_help[] =
     "\n"
     "Read and execute commands from FILENAME in the current shell.  The\n"
     "entries in $PATH are used to find the directory containing FILENAME.\n"
@@ -78,20 +77,12 @@ const help_text bi_help_dot = {
     "\n"
     "Exit Status:\n"
     "Returns the status of the last command executed in FILENAME; fails if\n"
-    "FILENAME cannot be read.\n"};
+    "FILENAME cannot be read.\n";
 
-/* help source */
-const help_text bi_help_source = {
-    "source filename [arguments]",
-    "\n"
-    "Read and execute commands from FILENAME in the current shell.  The\n"
-    "entries in $PATH are used to find the directory containing FILENAME.\n"
-    "If any ARGUMENTS are supplied, they become the positional parameters\n"
-    "when FILENAME is executed.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns the status of the last command executed in FILENAME; fails if\n"
-    "FILENAME cannot be read.\n"};
+const help_text bi_help_dot = {". filename [arguments]", bi_source_help};
+
+const help_text bi_help_source = {"source filename [arguments]",
+                                  bi_source_help};
 
 int bi_source(shell *sh, int argc, char **argv) {
   buf p;
@@ -165,20 +156,27 @@ const help_text bi_help_exit = {
     "Exits the shell with a status of N.  If N is omitted, the exit status\n"
     "is that of the last command executed.\n"};
 
-int bi_exit(shell *sh, int argc, char **argv) {
+/* exit and return: the status is N (the last command's by default), taken
+ * modulo 256; a non-number is status 2 after bash's message, and a second
+ * argument an error that leaves nothing. */
+static int bi_leave(shell *sh, int argc, char **argv, int flow) {
   int64_t v = sh->status;
   if (argc > 1) {
     if (!bi_parse_int(argv[1], &v)) {
-      interp_errf(sh, "exit: %s: numeric argument required", argv[1]);
+      interp_errf(sh, "%s: %s: numeric argument required", argv[0], argv[1]);
       v = 2;
     } else if (argc > 2) {
-      interp_errf(sh, "exit: too many arguments");
+      interp_errf(sh, "%s: too many arguments", argv[0]);
       return 1;
     }
   }
   sh->status = (int)(v & 255);
-  sh->flow = SH_FLOW_EXIT;
+  sh->flow = flow;
   return sh->status;
+}
+
+int bi_exit(shell *sh, int argc, char **argv) {
+  return bi_leave(sh, argc, argv, SH_FLOW_EXIT);
 }
 
 /* help return */
@@ -194,25 +192,13 @@ const help_text bi_help_return = {
     "script.\n"};
 
 int bi_return(shell *sh, int argc, char **argv) {
-  int64_t v = sh->status;
   if (!sh->funcs_active && !sh->sourcing) {
     interp_errf(sh,
                 "return: can only `return' from a function or sourced "
                 "script");
     return 2;
   }
-  if (argc > 1) {
-    if (!bi_parse_int(argv[1], &v)) {
-      interp_errf(sh, "return: %s: numeric argument required", argv[1]);
-      v = 2;
-    } else if (argc > 2) {
-      interp_errf(sh, "return: too many arguments");
-      return 1;
-    }
-  }
-  sh->status = (int)(v & 255);
-  sh->flow = SH_FLOW_RETURN;
-  return sh->status;
+  return bi_leave(sh, argc, argv, SH_FLOW_RETURN);
 }
 
 /* help break */

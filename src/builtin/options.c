@@ -342,31 +342,23 @@ const help_text bi_help_shopt = {
 
 int bi_shopt(shell *sh, int argc, char **argv) {
   int i = 1, set = 0, unset = 0, quiet = 0, print = 0, oflag = 0;
-  int status = 0;
+  int status = 0, c;
+  const char *o = NULL;
   size_t k;
   buf b;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *o;
-    if (!strcmp(argv[i], "--")) {
-      i++;
-      break;
-    }
-    for (o = argv[i] + 1; *o; o++) {
-      if (*o == 's')
-        set = 1;
-      else if (*o == 'u')
-        unset = 1;
-      else if (*o == 'q')
-        quiet = 1;
-      else if (*o == 'p')
-        print = 1;
-      else if (*o == 'o')
-        oflag = 1;
-      else {
-        char bad[3] = {'-', *o, 0};
-        return bi_badopt(sh, "shopt", bad, "shopt [-pqsu] [-o] [optname ...]");
-      }
-    }
+  while ((c = bi_nextopt(argc, argv, &i, &o))) {
+    if (c == 's')
+      set = 1;
+    else if (c == 'u')
+      unset = 1;
+    else if (c == 'q')
+      quiet = 1;
+    else if (c == 'p')
+      print = 1;
+    else if (c == 'o')
+      oflag = 1;
+    else
+      return bi_badletter(sh, "shopt", c, "shopt [-pqsu] [-o] [optname ...]");
   }
   if (set && unset) {
     interp_errf(sh,

@@ -32,18 +32,32 @@ int bi_badopt(shell *sh, const char *name, const char *arg, const char *usage) {
  * such an error. */
 int bi_opts_only(shell *sh, int argc, char **argv, const char *ok,
                  const char *usage) {
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *o;
-    if (!strcmp(argv[i], "--")) return i + 1;
-    for (o = argv[i] + 1; *o; o++)
-      if (!strchr(ok, *o)) {
-        char bad[3] = {'-', *o, 0};
-        bi_badopt(sh, argv[0], bad, usage);
-        return -1;
-      }
-  }
+  int i = 1, c;
+  const char *o = NULL;
+  while ((c = bi_nextopt(argc, argv, &i, &o)))
+    if (!strchr(ok, c)) {
+      bi_badletter(sh, argv[0], c, usage);
+      return -1;
+    }
   return i;
+}
+
+int bi_nextopt(int argc, char **argv, int *i, const char **o) {
+  if (!*o || !**o) {
+    if (*o) ++*i; /* the previous cluster is done */
+    if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1]) return 0;
+    if (!strcmp(argv[*i], "--")) {
+      ++*i;
+      return 0;
+    }
+    *o = argv[*i] + 1;
+  }
+  return *(*o)++;
+}
+
+int bi_badletter(shell *sh, const char *name, int c, const char *usage) {
+  char bad[3] = {'-', (char)c, 0};
+  return bi_badopt(sh, name, bad, usage);
 }
 
 int bi_out(shell *sh, buf *b) {

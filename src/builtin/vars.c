@@ -527,27 +527,19 @@ const help_text bi_help_export = {
     "Returns success unless an invalid option is given or NAME is invalid.\n"};
 
 int bi_export(shell *sh, int argc, char **argv) {
-  int i = 1, unexport = 0, print = 0, status = 0, rc, funcs = 0;
+  int i = 1, unexport = 0, print = 0, status = 0, rc, funcs = 0, c;
+  const char *o = NULL;
   buf b;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *o;
-    if (!strcmp(argv[i], "--")) {
-      i++;
-      break;
-    }
-    for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'n')
-        unexport = 1;
-      else if (*o == 'p')
-        print = 1;
-      else if (*o == 'f')
-        funcs = 1;
-      else {
-        char bad[3] = {'-', *o, 0};
-        return bi_badopt(sh, "export", bad,
-                         "export [-fn] [name[=value] ...] or export -p");
-      }
-    }
+  while ((c = bi_nextopt(argc, argv, &i, &o))) {
+    if (c == 'n')
+      unexport = 1;
+    else if (c == 'p')
+      print = 1;
+    else if (c == 'f')
+      funcs = 1;
+    else
+      return bi_badletter(sh, "export", c,
+                          "export [-fn] [name[=value] ...] or export -p");
   }
   (void)funcs;
   if (i >= argc || print) {
@@ -695,25 +687,15 @@ const help_text bi_help_unset = {
     "read-only.\n"};
 
 int bi_unset(shell *sh, int argc, char **argv) {
-  int i = 1, funcs = 0, vars = 0, status = 0;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *o;
-    if (!strcmp(argv[i], "--")) {
-      i++;
-      break;
-    }
-    for (o = argv[i] + 1; *o; o++) {
-      if (*o == 'f')
-        funcs = 1;
-      else if (*o == 'v')
-        vars = 1;
-      else if (*o == 'n')
-        ;
-      else {
-        char bad[3] = {'-', *o, 0};
-        return bi_badopt(sh, "unset", bad, "unset [-f] [-v] [-n] [name ...]");
-      }
-    }
+  int i = 1, funcs = 0, vars = 0, status = 0, c;
+  const char *o = NULL;
+  while ((c = bi_nextopt(argc, argv, &i, &o))) {
+    if (c == 'f')
+      funcs = 1;
+    else if (c == 'v')
+      vars = 1;
+    else if (c != 'n')
+      return bi_badletter(sh, "unset", c, "unset [-f] [-v] [-n] [name ...]");
   }
   for (; i < argc; i++) {
     char *name = argv[i], *br = strchr(name, '[');
