@@ -379,7 +379,7 @@ $(B)/bench-seed: bench/seed.c $(B)/libmemsandbox.a
 bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed \
              $(if $(wildcard bench/package.json),tools-bench))
 	@if [ -f bench/run.mjs ]; then \
-	   node --expose-gc bench/run.mjs $(BENCH_ARGS); \
+	   node --expose-gc bench/run.mjs $(BENCH_ARGS) && node bench/state.mjs; \
 	 elif [ -f bench/seed.c ]; then \
 	   $(CC) $(CFLAGS_BASE) -O2 -o $(B)/bench-seed bench/seed.c \
 	     $(B)/libmemsandbox.a && $(B)/bench-seed; \
