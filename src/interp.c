@@ -18,6 +18,7 @@
 #include "glob.h"
 #include "policy.h"
 #include "regex.h"
+#include "trap.h"
 
 #define SH_LIMIT_STATUS 124
 
@@ -533,6 +534,9 @@ static void interp_free_state(shell *sh) {
   mem_free(sh->m, sh->trap_exit);
   mem_free(sh->m, sh->trap_err);
   mem_free(sh->m, sh->trap_return);
+  trap_free_signals(sh);
+  mem_free(sh->m, sh->jobs);
+  mem_free(sh->m, sh->last_arg);
   mem_free(sh->m, sh->cwd);
   for (k = 0; k < sh->ndirs; k++) mem_free(sh->m, sh->dirstack[k]);
   mem_free(sh->m, sh->dirstack);
@@ -566,6 +570,10 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   c->refs = 1;
   c->fs = fs;
   c->vars = NULL;
+  c->trap_sig = NULL;
+  c->last_arg = NULL;
+  c->jobs = NULL; /* a subshell has no children yet */
+  c->njobs = c->jobcap = 0;
   c->funcs = NULL;
   c->funcn = c->funcused = 0;
   c->aliases = NULL;
@@ -602,6 +610,10 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err))) goto fail;
   if (sh->trap_return && !(c->trap_return = interp_dupn(c, sh->trap_return)))
     goto fail;
+  /* a subshell resets caught signals, but `trap -p` there still lists
+   * them as bash does; signals never arrive, so a copy is both */
+  if (trap_copy_signals(c, sh)) goto fail;
+  if (sh->last_arg && !(c->last_arg = interp_dupn(c, sh->last_arg))) goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
   for (i = 0; i < sh->funcn; i++)
     if (sh->funcs[i].name && sh->funcs[i].body &&
@@ -667,6 +679,194 @@ const char *shell_cwd(const shell *sh) { return sh->cwd; }
 int shell_parse_check(shell *sh, const char *script, size_t len) {
   return parse_check(sh->m, script, len,
                      (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+}
+
+/* ---- background jobs ------------------------------------------------ */
+
+typedef struct sh_job {
+  int pid, status, waited;
+} sh_job;
+
+/* bash remembers this many finished jobs' statuses (CHILD_MAX). */
+#define INTERP_JOBS_MAX 1024
+
+/* Records a background job that has run to completion. */
+static int interp_job_add(shell *sh, int pid, int status) {
+  if (sh->njobs == INTERP_JOBS_MAX) {
+    memmove(sh->jobs, sh->jobs + 1, (size_t)(sh->njobs - 1) * sizeof *sh->jobs);
+    sh->njobs--;
+  }
+  if (sh->njobs == sh->jobcap) {
+    int nc = sh->jobcap ? sh->jobcap * 2 : 8;
+    sh_job *nj = mem_realloc(sh->m, sh->jobs, (size_t)nc * sizeof *nj);
+    if (!nj) return MSB_ENOMEM;
+    sh->jobs = nj;
+    sh->jobcap = nc;
+  }
+  sh->jobs[sh->njobs].pid = pid;
+  sh->jobs[sh->njobs].status = status;
+  sh->jobs[sh->njobs++].waited = 0;
+  return 0;
+}
+
+static sh_job *interp_job_find(shell *sh, int pid) {
+  int k;
+  for (k = sh->njobs - 1; k >= 0; k--)
+    if (sh->jobs[k].pid == pid) return &sh->jobs[k];
+  return NULL;
+}
+
+int interp_job_known(shell *sh, int pid) {
+  return interp_job_find(sh, pid) != NULL;
+}
+
+/* wait -n: the first job no wait has reported; 127 when none. */
+static int interp_wait_next(shell *sh, const char *pvar) {
+  int k;
+  char nb[24];
+  for (k = 0; k < sh->njobs; k++)
+    if (!sh->jobs[k].waited) {
+      sh->jobs[k].waited = 1;
+      expand_fmt_i64(nb, sh->jobs[k].pid);
+      if (pvar && builtin_assign(sh, pvar, nb, 0) < 0) return MSB_ENOMEM;
+      return sh->jobs[k].status;
+    }
+  return 127;
+}
+
+int interp_wait(shell *sh, int argc, char **argv) {
+  const char *pvar = NULL;
+  int i = 1, next = 0, status = 0, k;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    if (strchr(argv[i], 'n')) next = 1;
+    if (strchr(argv[i], 'p') && i + 1 < argc) pvar = argv[++i];
+  }
+  if (next) return interp_wait_next(sh, pvar);
+  if (i >= argc) {
+    for (k = 0; k < sh->njobs; k++) sh->jobs[k].waited = 1;
+    return 0;
+  }
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    sh_job *j = NULL;
+    int64_t pid = 0;
+    if (*a == '%') {
+      interp_errf(sh, "wait: %s: no such job", a);
+      status = 127;
+      continue;
+    }
+    while (*a >= '0' && *a <= '9' && pid <= INT32_MAX)
+      pid = pid * 10 + *a++ - '0';
+    a = argv[i];
+    if (pid > 0 && pid <= INT32_MAX && !a[strspn(a, "0123456789")])
+      j = interp_job_find(sh, (int)pid);
+    else {
+      interp_errf(sh, "wait: `%s': not a pid or valid job spec", a);
+      status = 1;
+      continue;
+    }
+    if (!j) {
+      interp_errf(sh, "wait: pid %s is not a child of this shell", a);
+      status = 127;
+      continue;
+    }
+    j->waited = 1;
+    status = j->status;
+  }
+  return status;
+}
+
+/* disown: forgets finished jobs; %N names no job (there is no job
+ * control), and with no operand the current job must exist. */
+static int interp_disown(shell *sh, int argc, char **argv) {
+  int i = 1, all = 0, status = 0;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    all |= strpbrk(argv[i], "ar") != NULL;
+  }
+  if (all) {
+    sh->njobs = 0;
+    return 0;
+  }
+  if (i >= argc) {
+    if (sh->njobs) {
+      sh->njobs--;
+      return 0;
+    }
+    interp_errf(sh, "disown: current: no such job");
+    return 1;
+  }
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    sh_job *j = NULL;
+    if (*a >= '0' && *a <= '9' && !a[strspn(a, "0123456789")] && strlen(a) < 10)
+      j = interp_job_find(sh, atoi(a));
+    if (!j) {
+      interp_errf(sh, "disown: %s: no such job", a);
+      status = 1;
+      continue;
+    }
+    memmove(j, j + 1, (size_t)(sh->jobs + sh->njobs - j - 1) * sizeof *j);
+    sh->njobs--;
+  }
+  return status;
+}
+
+static int interp_has_opt(int argc, char **argv, char opt) {
+  int i;
+  for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
+    if (strchr(argv[i] + 1, opt)) return 1;
+  return 0;
+}
+
+int interp_interactive_builtin(shell *sh, int argc, char **argv) {
+  const char *name = argv[0];
+  if (!strcmp(name, "disown")) return interp_disown(sh, argc, argv);
+  if (!strcmp(name, "jobs")) {
+    /* finished jobs are reported as they end: none is left to name */
+    int i, status = 0;
+    for (i = 1; i < argc; i++)
+      if (argv[i][0] != '-') {
+        interp_errf(sh, "jobs: %s: no such job", argv[i]);
+        status = 1;
+      }
+    return status;
+  }
+  if (!strcmp(name, "suspend")) {
+    interp_errf(sh, "suspend: cannot suspend: no job control");
+    return 1;
+  }
+  if (!strcmp(name, "bind")) {
+    interp_errf(sh, "bind: warning: line editing not enabled");
+    if (argc > 1 && argv[1][0] == '-') {
+      /* the readline tables bash would list */
+      interp_errf(sh, "bind: %s: not supported in memsandbox", argv[1]);
+      return 1;
+    }
+    return 0;
+  }
+  if (!strcmp(name, "fc") && interp_has_opt(argc, argv, 's')) {
+    interp_errf(sh, "fc: no command found");
+    return 1;
+  }
+  if (!strcmp(name, "history") && interp_has_opt(argc, argv, 'p')) {
+    buf b;
+    int i, rc;
+    buf_init(&b, sh->m);
+    for (i = 2; i < argc; i++) buf_printf(&b, "%s\n", argv[i]);
+    rc = b.err ? b.err : interp_write(sh, 1, b.p, b.len);
+    buf_finish(&b);
+    return rc == MSB_ENOMEM ? rc : 0;
+  }
+  /* fc and history: a script's bash keeps no history list */
+  return 0;
 }
 
 /* ---- redirections --------------------------------------------------- */
@@ -896,19 +1096,67 @@ static int interp_parse_fd(const char *s, int *fd, int *move) {
   return 1;
 }
 
+static int interp_redir(shell *sh, ast_redir *r, interp_saved *sv);
+
+/* {var}>&- and {var}<&-: closes the fd whose number var holds. */
+static int interp_redir_var_close(shell *sh, ast_redir *r, interp_saved *sv) {
+  ast_redir one = *r;
+  const char *val = var_value(sh->vars, r->varname);
+  int fd, move;
+  if (!val) {
+    interp_errf(sh, "%s: ambiguous redirect", r->varname);
+    return 1;
+  }
+  if (!interp_parse_fd(val, &fd, &move) || move)
+    return 0; /* bash closes nothing and says nothing */
+  one.varname = NULL;
+  one.fd = fd;
+  return interp_redir(sh, &one, sv);
+}
+
+/* {var}>file and the rest: bash opens the lowest free fd from 10 up,
+ * stores its number in var and leaves it open after the command. */
+static int interp_redir_var(shell *sh, ast_redir *r, interp_saved *sv) {
+  ast_redir one = *r;
+  char nb[24];
+  int fd, rc;
+  if (r->op == AST_R_DUPIN || r->op == AST_R_DUPOUT) {
+    char *word = NULL;
+    int close;
+    if ((rc = interp_redir_word(sh, r->target, &word))) return rc;
+    close = !strcmp(word, "-");
+    mem_free(sh->m, word);
+    if (close) return interp_redir_var_close(sh, r, sv);
+  }
+  for (fd = SH_FD_VAR_BASE; fd < SH_NFD && sh->fd[fd]; fd++) continue;
+  if (fd >= SH_NFD) {
+    interp_errf(sh, "%s: cannot assign fd to variable", r->varname);
+    return 1;
+  }
+  one.varname = NULL;
+  one.fd = fd;
+  if ((rc = interp_redir(sh, &one, sv))) return rc;
+  expand_fmt_i64(nb, fd);
+  rc = builtin_assign(sh, r->varname, nb, 0);
+  if (rc) {
+    interp_fd_set(sh, fd, NULL);
+    if (rc < 0) return rc;
+    interp_errf(sh, "%s: cannot assign fd to variable", r->varname);
+    return 1;
+  }
+  /* the command's end restores the saved fds: this one stays open */
+  interp_stream_unref(sh, sv->fd[fd]);
+  sv->fd[fd] = interp_stream_ref(sh->fd[fd]);
+  return 0;
+}
+
 /* Applies one redirection. Returns 0, 1 (failed, message printed) or a
- * fatal code. */
-static int interp_redir(shell *sh, ast_redir *r) {
+ * fatal code. sv holds the fds the command's end restores. */
+static int interp_redir(shell *sh, ast_redir *r, interp_saved *sv) {
   int fd = r->fd, st = 0, rc, move, src;
   char *word = NULL;
   sh_stream *s = NULL;
-  if (r->varname) {
-    interp_errf(sh,
-                "%s: {varname} redirections are not supported in "
-                "memsandbox",
-                r->varname);
-    return 1;
-  }
+  if (r->varname) return interp_redir_var(sh, r, sv);
   if (fd < 0)
     fd = (r->op == AST_R_IN || r->op == AST_R_RDWR || r->op == AST_R_DUPIN ||
           r->op == AST_R_HERESTR || r->op == AST_R_HEREDOC)
@@ -1014,7 +1262,12 @@ static int interp_redir(shell *sh, ast_redir *r) {
       break;
     }
     if (src >= SH_NFD || !sh->fd[src]) {
-      interp_errf(sh, "%d: Bad file descriptor", src);
+      /* bash names the word as written: `$fd: Bad file descriptor' */
+      buf t;
+      buf_init(&t, sh->m);
+      interp_word_text(r->target, &t);
+      interp_errf(sh, "%s: Bad file descriptor", buf_str(&t));
+      buf_finish(&t);
       st = 1;
       break;
     }
@@ -1035,7 +1288,7 @@ static int interp_redirs(shell *sh, ast_redir *r, interp_saved *sv) {
   interp_save_fds(sh, sv);
   for (; r; r = r->next) {
     sh->line = r->line ? r->line : sh->line;
-    rc = interp_redir(sh, r);
+    rc = interp_redir(sh, r, sv);
     if (rc) {
       interp_restore_fds(sh, sv);
       return rc;
@@ -1401,7 +1654,8 @@ int interp_push_frame(shell *sh, const char *name, const char *src) {
 /* Runs a function with argv as positional parameters. */
 static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
-  int onpos = sh->npos, rc;
+  int onpos = sh->npos, rc, ocall;
+  const ast_node *ocmd = sh->cur_cmd;
   const char *ofn = sh->funcname;
   ast_tree *t = f->tree;
   ast_node *body = f->body;
@@ -1431,13 +1685,17 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   sh->funcname = f->name;
   var_push_scope(sh->vars);
   sh->funcs_active++;
+  ocall = sh->cur_call;
+  sh->cur_call = ++sh->call_seq;
   sh->depth++;
   rc = interp_stack_push(sh, SH_STACK_CALL);
   if (!rc) {
     rc = interp_node(sh, body);
     interp_stack_pop(sh, SH_STACK_CALL);
   }
-  if (rc >= 0 && sh->trap_return && sh->trap_return_level == sh->funcs_active) {
+  /* the call that set RETURN runs it; the others only under set -T */
+  if (rc >= 0 && sh->trap_return &&
+      (sh->trap_return_level == sh->cur_call || (sh->opts & SH_O_FUNCTRACE))) {
     int st = sh->flow == SH_FLOW_RETURN ? sh->status : rc, ofl = sh->flow;
     int r2;
     sh->flow = SH_FLOW_NONE;
@@ -1452,6 +1710,13 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   }
   sh->depth--;
   sh->funcs_active--;
+  sh->cur_call = ocall;
+  {
+    /* $BASH_COMMAND stays the body's last command unless the body went
+     * (unset -f or a new definition released its tree) */
+    sh_func *now = interp_func_get(sh, argv[0]);
+    if (!now || now->body != body) sh->cur_cmd = ocmd;
+  }
   var_pop_scope(sh->vars);
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
@@ -1837,6 +2102,65 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
   return rc;
 }
 
+int interp_assign_element(shell *sh, const char *ref, const char *val,
+                          unsigned fl) {
+  size_t bl = strcspn(ref, "["), il = strlen(ref) - bl - 2;
+  char *base = mem_strndup(sh->m, ref, bl);
+  char *idx = mem_strndup(sh->m, ref + bl + 1, il);
+  var *v = base ? var_get(sh->vars, base, NULL) : NULL;
+  int64_t ix = 0;
+  int rc = base && idx ? 0 : MSB_ENOMEM;
+  if (!rc && v && (v->attr & VAR_READONLY)) rc = VAR_ERO;
+  if (!rc && (!strcmp(idx, "@") || !strcmp(idx, "*"))) {
+    interp_errf(sh, "%s: bad array subscript", ref);
+    rc = 1;
+  } else if (!rc && v && (v->attr & VAR_ASSOC))
+    rc = var_set_key(sh->vars, base, idx, val, fl & VS_APPEND);
+  else if (!rc && !(rc = expand_arith_text(sh, idx, il, &ix, NULL))) {
+    if (ix < 0) ix += v ? var_index_end(v) : 0;
+    if (ix < 0) {
+      interp_errf(sh, "%s: bad array subscript", ref);
+      rc = 1;
+    } else
+      rc = var_set_index(sh->vars, base, ix, val, fl & VS_APPEND);
+  }
+  if (rc == VAR_ERO) {
+    interp_errf(sh, "%s: readonly variable", base);
+    rc = 1;
+  }
+  mem_free(sh->m, base);
+  mem_free(sh->m, idx);
+  return rc;
+}
+
+int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd) {
+  const char *pre = cmd ? cmd : "", *sep = cmd ? ": " : "";
+  char *nv;
+  switch (var_nameref_check(v->name, target)) {
+  case VAR_EBADNAME:
+    interp_errf(sh,
+                *target ? "%s%s`%s': invalid variable name for name reference"
+                        : "%s%s`%s': not a valid identifier",
+                pre, sep, target);
+    return 1;
+  case VAR_ESELF:
+    if (v->level > 0) { /* a local may name the global it hides */
+      interp_errf(sh, "%s%swarning: %s: circular name reference", pre, sep,
+                  v->name);
+      break;
+    }
+    interp_errf(sh, "%s%s%s: nameref variable self references not allowed", pre,
+                sep, v->name);
+    return 1;
+  default: break;
+  }
+  if (!(nv = mem_strdup(sh->m, target))) return MSB_ENOMEM;
+  mem_free(sh->m, v->val);
+  v->val = nv;
+  v->attr &= ~VAR_NOVALUE;
+  return 0;
+}
+
 /* Performs one assignment word. fl: VS_GLOBAL etc. */
 int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
   char *val = NULL;
@@ -1854,6 +2178,16 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
     if (v && (v->attr & VAR_ASSOC)) {
       char *k = NULL;
       rc = expand_string(sh, a->index, &k);
+      if (!rc && !*k) {
+        buf t;
+        buf_init(&t, sh->m);
+        interp_word_text(a->index, &t);
+        interp_errf(sh, "%s[%s]: bad array subscript", a->name, buf_str(&t));
+        buf_finish(&t);
+        mem_free(sh->m, k);
+        mem_free(sh->m, val);
+        return 1;
+      }
       if (!rc) {
         if (v->attr & VAR_INTEGER) {
           int64_t iv;
@@ -1879,7 +2213,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
           interp_word_text(a->index, &t);
           interp_errf(sh, "%s[%s]: bad array subscript", a->name, buf_str(&t));
           buf_finish(&t);
-          rc = 1;
+          mem_free(sh->m, val);
+          return 1; /* not VAR_ERO's message below */
         } else
           ix += end;
       }
@@ -2029,12 +2364,15 @@ static int interp_has_decl(ast_word *w) {
   return 0;
 }
 
-static int interp_simple(shell *sh, ast_node *n) {
+/* Runs simple command n; *last receives a copy of its last word, which
+ * becomes $_ once the command is done (bash: not while it runs). */
+static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
   char **av = NULL, **extra = NULL;
   int ac = 0, rc, nextra = 0, i, status = 0;
   ast_assign *a;
   interp_saved sv;
   sh->line = n->line;
+  if (!sh->in_trap) sh->cur_cmd = n;
   rc = interp_tick(sh, 1);
   if (rc) return rc;
   sh->cmdsub_ran = 0;
@@ -2046,6 +2384,10 @@ static int interp_simple(shell *sh, ast_node *n) {
   } else
     rc = expand_words(sh, n->u.cmd.words, &av, &ac);
   if (rc) return rc < 0 ? rc : sh->status ? sh->status : 1;
+  if (!(*last = mem_strdup(sh->m, ac ? av[ac - 1] : ""))) {
+    expand_free(sh, av, ac);
+    return MSB_ENOMEM;
+  }
   if (ac == 0) {
     /* assignments only: permanent */
     for (a = n->u.cmd.assigns; a; a = a->next) {
@@ -2055,8 +2397,8 @@ static int interp_simple(shell *sh, ast_node *n) {
         expand_free(sh, av, ac);
         if (rc < 0) return rc;
         if (sh->flow == SH_FLOW_NONE) {
-          /* assignment errors end a non-interactive shell */
-          sh->flow = SH_FLOW_EXIT;
+          /* an assignment error abandons the command line */
+          sh->flow = SH_FLOW_ABORT;
           sh->status = 1;
         }
         return 1;
@@ -2213,6 +2555,16 @@ done:
   return rc;
 }
 
+static int interp_simple(shell *sh, ast_node *n) {
+  char *last = NULL;
+  int rc = interp_simple_cmd(sh, n, &last);
+  if (last) {
+    mem_free(sh->m, sh->last_arg);
+    sh->last_arg = last;
+  }
+  return rc;
+}
+
 /* ---- compound commands ---------------------------------------------- */
 
 /* Syntax error prefix of a substitution body parsed when it runs; also
@@ -2288,7 +2640,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   c->depth++;
   rc = interp_comsub_node(c, n);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -2296,7 +2648,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2327,7 +2679,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   c->syntax_error = 0;
   rc = interp_string(c, text, len, line);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2352,7 +2704,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   }
   c->depth++;
   rc = interp_node(c, body);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -2360,7 +2712,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2453,6 +2805,10 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       sh->errexit_ignore++;
       rc = interp_node(sh, st);
       sh->errexit_ignore--;
+      if (sh->flow == SH_FLOW_ABORT) { /* only that process's line */
+        sh->flow = SH_FLOW_NONE;
+        if (rc >= 0) rc = sh->status;
+      }
     } else
       rc = interp_subshell(sh, st);
     if (rc < 0) break;
@@ -2474,7 +2830,7 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       feed = interp_stream_ref(si);
       interp_fd_set(sh, 0, si);
     }
-    if (sh->flow == SH_FLOW_EXIT && nst == 1) break;
+    if (SH_FLOW_ENDS(sh->flow) && nst == 1) break;
   }
   interp_stream_unref(sh, feed);
   buf_finish(&pb);
@@ -2499,8 +2855,9 @@ static int interp_pipeline(shell *sh, ast_node *n) {
 static int interp_after(shell *sh, int status) {
   int rc;
   if (status <= 0 || sh->errexit_ignore || sh->flow != SH_FLOW_NONE) return 0;
-  /* ERR is not inherited by functions (no errtrace) */
-  if (sh->trap_err && !sh->in_err_trap && !sh->funcs_active) {
+  /* functions inherit ERR only under set -E (errtrace) */
+  if (sh->trap_err && !sh->in_err_trap &&
+      (!sh->funcs_active || (sh->opts & SH_O_ERRTRACE))) {
     sh->in_err_trap = 1;
     sh->status = status;
     rc = interp_run_trap(sh, sh->trap_err);
@@ -2606,7 +2963,13 @@ static int interp_for(shell *sh, ast_node *n) {
       if (!b.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
     }
-    rc = builtin_assign(sh, n->u.forin.var, av[i], 0);
+    {
+      /* a nameref control variable refers to each word in turn */
+      var *ref = var_lookup(sh->vars, n->u.forin.var);
+      rc = ref && (ref->attr & VAR_NAMEREF)
+               ? interp_set_nameref(sh, ref, av[i], NULL)
+               : builtin_assign(sh, n->u.forin.var, av[i], 0);
+    }
     if (rc) {
       if (rc > 0) rc = status = 1;
       break;
@@ -2801,7 +3164,7 @@ again:
         rc = interp_subshell(sh, it);
         if (rc < 0) break;
         sh->bg_pid = pid;
-        rc = 0;
+        if ((rc = interp_job_add(sh, pid, rc))) break;
       } else {
         rc = interp_node(sh, it);
         if (rc < 0) break;
@@ -2813,6 +3176,7 @@ again:
   }
   case AST_SUBSHELL:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_subshell(sh, n->u.body);
     check = 1;
     break;
@@ -2847,6 +3211,7 @@ again:
     break;
   case AST_COND:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (!rc) rc = interp_cond(sh, n->u.cond);
     check = 1;
@@ -2854,6 +3219,7 @@ again:
   case AST_ARITH: {
     int64_t v;
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
@@ -2876,7 +3242,7 @@ again:
   }
   if (redir) interp_restore_fds(sh, &sv);
   if (rc < 0) return rc;
-  if (sh->flow == SH_FLOW_EXIT) return sh->status;
+  if (SH_FLOW_ENDS(sh->flow)) return sh->status;
   sh->status = rc;
   if (check && n->kind != AST_PIPELINE && interp_set_pipestatus(sh, &rc, 1))
     return MSB_ENOMEM;
@@ -2884,7 +3250,7 @@ again:
     int r2 = interp_after(sh, rc);
     if (r2 < 0) return r2;
     /* an ERR trap that ran `exit N`, as an enclosing node would report */
-    if (sh->flow == SH_FLOW_EXIT) return sh->status;
+    if (SH_FLOW_ENDS(sh->flow)) return sh->status;
   }
   return rc;
 }
@@ -3278,6 +3644,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
   ast_node *node;
   ast_tree *ot = sh->tree;
+  const ast_node *ocmd = sh->cur_cmd;
   int rc = 0, status = 0;
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
@@ -3344,12 +3711,15 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     if (rc < 0) break;
     status = rc;
     sh->status = rc;
+    /* eval, source and traps resume with their next line, as bash */
+    if (sh->flow == SH_FLOW_ABORT) sh->flow = SH_FLOW_NONE;
     if (sh->flow != SH_FLOW_NONE) break;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
     interp_set_aliases(sh, p);
   }
   sh->depth--;
   sh->tree = ot;
+  sh->cur_cmd = ocmd; /* this tree's nodes go now */
   parse_destroy(p);
   interp_stack_pop(sh, SH_STACK_EVAL);
   return rc < 0 ? rc : status;
@@ -3361,7 +3731,9 @@ int interp_run_trap(shell *sh, const char *cmd) {
   char *copy = mem_strdup(sh->m, cmd);
   if (!copy) return MSB_ENOMEM;
   sh->flow = SH_FLOW_NONE;
+  sh->in_trap++;
   rc = interp_string(sh, copy, strlen(copy), sh->line);
+  sh->in_trap--;
   mem_free(sh->m, copy);
   if (rc < 0) return rc;
   if (sh->flow == SH_FLOW_NONE) {
@@ -3477,7 +3849,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     rc = interp_string(c, src, len, 1);
     interp_stack_pop(sh, SH_STACK_SCRIPT);
   }
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -3485,7 +3857,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -3936,8 +4308,14 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
     } else
       i++;
   }
+  for (k = 1; sh->trap_sig && k <= TRAP_NSIG; k++)
+    if (interp_has_secret(s, sh->trap_sig[k])) {
+      interp_scrub_note(sh, "signal trap", NULL, NULL);
+      mem_free(sh->m, sh->trap_sig[k]);
+      sh->trap_sig[k] = NULL;
+    }
   for (k = 0; k < 3; k++) {
-    /* every trap the shell stores (signals and DEBUG are not stored) */
+    /* the traps that run (DEBUG is not stored) */
     static const char *const what[] = {"EXIT trap", "ERR trap", "RETURN trap"};
     char **t = k == 0   ? &sh->trap_exit
                : k == 1 ? &sh->trap_err

@@ -71,6 +71,21 @@ int var_valid_name(const char *s, size_t n) {
   return 1;
 }
 
+int var_attr_letters(unsigned attr, char *out) {
+  static const struct {
+    unsigned attr;
+    char c;
+  } order[] = {{VAR_ARRAY, 'a'},   {VAR_ASSOC, 'A'},    {VAR_INTEGER, 'i'},
+               {VAR_NAMEREF, 'n'}, {VAR_READONLY, 'r'}, {VAR_EXPORT, 'x'},
+               {VAR_LOWER, 'l'},   {VAR_UPPER, 'u'}};
+  int k = 0;
+  size_t i;
+  for (i = 0; i < sizeof order / sizeof order[0]; i++)
+    if (attr & order[i].attr) out[k++] = order[i].c;
+  out[k] = 0;
+  return k;
+}
+
 /* Creates an empty store. */
 var_store *var_create(mem *m) {
   var_store *vs = mem_zalloc(m, sizeof *vs);
@@ -330,17 +345,43 @@ var *var_lookup(var_store *vs, const char *name) {
   return s ? s->top : NULL;
 }
 
-/* Visible binding, following namerefs. */
-var *var_get(var_store *vs, const char *name, const char **resolved) {
+/* bash gives up on a nameref chain after this many hops (a loop). */
+#define VAR_NAMEREF_HOPS 8
+
+static int var_is_ref(const var *v) {
+  return v && (v->attr & VAR_NAMEREF) && v->val && *v->val;
+}
+
+int var_resolve(var_store *vs, const char *name, const char **target) {
   int hops;
-  var *v = NULL;
-  for (hops = 0; hops < 9; hops++) {
-    v = var_lookup(vs, name);
-    if (!v || !(v->attr & VAR_NAMEREF) || !v->val || !*v->val) break;
+  for (hops = 0; hops <= VAR_NAMEREF_HOPS; hops++) {
+    var *v = var_lookup(vs, name);
+    if (!var_is_ref(v)) {
+      *target = name;
+      return 0;
+    }
     name = v->val;
   }
-  if (resolved) *resolved = v ? v->name : name;
+  *target = name;
+  return VAR_ECIRC;
+}
+
+/* Visible binding, following namerefs. */
+var *var_get(var_store *vs, const char *name, const char **resolved) {
+  const char *rn = name;
+  var *v = var_resolve(vs, name, &rn) ? NULL : var_lookup(vs, rn);
+  if (resolved) *resolved = v ? v->name : rn;
   return v;
+}
+
+int var_nameref_check(const char *name, const char *target) {
+  const char *br = strchr(target, '[');
+  size_t n = br ? (size_t)(br - target) : strlen(target);
+  if (!var_valid_name(target, n) ||
+      (br && (target[strlen(target) - 1] != ']' || br[1] == ']')))
+    return VAR_EBADNAME;
+  if (!strcmp(name, target)) return VAR_ESELF;
+  return 0;
 }
 
 /* Scalar value (element 0 / key "0" for arrays); NULL when unset. */
@@ -374,12 +415,15 @@ static char *var_convert(mem *m, const var *v, const char *val,
 /* Binding for an assignment to name: the visible one, or a new global. */
 var *var_bind(var_store *vs, const char *name, unsigned fl) {
   const char *rn = name;
-  var *v = var_get(vs, name, &rn);
+  /* a loop or an array element: callers report those; bind name itself */
+  if (var_resolve(vs, name, &rn) || strchr(rn, '[')) rn = name;
+  return var_bind_self(vs, rn, fl);
+}
+
+var *var_bind_self(var_store *vs, const char *rn, unsigned fl) {
+  var *v = var_lookup(vs, rn);
   var_slot *s;
-  if (v && (v->attr & VAR_NAMEREF) && v->val && *v->val) rn = v->val;
-  if (v && !(fl & VS_GLOBAL) && !strcmp(v->name, rn) &&
-      !((v->attr & VAR_NAMEREF) && v->val && *v->val))
-    return v;
+  if (v && !(fl & VS_GLOBAL)) return v;
   s = var_slot_get(vs, rn, 1);
   if (!s) return NULL;
   if (fl & VS_GLOBAL) {
@@ -663,9 +707,7 @@ int var_make_array(var_store *vs, var *v, int assoc) {
 
 /* Unsets name: a local at the current level stays declared but valueless
  * (so the global stays hidden, as in bash); anything else is removed. */
-int var_unset(var_store *vs, const char *name) {
-  const char *rn = name;
-  var *v = var_get(vs, name, &rn);
+static int var_unset_binding(var_store *vs, var *v) {
   var_slot *s;
   if (!v) return 0;
   if (v->attr & VAR_READONLY) return VAR_ERO;
@@ -681,6 +723,14 @@ int var_unset(var_store *vs, const char *name) {
     var_free_binding(vs->m, v);
   }
   return 0;
+}
+
+int var_unset(var_store *vs, const char *name) {
+  return var_unset_binding(vs, var_get(vs, name, NULL));
+}
+
+int var_unset_ref(var_store *vs, const char *name) {
+  return var_unset_binding(vs, var_lookup(vs, name));
 }
 
 /* Unlinks key from its chain; NULL when absent. */

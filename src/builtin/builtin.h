@@ -6,7 +6,7 @@
  *   dirs.c     cd pwd dirs pushd popd
  *   options.c  set shopt getopts
  *   io.c       read mapfile readarray printf
- *   jobs.c     trap wait kill jobs bg fg suspend disown times ulimit umask
+ *   jobs.c     trap wait bg fg times ulimit umask (signals: src/trap.c)
  *   lookup.c   type command builtin hash alias unalias caller enable
  *   help.c     help
  *   util.c     what they share

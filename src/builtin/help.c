@@ -18,7 +18,8 @@ typedef struct help_topic {
   const help_text *text;
 } help_topic;
 
-/* bash and sh are programs in bash, not builtins: no topic. */
+/* No topic: bash and sh are programs in bash, not builtins; bind, fc and
+ * history belong to topics left out (readline, history). */
 const help_text bi_help_none = {NULL, NULL};
 
 static const help_topic help_others[] = {

@@ -1,8 +1,10 @@
 /* jobs.c - processes, jobs and signals, which a sandbox has not (every
- * command runs in place): trap, wait, kill, jobs, bg, fg, suspend, disown,
- * times, ulimit, umask. */
+ * command runs in place): trap, wait, bg, fg, times, ulimit, umask; and the
+ * help texts of kill (trap_kill, src/trap.c) and of jobs, disown and
+ * suspend (interp_interactive_builtin, src/interp.c). */
 #include <string.h>
 
+#include "../trap.h"
 #include "builtin.h"
 
 /* help trap */
@@ -49,87 +51,10 @@ const help_text bi_help_trap = {
     "given.\n"};
 
 int bi_trap(shell *sh, int argc, char **argv) {
-  int i = 1, status = 0;
-  buf b;
   if (bi_opts_only(sh, argc, argv, "lp", "trap [-lp] [[arg] signal_spec ...]") <
       0)
     return 2;
-  if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
-  if (i >= argc || !strcmp(argv[i], "-p")) {
-    buf_init(&b, sh->m);
-    if (sh->trap_exit) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_exit, 1);
-      buf_puts(&b, " EXIT\n");
-    }
-    if (sh->trap_err) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_err, 1);
-      buf_puts(&b, " ERR\n");
-    }
-    if (sh->trap_return) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_return, 1);
-      buf_puts(&b, " RETURN\n");
-    }
-    return bi_out(sh, &b);
-  }
-  if (!strcmp(argv[i], "-l")) {
-    interp_errf(sh, "trap: -l: signals are not supported in memsandbox");
-    return 1;
-  }
-  {
-    const char *action = argv[i];
-    int reset = !strcmp(action, "-");
-    int j = i + 1;
-    if (j >= argc) {
-      /* trap NAME: reset */
-      reset = 1;
-      j = i;
-    }
-    for (; j < argc; j++) {
-      const char *sig = argv[j];
-      char **slot = NULL;
-      if (!strcmp(sig, "EXIT") || !strcmp(sig, "0") || !strcmp(sig, "SIGEXIT"))
-        slot = &sh->trap_exit;
-      else if (!strcmp(sig, "ERR"))
-        slot = &sh->trap_err;
-      else if (!strcmp(sig, "RETURN")) {
-        slot = &sh->trap_return;
-        sh->trap_return_level = sh->funcs_active;
-      } else if (!strcmp(sig, "DEBUG")) {
-        interp_errf(sh, "trap: %s: not supported in memsandbox", sig);
-        status = 1;
-        continue;
-      } else {
-        static const char *const sigs[] = {
-            "HUP",  "INT",  "QUIT", "TERM", "USR1", "USR2", "PIPE",
-            "ALRM", "CHLD", "KILL", "STOP", "CONT", "TSTP", "WINCH",
-            "1",    "2",    "3",    "9",    "13",   "14",   "15"};
-        size_t k;
-        const char *s2 = !strncmp(sig, "SIG", 3) ? sig + 3 : sig;
-        for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-          if (!strcmp(sigs[k], s2)) break;
-        if (k == sizeof sigs / sizeof sigs[0]) {
-          interp_errf(sh, "trap: %s: invalid signal specification", sig);
-          status = 1;
-          continue;
-        }
-        /* signals never arrive in the sandbox: accept and ignore */
-        continue;
-      }
-      mem_free(sh->m, *slot);
-      *slot = NULL;
-      if (!reset && *action) {
-        *slot = mem_strdup(sh->m, action);
-        if (!*slot) return MSB_ENOMEM;
-      } else if (!reset) {
-        *slot = mem_strdup(sh->m, "");
-        if (!*slot) return MSB_ENOMEM;
-      }
-    }
-  }
-  return status;
+  return trap_builtin(sh, argc, argv);
 }
 
 /* help disown */
@@ -147,13 +72,6 @@ const help_text bi_help_disown = {
     "\n"
     "Exit Status:\n"
     "Returns success unless an invalid option or JOBSPEC is given.\n"};
-
-int bi_noop(shell *sh, int argc, char **argv) {
-  (void)sh;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
 
 /* help wait */
 const help_text bi_help_wait = {
@@ -190,9 +108,8 @@ const help_text bi_help_wait = {
     "children.\n"};
 
 int bi_wait(shell *sh, int argc, char **argv) {
-  /* background jobs ran in place: nothing is left to wait for */
   int i = bi_opts_only(sh, argc, argv, "fnp", "wait [-fn] [-p var] [id ...]");
-  return i < 0 ? 2 : 0;
+  return i < 0 ? 2 : interp_wait(sh, argc, argv);
 }
 
 /* help bg */
@@ -264,13 +181,6 @@ const help_text bi_help_jobs = {
     "Returns success unless an invalid option is given or an error occurs.\n"
     "If -x is used, returns the exit status of COMMAND.\n"};
 
-int bi_jobs(shell *sh, int argc, char **argv) {
-  (void)sh;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
-
 /* help kill */
 const help_text bi_help_kill = {
     "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l "
@@ -293,19 +203,6 @@ const help_text bi_help_kill = {
     "\n"
     "Exit Status:\n"
     "Returns success unless an invalid option is given or an error occurs.\n"};
-
-int bi_kill(shell *sh, int argc, char **argv) {
-  if (argc < 2) {
-    return bi_usage(sh, "kill",
-                    "kill [-s sigspec | -n signum | -sigspec] "
-                    "pid | jobspec ... or kill -l [sigspec]");
-  }
-  interp_errf(sh, "kill: %s: %s", argv[argc - 1],
-              argv[argc - 1][0] == '%' ? "no such job"
-                                       : "arguments must be process or job "
-                                         "IDs");
-  return 1;
-}
 
 /* help umask */
 const help_text bi_help_umask = {

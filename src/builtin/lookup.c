@@ -51,7 +51,9 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
                            int nofunc, buf *b) {
   const cmd_desc *d;
   int found = 0;
-  sh_alias *al = bi_alias_get(sh, name);
+  /* bash reports aliases only while they expand (shopt expand_aliases) */
+  sh_alias *al =
+      (sh->shopts & SH_SO_EXPAND_ALIASES) ? bi_alias_get(sh, name) : NULL;
   if (strchr(name, '/')) {
     buf p;
     struct vfs_stat st;
@@ -129,6 +131,18 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
   return found;
 }
 
+/* type -p: the file only when `type -t' would say file; a builtin or
+ * function prints nothing yet counts as found, as bash. */
+static int bi_type_p(shell *sh, const char *name, int nofunc, buf *b) {
+  buf kind;
+  int found, file;
+  buf_init(&kind, sh->m);
+  found = bi_describe_cmd(sh, name, 't', 0, nofunc, &kind);
+  file = found && kind.len && !strcmp(buf_str(&kind), "file\n");
+  buf_finish(&kind);
+  return file ? bi_describe_cmd(sh, name, 'p', 0, nofunc, b) : found;
+}
+
 /* help type */
 const help_text bi_help_type = {
     "type [-afptP] name [name ...]",
@@ -186,8 +200,10 @@ int bi_type(shell *sh, int argc, char **argv) {
   }
   buf_init(&b, sh->m);
   for (; i < argc; i++) {
-    if (!bi_describe_cmd(sh, argv[i], mode == 'P' ? 'p' : mode, all, nofunc,
-                         &b)) {
+    if (!(mode == 'p' && !all
+              ? bi_type_p(sh, argv[i], nofunc, &b)
+              : bi_describe_cmd(sh, argv[i], mode == 'P' ? 'p' : mode, all,
+                                nofunc, &b))) {
       if (!mode) {
         bi_out(sh, &b);
         buf_init(&b, sh->m);
@@ -221,7 +237,7 @@ const help_text bi_help_command = {
     "Returns exit status of COMMAND, or failure if COMMAND is not found.\n"};
 
 int bi_command(shell *sh, int argc, char **argv) {
-  int i = 1, mode = 0, status = 0;
+  int i = 1, mode = 0, status = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *o;
     if (!strcmp(argv[i], "--")) {
@@ -253,8 +269,8 @@ int bi_command(shell *sh, int argc, char **argv) {
           buf_init(&b, sh->m);
           interp_errf(sh, "command: %s: not found", argv[i]);
         }
-        status = 1;
-      }
+      } else
+        status = 0; /* bash: success when any name was found */
     {
       int rc = bi_out(sh, &b);
       return rc ? rc : status;

@@ -9,9 +9,17 @@
 /* Assignment honoring -i (arithmetic) and readonly. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags) {
-  var *v = var_get(sh->vars, name, NULL);
+  var *v;
   int rc;
   char nb[24];
+  const char *target;
+  if (var_resolve(sh->vars, name, &target)) {
+    interp_errf(sh, "warning: %s: circular name reference", name);
+    return 1;
+  }
+  if (strchr(target, '[')) return interp_assign_element(sh, target, val, flags);
+  name = target;
+  v = var_get(sh->vars, name, NULL);
   if (v && (v->attr & VAR_READONLY)) {
     interp_errf(sh, "%s: readonly variable", name);
     return 1;
@@ -36,6 +44,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
     return 1;
   }
   if (rc) return rc;
+  if (!strcmp(name, "SECONDS")) expand_seconds_assigned(sh, val);
   if (sh->opts & SH_O_ALLEXPORT) {
     v = var_get(sh->vars, name, NULL);
     if (v && !(v->attr & VAR_EXPORT)) {
@@ -78,17 +87,7 @@ static void bi_dq(buf *b, const char *s) {
 }
 
 static void bi_attrs(const var *v, char *o) {
-  int k = 0;
-  if (v->attr & VAR_ARRAY) o[k++] = 'a';
-  if (v->attr & VAR_ASSOC) o[k++] = 'A';
-  if (v->attr & VAR_INTEGER) o[k++] = 'i';
-  if (v->attr & VAR_LOWER) o[k++] = 'l';
-  if (v->attr & VAR_NAMEREF) o[k++] = 'n';
-  if (v->attr & VAR_READONLY) o[k++] = 'r';
-  if (v->attr & VAR_UPPER) o[k++] = 'u';
-  if (v->attr & VAR_EXPORT) o[k++] = 'x';
-  if (!k) o[k++] = '-';
-  o[k] = 0;
+  if (!var_attr_letters(v->attr, o)) strcpy(o, "-");
 }
 
 /* declare -p line for v (with newline). */
@@ -182,9 +181,16 @@ int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
   }
   if (local && !global)
     v = var_local(sh->vars, name);
+  else if ((set | clr) & VAR_NAMEREF)
+    v = var_bind_self(sh->vars, name, global ? VS_GLOBAL : 0);
   else
     v = var_bind(sh->vars, name, global ? VS_GLOBAL : 0);
   if (!v) return MSB_ENOMEM;
+  if ((set & VAR_NAMEREF) && (set & (VAR_ARRAY | VAR_ASSOC))) {
+    interp_errf(sh, "%s: %s: reference variable cannot be an array", cmd, name);
+    *status = 1;
+    return 0;
+  }
   if ((v->attr & VAR_READONLY) && (eq || (clr & VAR_READONLY))) {
     interp_errf(sh, "%s: readonly variable", name);
     *status = 1;
@@ -206,8 +212,7 @@ int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
         var_set_index(sh->vars, v->name, 0, old, 0);
       mem_free(sh->m, old);
     } else
-      v->attr |= VAR_NOVALUE;
-    if (!eq && !old) v->attr &= ~VAR_NOVALUE;
+      v->attr |= VAR_NOVALUE; /* `declare -a q': no value until assigned */
   }
   v->attr |= set & ~(VAR_ARRAY | VAR_ASSOC | VAR_READONLY);
   v->attr &= ~clr;
@@ -268,10 +273,11 @@ int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
         rc = var_set(sh->vars, v->name, nb, global ? VS_GLOBAL : 0);
       } else {
         if (v->attr & VAR_NAMEREF) {
-          mem_free(sh->m, v->val);
-          v->val = mem_strdup(sh->m, val);
-          v->attr &= ~VAR_NOVALUE;
-          rc = v->val ? 0 : MSB_ENOMEM;
+          rc = interp_set_nameref(sh, v, val, cmd);
+          if (rc > 0) {
+            *status = 1;
+            return 0;
+          }
         } else if (local && !global && v->level == var_level(sh->vars)) {
           mem_free(sh->m, v->val);
           v->val = NULL;
@@ -687,14 +693,16 @@ const help_text bi_help_unset = {
     "read-only.\n"};
 
 int bi_unset(shell *sh, int argc, char **argv) {
-  int i = 1, funcs = 0, vars = 0, status = 0, c;
+  int i = 1, funcs = 0, vars = 0, refs = 0, status = 0, c;
   const char *o = NULL;
   while ((c = bi_nextopt(argc, argv, &i, &o))) {
     if (c == 'f')
       funcs = 1;
     else if (c == 'v')
       vars = 1;
-    else if (c != 'n')
+    else if (c == 'n')
+      refs = 1;
+    else
       return bi_badletter(sh, "unset", c, "unset [-f] [-v] [-n] [name ...]");
   }
   for (; i < argc; i++) {
@@ -738,9 +746,10 @@ int bi_unset(shell *sh, int argc, char **argv) {
       status = 1;
       continue;
     }
-    v = var_get(sh->vars, name, NULL);
+    v = refs ? var_lookup(sh->vars, name) : var_get(sh->vars, name, NULL);
     if (v) {
-      if (var_unset(sh->vars, name) == VAR_ERO) {
+      if ((refs ? var_unset_ref(sh->vars, name) : var_unset(sh->vars, name)) ==
+          VAR_ERO) {
         interp_errf(sh, "unset: %s: cannot unset: readonly variable", name);
         status = 1;
       }
