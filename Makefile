@@ -16,7 +16,7 @@
 #   make bench           benchmarks
 #   make clean
 #
-# Sources are found by wildcard (src/*.c src/cmd/*.c), so adding a file never
+# Sources are found by wildcard (*.c in SRC_DIRS), so adding a file never
 # touches this Makefile. Every output goes under build/: one object tree per
 # build (native, asan, wasm, emcc), each with dependency files. zlib is built
 # from source into every build; its source comes from ZLIB_SRC=dir or is
@@ -77,7 +77,8 @@ CFLAGS_BASE := -std=c11 -D_DEFAULT_SOURCE -DHAVE_UNISTD_H -funsigned-char \
 
 # ---- sources --------------------------------------------------------------
 
-LIB_SRC := $(filter-out src/cli.c,$(wildcard src/*.c src/cmd/*.c))
+SRC_DIRS := src src/cmd src/builtin
+LIB_SRC := $(filter-out src/cli.c,$(wildcard $(SRC_DIRS:%=%/*.c)))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 lib_obj = $(LIB_SRC:%.c=$(B)/$(1)/%.o) $(ZLIB_FILES:%=$(B)/$(1)/zlib/%.o)
@@ -341,7 +342,7 @@ test:
 
 # ---- formatting, fuzzing, benchmarks, REPL --------------------------------
 
-FORMAT_SRC = $(wildcard src/*.c src/*.h src/cmd/*.c src/cmd/*.h include/*.h \
+FORMAT_SRC = $(wildcard $(SRC_DIRS:%=%/*.c) $(SRC_DIRS:%=%/*.h) include/*.h \
                tests/unit/*.c tests/unit/*.h wasm/*.c wasm/*.h)
 format-check: | tools-dev
 	clang-format-19 --dry-run -Werror $(FORMAT_SRC)

@@ -1,5 +1,5 @@
 /* interp.h - interpreter internals shared by interp.c, expand.c and
- * builtin.c (not an API: the API is shell.h).
+ * src/builtin/ (not an API: the API is shell.h).
  *
  * I/O model: a shell has ten file descriptors, each a reference to a stream.
  * Output streams append to a buffer (the run's stdout/stderr, a pipe stage,
@@ -420,7 +420,7 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold);
 int interp_print_func(shell *sh, const char *name, const ast_node *body,
                       buf *b);
 
-/* ---- builtin.c ------------------------------------------------------ */
+/* ---- builtin/ (table.c, vars.c, util.c) ---------------------------- */
 
 typedef int (*sh_builtin_fn)(shell *sh, int argc, char **argv);
 typedef struct sh_builtin {

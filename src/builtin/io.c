@@ -1,0 +1,511 @@
+/* io.c - the builtins that read input or format output: read, mapfile
+ * (readarray), and printf (the command, plus -v). */
+#include <string.h>
+
+#include "builtin.h"
+
+/* help read */
+const help_text bi_help_read = {
+    "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p "
+    "prompt] [-t timeout] [-u fd] [name ...]",
+    "\n"
+    "Reads a single line from the standard input, or from file descriptor "
+    "FD\n"
+    "if the -u option is supplied.  The line is split into fields as with "
+    "word\n"
+    "splitting, and the first word is assigned to the first NAME, the "
+    "second\n"
+    "word to the second NAME, and so on, with any leftover words assigned "
+    "to\n"
+    "the last NAME.  Only the characters found in $IFS are recognized as "
+    "word\n"
+    "delimiters. By default, the backslash character escapes delimiter "
+    "characters\n"
+    "and newline.\n"
+    "\n"
+    "If no NAMEs are supplied, the line read is stored in the REPLY "
+    "variable.\n"
+    "\n"
+    "Options:\n"
+    "  -a array\tassign the words read to sequential indices of the array\n"
+    "\t\tvariable ARRAY, starting at zero\n"
+    "  -d delim\tcontinue until the first character of DELIM is read, "
+    "rather\n"
+    "\t\tthan newline\n"
+    "  -e\tuse Readline to obtain the line\n"
+    "  -i text\tuse TEXT as the initial text for Readline\n"
+    "  -n nchars\treturn after reading NCHARS characters rather than "
+    "waiting\n"
+    "\t\tfor a newline, but honor a delimiter if fewer than\n"
+    "\t\tNCHARS characters are read before the delimiter\n"
+    "  -N nchars\treturn only after reading exactly NCHARS characters, "
+    "unless\n"
+    "\t\tEOF is encountered or read times out, ignoring any\n"
+    "\t\tdelimiter\n"
+    "  -p prompt\toutput the string PROMPT without a trailing newline "
+    "before\n"
+    "\t\tattempting to read\n"
+    "  -r\tdo not allow backslashes to escape any characters\n"
+    "  -s\tdo not echo input coming from a terminal\n"
+    "  -t timeout\ttime out and return failure if a complete line of\n"
+    "\t\tinput is not read within TIMEOUT seconds.  The value of the\n"
+    "\t\tTMOUT variable is the default timeout.  TIMEOUT may be a\n"
+    "\t\tfractional number.  If TIMEOUT is 0, read returns\n"
+    "\t\timmediately, without trying to read any data, returning\n"
+    "\t\tsuccess only if input is available on the specified\n"
+    "\t\tfile descriptor.  The exit status is greater than 128\n"
+    "\t\tif the timeout is exceeded\n"
+    "  -u fd\tread from file descriptor FD instead of the standard input\n"
+    "\n"
+    "Exit Status:\n"
+    "The return code is zero, unless end-of-file is encountered, read times "
+    "out\n"
+    "(in which case it's greater than 128), a variable assignment error "
+    "occurs,\n"
+    "or an invalid file descriptor is supplied as the argument to -u.\n"};
+
+int bi_read(shell *sh, int argc, char **argv) {
+  int i, raw = 0, nchars = -1, exact = 0, fd = 0, status = 0, rc;
+  const char *arr = NULL, *prompt = NULL;
+  int delim = '\n';
+  const uint8_t *in;
+  size_t n, pos, used;
+  buf line;
+  int got_delim = 0;
+  for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *o = argv[i] + 1;
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    for (; *o; o++) {
+      const char *val = NULL;
+      if (strchr("adnNptu", *o)) {
+        if (o[1])
+          val = o + 1;
+        else if (i + 1 < argc)
+          val = argv[++i];
+        else {
+          interp_errf(sh, "read: -%c: option requires an argument", *o);
+          return bi_usage(sh, "read",
+                          "read [-ers] [-a array] [-d delim] "
+                          "[-i text] [-n nchars] [-N nchars] [-p prompt] "
+                          "[-t timeout] [-u fd] [name ...]");
+        }
+      }
+      switch (*o) {
+      case 'r': raw = 1; break;
+      case 's':
+      case 'e': break;
+      case 'a': arr = val; break;
+      case 'd': delim = val[0] ? (uint8_t)val[0] : 0; break;
+      case 'n':
+      case 'N': {
+        int64_t v;
+        if (!bi_parse_int(val, &v) || v < 0) {
+          interp_errf(sh, "read: %s: invalid number", val);
+          return 1;
+        }
+        nchars = (int)v;
+        exact = *o == 'N';
+        break;
+      }
+      case 'p': prompt = val; break;
+      case 't': break;
+      case 'u': {
+        int64_t v;
+        if (!bi_parse_int(val, &v) || v < 0 || v > 2147483647) {
+          interp_errf(sh, "read: %s: invalid file descriptor specification",
+                      val);
+          return 1;
+        }
+        if (v >= SH_NFD || !sh->fd[v]) {
+          interp_errf(sh,
+                      "read: %s: invalid file descriptor: Bad file "
+                      "descriptor",
+                      val);
+          return 1;
+        }
+        fd = (int)v;
+        break;
+      }
+      default: {
+        char bad[3] = {'-', *o, 0};
+        return bi_badopt(sh, "read", bad,
+                         "read [-ers] [-a array] [-d delim] "
+                         "[-i text] [-n nchars] [-N nchars] [-p prompt] "
+                         "[-t timeout] [-u fd] [name ...]");
+      }
+      }
+      if (val) break;
+    }
+  }
+  (void)prompt;
+  if (!sh->fd[fd]) {
+    /* stdin closed (<&-) */
+    interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
+    return 1;
+  }
+  if (sh->fd[fd]->rderr) { /* `read < dir` */
+    interp_errf(sh, "read: read error: %d: %s", fd,
+                msb_strerror(sh->fd[fd]->rderr));
+    return 1;
+  }
+  interp_input(sh, fd, &in, &n);
+  buf_init(&line, sh->m);
+  pos = 0;
+  while (pos < n) {
+    int c = in[pos];
+    if (nchars >= 0 && (int)line.len >= nchars) break;
+    pos++;
+    if (!exact && c == delim) {
+      got_delim = 1;
+      break;
+    }
+    if (!raw && c == '\\' && !exact) {
+      if (pos < n) {
+        int c2 = in[pos++];
+        if (c2 == '\n') continue;
+        buf_putc(&line, '\\');
+        buf_putc(&line, c2);
+        continue;
+      }
+      continue;
+    }
+    if (c == 0) continue;
+    buf_putc(&line, c);
+  }
+  used = pos;
+  interp_consume(sh, fd, used);
+  if (line.err) {
+    buf_finish(&line);
+    return MSB_ENOMEM;
+  }
+  if (!got_delim && (nchars < 0 || (int)line.len < nchars)) {
+    int r2 = nchars ? interp_input_end(sh, fd) : 0;
+    if (r2) {
+      buf_finish(&line);
+      return r2;
+    }
+    status = 1;
+  }
+  if (nchars == 0) status = 0;
+  {
+    char **f = NULL;
+    int nf = 0, k;
+    int names = argc - i;
+    const char *s = buf_str(&line);
+    if (exact || (arr == NULL && names == 0)) {
+      /* REPLY keeps everything, no splitting */
+      char *val = mem_strdup(sh->m, s);
+      if (!val) {
+        buf_finish(&line);
+        return MSB_ENOMEM;
+      }
+      if (!raw) {
+        size_t a2, b2;
+        for (a2 = b2 = 0; val[a2]; a2++) {
+          if (val[a2] == '\\' && val[a2 + 1]) a2++;
+          val[b2++] = val[a2];
+        }
+        val[b2] = 0;
+      }
+      if (names == 1)
+        rc = builtin_assign(sh, argv[i], val, 0);
+      else
+        rc = builtin_assign(sh, "REPLY", val, 0);
+      mem_free(sh->m, val);
+      buf_finish(&line);
+      if (rc < 0) return rc;
+      return rc ? 1 : status;
+    }
+    rc = expand_split_read(sh, s, line.len, arr ? 0 : names, &f, &nf);
+    buf_finish(&line);
+    if (rc) return rc;
+    if (!raw)
+      for (k = 0; k < nf; k++) {
+        size_t a2, b2;
+        for (a2 = b2 = 0; f[k][a2]; a2++) {
+          if (f[k][a2] == '\\' && f[k][a2 + 1]) a2++;
+          f[k][b2++] = f[k][a2];
+        }
+        f[k][b2] = 0;
+      }
+    if (arr) {
+      var *v = var_bind(sh->vars, arr, 0);
+      if (!v)
+        rc = MSB_ENOMEM;
+      else if (v->attr & VAR_READONLY) {
+        interp_errf(sh, "%s: readonly variable", arr);
+        rc = 1;
+      } else {
+        var_make_array(sh->vars, v, 0);
+        for (k = 0; k < nf && !rc; k++)
+          rc = var_set_index(sh->vars, arr, k, f[k], 0);
+      }
+    } else {
+      for (k = 0; k < names && !rc; k++)
+        rc = builtin_assign(sh, argv[i + k], k < nf ? f[k] : "", 0);
+    }
+    expand_free(sh, f, nf);
+    if (rc < 0) return rc;
+    if (rc) return 1;
+  }
+  return status;
+}
+
+/* help mapfile */
+const help_text bi_help_mapfile = {
+    "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C "
+    "callback] [-c quantum] [array]",
+    "\n"
+    "Read lines from the standard input into the indexed array variable "
+    "ARRAY, or\n"
+    "from file descriptor FD if the -u option is supplied.  The variable "
+    "MAPFILE\n"
+    "is the default ARRAY.\n"
+    "\n"
+    "Options:\n"
+    "  -d delim\tUse DELIM to terminate lines, instead of newline\n"
+    "  -n count\tCopy at most COUNT lines.  If COUNT is 0, all lines are "
+    "copied\n"
+    "  -O origin\tBegin assigning to ARRAY at index ORIGIN.  The default "
+    "index is 0\n"
+    "  -s count\tDiscard the first COUNT lines read\n"
+    "  -t\tRemove a trailing DELIM from each line read (default newline)\n"
+    "  -u fd\tRead lines from file descriptor FD instead of the standard "
+    "input\n"
+    "  -C callback\tEvaluate CALLBACK each time QUANTUM lines are read\n"
+    "  -c quantum\tSpecify the number of lines read between each call to\n"
+    "\t\t\tCALLBACK\n"
+    "\n"
+    "Arguments:\n"
+    "  ARRAY\tArray variable name to use for file data\n"
+    "\n"
+    "If -C is supplied without -c, the default quantum is 5000.  When\n"
+    "CALLBACK is evaluated, it is supplied the index of the next array\n"
+    "element to be assigned and the line to be assigned to that element\n"
+    "as additional arguments.\n"
+    "\n"
+    "If not supplied with an explicit origin, mapfile will clear ARRAY "
+    "before\n"
+    "assigning to it.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless an invalid option is given or ARRAY is readonly "
+    "or\n"
+    "not an indexed array.\n"};
+
+/* help readarray */
+const help_text bi_help_readarray = {
+    "readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C "
+    "callback] [-c quantum] [array]",
+    "\n"
+    "A synonym for `mapfile'.\n"};
+
+int bi_mapfile(shell *sh, int argc, char **argv) {
+  int i, trim = 0, fd = 0, rc = 0;
+  int64_t count = 0, skip = 0, origin = 0;
+  int delim = '\n', have_origin = 0;
+  const char *name = "MAPFILE";
+  const uint8_t *in;
+  size_t n, pos = 0;
+  var *v;
+  int64_t idx, got = 0;
+  for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *o = argv[i] + 1;
+    const char *val = NULL;
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    if (strchr("dnOsuCc", *o)) {
+      if (o[1])
+        val = o + 1;
+      else if (i + 1 < argc)
+        val = argv[++i];
+      else {
+        interp_errf(sh, "%s: -%c: option requires an argument", argv[0], *o);
+        return 2;
+      }
+    }
+    switch (*o) {
+    case 't': trim = 1; break;
+    case 'd': delim = (uint8_t)val[0]; break;
+    case 'n': bi_parse_int(val, &count); break;
+    case 'O':
+      bi_parse_int(val, &origin);
+      have_origin = 1;
+      break;
+    case 's': bi_parse_int(val, &skip); break;
+    case 'u': {
+      int64_t v2;
+      if (!bi_parse_int(val, &v2) || v2 < 0 || v2 >= SH_NFD || !sh->fd[v2]) {
+        interp_errf(sh, "%s: %s: invalid file descriptor specification",
+                    argv[0], val);
+        return 1;
+      }
+      fd = (int)v2;
+      break;
+    }
+    case 'C':
+    case 'c':
+      interp_errf(sh, "%s: -%c: not supported in memsandbox", argv[0], *o);
+      return 1;
+    default: {
+      char bad[3] = {'-', *o, 0};
+      return bi_badopt(sh, argv[0], bad,
+                       "mapfile [-d delim] [-n count] [-O origin] [-s count] "
+                       "[-t] [-u fd] [-C callback] [-c quantum] [array]");
+    }
+    }
+  }
+  if (i < argc) name = argv[i];
+  v = var_bind(sh->vars, name, 0);
+  if (!v) return MSB_ENOMEM;
+  if (v->attr & VAR_READONLY) {
+    interp_errf(sh, "%s: readonly variable", name);
+    return 1;
+  }
+  if (!have_origin)
+    var_make_array(sh->vars, v, 0);
+  else if (!(v->attr & VAR_ARRAY))
+    var_make_array(sh->vars, v, 0);
+  idx = origin;
+  interp_input(sh, fd, &in, &n);
+  while (pos < n && (!count || got < count)) {
+    size_t st = pos, e;
+    while (pos < n && in[pos] != (uint8_t)delim) pos++;
+    e = pos;
+    if (pos < n) pos++;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    if (!trim && pos > e) e++;
+    {
+      char *s = mem_strndup(sh->m, (const char *)in + st, e - st);
+      if (!s) return MSB_ENOMEM;
+      rc = var_set_index(sh->vars, name, idx++, s, 0);
+      mem_free(sh->m, s);
+      if (rc) return rc;
+    }
+    got++;
+    if (sh->lim->max_array_items && (uint64_t)got > sh->lim->max_array_items) {
+      sh->run->limit = LIMIT_MAX_ARRAY_ITEMS;
+      return MSB_ELIMIT;
+    }
+  }
+  interp_consume(sh, fd, pos);
+  if (!count || got < count) return interp_input_end(sh, fd);
+  return 0;
+}
+
+/* help printf */
+const help_text bi_help_printf = {
+    "printf [-v var] format [arguments]",
+    "\n"
+    "Options:\n"
+    "  -v var\tassign the output to shell variable VAR rather than\n"
+    "\t\tdisplay it on the standard output\n"
+    "\n"
+    "FORMAT is a character string which contains three types of objects: "
+    "plain\n"
+    "characters, which are simply copied to standard output; character "
+    "escape\n"
+    "sequences, which are converted and copied to the standard output; and\n"
+    "format specifications, each of which causes printing of the next "
+    "successive\n"
+    "argument.\n"
+    "\n"
+    "In addition to the standard format specifications described in "
+    "printf(1),\n"
+    "printf interprets:\n"
+    "\n"
+    "  %b\texpand backslash escape sequences in the corresponding argument\n"
+    "  %q\tquote the argument in a way that can be reused as shell input\n"
+    "  %Q\tlike %q, but apply any precision to the unquoted argument before\n"
+    "\t\tquoting\n"
+    "  %(fmt)T\toutput the date-time string resulting from using FMT as a "
+    "format\n"
+    "\t        string for strftime(3)\n"
+    "\n"
+    "The format is re-used as necessary to consume all of the arguments.  "
+    "If\n"
+    "there are fewer arguments than the format requires,  extra format\n"
+    "specifications behave as if a zero value or null string, as "
+    "appropriate,\n"
+    "had been supplied.\n"
+    "\n"
+    "Exit Status:\n"
+    "Returns success unless an invalid option is given or a write or "
+    "assignment\n"
+    "error occurs.\n"};
+
+int bi_printf(shell *sh, int argc, char **argv) {
+  const cmd_desc *d = cmd_find("printf");
+  const char *vname = NULL;
+  int rc;
+  if (!d) {
+    interp_errf(sh, "printf: command not available");
+    return 1;
+  }
+  if (argc >= 3 && !strcmp(argv[1], "-v"))
+    vname = argv[2];
+  else if (argc >= 2 && !strncmp(argv[1], "-v", 2) && argv[1][2])
+    vname = argv[1] + 2;
+  if (!vname) return interp_cmd(sh, d, argc, argv);
+  {
+    int shift = argv[1][2] ? 1 : 2;
+    buf out, err;
+    char **av = mem_zalloc(sh->m, (size_t)(argc - shift + 1) * sizeof *av);
+    sh_stream *so, *se;
+    sh_stream *o1 = sh->fd[1];
+    int k;
+    if (!av) return MSB_ENOMEM;
+    av[0] = argv[0];
+    for (k = shift + 1; k < argc; k++) av[k - shift] = argv[k];
+    buf_init(&out, sh->m);
+    buf_init(&err, sh->m);
+    so = interp_stream_new(sh, SH_S_BUF);
+    if (!so) {
+      mem_free(sh->m, av);
+      return MSB_ENOMEM;
+    }
+    so->ob = &out;
+    (void)se;
+    (void)err;
+    sh->fd[1] = so;
+    rc = interp_cmd(sh, d, argc - shift, av);
+    sh->fd[1] = o1;
+    interp_stream_unref(sh, so);
+    mem_free(sh->m, av);
+    if (rc >= 0) {
+      int r2;
+      char *br = strchr(vname, '[');
+      if (out.err)
+        r2 = MSB_ENOMEM;
+      else if (br) {
+        buf tmp;
+        buf_init(&tmp, sh->m);
+        buf_printf(&tmp, "%s=", vname);
+        /* assign through the declare path for subscripts */
+        buf_puts(&tmp, buf_str(&out));
+        {
+          int st = 0;
+          r2 = bi_decl_one(sh, buf_str(&tmp), 0, 0, 0, 0, "printf", &st);
+          if (!r2 && st) r2 = 1;
+        }
+        buf_finish(&tmp);
+      } else if (!var_valid_name(vname, strlen(vname))) {
+        interp_errf(sh, "printf: `%s': not a valid identifier", vname);
+        r2 = 2;
+      } else
+        r2 = builtin_assign(sh, vname, buf_str(&out), 0);
+      if (r2) rc = r2 < 0 ? r2 : 1;
+    }
+    buf_finish(&out);
+    buf_finish(&err);
+    return rc;
+  }
+}
