@@ -116,11 +116,24 @@ static int policy_has(char *const *v, size_t n, const char *name) {
   return 0;
 }
 
-/* Whether a command may run. */
-int policy_command_allowed(const policy *p, const char *name, int builtin) {
+/* Whether one of the n sorted names is name, or names the same
+ * implementation as name (when same is given). */
+static int policy_lists(char *const *v, size_t n, const char *name,
+                        policy_same_fn same) {
+  size_t i;
+  if (policy_has(v, n, name)) return 1;
+  for (i = 0; same && i < n; i++)
+    if (same(v[i], name)) return 1;
+  return 0;
+}
+
+/* Whether a command may run: a deny rule wins, for its name and every
+ * other name of its implementation. */
+int policy_command_allowed(const policy *p, const char *name, int builtin,
+                           policy_same_fn same) {
   if (!p) return 1;
-  if (policy_has(p->deny, p->ndeny, name)) return 0;
-  return builtin || !p->nallow || policy_has(p->allow, p->nallow, name);
+  if (policy_lists(p->deny, p->ndeny, name, same)) return 0;
+  return builtin || !p->nallow || policy_lists(p->allow, p->nallow, name, same);
 }
 
 /* Whether a host operation may run. */

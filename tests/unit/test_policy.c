@@ -119,15 +119,37 @@ TEST("policy-1.3") { /* commands and operations */
       "allow-op read_file\nallow-op execute\ndeny-op execute\n";
   mem_init(&m, 0);
   REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
-  CHECK(policy_command_allowed(p, "grep", 0));
-  CHECK(!policy_command_allowed(p, "sed", 0)); /* deny wins */
-  CHECK(!policy_command_allowed(p, "awk", 0)); /* not on the allow-list */
-  CHECK(policy_command_allowed(p, "cd", 1));   /* builtins stay */
-  CHECK(!policy_command_allowed(p, "echo", 1)); /* unless denied by name */
+  CHECK(policy_command_allowed(p, "grep", 0, NULL));
+  CHECK(!policy_command_allowed(p, "sed", 0, NULL)); /* deny wins */
+  CHECK(!policy_command_allowed(p, "awk", 0, NULL)); /* not on the allow-list */
+  CHECK(policy_command_allowed(p, "cd", 1, NULL)); /* builtins stay */
+  CHECK(
+      !policy_command_allowed(p, "echo", 1, NULL)); /* unless denied by name */
   CHECK(policy_op_allowed(p, POLICY_OP_READ_FILE));
   CHECK(!policy_op_allowed(p, POLICY_OP_EXECUTE));
   CHECK(!policy_op_allowed(p, POLICY_OP_WRITE_FILE));
-  CHECK(policy_command_allowed(NULL, "anything", 0));
+  CHECK(policy_command_allowed(NULL, "anything", 0, NULL));
+  policy_destroy(p);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+/* egrep and grep as one implementation, for policy-1.4 */
+static int tp_same(const char *a, const char *b) {
+  return (!strcmp(a, "grep") || !strcmp(a, "egrep")) &&
+         (!strcmp(b, "grep") || !strcmp(b, "egrep"));
+}
+
+TEST("policy-1.4") { /* rules hold for every name of an implementation */
+  mem m;
+  policy *p;
+  char err[128];
+  const char *t = "deny-command grep\nallow-command egrep\nallow-command ls\n";
+  mem_init(&m, 0);
+  REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
+  CHECK(!policy_command_allowed(p, "egrep", 0, tp_same)); /* #21 item 9 */
+  CHECK(policy_command_allowed(p, "egrep", 0, NULL)); /* by name only */
+  CHECK(policy_command_allowed(p, "ls", 0, tp_same));
+  CHECK(!policy_command_allowed(p, "cat", 0, tp_same));
   policy_destroy(p);
   CHECK(m.used == 0 && m.blocks == 0);
 }
@@ -391,7 +413,7 @@ TEST("policy-1.4") { /* hostile text: random bytes and near-valid lines */
       /* every lookup works on whatever was accepted */
       (void)policy_path_mode(p, "/a/b", 4);
       (void)policy_below_mode(p, "/", 1);
-      (void)policy_command_allowed(p, "x", 0);
+      (void)policy_command_allowed(p, "x", 0, NULL);
     }
     policy_destroy(p);
   }
@@ -435,8 +457,8 @@ TEST("policy-4.2") { /* policy_copy under fault injection: all or nothing */
     if (rc) CHECK(q == NULL && c.used == 0 && c.blocks == 0);
   }
   REQUIRE(rc == 0);
-  CHECK(!policy_command_allowed(q, "rm", 0) &&
-        policy_command_allowed(q, "cat", 0));
+  CHECK(!policy_command_allowed(q, "rm", 0, NULL) &&
+        policy_command_allowed(q, "cat", 0, NULL));
   CHECK(tp_mode(q, "/workspace/b/x") == tp_mode(p, "/workspace/b/x"));
   CHECK(!policy_op_allowed(q, POLICY_OP_FORK));
   policy_destroy(q);
