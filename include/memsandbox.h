@@ -529,6 +529,12 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  * makes no call on behalf of anyone else while one is open. */
 int msb_op_open(msb_sandbox *sb, const char *operation);
 void msb_op_close(msb_sandbox *sb);
+/* Records an operation the host carries out by itself, outside the core
+ * (the JS package's memory fork copies the instance): the policy's
+ * operation rules are checked and the operation's events emitted as for
+ * any other, and nothing changes. Returns 0, or MSB_EPOLICY when the
+ * policy denies it (the host must then not carry it out). */
+int msb_op_record(msb_sandbox *sb, const char *operation);
 
 /* Replaces the policy atomically (see Policy above); an empty text allows
  * everything. A bad line returns MSB_EINVAL, names the line in msb_errmsg

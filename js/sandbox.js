@@ -809,6 +809,10 @@ export class Sandbox {
   async snapshot(options = {}) {
     const level = options.level ?? -1;
     if (!Number.isInteger(level) || level < -1 || level > 9) throw invalid('level must be -1..9');
+    return this._snapshotBytes(level);
+  }
+
+  _snapshotBytes(level) {
     let data = null;
     this._call('snapshot', (s) => {
       const b = this._inst.outRec;
@@ -893,8 +897,12 @@ export class Sandbox {
       throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);
     }
     const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
+    // the policy's fork rule and the fork's events, whichever way it is
+    // carried out (a memory copy never reaches the core's msb_fork)
+    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     if (mode === 'serialize') {
-      const archive = await this.snapshot({ level: 0 });
+      // the snapshot is a step of the fork, not a create_snapshot of its own
+      const archive = this._operation('fork', 'fork', undefined, () => this._snapshotBytes(0));
       const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
         limits: info.limits, profile: info.profile, seed: info.seed,
         onEvent: info.onEvent, clock: info.systemClock ? 'system' : info.clockNs });

@@ -415,6 +415,7 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_EVENTS_TAKE: return abi_events_take(S(a), P(b));
   case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b));
   case MSB_WASM_OP_OP_CLOSE: msb_op_close(S(a)); return 0;
+  case MSB_WASM_OP_OP_RECORD: return msb_op_record(S(a), P(b));
   default: return MSB_EINVAL;
   }
 }

@@ -135,6 +135,7 @@
 #define MSB_WASM_OP_WIPE_STACK 42
 #define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
+#define MSB_WASM_OP_OP_RECORD 45 /* (sb, operation) */
 
 #include <stdint.h>
 

@@ -211,6 +211,20 @@ TEST("policy-2.5") { /* msb_op_open: checked once, its steps are not */
   CHECK(api_close(sb) == 0);
 }
 
+TEST("policy-2.6") { /* msb_op_record: the host's own fork (#21 item 9) */
+  msb_sandbox *sb = tp_open();
+  uint64_t rev;
+  REQUIRE(sb);
+  rev = msb_revision(sb);
+  CHECK(msb_op_record(sb, "fork") == 0);
+  CHECK(msb_op_record(sb, "no_such_op") == MSB_EINVAL);
+  REQUIRE(tp_set(sb, "deny-op fork\n") == 0);
+  CHECK(msb_op_record(sb, "fork") == MSB_EPOLICY);
+  CHECK_STR(msb_errmsg(sb), "operation fork is denied by policy");
+  CHECK(msb_revision(sb) == rev);
+  CHECK(api_close(sb) == 0);
+}
+
 TEST("policy-2.2") { /* path rules through the host API */
   msb_sandbox *sb = tp_open();
   msb_stat st;
