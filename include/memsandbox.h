@@ -63,6 +63,7 @@ extern "C" {
 #define MSB_ENOTSUP (-22)      /* feature not supported */
 #define MSB_EBUSY (-23)        /* source and destination overlap */
 #define MSB_ESECRET (-24)      /* a secret value would be written */
+#define MSB_EROFS (-25)        /* /usr/bin and /bin are read-only */
 
 /* Static English name of a code, e.g. "MSB_ENOENT". Never NULL. */
 const char *msb_code_name(int code);

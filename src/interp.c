@@ -1536,17 +1536,15 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     interp_errf(sh, "%s: Is a directory", name);
     return 126;
   }
-  if (st.size == 0 && (st.mode & 0111)) {
-    /* the API lists every command as an empty file in /usr/bin */
-    const cmd_desc *d = cmd_find(base);
-    if (d) {
-      buf_finish(&p);
-      return interp_table_cmd(sh, d, argc, argv, NULL, 0);
-    }
-    if (builtin_find(base)) {
-      buf_finish(&p);
-      return interp_builtin(sh, builtin_find(base), argc, argv);
-    }
+  if (st.prog && (st.mode & 0111)) {
+    /* a /usr/bin file, or a copy or link of one: the command it is */
+    const char *prog = cmd_prog_name(st.prog);
+    const cmd_desc *d = prog ? cmd_find(prog) : NULL;
+    buf_finish(&p);
+    if (d) return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+    if (prog && builtin_find(prog))
+      return interp_builtin(sh, builtin_find(prog), argc, argv);
+    return MSB_EINVAL; /* cannot happen: numbers come from the table */
   }
   if (!(st.mode & 0111)) {
     buf_finish(&p);

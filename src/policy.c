@@ -84,6 +84,17 @@ int policy_path_mode(const policy *p, const char *path, size_t len) {
   return POLICY_RW;
 }
 
+/* The mode of the rule for exactly path, or -1. */
+int policy_rule_mode(const policy *p, const char *path, size_t len) {
+  size_t i;
+  if (!p || !p->nrules) return -1;
+  i = policy_floor(p, path, len);
+  if (i == SIZE_MAX || p->rules[i].len != len ||
+      memcmp(p->rules[i].path, path, len))
+    return -1;
+  return p->rules[i].mode;
+}
+
 /* The most restrictive mode strictly below path. */
 int policy_below_mode(const policy *p, const char *path, size_t len) {
   size_t i;

@@ -77,6 +77,8 @@ int policy_copy(mem *m, const policy *src, policy **out);
 /* The access mode of a normalised absolute path: the mode of the longest
  * rule that is a prefix of it segment-wise, POLICY_RW when none is. */
 int policy_path_mode(const policy *p, const char *path, size_t len);
+/* The mode of a rule for exactly this path, or -1 when there is none. */
+int policy_rule_mode(const policy *p, const char *path, size_t len);
 /* The most restrictive mode among rules strictly below path (POLICY_RW
  * when there are none): what removing or copying the subtree would touch. */
 int policy_below_mode(const policy *p, const char *path, size_t len);

@@ -122,6 +122,7 @@ static int snap_put_node(snap_out *o, const char *abs,
     w.type = ARC_FILE;
     w.data = d;
     w.size = n;
+    w.command = vfs_prog_name(o->fs, st->prog);
   }
   if (!o->gz) return arc_tar_put(o->tar, &w);
   if (!n) {
@@ -473,6 +474,16 @@ static int snap_pending(snap_in *s, const arc_entry *e) {
 }
 
 /* Creates one member, or judges it while its data is pending. */
+/* Marks a restored file as the command its record names: only an empty
+ * file (what a command file holds) and a command this sandbox has. */
+static int snap_command(snap_in *s, const arc_entry *e, const char *abs) {
+  unsigned prog = vfs_prog_id(s->fs, e->command);
+  if (!prog || e->size)
+    return snap_why(s, MSB_ECORRUPT, "member '%s' is marked as command '%s'",
+                    e->path, e->command);
+  return vfs_set_prog(s->fs, abs, prog);
+}
+
 static int snap_member(snap_in *s, const arc_entry *e) {
   struct vfs_stat st;
   const char *abs;
@@ -520,6 +531,8 @@ static int snap_member(snap_in *s, const arc_entry *e) {
                       msb_strerror(MSB_EFBIG));
     rc = vfs_write(s->fs, abs, e->data, (size_t)e->size, VFS_EXCL, e->mode,
                    NULL);
+    if (!rc && e->command[0]) rc = snap_command(s, e, abs);
+    if (rc == MSB_ECORRUPT) return rc;
     break;
   case ARC_SYMLINK: rc = vfs_symlink(s->fs, e->link, abs); break;
   default: { /* hard link: a copy of an earlier regular file */

@@ -609,6 +609,67 @@ TEST("snap-2.3") { /* foreign archives: ./ prefixes, hard links, L names */
   CHECK(api_close(sb) == 0);
 }
 
+/* Whether ./x in sb prints "hi\n" from f: runs as cat (#21 item 10). */
+static int ts_runs_cat(msb_sandbox *sb) {
+  uint8_t *d;
+  size_t n;
+  int ok;
+  if (ts_put(sb, "f", "hi\n") || ts_run(sb, "./x f > out")) return 0;
+  if (msb_read(sb, "out", &d, &n)) return 0;
+  ok = n == 3 && !memcmp(d, "hi\n", 3);
+  msb_free(sb, d);
+  return ok;
+}
+
+/* A one-member tar: x, empty or holding data, marked as command. */
+static void ts_marked(buf *b, const char *command, const char *data) {
+  arc_wentry w;
+  memset(&w, 0, sizeof w);
+  w.type = ARC_FILE;
+  w.path = "x";
+  w.mode = 0755;
+  w.data = (const uint8_t *)data;
+  w.size = strlen(data);
+  w.uname = w.gname = "user";
+  w.command = command;
+  buf_clear(b);
+  arc_tar_put(b, &w);
+  buf_put(b, "", 0);
+  while (b->len % 10240) buf_putc(b, 0);
+}
+
+TEST("snap-2.6") { /* command marks travel in snapshots, checked on restore
+                      (#21 item 10) */
+  msb_sandbox *sb = ts_open(NULL), *sb2 = ts_open(NULL);
+  uint8_t *d;
+  size_t n;
+  buf b;
+  REQUIRE(sb && sb2);
+  REQUIRE(ts_run(sb, "cp /usr/bin/cat x") == 0);
+  REQUIRE(ts_runs_cat(sb));
+  REQUIRE((d = ts_snap(sb, &n)) != NULL);
+  CHECK(msb_restore(sb2, d, n) == 0);
+  CHECK(ts_runs_cat(sb2));
+  msb_free(sb, d);
+  buf_init(&b, &sb->m);
+  ts_marked(&b, "cat", "");
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(ts_runs_cat(sb2));
+  ts_marked(&b, "cat", "echo not empty\n"); /* a command file is empty */
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  CHECK_STR(msb_errmsg(sb2),
+            "archive rejected: member 'x' is marked as "
+            "command 'cat'");
+  ts_marked(&b, "no-such-command", "");
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  ts_marked(&b, NULL, ""); /* unmarked: an empty script */
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(!ts_runs_cat(sb2));
+  buf_finish(&b);
+  CHECK(api_close(sb) == 0);
+  CHECK(api_close(sb2) == 0);
+}
+
 TEST("snap-3.1") { /* checkpoints: O(1), include shell state */
   msb_sandbox *sb = ts_open(NULL);
   uint32_t id;
