@@ -159,6 +159,8 @@ typedef struct msb_stat {
   uint32_t mode; /* permission bits, e.g. 0644 */
   uint64_t size; /* bytes (files, link target length); 0 for dirs */
   int64_t mtime_ns; /* sandbox clock at the last change */
+  /* Subtree totals. Both 0 for a directory the policy hides in part (a
+   * "none" rule at or below it): they would count what it hides. */
   uint64_t nodes; /* nodes in the subtree, itself included */
   uint64_t bytes; /* file bytes in the subtree */
 } msb_stat;

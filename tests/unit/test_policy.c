@@ -248,6 +248,12 @@ TEST("policy-2.2") { /* path rules through the host API */
   CHECK(msb_read(sb, "secret/missing", &d, &n) == MSB_EPOLICY);
   CHECK(msb_list(sb, "secret", &names, &len, &count) == MSB_EPOLICY);
   CHECK(msb_stat_path(sb, "secret", 0, &st) == 0); /* like a 000 dir */
+  /* its totals, or its parent's, would count what it hides (#21 item 15) */
+  CHECK(st.kind == MSB_DIR && st.nodes == 0 && st.bytes == 0);
+  CHECK(msb_stat_path(sb, "/workspace", 0, &st) == 0);
+  CHECK(st.nodes == 0 && st.bytes == 0);
+  CHECK(msb_stat_path(sb, "pub", 0, &st) == 0);
+  CHECK(st.nodes == 2 && st.bytes == 1);
   CHECK(msb_stat_path(sb, "secret/key", 0, &st) == MSB_EPOLICY);
   /* ".." out of a hidden directory must not probe what is inside */
   CHECK(msb_stat_path(sb, "/workspace/secret/../pub/a", 0, &st) == MSB_EPOLICY);
