@@ -294,6 +294,19 @@ static void ts_hostile(const char *id, buf *b) {
     arc_tar_put_global(b, rec.p, rec.len);
     buf_finish(&rec);
     tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
+  } else if (!strncmp(id, "session-", 8)) { /* #21 item 15 */
+    buf rec;
+    const char *rev = !strcmp(id, "session-negative") ? "-5"
+                      : !strcmp(id, "session-huge")   ? "9007199254740992"
+                                                      : "3";
+    buf_init(&rec, m);
+    arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
+    arc_pax_record(&rec, "MEMSANDBOX.revision", rev, strlen(rev));
+    if (strcmp(id, "session-nocwd"))
+      arc_pax_record(&rec, "MEMSANDBOX.cwd", "/workspace", 10);
+    arc_tar_put_global(b, rec.p, rec.len);
+    buf_finish(&rec);
+    tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
   } else if (!strcmp(id, "roothash")) {
     buf rec;
     buf_init(&rec, m);
@@ -367,6 +380,9 @@ TEST("snap-2.1") { /* hostile archives: rejected, nothing changes */
       {"roothash",
        "archive rejected: root hash mismatch: the snapshot "
        "records 00"},
+      {"session-nocwd", "archive rejected: the snapshot has no cwd record"},
+      {"session-negative", "archive rejected: invalid revision record"},
+      {"session-huge", "archive rejected: invalid revision record"},
   };
   msb_sandbox *sb = ts_open(NULL);
   size_t i;
@@ -668,6 +684,32 @@ TEST("snap-2.6") { /* command marks travel in snapshots, checked on restore
   buf_finish(&b);
   CHECK(api_close(sb) == 0);
   CHECK(api_close(sb2) == 0);
+}
+
+TEST("snap-2.7") { /* session records at their bounds (#21 item 15) */
+  msb_sandbox *sb = ts_open(NULL);
+  msb_result r;
+  buf b, rec;
+  REQUIRE(sb);
+  buf_init(&b, &sb->m);
+  buf_init(&rec, &sb->m);
+  arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
+  arc_pax_record(&rec, "MEMSANDBOX.revision", "9007199254740991", 16);
+  arc_pax_record(&rec, "MEMSANDBOX.cwd", "/workspace", 10);
+  arc_pax_record(&rec, "MEMSANDBOX.var.PWD", "-x nowhere", 10);
+  arc_tar_put_global(&b, rec.p, rec.len);
+  tarc_hdr(&b, "workspace/", '5', "00000000000", NULL, 0);
+  tarc_end(&b);
+  REQUIRE(!b.err && !rec.err);
+  CHECK(msb_restore(sb, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(msb_revision(sb) == 9007199254740991ull);
+  /* a PWD that is no path is replaced, as bash does at startup */
+  REQUIRE(msb_exec(sb, "echo $PWD", 9, NULL, &r) == 0);
+  CHECK(r.out_len == 11 && !memcmp(r.out, "/workspace\n", 11));
+  msb_result_finish(sb, &r);
+  buf_finish(&rec);
+  buf_finish(&b);
+  CHECK(api_close(sb) == 0);
 }
 
 TEST("snap-3.1") { /* checkpoints: O(1), include shell state */
