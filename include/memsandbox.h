@@ -455,10 +455,15 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *
  *   Commands. Shell builtins (cd, echo, test, printf, eval, ...) are part of
  *   the language: an allow-list does not restrict them, only deny-command
- *   by name does. Functions are not commands; what they run is checked. A
- *   denied command is refused however it is reached (directly, through
- *   /usr/bin/NAME, env, xargs, timeout, command, exec, eval, bash -c or a
- *   script): it fails like a missing command, with status 126 and
+ *   by name does. Functions are not commands; what they run is checked.
+ *   Rules hold by implementation: a rule for one name holds for every
+ *   name of the same code (`.` and source; bash, sh and running a script
+ *   file; typeset and declare; readarray and mapfile; [ and [[ and test;
+ *   egrep, fgrep and grep; zcat, gunzip and gzip; ...: README.md lists
+ *   them). A denied command is refused however it is reached (directly,
+ *   through /usr/bin/NAME or a copy or link of it, env, xargs, find
+ *   -exec, timeout, command, builtin, exec, eval, bash -c or a script):
+ *   it fails like a missing command, with status 126 and
  *   "bash: line N: NAME: command denied by policy" on stderr, and the
  *   script goes on as bash does after a failed command. A denied name that
  *   nothing provides says so too.
@@ -482,6 +487,10 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *   error. Whole-state host operations (checkpoint, rollback, release,
  *   create_snapshot, restore_snapshot, fork, msb_root_hash) are governed
  *   by operation rules only. The core's own /usr/bin listing is exempt.
+ *   /usr/bin (and the /bin link, and /usr as a whole) is read-only to
+ *   scripts and host calls (MSB_EROFS, "Read-only file system") unless a
+ *   rule `path /usr/bin read-write` says otherwise. Its files are the
+ *   commands they name: a copy or link of one runs that command.
  *
  *   Host operations (OP), the reference product's names plus ours:
  *     execute (msb_exec), read_file (msb_read), write_file (msb_write,
