@@ -11,7 +11,8 @@
 #   make demo-build      the playground as a static site in build/demo
 #   make asan            unit tests under AddressSanitizer + UBSan
 #   make format-check    clang-format --dry-run over the C sources
-#   make fuzz            libFuzzer targets tests/fuzz/*.c (fuzz-short: bounded)
+#   make fuzz            libFuzzer targets tests/fuzz/*.c, FUZZ_TIME s each
+#                        (fuzz-short: 20 s; fuzz-merge: into tests/fuzz/corpus)
 #   make bench           benchmarks
 #   make clean
 #
@@ -119,7 +120,7 @@ FORCE:
 # Dependency files are only ever produced by the compiler.
 $(B)/%.d: ;
 .PHONY: FORCE all test unit run demo clean wasm wasm-emscripten npm asan format-check \
-        fuzz fuzz-short bench check-imports tools tools-base tools-wasm \
+        fuzz fuzz-short fuzz-merge bench check-imports tools tools-base tools-wasm \
         tools-emcc tools-dev tools-npm tools-node tools-test tools-bench \
         tools-demo js-test demo-build
 
@@ -347,13 +348,23 @@ FUZZ_SEED = mkdir -p $(B)/corpus/fuzz_archive; \
     python3 tests/archives/make.py $(B)/corpus/fuzz_archive; fi
 # Keep the fuzz build's objects: make would delete them as intermediates.
 .SECONDARY: $(call lib_obj,fuzz)
+# Each target's corpus grows in build/corpus/NAME; tests/fuzz/corpus/NAME is
+# the committed, minimised corpus of the long campaigns, replayed (read
+# only) by every run. `make fuzz-merge` minimises the grown corpus into it.
+FUZZ_TIME ?= 300
+FUZZ_DIRS = $(B)/corpus/$${f\#\#*/} $$(d=tests/fuzz/corpus/$${f\#\#*/}; \
+  [ -d $$d ] && echo $$d)
 fuzz: $(FUZZ_BINS)
 	@$(FUZZ_SEED); for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
-	  $$f -max_total_time=300 $(B)/corpus/$${f##*/} || exit 1; done
+	  $$f -max_total_time=$(FUZZ_TIME) $(FUZZ_DIRS) || exit 1; done
+
+fuzz-merge: $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do d=tests/fuzz/corpus/$${f##*/}; mkdir -p $$d; \
+	  $$f -merge=1 $$d $(B)/corpus/$${f##*/} 2>/dev/null || exit 1; done
 
 fuzz-short: $(FUZZ_BINS)
 	@$(FUZZ_SEED); n=0; for f in $(FUZZ_BINS); do mkdir -p $(B)/corpus/$${f##*/}; \
-	  $$f -max_total_time=20 -print_final_stats=0 $(B)/corpus/$${f##*/} \
+	  $$f -max_total_time=20 -print_final_stats=0 $(FUZZ_DIRS) \
 	    2>$(B)/corpus/$${f##*/}.log || { tail -30 $(B)/corpus/$${f##*/}.log; \
 	    echo "fuzz: $$n passed, 1 failed"; exit 1; }; n=$$((n+1)); done; \
 	  echo "fuzz: $$n passed, 0 failed"
@@ -367,7 +378,7 @@ $(B)/bench-seed: bench/seed.c $(B)/libmemsandbox.a
 bench: all $(if $(wildcard bench/run.mjs),$(B)/npm/.stamp $(B)/bench-seed \
              $(if $(wildcard bench/package.json),tools-bench))
 	@if [ -f bench/run.mjs ]; then \
-	   node --expose-gc bench/run.mjs $(BENCH_ARGS); \
+	   node --expose-gc bench/run.mjs $(BENCH_ARGS) && node bench/state.mjs; \
 	 elif [ -f bench/seed.c ]; then \
 	   $(CC) $(CFLAGS_BASE) -O2 -o $(B)/bench-seed bench/seed.c \
 	     $(B)/libmemsandbox.a && $(B)/bench-seed; \

@@ -430,6 +430,25 @@ int msb_snapshot(msb_sandbox *sb, int level, uint8_t **data, size_t *len);
  * is checked against the files of an uncompressed snapshot; in a .tar.gz
  * the gzip CRC-32 covers every byte, so hashing waits for msb_root_hash. */
 int msb_restore(msb_sandbox *sb, const uint8_t *data, size_t len);
+/* Content-addressed state (src/cas.h has the format): appends nothing
+ * but returns in *data records holding every directory's listing piece,
+ * /tmp's and /workspace's keys, the root hash, revision, cwd and session.
+ * Files are named by their cached hashes and never copied: the host reads
+ * the ones its store lacks. Fails as msb_snapshot does; *data is
+ * caller-freed. */
+int msb_state_export(msb_sandbox *sb, unsigned flags, uint8_t **data,
+                     size_t *len);
+/* msb_state_export flag: a directory unchanged since the previous export
+ * is one 'U' record (its key) instead of its listings, so the cost follows
+ * what changed; for a host that keeps the previous export's listings. */
+#define MSB_STATE_SINCE_LAST 1u
+/* Replaces the whole state from import records: the export's records
+ * without its 'D' and 'L' records, plus one 'P' record per piece (its key
+ * and bytes; the key is checked unless a leading 'K' record says the host
+ * vouches for its store). Validated as msb_restore validates a snapshot, all or
+ * nothing; a missing or malformed piece is MSB_ECORRUPT with the piece's
+ * key in msb_errmsg. */
+int msb_state_import(msb_sandbox *sb, const uint8_t *data, size_t len);
 /* Creates an independent sandbox with identical state: the same limits,
  * clock and seed, the files under /tmp and /workspace, the revision and
  * the shell session, handed over as an uncompressed snapshot (O(size)).

@@ -15,4 +15,8 @@ export { loadModule, setDefaultWasm, setFileReader } from './loader.js';
 export { normalisePath } from './patch.js';
 export { Sandbox, SandboxState, createSandbox } from './sandbox.js';
 export { SandboxService } from './service.js';
+export { STATE_FORMAT, dirEntries } from './state.js';
+export {
+  DurableObjectStore, KeyValueStore, MemoryStore, collectGarbage, loadManifest, pieceReader, saveState,
+} from './store.js';
 export { constants };

@@ -216,8 +216,112 @@ export interface ApplyPatchResult {
   revision: number;
 }
 
+/** A top directory of a state manifest. */
+export interface StateTop {
+  key: string;
+  mode: number;
+  /** nanoseconds, decimal */
+  mtime: string;
+}
+
+/** The JSON-safe root of a content-addressed state (exportState). */
+export interface StateManifest {
+  format: 'memsandbox-state-1';
+  tmp?: StateTop;
+  workspace: StateTop;
+  rootHash: string;
+  revision: string;
+  cwd: string;
+  /** key of the shell session's piece */
+  session: string;
+}
+
+export interface StateExport {
+  manifest: StateManifest;
+  /** the pieces `since` lacked, by SHA-256 key (hex) */
+  pieces: Map<string, Uint8Array>;
+  /** every key the manifest reaches */
+  keys: Set<string>;
+  /** each listing's file and link keys and subdirectory keys, so a later
+   * export skips what has not changed */
+  index: Map<string, { leaves: string[]; dirs: string[] }>;
+}
+
+export type GetPiece = (key: string) =>
+  Uint8Array | undefined | null | Promise<Uint8Array | undefined | null>;
+
+export const STATE_FORMAT: 'memsandbox-state-1';
+/** Entries of a directory piece (throws malformed_input on a bad one). */
+export function dirEntries(piece: Uint8Array, key?: string): {
+  kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
+}[];
+
+/** Where content-addressed state lives: string keys to bytes. */
+export interface SnapshotStore {
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<unknown>;
+  list(prefix?: string): Promise<string[]>;
+  /** optional: all entries at once (atomically where the store can) */
+  putMany?(entries: [string, Uint8Array][]): Promise<void>;
+}
+export class MemoryStore implements SnapshotStore {
+  constructor();
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<boolean>;
+  list(prefix?: string): Promise<string[]>;
+  putMany(entries: [string, Uint8Array][]): Promise<void>;
+}
+export class KeyValueStore implements SnapshotStore {
+  constructor(ops: {
+    get(key: string): Promise<Uint8Array | ArrayBuffer | undefined | null>;
+    put(key: string, value: Uint8Array): Promise<unknown>;
+    delete(key: string): Promise<unknown>;
+    has?(key: string): Promise<boolean>;
+    list?(prefix: string): Promise<string[]>;
+  }, options?: { prefix?: string });
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** A directory of the host's filesystem (the Node and Bun entry only). */
+export class FileStore implements SnapshotStore {
+  constructor(dir: string);
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+/** Durable Object storage (ctx.storage); putMany is one transaction. */
+export class DurableObjectStore implements SnapshotStore {
+  constructor(storage: any, options?: { prefix?: string });
+  get(key: string): Promise<Uint8Array | undefined>;
+  put(key: string, value: Uint8Array): Promise<void>;
+  has(key: string): Promise<boolean>;
+  delete(key: string): Promise<boolean>;
+  list(prefix?: string): Promise<string[]>;
+  putMany(entries: [string, Uint8Array][]): Promise<void>;
+}
+/** Saves an export's pieces and then its manifest under name. */
+export function saveState(store: SnapshotStore, name: string,
+  exported: { manifest: StateManifest; pieces: Map<string, Uint8Array> }): Promise<{ pieces: number; bytes: number }>;
+export function loadManifest(store: SnapshotStore, name: string): Promise<StateManifest | undefined>;
+export function pieceReader(store: SnapshotStore): GetPiece;
+/** Removes the pieces no saved manifest reaches; resolves to the count. */
+export function collectGarbage(store: SnapshotStore): Promise<number>;
+
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
+  /** A new sandbox from a state manifest and its pieces; validated as
+   * restore validates a snapshot, all or nothing. */
+  static importState(manifest: StateManifest, getPiece: GetPiece,
+    options?: CreateOptions): Promise<Sandbox>;
   /** A new sandbox holding a snapshot's (or any tar's) state; files,
    * directories, cwd and env options apply on top of it. */
   static fromSnapshot(archive: Content, options?: CreateOptions): Promise<Sandbox>;
@@ -261,6 +365,9 @@ export class Sandbox {
   release(id: number): Promise<void>;
   snapshot(options?: { level?: number }): Promise<Uint8Array>;
   restore(archive: Content): Promise<{ revision: number }>;
+  /** The state as content-addressed pieces; with since (an earlier
+   * export, or a set of keys a store holds) only the missing pieces. */
+  exportState(options?: { since?: StateExport | { has(key: string): boolean } }): Promise<StateExport>;
   /** Opaque id events carry as `sandbox`. */
   readonly id: string;
   setPolicy(policy: Policy | string): Promise<void>;
@@ -273,7 +380,10 @@ export class Sandbox {
 export function createSandbox(options?: CreateOptions): Promise<Sandbox>;
 
 export class SandboxService {
-  constructor(defaults?: CreateOptions);
+  /** workers (Node and Bun): sandboxes in that many worker threads, each
+   * pinned to one; stateDir: where each sandbox's state is saved after
+   * every change, so a crashed worker's sandboxes restore in a new one. */
+  constructor(defaults?: CreateOptions & { workers?: number; stateDir?: string });
   create(options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;
   get(handle: string): Sandbox;
   resume(archive: Content, options?: CreateOptions): Promise<{ handle: string; sandbox: Sandbox }>;

@@ -3,6 +3,7 @@
 // importing the package does no I/O. MSB_WASM in the environment overrides
 // the file (tests run both wasm builds through the same suite).
 import { setDefaultWasm, setFileReader } from './core.js';
+import { setPoolWorker } from './pool.js';
 
 async function readLocal(path) {
   const { readFile } = await import('node:fs/promises');
@@ -17,3 +18,9 @@ setDefaultWasm(() => {
 
 export * from './core.js';
 export * from './tools.js';
+export { FileStore } from './store-node.js';
+// with { workers: n }, sandboxes in worker threads
+export { SandboxService } from './pool.js';
+
+setPoolWorker(() =>
+  new URL('./pool-worker.js', import.meta.url));

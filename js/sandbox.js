@@ -15,6 +15,7 @@ import { loadModule } from './loader.js';
 import { Instance, K, OP, Scope } from './instance.js';
 import { PROFILES, memoryPages, normaliseLimits, policyText, profileLimits } from './options.js';
 import { checkPatchGuards, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
+import { collectPieces, exportState, importRecords } from './state.js';
 
 /** @import * as T from './index.js' */
 
@@ -860,6 +861,62 @@ export class Sandbox {
       await sb.close();
       throw e;
     }
+    return sb;
+  }
+
+  /**
+   * The state as content-addressed pieces (state.js): resolves to
+   * { manifest, pieces, keys, index } where pieces holds only what
+   * options.since (an earlier export, or a set with has(key)) lacks.
+   * @param {{since?: any}} [options]
+   */
+  async exportState(options = {}) {
+    return exportState(this, options);
+  }
+
+  _stateRecords(sinceLast = false) {
+    let data = null;
+    this._call('exportState', () => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.state_export, this._sb,
+        sinceLast ? K.MSB_STATE_SINCE_LAST : 0, b);
+      if (rc >= 0) data = this._inst.takeBlob(this._sb, b).data;
+      return rc;
+    });
+    return data;
+  }
+
+  /**
+   * A new sandbox from a manifest, fetching pieces with getPiece(key)
+   * (sync or async; bytes, or undefined when missing). Validated as
+   * restore validates a snapshot; nothing is half-built. options are
+   * Sandbox.create's, and trustPieces: the pieces come from the host's
+   * own store, so they are not hashed against their keys (the root hash
+   * is still checked).
+   * @param {any} manifest
+   * @param {(key: string) => any} getPiece
+   * @param {T.CreateOptions & {trustPieces?: boolean}} [options]
+   * @returns {Promise<Sandbox>}
+   */
+  static async importState(manifest, getPiece, options = {}) {
+    if (typeof getPiece !== 'function') throw invalid('getPiece must be a function');
+    const { trustPieces = false, ...create } = options;
+    const pieces = await collectPieces(manifest, getPiece);
+    const sb = await Sandbox.create(create);
+    try {
+      sb._call('importState', (s) => {
+        let ptr = 0;
+        const data = importRecords(manifest, pieces, (n) => {
+          ptr = s.alloc(n);
+          return sb._inst.u8().subarray(ptr, ptr + n);
+        }, trustPieces === true);
+        return sb._inst.call(OP.state_import, sb._sb, ptr, data.length);
+      });
+    } catch (e) {
+      await sb.close();
+      throw e;
+    }
+    sb._pendingCwd = null;
     return sb;
   }
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cas.h"
 #include "cmd/cmd.h"
 #include "limits.h"
 #include "memsandbox.h"
@@ -397,6 +398,7 @@ size_t api_close(msb_sandbox *sb) {
     shell_destroy(sb->cps[i].sh);
   }
   mem_free(&sb->m, sb->cps);
+  cas_cache_destroy(sb->fs, &sb->m, sb->cas);
   shell_destroy(sb->sh);
   vfs_destroy(sb->fs);
   policy_destroy(sb->pol);

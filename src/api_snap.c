@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cas.h"
 #include "sandbox.h"
 #include "shstate.h"
 #include "snap.h"
@@ -135,6 +136,60 @@ static int api_snap_fork(msb_sandbox *sb, msb_sandbox **out) {
   *out = c;
   sb->errmsg[0] = 0;
   return 0;
+}
+
+/* Exports the content-addressed state records (see cas.h). */
+static int api_state_export_run(msb_sandbox *sb, int cached, uint8_t **data,
+                                size_t *len) {
+  buf out, rec;
+  char why[256];
+  int rc;
+  if (!data || !len)
+    return api_fail(sb, MSB_EINVAL, "data and len are required");
+  *data = NULL;
+  *len = 0;
+  buf_init(&out, &sb->m);
+  buf_init(&rec, &sb->m);
+  rc = shstate_save(sb->sh, &rec, why, sizeof why);
+  if (!rc)
+    rc = cas_export(sb->fs, shell_cwd(sb->sh), rec.p, rec.len, &sb->cas, cached,
+                    &out);
+  else if (rc != MSB_ENOTSUP)
+    snprintf(why, sizeof why, "%s", msb_strerror(rc));
+  buf_finish(&rec);
+  if (rc) {
+    buf_finish(&out);
+    if (!why[0] || rc != MSB_ENOTSUP)
+      snprintf(why, sizeof why, "%s", msb_strerror(rc));
+    return api_fail(sb, rc, "state export failed: %s", why);
+  }
+  *data = (uint8_t *)buf_steal(&out, len);
+  return api_ok(sb);
+}
+
+/* Replaces the state from import records through the snapshot tar they
+ * describe, so restore's checks apply. */
+static int api_state_import_run(msb_sandbox *sb, const uint8_t *data,
+                                size_t len) {
+  arc_limits lim;
+  vfs_limits vl;
+  buf tar;
+  char why[512];
+  int rc;
+  if (!data && len) return api_fail(sb, MSB_EINVAL, "data is required");
+  vl = *vfs_get_limits(sb->fs);
+  snap_limits(&vl, &lim);
+  buf_init(&tar, &sb->m);
+  rc = cas_import_tar(&sb->m, data ? data : (const uint8_t *)"", len, &lim,
+                      &tar, why, sizeof why);
+  if (rc) {
+    buf_finish(&tar);
+    if (rc == MSB_ECORRUPT) return api_fail(sb, rc, "state rejected: %s", why);
+    return api_fail(sb, rc, "state import failed: %s", msb_strerror(rc));
+  }
+  rc = api_restore_run(sb, (const uint8_t *)tar.p, tar.len);
+  buf_finish(&tar);
+  return rc;
 }
 
 /* ---- checkpoints and forks ----------------------------------------- */
@@ -307,5 +362,28 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out) {
     rc = api_fork_run(sb, out);
   else if (out)
     *out = NULL;
+  return api_op_end(sb, &o, rc, NULL);
+}
+
+/* Exports the content-addressed state (a create_snapshot operation). */
+int msb_state_export(msb_sandbox *sb, unsigned flags, uint8_t **data,
+                     size_t *len) {
+  api_op o;
+  int rc;
+  API_CHECK(sb);
+  rc = api_op_begin(sb, &o, POLICY_OP_CREATE_SNAPSHOT, NULL, NULL, 1);
+  if (!rc)
+    rc = api_state_export_run(sb, (flags & MSB_STATE_SINCE_LAST) != 0, data,
+                              len);
+  return api_op_end(sb, &o, rc, NULL);
+}
+
+/* Imports content-addressed state (a restore_snapshot operation). */
+int msb_state_import(msb_sandbox *sb, const uint8_t *data, size_t len) {
+  api_op o;
+  int rc;
+  API_CHECK(sb);
+  rc = api_op_begin(sb, &o, POLICY_OP_RESTORE_SNAPSHOT, NULL, NULL, 1);
+  if (!rc) rc = api_state_import_run(sb, data, len);
   return api_op_end(sb, &o, rc, NULL);
 }

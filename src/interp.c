@@ -1255,7 +1255,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
-  int rc, r2, werr, full;
+  int rc, r2, werr, full, filled;
   size_t out0;
   if ((rc = interp_denied(sh, argv[0], d->name, (d->flags & CMD_BUILTIN) != 0)))
     return rc;
@@ -1303,21 +1303,25 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
   if (full) rc = 1;
-  if (s1 && s1->pipe && out == s1->ob && rc != MSB_ENOMEM &&
-      !(rc < 0 && sh->run->limit) && out->len >= sh->lim->max_string_bytes &&
-      (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
-    /* Stopped at the pipe's capacity (see sh_stream), having more to
+  filled =
+      s1 && s1->pipe && out == s1->ob && out->len >= sh->lim->max_string_bytes;
+  if (c.in_cut && c.in_eof && rc != MSB_ENOMEM &&
+      !(filled && (d->flags & CMD_PREFIX))) {
+    /* What it made of a stream cut short is not output, even when that
+     * output filled a pipe in turn (sort's would be wrong), unless its
+     * output for a prefix is a prefix of the whole (cat). */
+    buf_truncate(out, out0);
+    rc = interp_pipe_overrun(sh);
+  } else if (filled && rc != MSB_ENOMEM && !(rc < 0 && sh->run->limit) &&
+             (rc == 141 || rc == MSB_ELIMIT || (c.in_cut && c.in_eof))) {
+    /* stopped at the pipe's capacity (see sh_stream), having more to
      * write: from what it read of a cut pipe too, as it would block on
-     * the full pipe before reaching that pipe's end. */
+     * the full pipe before reaching that pipe's end */
     if (d->flags & CMD_BUILTIN)
       interp_sigpipe(sh, s1);
     else
       s1->cut = 1; /* a command dies alone, not the shell running it */
     rc = 141;
-  } else if (c.in_cut && c.in_eof && rc != MSB_ENOMEM) {
-    /* what it made of a stream cut short is not output */
-    buf_truncate(out, out0);
-    rc = interp_pipe_overrun(sh);
   }
   interp_stdin_used(sh, &c);
   /* output written in place is paid here (the rest in interp_write); a

@@ -38,6 +38,7 @@ struct msb_sandbox {
   uint64_t seed;
   vfs *fs;
   shell *sh;
+  struct cas_cache *cas; /* directories of the last state export (cas.h) */
   api_checkpoint *cps; /* sorted by id */
   size_t ncps, capcps;
   uint32_t next_cp;

@@ -347,6 +347,15 @@ static int abi_snapshot(msb_sandbox *sb, int level, uint8_t *blob) {
   return rc;
 }
 
+/* The content-addressed state records into a blob record. */
+static int abi_state_export(msb_sandbox *sb, unsigned flags, uint8_t *blob) {
+  uint8_t *data = NULL;
+  size_t len = 0;
+  int rc = msb_state_export(sb, flags, &data, &len);
+  abi_blob(blob, rc ? NULL : data, rc ? 0 : len, 0);
+  return rc;
+}
+
 /* Drains pending events (JSON lines) into a blob record. */
 static int abi_events_take(msb_sandbox *sb, uint8_t *blob) {
   char *json = NULL;
@@ -415,6 +424,8 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_EVENTS_TAKE: return abi_events_take(S(a), P(b));
   case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b));
   case MSB_WASM_OP_OP_CLOSE: msb_op_close(S(a)); return 0;
+  case MSB_WASM_OP_STATE_EXPORT: return abi_state_export(S(a), U(b), P(c));
+  case MSB_WASM_OP_STATE_IMPORT: return msb_state_import(S(a), P(b), U(c));
   case MSB_WASM_OP_OP_RECORD: return msb_op_record(S(a), P(b));
   default: return MSB_EINVAL;
   }

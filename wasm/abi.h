@@ -135,7 +135,9 @@
 #define MSB_WASM_OP_WIPE_STACK 42
 #define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
-#define MSB_WASM_OP_OP_RECORD 45 /* (sb, operation) */
+#define MSB_WASM_OP_STATE_EXPORT 45 /* (sb, flags, blob) */
+#define MSB_WASM_OP_STATE_IMPORT 46 /* (sb, data, len) */
+#define MSB_WASM_OP_OP_RECORD 47 /* (sb, operation) */
 
 #include <stdint.h>
 

@@ -24,6 +24,8 @@ Run bash-compatible scripts in an in-memory sandbox.
   --limits K=V,...   set limits by field name, e.g. max_steps=1000
   --clock NS         sandbox clock, ns since the epoch (default: now)
   --rng-seed N       random seed (default 0)
+  --policy FILE      set the host policy from FILE (after --seed)
+  --events FILE      write the events as JSON lines to FILE at exit
   --json             print the result as one JSON object
   --load FILE        start from a snapshot (.tar.gz) or any tar archive
   --save FILE        write a snapshot of the final state to FILE
@@ -51,6 +53,14 @@ function die(msg, code = 2, hint = false) {
   process.exit(code);
 }
 
+// A host file's error as build/msb words it (strerror), not Node's text.
+const HOST_ERRORS = { ENOENT: 'No such file or directory', ENOTDIR: 'Not a directory',
+  EACCES: 'Permission denied', EISDIR: 'Is a directory', EEXIST: 'File exists' };
+
+function hostError(path, e) {
+  return `${path}: ${HOST_ERRORS[e.code] ?? e.message}`;
+}
+
 function parseLimits(spec) {
   const out = {};
   for (const tok of spec.split(',').filter(Boolean)) {
@@ -73,7 +83,7 @@ function parseArgs(argv) {
   const o = { profile: /** @type {'normal' | 'strict'} */ ('normal'), json: false, script: null, file: null, args: [],
     arg0: /** @type {string | undefined} */ (undefined), clock: undefined, rngSeed: 0n };
   const known = new Set(['--seed', '--profile', '--limits', '--clock', '--rng-seed',
-    '--load', '--save', '--wasm']);
+    '--policy', '--events', '--load', '--save', '--wasm']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help') {
@@ -269,7 +279,7 @@ async function replCommand(sb, name, arg) {
       throw new Error(`.${name}: unknown REPL command (try .help)`);
     }
   } catch (e) {
-    process.stderr.write(`memsandbox: ${e.code === 'ENOENT' ? `${arg}: No such file or directory` : e.message}\n`);
+    process.stderr.write(`memsandbox: ${e.code ? hostError(arg, e) : e.message}\n`);
   }
 }
 
@@ -293,17 +303,31 @@ async function main() {
     try {
       wasm = readFileSync(opts.wasm);
     } catch (e) {
-      die(`${opts.wasm}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}`, CLI_FAIL);
+      die(hostError(opts.wasm, e), CLI_FAIL);
     }
   }
+  const events = [];
+  const onEvent = opts.events ? (/** @type {any} */ ev) => {
+    const { sandbox: _, ...line } = ev;
+    events.push(JSON.stringify(line) + '\n');
+  } : undefined;
   let sb;
   try {
     sb = await Sandbox.create({ profile: opts.profile, limits: opts.limits, wasm,
-      clock: opts.clock ?? 'system', seed: opts.rngSeed });
-    if (opts.load) await sb.restore(readFileSync(opts.load));
-    if (opts.seed) await seedFrom(sb, opts.seed);
+      clock: opts.clock ?? 'system', seed: opts.rngSeed, onEvent });
   } catch (e) {
     die(`cannot open a sandbox: ${e.message}`, CLI_FAIL);
+  }
+  await hostStep(opts.load, async () => sb.restore(readFileSync(opts.load)));
+  await hostStep(opts.seed, async () => seedFrom(sb, opts.seed), '--seed: ');
+  if (opts.policy) {
+    let text = '';
+    await hostStep(opts.policy, async () => { text = readFileSync(opts.policy, 'utf8'); });
+    try {
+      await sb.setPolicy(text);
+    } catch (e) {
+      die(`--policy: ${e.message}`, CLI_FAIL);
+    }
   }
   let status = 0;
   try {
@@ -334,11 +358,31 @@ async function main() {
     }
     if (opts.save) writeFileSync(opts.save, await sb.snapshot());
   } catch (e) {
-    process.stderr.write(`memsandbox: ${e.message}\n`);
+    process.stderr.write(`memsandbox: ${e.code ? hostError(opts.save, e) : e.message}\n`);
     status = CLI_FAIL;
   }
   await sb.close();
+  if (opts.events) {
+    try {
+      writeFileSync(opts.events, events.join(''));
+    } catch (e) {
+      process.stderr.write(`memsandbox: ${hostError(opts.events, e)}\n`);
+      status = CLI_FAIL;
+    }
+  }
   process.exitCode = status;
+}
+
+// Setup from a host file or directory (--load, --seed, --policy): a host
+// error names the path as build/msb does; any other failure is the
+// sandbox's.
+async function hostStep(path, step, label = '') {
+  if (!path) return;
+  try {
+    await step();
+  } catch (e) {
+    die(e.code ? `${label}${hostError(path, e)}` : e.message, CLI_FAIL);
+  }
 }
 
 main();

@@ -352,87 +352,39 @@ static int awk_lex_contin(int t) {
          t == T_ELSE;
 }
 
+/* Operators spelled with more than their first character, or renamed;
+ * longest first, so the first match is the token (gawk's maximal munch). */
+static const struct {
+  char text[4];
+  int tok;
+} awk_ops[] = {
+    {"**=", T_POW_ASSIGN}, {"&&", T_AND},        {"||", T_OR},
+    {"|&", T_PIPE_BOTH},   {"==", T_EQ},         {"!=", T_NE},
+    {"!~", T_NOMATCH},     {"<=", T_LE},         {">=", T_GE},
+    {">>", T_APPEND},      {"++", T_INCR},       {"+=", T_ADD_ASSIGN},
+    {"--", T_DECR},        {"-=", T_SUB_ASSIGN}, {"**", T_POW},
+    {"*=", T_MUL_ASSIGN},  {"/=", T_DIV_ASSIGN}, {"%=", T_MOD_ASSIGN},
+    {"^=", T_POW_ASSIGN},  {"~", T_MATCH},       {"^", T_POW},
+};
+
+/* Characters that are tokens by themselves. */
+static const char awk_op_chars[] = "&|=!<>+-*/%{}()[];,?:$";
+
 static int awk_lex_op(awk_lex *l, int ch) {
-  int c1 = awk_lex_peekc(l, 1);
-  int t = ch, n = 1;
-  switch (ch) {
-  case '&':
-    if (c1 == '&') t = T_AND, n = 2;
-    break;
-  case '|':
-    if (c1 == '|')
-      t = T_OR, n = 2;
-    else if (c1 == '&')
-      t = T_PIPE_BOTH, n = 2;
-    break;
-  case '=':
-    if (c1 == '=') t = T_EQ, n = 2;
-    break;
-  case '!':
-    if (c1 == '=')
-      t = T_NE, n = 2;
-    else if (c1 == '~')
-      t = T_NOMATCH, n = 2;
-    break;
-  case '<':
-    if (c1 == '=') t = T_LE, n = 2;
-    break;
-  case '>':
-    if (c1 == '=')
-      t = T_GE, n = 2;
-    else if (c1 == '>')
-      t = T_APPEND, n = 2;
-    break;
-  case '~': t = T_MATCH; break;
-  case '+':
-    if (c1 == '+')
-      t = T_INCR, n = 2;
-    else if (c1 == '=')
-      t = T_ADD_ASSIGN, n = 2;
-    break;
-  case '-':
-    if (c1 == '-')
-      t = T_DECR, n = 2;
-    else if (c1 == '=')
-      t = T_SUB_ASSIGN, n = 2;
-    break;
-  case '*':
-    if (c1 == '*') {
-      t = T_POW, n = 2;
-      if (awk_lex_peekc(l, 2) == '=') t = T_POW_ASSIGN, n = 3;
-    } else if (c1 == '=')
-      t = T_MUL_ASSIGN, n = 2;
-    break;
-  case '/':
-    if (c1 == '=') t = T_DIV_ASSIGN, n = 2;
-    break;
-  case '%':
-    if (c1 == '=') t = T_MOD_ASSIGN, n = 2;
-    break;
-  case '^':
-    if (c1 == '=')
-      t = T_POW_ASSIGN, n = 2;
-    else
-      t = T_POW;
-    break;
-  case '{':
-  case '}':
-  case '(':
-  case ')':
-  case '[':
-  case ']':
-  case ';':
-  case ',':
-  case '?':
-  case ':':
-  case '$': break;
-  default:
-    l->pos++;
-    awk_lex_error(l, "invalid char in expression");
-    return T_BAD;
+  size_t i, k;
+  for (i = 0; i < sizeof awk_ops / sizeof *awk_ops; i++) {
+    const char *o = awk_ops[i].text;
+    for (k = 0; o[k] && awk_lex_peekc(l, k) == (unsigned char)o[k]; k++) {
+    }
+    if (!o[k]) {
+      l->pos += k;
+      return awk_ops[i].tok;
+    }
   }
-  l->pos += (size_t)n;
-  return t;
+  l->pos++;
+  if (ch && strchr(awk_op_chars, ch)) return ch;
+  awk_lex_error(l, "invalid char in expression");
+  return T_BAD;
 }
 
 static int awk_lex_scan(awk_lex *l) {

@@ -29,6 +29,9 @@ typedef int (*cmd_fn)(cmd_ctx *c);
 
 /* Descriptor flags. */
 #define CMD_BUILTIN 1u /* `type` reports "is a shell builtin" */
+/* Its output for the start of its input is the start of its output for
+ * all of it (cat, tr, cut): what it wrote from a cut pipe is true. */
+#define CMD_PREFIX 2u
 
 typedef struct cmd_desc {
   const char *name;

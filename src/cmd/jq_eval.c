@@ -734,15 +734,20 @@ static int jq_k_iter(jq_ev *E, jv t, jv tp, void *d) {
   return jq_iter(E, t, tp, c->k, c->kd);
 }
 
-/* try: the continuation is wrapped so its errors pass through. */
-static int jq_k_tryout(jq_ev *E, jv v, jv p, void *d) {
-  jq_kc *c = d;
+/* Calls c's continuation from inside a construct that catches errors (try,
+ * //): an error the continuation raises is marked as c's, so that the
+ * construct passes it on (JQ_ERRX owned by c) instead of catching it. */
+static int jq_k_through(jq_ev *E, jq_kc *c, jv v, jv p) {
   int rc = c->k(E, v, p, c->kd);
   if (rc == JQ_ERR) {
     E->owner = c;
     return JQ_ERRX;
   }
   return rc;
+}
+
+static int jq_k_tryout(jq_ev *E, jv v, jv p, void *d) {
+  return jq_k_through(E, d, v, p);
 }
 
 JQ_NOINLINE static int jq_try(jq_ev *E, const jq_node *n, jq_env *env, jv in,
@@ -938,15 +943,9 @@ static int jq_k_and1(jq_ev *E, jv a, jv ap, void *d) {
 
 static int jq_k_alt(jq_ev *E, jv v, jv p, void *d) {
   jq_kc *c = d;
-  int rc;
   if (!jv_truthy(v)) return 0;
   c->i++;
-  rc = c->k(E, v, p, c->kd);
-  if (rc == JQ_ERR) {
-    E->owner = c;
-    return JQ_ERRX;
-  }
-  return rc;
+  return jq_k_through(E, c, v, p);
 }
 
 JQ_NOINLINE static int jq_alt(jq_ev *E, const jq_node *n, jq_env *env, jv in,

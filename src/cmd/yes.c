@@ -2,8 +2,9 @@
  *
  * Usage: yes [STRING]...
  * Nothing here runs forever: output stops when it reaches the stream's
- * limit (for a pipeline stage, the pipe's capacity), and yes then exits
- * with status 141 as a real yes killed by SIGPIPE does. */
+ * limit. In a pipeline that is the pipe's capacity, and the shell gives
+ * yes status 141 as SIGPIPE gives the real one; anywhere else (`x=$(yes)`)
+ * the limit stops the run, as no reader would ever have stopped yes. */
 #include <string.h>
 
 #include "cmd.h"
@@ -44,5 +45,5 @@ int cmd_yes(cmd_ctx *c) {
     if (!rc) rc = cmd_tick(c, 1);
   }
   buf_finish(&line);
-  return rc == MSB_ELIMIT && c->out->len >= c->out_max ? 141 : rc;
+  return rc;
 }

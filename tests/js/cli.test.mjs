@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,4 +143,45 @@ test('cli-1.8 the REPL: Ctrl-C drops the typed text', async () => {
   assert.match(out, /\r?\nBBB\r?\n/);
   assert.doesNotMatch(out, /AAA\s*echo BBB|AAA\r?\n/);
   assert.equal(status, 0);
+});
+
+test('cli-1.10 host files that cannot be read are named as build/msb names them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'msb-cli-'));
+  try {
+    const missing = join(dir, 'missing');
+    let r = run(['--seed', missing, '-c', 'echo never']);
+    assert.equal(r.stderr, `memsandbox: --seed: ${missing}: No such file or directory\n`);
+    assert.equal(r.status, 125);
+    r = run(['--load', missing, '-c', 'echo never']);
+    assert.equal(r.stderr, `memsandbox: ${missing}: No such file or directory\n`);
+    assert.equal(r.status, 125);
+    r = run(['--save', join(missing, 'x.tgz'), '-c', 'echo ran']);
+    assert.equal(r.stdout, 'ran\n');
+    assert.equal(r.stderr, `memsandbox: ${join(missing, 'x.tgz')}: No such file or directory\n`);
+    assert.equal(r.status, 125);
+    r = run(['--policy', dir, '-c', 'echo never']);
+    assert.equal(r.stderr, `memsandbox: ${dir}: Is a directory\n`);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+test('cli-1.11 --policy and --events as in build/msb', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'msb-cli-'));
+  try {
+    const policy = join(dir, 'policy.txt'), events = join(dir, 'events.jsonl');
+    writeFileSync(policy, 'deny-command rm\n');
+    let r = run(['--policy', policy, '--events', events, '-c', 'echo hi > f; rm f; cat f']);
+    assert.equal(r.stdout, 'hi\n');
+    assert.equal(r.stderr, 'bash: line 1: rm: command denied by policy\n');
+    const kinds = readFileSync(events, 'utf8').trim().split('\n').map((l) => JSON.parse(l).kind);
+    assert.deepEqual(kinds, ['sandbox.created', 'operation.started', 'policy.denied',
+      'operation.completed', 'sandbox.closed']);
+    writeFileSync(policy, 'bogus x\n');
+    r = run(['--policy', policy, '-c', 'echo never']);
+    assert.equal(r.stderr, 'memsandbox: --policy: invalid policy: line 1: unknown rule "bogus"\n');
+    assert.equal(r.status, 125);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });
