@@ -63,7 +63,8 @@ extern "C" {
 #define MSB_ENOTSUP (-22)      /* feature not supported */
 #define MSB_EBUSY (-23)        /* source and destination overlap */
 #define MSB_ESECRET (-24)      /* a secret value would be written */
-#define MSB_EROFS (-25)        /* /usr/bin and /bin are read-only */
+#define MSB_ESAME (-25)        /* copy or move onto itself */
+#define MSB_EROFS (-26)        /* /usr/bin and /bin are read-only */
 
 /* Static English name of a code, e.g. "MSB_ENOENT". Never NULL. */
 const char *msb_code_name(int code);
@@ -383,6 +384,13 @@ typedef struct msb_result {
   const char *limit; /* static name of the limit that stopped the run,
                           e.g. "max_steps"; NULL when none */
   int rolled_back; /* atomic run failed and was rolled back */
+  /* Why exit_code is not 0, as recorded by the command or the shell that
+   * failed last (the reference's failure_code): "invalid_argument",
+   * "workspace_failure", "no_match", "command_not_found",
+   * "command_not_executable", "redirection_failure",
+   * "execution_limit_exceeded" or "nonzero_exit" (a status no failure
+   * explained: `exit 3`, `false`). Static; NULL when exit_code is 0. */
+  const char *failure;
 } msb_result;
 
 /* Runs a script in the sandbox's shell session. A script that runs returns
@@ -557,9 +565,23 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  * having changed. Until the matching msb_op_close, the calls the host
  * makes are that operation's steps, and their own kinds are not checked
  * again (path rules and command rules still are). Opens nest; the host
- * makes no call on behalf of anyone else while one is open. */
-int msb_op_open(msb_sandbox *sb, const char *operation);
+ * makes no call on behalf of anyone else while one is open. path (may be
+ * NULL) is the path the operation names, for its events. */
+/* The exported variables the last msb_exec set or unset, in order of
+ * occurrence (the reference's environment_changes): count records of
+ * "SNAME=value" or "UNAME", each ending in NUL; a name keeps its last
+ * value and, after it, an unset. The caller frees *out. */
+int msb_env_changes(msb_sandbox *sb, char **out, size_t *len, size_t *count);
+
+int msb_op_open(msb_sandbox *sb, const char *operation, const char *path);
 void msb_op_close(msb_sandbox *sb);
+/* The outermost open operation is one operation in the events: its
+ * "operation.started" at msb_op_open, its steps' events (but denials and
+ * limits) left out, one terminal event at the matching msb_op_close,
+ * "operation.failed" if msb_op_fail said so. msb_op_id is its id (0 when
+ * none is open), the id a tool envelope reports. */
+uint64_t msb_op_id(const msb_sandbox *sb);
+void msb_op_fail(msb_sandbox *sb, int rc);
 /* Records an operation the host carries out by itself, outside the core
  * (the JS package's memory fork copies the instance): the policy's
  * operation rules are checked and the operation's events emitted as for

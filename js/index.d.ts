@@ -71,7 +71,7 @@ export type Content = string | Uint8Array | ArrayBuffer | ArrayBufferView;
  */
 export interface SandboxEvent {
   kind:
-    | 'sandbox.created' | 'sandbox.closed' | 'sandbox.failed'
+    | 'sandbox.created' | 'sandbox.started' | 'sandbox.closing' | 'sandbox.closed' | 'sandbox.failed'
     | 'operation.started' | 'operation.completed' | 'operation.failed'
     | 'policy.denied' | 'limit.exceeded' | 'snapshot.created' | 'snapshot.restored'
     | 'events.dropped' | 'event.malformed';
@@ -166,6 +166,11 @@ export interface ExecuteResult<T = string> {
   durationMs: number;
   /** Name of the limit that stopped the run, e.g. "max_steps". */
   limit: string | null;
+  /** Why exitCode is not 0, recorded by what failed (the reference's
+   * failure_code); null for 0. */
+  failure: 'invalid_argument' | 'workspace_failure' | 'no_match' | 'command_not_found' |
+    'command_not_executable' | 'redirection_failure' | 'execution_limit_exceeded' |
+    'nonzero_exit' | null;
   rolledBack: boolean;
 }
 

@@ -80,3 +80,130 @@ export function patchError(e) {
     mismatch ? 'conflict' : 'invalid_request', e.message,
     { errno: e.errno, operation: e.operation, path: e.path });
 }
+
+const badPatch = (message) => new MemSandboxError('invalid_patch', 'invalid_request', message);
+
+// A unified header's path: up to a tab, without a/ or b/ (§1.6).
+function headerPath(line) {
+  let p = line.slice(4);
+  const tab = p.indexOf('\t');
+  if (tab >= 0) p = p.slice(0, tab);
+  if (p.startsWith('a/') || p.startsWith('b/')) p = p.slice(2);
+  return p;
+}
+
+/**
+ * The apply_patch tool's unified diffs as the reference applies them
+ * (§1.6), brought to what the engine applies: CRLF in the patch read as
+ * LF; an empty patch, differing ---/+++ names (without git's rename
+ * lines) and a blank hunk body line refused; a target that is not UTF-8
+ * refused (file_encoding_error); a CRLF file matched and kept with its own
+ * line ends; the last line of a file without a final newline changed
+ * without the "\ No newline" marker, the file keeping none. read(path)
+ * gives a file's bytes or null. V4A patches pass unchanged.
+ * @param {string} text
+ * @param {(path: string) => Uint8Array | null} read
+ */
+export function referencePatch(text, read) {
+  text = text.replace(/\r\n?/g, '\n');
+  if (text.trim() === '') throw badPatch('patch contains no file sections');
+  if (/^\*\*\* Begin Patch/.test(text)) return text;
+  const lines = text.split('\n');
+  const out = [];
+  let file = null; // { crlf, lines (total), nonl }
+  let renamed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('diff --git ')) renamed = false;
+    if (line.startsWith('rename from ') || line.startsWith('rename to ')) renamed = true;
+    if (line.startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ')) {
+      const from = headerPath(line);
+      const to = headerPath(lines[i + 1]);
+      if (from !== to && from !== '/dev/null' && to !== '/dev/null' && !renamed) {
+        throw badPatch(`patch names ${from} and ${to}: renaming is not supported`);
+      }
+      file = null;
+      if (from !== '/dev/null') {
+        const abs = normalisePath('/workspace', from);
+        const data = read(abs);
+        if (data) {
+          let s;
+          try {
+            s = new TextDecoder('utf-8', { fatal: true }).decode(data);
+          } catch {
+            throw new MemSandboxError('file_encoding_error', 'invalid_request', `${abs} is not valid UTF-8`);
+          }
+          const body = s.endsWith('\n') ? s.slice(0, -1) : s;
+          // an empty file has no final newline either (@@ -0,0 +1 @@ +x: "x")
+          file = { crlf: s.includes('\r\n'), total: s === '' ? 0 : body.split('\n').length,
+            nonl: !s.endsWith('\n') };
+        }
+      }
+      out.push(line, lines[i + 1]);
+      i++;
+      renamed = false;
+      continue;
+    }
+    const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (!h) {
+      out.push(line);
+      continue;
+    }
+    out.push(line);
+    let oldLeft = h[2] === undefined ? 1 : Number(h[2]);
+    let newLeft = h[4] === undefined ? 1 : Number(h[4]);
+    const oldEnd = Number(h[1]) + oldLeft - 1;
+    const eol = file?.crlf ? '\r' : '';
+    let lastOld = -1;
+    let lastNew = -1;
+    while ((oldLeft > 0 || newLeft > 0) && i + 1 < lines.length) {
+      const b = lines[++i];
+      if (b === '') throw badPatch(`hunk line ${i + 1} is empty; a blank context line is a single space`);
+      const c = b[0];
+      if (c === '\\') {
+        out.push(b);
+        continue;
+      }
+      if (c !== ' ' && c !== '-' && c !== '+') {
+        throw badPatch(`hunk line ${i + 1} does not start with a space, - or +`);
+      }
+      if (c !== '+') oldLeft--;
+      if (c !== '-') newLeft--;
+      out.push(b + eol);
+      if (c !== '+') lastOld = out.length - 1;
+      if (c !== '-') lastNew = out.length - 1;
+    }
+    // the file's last line has no newline: so has the hunk's, unless marked
+    if (file?.nonl && (oldEnd === file.total || file.total === 0) && !/^\\/.test(lines[i + 1] ?? '')) {
+      if (lastOld >= 0) out[lastOld] = out[lastOld].replace(/\r$/, '');
+      if (lastNew >= 0) out[lastNew] = out[lastNew].replace(/\r$/, '');
+      const marks = [lastOld, lastNew].filter((k) => k >= 0).sort((a, b) => b - a);
+      for (const k of [...new Set(marks)]) out.splice(k + 1, 0, '\\ No newline at end of file');
+    }
+  }
+  return out.join('\n');
+}
+
+/**
+ * The size a unified diff gives path's file of oldSize bytes: what its
+ * sections add less what they remove (for the reference's over-limit
+ * message, "file contains N bytes; limit is M bytes").
+ * @param {string} text @param {string} path @param {number} oldSize
+ */
+export function patchedSize(text, path, oldSize) {
+  const enc = new TextEncoder();
+  let size = oldSize;
+  let mine = false;
+  let last = '';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('+++ ')) {
+      mine = normalisePath('/workspace', headerPath(line)) === path;
+    } else if (mine && !line.startsWith('--- ') && (line[0] === '+' || line[0] === '-')) {
+      size += (line[0] === '+' ? 1 : -1) * enc.encode(line).length;
+    } else if (mine && line.startsWith('\\') && (last[0] === '+' || last[0] === '-')) {
+      size -= last[0] === '+' ? 1 : -1; // that line had no newline after all
+    }
+    last = line;
+  }
+  return size;
+}

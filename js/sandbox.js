@@ -88,6 +88,9 @@ export class Sandbox {
     const maxPages = memoryPages(limits.max_memory_bytes);
     const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
       limits, profile: profileName };
+    // the policy's fork rule and the fork's events: a memory copy never
+    // reaches the core's msb_fork
+    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     let sbClock = () => 0n;
     const inst = new Instance(module, maxPages, seed, () => sbClock());
     const rec = new Scope(inst);
@@ -123,6 +126,7 @@ export class Sandbox {
     }
     sb._state = SandboxState.RUNNING;
     sb._flushEvents();
+    sb._emit({ kind: 'sandbox.started' }); // the reference's lifecycle
     return sb;
   }
 
@@ -344,6 +348,7 @@ export class Sandbox {
         cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
         revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
         limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
+        failure: inst.cstring(u32(K.MSB_WASM_RES_FAILURE)),
         rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
         durationMs: 0,
       };
@@ -420,13 +425,50 @@ export class Sandbox {
   // changes, and fn's calls are its steps, so a step's kind (the hash a
   // write reports) is no policy decision of its own. fn is synchronous:
   // no other caller's call can run while the operation is open.
+  // The outermost one is one operation in the events: fn gets its id, the
+  // one its events carry.
   _operation(what, op, path, fn) {
-    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation')), path);
+    const id = this._opOpen(what, op, path);
     try {
-      return fn();
+      return fn(id);
+    } catch (e) {
+      this._opFail(e);
+      throw e;
     } finally {
-      if (this._state !== SandboxState.FAILED) this._inst.call(OP.op_close, this._sb);
+      this._opClose();
     }
+  }
+
+  // _operation for a tool call that awaits between its steps (execute,
+  // apply_patch): the tools run one call at a time per sandbox, and a host
+  // call made meanwhile would count as a step.
+  async _operationAsync(what, op, path, fn) {
+    const id = this._opOpen(what, op, path);
+    try {
+      return await fn(id);
+    } catch (e) {
+      this._opFail(e);
+      throw e;
+    } finally {
+      this._opClose();
+    }
+  }
+
+  _opOpen(what, op, path) {
+    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
+      typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    return this._inst.call(OP.op_id, this._sb) >>> 0;
+  }
+
+  _opFail(e) {
+    if (this._state === SandboxState.FAILED) return;
+    this._inst.call(OP.op_fail, this._sb, e instanceof MemSandboxError && e.errno ? e.errno : K.MSB_EINVAL);
+  }
+
+  _opClose() {
+    if (this._state === SandboxState.FAILED) return;
+    this._inst.call(OP.op_close, this._sb);
+    this._flushEvents();
   }
 
   // The file a path names after following final symbolic links (up to 40,
@@ -692,7 +734,8 @@ export class Sandbox {
    * @returns {Promise<T.ApplyPatchResult>}
    */
   async applyPatch(patch, options = {}) {
-    return this._applyPatch(patch, options);
+    // one operation, its guard's dry run a step (#22 item 7)
+    return this._operation('applyPatch', 'apply_patch', undefined, () => this._applyPatch(patch, options));
   }
 
   _applyPatch(patch, options) {
@@ -725,6 +768,26 @@ export class Sandbox {
   /** The shell session's exported variables as { NAME: value }. */
   async env() {
     return this._sessionEnv();
+  }
+
+  // The last execute's environment changes, in order: [{ name, value }],
+  // value null for an unset.
+  _envChanges() {
+    const out = [];
+    this._call('env', () => {
+      const b = this._inst.outRec;
+      const rc = this._inst.call(OP.env_changes, this._sb, b);
+      if (rc >= 0) {
+        const { data, count } = this._inst.takeBlob(this._sb, b);
+        for (const rec of dec.decode(data).split('\0').slice(0, count)) {
+          const i = rec.indexOf('=');
+          out.push(rec[0] === 'U' ? { name: rec.slice(1), value: null }
+            : { name: rec.slice(1, i), value: rec.slice(i + 1) });
+        }
+      }
+      return rc;
+    });
+    return out;
   }
 
   _sessionEnv() {
@@ -954,11 +1017,9 @@ export class Sandbox {
       throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);
     }
     const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
-    // the policy's fork rule and the fork's events, whichever way it is
-    // carried out (a memory copy never reaches the core's msb_fork)
-    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     if (mode === 'serialize') {
-      // the snapshot is a step of the fork, not a create_snapshot of its own
+      // one fork operation (its rule, its events); the snapshot is a step
+      // of it, not a create_snapshot of its own
       const archive = this._operation('fork', 'fork', undefined, () => this._snapshotBytes(0));
       const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
         limits: info.limits, profile: info.profile, seed: info.seed,
@@ -988,6 +1049,7 @@ export class Sandbox {
     child._state = SandboxState.RUNNING;
     // the copy carries the policy (C memory); the events are the child's own
     child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
+    child._emit({ kind: 'sandbox.started' });
     return child;
   }
 
@@ -1016,6 +1078,7 @@ export class Sandbox {
   async close() {
     if (this._state === SandboxState.CLOSED) return;
     if (this._inst && this._state !== SandboxState.FAILED) this._flushEvents();
+    this._emit({ kind: 'sandbox.closing' });
     if (this._inst) this._destroy();
     this._state = SandboxState.CLOSED;
     this._emit({ kind: 'sandbox.closed' });

@@ -55,6 +55,13 @@ export interface ToolOptions {
   include?: ExtraToolName[];
   /** 'compact' drops metadata (ids, timestamps); default 'reference'. */
   envelope?: 'reference' | 'compact';
+  /**
+   * Error codes: the reference's (default: session_policy_denied with
+   * "policy denied <tool>: <reason>", invalid_path for over-long paths,
+   * session_closed) or 'memsandbox' (policy_denied with the rule named,
+   * path_too_long, sandbox_closed).
+   */
+  errorCodes?: 'reference' | 'memsandbox';
 }
 
 export const TOOL_LIMITS: Readonly<{

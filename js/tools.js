@@ -24,6 +24,7 @@
 // @ts-self-types="./tools.d.ts"
 import { MemSandboxError, normalisePath } from './core.js';
 import { EXTRA_TOOLS } from './tools-extra.js';
+import { patchedSize, referencePatch } from './patch.js';
 
 const enc = new TextEncoder();
 const strictDec = new TextDecoder('utf-8', { fatal: true });
@@ -90,7 +91,7 @@ const SCHEMAS = {
   apply_patch: {
     type: 'object',
     properties: {
-      patch: { type: 'string', minLength: 1,
+      patch: { type: 'string',
         description: 'A unified diff or a V4A patch (*** Begin Patch ... *** End Patch).' },
       expected_hashes: {
         type: ['array', 'null'],
@@ -168,16 +169,33 @@ function plainMessage(message) {
   return message.replace(/^(?:read|write|stat|hash) \/[^:]*: /, '');
 }
 
-function errorEnvelope(tool, e, operationId) {
+// Our codes where the reference has its own (§1.3, §3): the envelope uses
+// the reference's unless createTools({ errorCodes: 'memsandbox' }).
+const REFERENCE_CODES = { policy_denied: 'session_policy_denied', path_too_long: 'invalid_path',
+  sandbox_closed: 'session_closed' };
+
+// The reference's form of a policy denial: "policy denied <kind>: <reason>".
+function referenceError(tool, error) {
+  const code = REFERENCE_CODES[error.code];
+  if (!code) return error;
+  if (code === 'session_policy_denied') {
+    const reason = /path rules/.test(error.message) ? 'path_denied' : 'operation_denied';
+    return { ...error, code, message: `policy denied ${tool}: ${reason}` };
+  }
+  return { ...error, code };
+}
+
+function errorEnvelope(tool, e, operationId, ours = false) {
   if (e instanceof ToolInputError) {
     return { ok: false, error: { category: 'invalid_request', code: 'invalid_tool_input',
-      message: `Invalid input for ${tool}`, correctable: true, retryable: false,
-      details: e.detail } };
+      message: `Invalid input for ${tool}`, correctable: true, retryable: false } };
   }
   if (e instanceof MemSandboxError && e.category !== 'internal') {
-    return { ok: false, error: { category: e.category, code: e.code, message: plainMessage(e.message),
-      correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout',
-      operation_id: operationId } };
+    const error = { category: e.category, code: e.code, message: plainMessage(e.message),
+      correctable: CORRECTABLE.has(e.category), retryable: e.category === 'timeout' };
+    // only errors of an operation that was created carry its id
+    if (operationId !== undefined) error.operation_id = operationId;
+    return { ok: false, error: ours ? error : referenceError(tool, error) };
   }
   return { ok: false, error: { category: 'internal', code: 'internal_error',
     message: 'The sandbox operation failed unexpectedly', correctable: false,
@@ -316,7 +334,7 @@ function wellFormed(s) {
 // A model's path by the reference product's rules (its spec, section 3):
 // no NUL, valid UTF-8, no ".." component even when it would stay inside,
 // and the result, resolved against cwd, under /workspace.
-function toolPath(cwd, path) {
+function toolPath(cwd, path, limits) {
   const bad = (code, message) => domainError(code, 'invalid_request', message);
   if (path === '') throw bad('invalid_path', 'path must not be empty');
   if (path.includes('\0')) throw bad('invalid_path', 'path must not contain NUL');
@@ -325,6 +343,13 @@ function toolPath(cwd, path) {
   const abs = normalisePath(cwd, path);
   if (abs !== '/workspace' && !abs.startsWith('/workspace/')) {
     throw bad('path_outside_workspace', 'path must be contained by /workspace');
+  }
+  // the reference's length rules, on the normalised path (§3)
+  if (limits && utf8Length(abs) > limits.max_path_bytes) {
+    throw bad('invalid_path', `path exceeds ${limits.max_path_bytes} UTF-8 bytes`);
+  }
+  if (limits && abs.split('/').some((seg) => utf8Length(seg) > limits.max_segment_bytes)) {
+    throw bad('invalid_path', `path segment exceeds ${limits.max_segment_bytes} UTF-8 bytes`);
   }
   return abs;
 }
@@ -352,22 +377,11 @@ function cutUtf8(data, max) {
   return data.subarray(0, end);
 }
 
-// Exported variables a run set, changed or unset, sorted by name; value
-// null for an unset one.
-function envChanges(before, after) {
-  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].sort().filter((n) => before[n] !== after[n])
-    .map((name) => ({ name, value: Object.hasOwn(after, name) ? after[name] : null }));
-}
-
+// What failed, as the failing command or the shell recorded it (the core's
+// msb_result.failure); null for a 0 exit.
 function failureCode(r) {
   if (r.exitCode === 0) return null;
-  if (r.limit) return 'execution_limit_exceeded';
-  if (r.exitCode === 127) return 'command_not_found';
-  if (r.exitCode === 126) return 'command_not_executable';
-  if (r.exitCode === 2) return 'invalid_argument';
-  if (r.exitCode === 1 && r.stdoutBytes === 0 && r.stderrBytes === 0) return 'no_match';
-  return 'nonzero_exit';
+  return r.failure ?? 'nonzero_exit';
 }
 
 // Tool calls on one sandbox run one at a time, in arrival order: SDKs run
@@ -398,6 +412,11 @@ function toolSecrets(secrets) {
   return { ...secrets };
 }
 
+// The policy operation an optional tool's call is (its steps are not
+// decisions of their own).
+const EXTRA_OPS = { edit_file: 'write_file', list_directory: 'list_entries', glob: 'list_entries',
+  grep: 'read_file' };
+
 /**
  * The four tools over one sandbox. Options: sessionId (reported in
  * metadata; default a random id), maxReadLines, maxReadBytes,
@@ -422,7 +441,9 @@ export function createTools(sandbox, options = {}) {
     }
     lim[k] = options[k];
   }
-  const sessionId = options.sessionId ?? randomId();
+  // The sandbox's id, as the reference reports its session's (the same
+  // for every createTools over one sandbox).
+  const sessionId = options.sessionId ?? sandbox.id;
   const secrets = toolSecrets(options.secrets);
   const include = options.include ?? [];
   if (!Array.isArray(include) || include.some((n) => !Object.hasOwn(EXTRA_TOOLS, n))) {
@@ -450,14 +471,12 @@ export function createTools(sandbox, options = {}) {
     completed_at: new Date().toISOString(),
   });
 
-  const resolve = (path) => toolPath(sandbox.cwd, path);
+  const resolve = (path) => toolPath(sandbox.cwd, path, sandbox.limits);
 
   const handlers = {
     async execute(a, operationId, startedAt) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
-      const envBefore = await sandbox.env();
       const r = await sandbox.execute(a.command, { encoding: 'bytes', secrets });
-      const envAfter = await sandbox.env();
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
       return {
@@ -472,7 +491,7 @@ export function createTools(sandbox, options = {}) {
         stderr_truncated: r.stderrTruncated || err.length < r.stderr.length,
         duration_ms: r.durationMs,
         resulting_cwd: r.cwd,
-        environment_changes: envChanges(envBefore, envAfter),
+        environment_changes: own._envChanges(),
         limit: r.limit ?? null,
       };
     },
@@ -586,7 +605,30 @@ export function createTools(sandbox, options = {}) {
         seen.add(abs);
         guards.push({ path: abs, hash: g.content_hash });
       }
-      const r = await sandbox.applyPatch(a.patch, { expectedHashes: guards, workspaceOnly: true });
+      const text = referencePatch(a.patch, (path) => {
+        try {
+          return own._readBytes(path).data;
+        } catch {
+          return null; // missing or not a file: the engine says so
+        }
+      });
+      let r;
+      try {
+        r = await sandbox.applyPatch(text, { expectedHashes: guards, workspaceOnly: true });
+      } catch (e) {
+        // the reference's numbers: "file contains N bytes; limit is M bytes"
+        const m = e instanceof MemSandboxError && e.code === 'file_size_limit_exceeded' &&
+          /^(\/.*): File too large$/.exec(e.message);
+        if (!m) throw e;
+        let old = 0;
+        try {
+          old = own._readBytes(m[1]).data.length;
+        } catch {
+          // a new file
+        }
+        throw domainError('file_size_limit_exceeded', 'quota_exceeded',
+          `file contains ${patchedSize(text, m[1], old)} bytes; limit is ${sandbox.limits.max_file_bytes} bytes`);
+      }
       return {
         metadata: meta(operationId, startedAt),
         files: r.files.map((f) => ({
@@ -607,9 +649,9 @@ export function createTools(sandbox, options = {}) {
   };
   const table = [
     ...TOOL_NAMES.map((name) => ({ name, description: DESCRIPTIONS[name], schema: SCHEMAS[name],
-      run: handlers[name] })),
+      run: handlers[name], op: name })),
     ...include.map((name) => ({ name, description: EXTRA_TOOLS[name].description,
-      schema: EXTRA_TOOLS[name].schema,
+      schema: EXTRA_TOOLS[name].schema, op: EXTRA_OPS[name],
       run: async (a, operationId, startedAt) => {
         const r = await EXTRA_TOOLS[name].run(a, ctx);
         return { metadata: meta(operationId, startedAt), ...r };
@@ -617,13 +659,17 @@ export function createTools(sandbox, options = {}) {
   ];
   // 'compact' leaves out the ids and timestamps a model has no use for.
   const compact = options.envelope === 'compact';
+  if (![undefined, 'reference', 'memsandbox'].includes(options.errorCodes)) {
+    throw new TypeError("errorCodes must be 'reference' or 'memsandbox'");
+  }
+  const ourCodes = options.errorCodes === 'memsandbox';
 
-  return table.map(({ name, description, schema, run }) => ({
+  return table.map(({ name, description, schema, run, op }) => ({
     name,
     description,
     parameters: structuredClone(schema),
     execute: (args) => serialise(sandbox, async () => {
-      const operationId = randomId();
+      let operationId;
       const startedAt = new Date().toISOString();
       try {
         let a;
@@ -633,10 +679,17 @@ export function createTools(sandbox, options = {}) {
           // Proxies and getters can throw anything: still the caller's input.
           throw e instanceof ToolInputError ? e : new ToolInputError('arguments could not be read');
         }
-        const env = { ok: true, result: await run(a, operationId, startedAt) };
+        // As in the reference, a bad path fails before any operation.
+        if (typeof a.path === 'string') resolve(a.path);
+        // One tool call is one operation: its steps report under its id.
+        const result = await own._operationAsync(name, op, a.path, (id) => {
+          operationId = String(id);
+          return run(a, operationId, startedAt);
+        });
+        const env = { ok: true, result };
         return compact ? compactEnvelope(env) : env;
       } catch (e) {
-        const env = errorEnvelope(name, e, operationId);
+        const env = errorEnvelope(name, e, operationId, ourCodes);
         return compact ? compactEnvelope(env) : env;
       }
     }),

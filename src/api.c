@@ -195,7 +195,7 @@ int api_quota_err(msb_sandbox *sb, int rc, uint64_t file_size,
   case MSB_EDQUOT:
     return api_fail(sb, rc,
                     "workspace contains %llu nodes; limit is %llu nodes",
-                    api_ull(vfs_total_nodes(sb->fs) + add_nodes),
+                    api_ull(vfs_counted_nodes(sb->fs) + add_nodes),
                     api_ull(sb->lim.max_nodes));
   }
   return api_vfs_err(sb, rc, disp, creating);
@@ -254,7 +254,8 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
   if (!sb) return MSB_EMISUSE;
   memset(o, 0, sizeof *o);
   o->op = op;
-  o->id = ++sb->ev.next_op;
+  o->step = sb->admitted > 0;
+  o->id = o->step ? sb->outer.id : ++sb->ev.next_op;
   in[0] = p1;
   in[1] = p2;
   for (i = 0; i < 2; i++) {
@@ -267,8 +268,10 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
     else
       o->npaths++;
   }
-  api_ev_init(&ev, "operation.started", o);
-  events_emit(&sb->ev, &ev);
+  if (!o->step) {
+    api_ev_init(&ev, "operation.started", o);
+    events_emit(&sb->ev, &ev);
+  }
   if (sb->pol) {
     o->dpaths = sb->pol->denied_paths;
     o->dcmds = sb->pol->denied_cmds;
@@ -314,6 +317,15 @@ int api_op_end(msb_sandbox *sb, api_op *o, int rc, const events_ev *x) {
     api_ev_init(&ev, "limit.exceeded", o);
     ev.limit = limit;
     events_emit(&sb->ev, &ev);
+  }
+  if (o->step) {
+    /* the host decides whether a step's failure is the operation's */
+    if (rc >= 0 && x) {
+      sb->outer_x = *x;
+      sb->outer_x.limit = NULL; /* reported once, just above */
+    }
+    for (i = 0; i < 2; i++) buf_finish(&o->path[i]);
+    return rc;
   }
   if (rc < 0) {
     api_ev_init(&ev, "operation.failed", o);

@@ -32,6 +32,8 @@ static int api_install_bin(msb_sandbox *sb) {
   int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
   int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
   int ro;
+  /* /usr, /usr/bin, its files, bash and sh, /bin, /dev, /dev/null */
+  vfs_set_builtin_nodes(sb->fs, n + 7);
   if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   ro = vfs_set_system_ro(sb->fs, 0);
@@ -136,9 +138,9 @@ static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
                : api_fail(sb, rc, "cannot create /usr/bin: %s%s",
                           msb_strerror(rc), api_quota_name(sb, rc));
   }
-  vfs_batch_begin(sb->fs);
+  vfs_unit_begin(sb->fs); /* changes outside any command count once */
   rc = shell_exec(sb->sh, script, len, opts, res);
-  vfs_batch_end(sb->fs);
+  vfs_unit_end(sb->fs);
   if (!rc && !res->cwd) {
     res->cwd = mem_strdup(&sb->m, shell_cwd(sb->sh));
     if (!res->cwd) rc = MSB_ENOMEM;

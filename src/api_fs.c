@@ -287,7 +287,7 @@ static int api_two(msb_sandbox *sb, api_path *s, api_path *d, const char *src,
     rc =
         api_fail(sb, MSB_EPERM, "the workspace root cannot be copied or moved");
   } else if (!strcmp(buf_str(&rs), buf_str(&rd))) {
-    rc = api_fail(sb, MSB_EINVAL, "source and destination must differ");
+    rc = api_fail(sb, MSB_ESAME, "source and destination must differ");
   } else if ((rs.len < rd.len && !memcmp(rs.p, rd.p, rs.len) &&
               rd.p[rs.len] == '/') ||
              (rd.len < rs.len && !memcmp(rd.p, rs.p, rd.len) &&

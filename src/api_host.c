@@ -29,25 +29,40 @@ int msb_set_policy(msb_sandbox *sb, const char *text, size_t len) {
   return api_ok(sb);
 }
 
-/* Opens a host operation of several calls. A denial runs the operation's
- * admission for its events and message, so it reads like a denied call. */
-int msb_op_open(msb_sandbox *sb, const char *operation) {
-  api_op o;
+/* Opens a host operation of several calls: the outermost one is an
+ * operation of its own (its id, "operation.started", the admission check;
+ * a denial reads like a denied call), its steps report under it. */
+int msb_op_open(msb_sandbox *sb, const char *operation, const char *path) {
   int op, rc;
   API_CHECK(sb);
   op = operation ? policy_op_lookup(operation, strlen(operation)) : -1;
   if (op < 0) return api_fail(sb, MSB_EINVAL, "unknown operation");
-  if (!sb->admitted && sb->pol && !policy_op_allowed(sb->pol, op)) {
-    rc = api_op_begin(sb, &o, op, NULL, NULL, 0);
-    return api_op_end(sb, &o, rc, NULL);
+  if (!sb->admitted) {
+    rc = api_op_begin(sb, &sb->outer, op, path, NULL, 0);
+    if (rc) return api_op_end(sb, &sb->outer, rc, NULL);
+    sb->outer_rc = 0;
+    api_x(&sb->outer_x);
   }
   sb->admitted++;
   return api_ok(sb);
 }
 
-/* Closes the innermost msb_op_open. */
+/* The open operation's id (what its events carry), 0 when none is open. */
+uint64_t msb_op_id(const msb_sandbox *sb) {
+  return sb && sb->admitted ? sb->outer.id : 0;
+}
+
+/* Marks the open operation failed with code rc (a negative MSB_E*). */
+void msb_op_fail(msb_sandbox *sb, int rc) {
+  if (sb && sb->admitted && rc < 0) sb->outer_rc = rc;
+}
+
+/* Closes the innermost msb_op_open; the outermost one's terminal event. */
 void msb_op_close(msb_sandbox *sb) {
-  if (sb && sb->admitted) sb->admitted--;
+  if (!sb || !sb->admitted) return;
+  if (--sb->admitted == 0)
+    api_op_end(sb, &sb->outer, sb->outer_rc,
+               sb->outer_rc ? NULL : &sb->outer_x);
 }
 
 /* Records an operation the host carries out itself. */

@@ -188,6 +188,34 @@ const char *msb_session_cwd(const msb_sandbox *sb) {
 }
 
 /* The session's exported variables (see memsandbox.h). */
+/* The last execute's environment changes, in order (see memsandbox.h). */
+int msb_env_changes(msb_sandbox *sb, char **out, size_t *len, size_t *count) {
+  const var_change *c;
+  size_t n, i;
+  buf b;
+  if (!sb) return MSB_EMISUSE;
+  if (!out || !len || !count)
+    return api_fail(sb, MSB_EINVAL, "out, len and count are required");
+  c = var_log_get(sb->sh->vars, &n);
+  buf_init(&b, &sb->m);
+  for (i = 0; i < n; i++) {
+    buf_putc(&b, c[i].value ? 'S' : 'U');
+    buf_puts(&b, c[i].name);
+    if (c[i].value) {
+      buf_putc(&b, '=');
+      buf_puts(&b, c[i].value);
+    }
+    buf_putc(&b, 0);
+  }
+  if (b.err) {
+    buf_finish(&b);
+    return api_oom(sb);
+  }
+  *out = buf_steal(&b, len);
+  *count = n;
+  return api_ok(sb);
+}
+
 int msb_session_env(msb_sandbox *sb, char **env, size_t *len, size_t *count) {
   char **e;
   buf b;

@@ -1047,6 +1047,16 @@ static void ast_dp_cmd_run(ast_dp *d, const ast_node *n, int ind) {
  * (without a final newline). Returns 0, b's error, MSB_ENOTSUP for a body
  * it cannot reproduce (the caller should then refuse loudly), or
  * MSB_ELIMIT for one nested deeper than `stack` allows. */
+int ast_print_command(buf *b, const ast_node *n, size_t stack) {
+  ast_dp d;
+  memset(&d, 0, sizeof d);
+  d.b = b;
+  d.max_depth = stack / AST_PRINT_LEVEL;
+  ast_dp_cmd(&d, n, 0);
+  if (d.err) return d.err;
+  return b->err;
+}
+
 int ast_print_function(buf *b, const char *name, const ast_node *body,
                        size_t stack) {
   ast_dp d;

@@ -434,5 +434,7 @@ int ast_print_word(struct buf *b, const ast_word *w);
 #endif
 int ast_print_function(struct buf *b, const char *name, const ast_node *body,
                        size_t stack);
+/* Appends one command as ast_print_function lays it out ($BASH_COMMAND). */
+int ast_print_command(struct buf *b, const ast_node *n, size_t stack);
 
 #endif

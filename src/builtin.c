@@ -9,6 +9,7 @@
 
 #include "help.h"
 #include "interp.h"
+#include "trap.h"
 
 /* declare -f / type: one printer for function bodies, the parser's. */
 int interp_print_func(shell *sh, const char *name, const ast_node *body,
@@ -79,9 +80,17 @@ static int bi_parse_int(const char *s, int64_t *v) {
 /* Assignment honoring -i (arithmetic) and readonly. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags) {
-  var *v = var_get(sh->vars, name, NULL);
+  var *v;
   int rc;
   char nb[24];
+  const char *target;
+  if (var_resolve(sh->vars, name, &target)) {
+    interp_errf(sh, "warning: %s: circular name reference", name);
+    return 1;
+  }
+  if (strchr(target, '[')) return interp_assign_element(sh, target, val, flags);
+  name = target;
+  v = var_get(sh->vars, name, NULL);
   if (v && (v->attr & VAR_READONLY)) {
     interp_errf(sh, "%s: readonly variable", name);
     return 1;
@@ -106,10 +115,12 @@ int builtin_assign(shell *sh, const char *name, const char *val,
     return 1;
   }
   if (rc) return rc;
+  if (!strcmp(name, "SECONDS")) expand_seconds_assigned(sh, val);
   if (sh->opts & SH_O_ALLEXPORT) {
     v = var_get(sh->vars, name, NULL);
     if (v && !(v->attr & VAR_EXPORT)) {
       v->attr |= VAR_EXPORT;
+      var_log_var(sh->vars, v, 0);
       var_changed(sh->vars);
     }
   }
@@ -148,17 +159,7 @@ static void bi_dq(buf *b, const char *s) {
 }
 
 static void bi_attrs(const var *v, char *o) {
-  int k = 0;
-  if (v->attr & VAR_ARRAY) o[k++] = 'a';
-  if (v->attr & VAR_ASSOC) o[k++] = 'A';
-  if (v->attr & VAR_INTEGER) o[k++] = 'i';
-  if (v->attr & VAR_LOWER) o[k++] = 'l';
-  if (v->attr & VAR_NAMEREF) o[k++] = 'n';
-  if (v->attr & VAR_READONLY) o[k++] = 'r';
-  if (v->attr & VAR_UPPER) o[k++] = 'u';
-  if (v->attr & VAR_EXPORT) o[k++] = 'x';
-  if (!k) o[k++] = '-';
-  o[k] = 0;
+  if (!var_attr_letters(v->attr, o)) strcpy(o, "-");
 }
 
 /* declare -p line for v (with newline). */
@@ -619,14 +620,22 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
   }
   if (!var_valid_name(name, strlen(name))) {
     interp_errf(sh, "%s: `%s': not a valid identifier", cmd, arg);
+    sh->fail = CMD_FAIL_USAGE;
     *status = 1;
     return 0;
   }
   if (local && !global)
     v = var_local(sh->vars, name);
+  else if ((set | clr) & VAR_NAMEREF)
+    v = var_bind_self(sh->vars, name, global ? VS_GLOBAL : 0);
   else
     v = var_bind(sh->vars, name, global ? VS_GLOBAL : 0);
   if (!v) return MSB_ENOMEM;
+  if ((set & VAR_NAMEREF) && (set & (VAR_ARRAY | VAR_ASSOC))) {
+    interp_errf(sh, "%s: %s: reference variable cannot be an array", cmd, name);
+    *status = 1;
+    return 0;
+  }
   if ((v->attr & VAR_READONLY) && (eq || (clr & VAR_READONLY))) {
     interp_errf(sh, "%s: readonly variable", name);
     *status = 1;
@@ -648,8 +657,7 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
         var_set_index(sh->vars, v->name, 0, old, 0);
       mem_free(sh->m, old);
     } else
-      v->attr |= VAR_NOVALUE;
-    if (!eq && !old) v->attr &= ~VAR_NOVALUE;
+      v->attr |= VAR_NOVALUE; /* `declare -a q': no value until assigned */
   }
   v->attr |= set & ~(VAR_ARRAY | VAR_ASSOC | VAR_READONLY);
   v->attr &= ~clr;
@@ -710,10 +718,11 @@ static int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
         rc = var_set(sh->vars, v->name, nb, global ? VS_GLOBAL : 0);
       } else {
         if (v->attr & VAR_NAMEREF) {
-          mem_free(sh->m, v->val);
-          v->val = mem_strdup(sh->m, val);
-          v->attr &= ~VAR_NOVALUE;
-          rc = v->val ? 0 : MSB_ENOMEM;
+          rc = interp_set_nameref(sh, v, val, cmd);
+          if (rc > 0) {
+            *status = 1;
+            return 0;
+          }
         } else if (local && !global && v->level == var_level(sh->vars)) {
           mem_free(sh->m, v->val);
           v->val = NULL;
@@ -929,6 +938,7 @@ static int bi_export(shell *sh, int argc, char **argv) {
     if (eq && nl && argv[i][nl - 1] == '+') nl--;
     if (!var_valid_name(argv[i], nl)) {
       interp_errf(sh, "export: `%s': not a valid identifier", argv[i]);
+      sh->fail = CMD_FAIL_USAGE;
       status = 1;
       continue;
     }
@@ -939,7 +949,10 @@ static int bi_export(shell *sh, int argc, char **argv) {
       memcpy(name, argv[i], nl);
       name[nl] = 0;
       v = var_get(sh->vars, name, NULL);
-      if (v) v->attr &= ~VAR_EXPORT;
+      if (v) {
+        var_log_var(sh->vars, v, 1); /* leaves the environment */
+        v->attr &= ~VAR_EXPORT;
+      }
       var_changed(sh->vars);
       if (eq) {
         rc = builtin_assign(sh, name, eq + 1, 0);
@@ -962,6 +975,7 @@ static int bi_export(shell *sh, int argc, char **argv) {
           if (!v) return MSB_ENOMEM;
         }
         v->attr |= VAR_EXPORT;
+        var_log_var(sh->vars, v, 0);
         var_changed(sh->vars);
         continue;
       }
@@ -970,7 +984,10 @@ static int bi_export(shell *sh, int argc, char **argv) {
       if (rc < 0) return rc;
       if (rc) st = 1;
       v = var_get(sh->vars, name, NULL);
-      if (v) v->attr |= VAR_EXPORT;
+      if (v) {
+        v->attr |= VAR_EXPORT;
+        var_log_var(sh->vars, v, 0);
+      }
       var_changed(sh->vars);
       if (st) status = 1;
     }
@@ -1012,7 +1029,7 @@ static int bi_readonly(shell *sh, int argc, char **argv) {
 }
 
 static int bi_unset(shell *sh, int argc, char **argv) {
-  int i = 1, funcs = 0, vars = 0, status = 0;
+  int i = 1, funcs = 0, vars = 0, refs = 0, status = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *o;
     if (!strcmp(argv[i], "--")) {
@@ -1025,7 +1042,7 @@ static int bi_unset(shell *sh, int argc, char **argv) {
       else if (*o == 'v')
         vars = 1;
       else if (*o == 'n')
-        ;
+        refs = 1;
       else {
         char bad[3] = {'-', *o, 0};
         return bi_badopt(sh, "unset", bad, "unset [-f] [-v] [-n] [name ...]");
@@ -1070,12 +1087,14 @@ static int bi_unset(shell *sh, int argc, char **argv) {
     }
     if (!var_valid_name(name, strlen(name))) {
       interp_errf(sh, "unset: `%s': not a valid identifier", name);
+      sh->fail = CMD_FAIL_USAGE;
       status = 1;
       continue;
     }
-    v = var_get(sh->vars, name, NULL);
+    v = refs ? var_lookup(sh->vars, name) : var_get(sh->vars, name, NULL);
     if (v) {
-      if (var_unset(sh->vars, name) == VAR_ERO) {
+      if ((refs ? var_unset_ref(sh->vars, name) : var_unset(sh->vars, name)) ==
+          VAR_ERO) {
         interp_errf(sh, "unset: %s: cannot unset: readonly variable", name);
         status = 1;
       }
@@ -1124,15 +1143,15 @@ static const struct {
     {"braceexpand", SH_O_BRACE, 'B'},
     {"emacs", 0, 0},
     {"errexit", SH_O_ERREXIT, 'e'},
-    {"errtrace", 0, 'E'},
-    {"functrace", 0, 'T'},
+    {"errtrace", SH_O_ERRTRACE, 'E'},
+    {"functrace", SH_O_FUNCTRACE, 'T'},
     {"hashall", SH_O_HASHALL, 'h'},
     {"histexpand", 0, 'H'},
     {"history", 0, 0},
     {"ignoreeof", 0, 0},
     {"interactive-comments", 0, 0},
     {"keyword", 0, 'k'},
-    {"monitor", 0, 'm'},
+    {"monitor", SH_O_MONITOR, 'm'},
     {"noclobber", SH_O_NOCLOBBER, 'C'},
     {"noexec", SH_O_NOEXEC, 'n'},
     {"noglob", SH_O_NOGLOB, 'f'},
@@ -1858,87 +1877,10 @@ static int bi_let(shell *sh, int argc, char **argv) {
 }
 
 static int bi_trap(shell *sh, int argc, char **argv) {
-  int i = 1, status = 0;
-  buf b;
   if (bi_opts_only(sh, argc, argv, "lp", "trap [-lp] [[arg] signal_spec ...]") <
       0)
     return 2;
-  if (argc > 1 && !strcmp(argv[1], "--")) i = 2;
-  if (i >= argc || !strcmp(argv[i], "-p")) {
-    buf_init(&b, sh->m);
-    if (sh->trap_exit) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_exit, 1);
-      buf_puts(&b, " EXIT\n");
-    }
-    if (sh->trap_err) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_err, 1);
-      buf_puts(&b, " ERR\n");
-    }
-    if (sh->trap_return) {
-      buf_puts(&b, "trap -- ");
-      expand_quote(&b, sh->trap_return, 1);
-      buf_puts(&b, " RETURN\n");
-    }
-    return bi_out(sh, &b);
-  }
-  if (!strcmp(argv[i], "-l")) {
-    interp_errf(sh, "trap: -l: signals are not supported in memsandbox");
-    return 1;
-  }
-  {
-    const char *action = argv[i];
-    int reset = !strcmp(action, "-");
-    int j = i + 1;
-    if (j >= argc) {
-      /* trap NAME: reset */
-      reset = 1;
-      j = i;
-    }
-    for (; j < argc; j++) {
-      const char *sig = argv[j];
-      char **slot = NULL;
-      if (!strcmp(sig, "EXIT") || !strcmp(sig, "0") || !strcmp(sig, "SIGEXIT"))
-        slot = &sh->trap_exit;
-      else if (!strcmp(sig, "ERR"))
-        slot = &sh->trap_err;
-      else if (!strcmp(sig, "RETURN")) {
-        slot = &sh->trap_return;
-        sh->trap_return_level = sh->funcs_active;
-      } else if (!strcmp(sig, "DEBUG")) {
-        interp_errf(sh, "trap: %s: not supported in memsandbox", sig);
-        status = 1;
-        continue;
-      } else {
-        static const char *const sigs[] = {
-            "HUP",  "INT",  "QUIT", "TERM", "USR1", "USR2", "PIPE",
-            "ALRM", "CHLD", "KILL", "STOP", "CONT", "TSTP", "WINCH",
-            "1",    "2",    "3",    "9",    "13",   "14",   "15"};
-        size_t k;
-        const char *s2 = !strncmp(sig, "SIG", 3) ? sig + 3 : sig;
-        for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-          if (!strcmp(sigs[k], s2)) break;
-        if (k == sizeof sigs / sizeof sigs[0]) {
-          interp_errf(sh, "trap: %s: invalid signal specification", sig);
-          status = 1;
-          continue;
-        }
-        /* signals never arrive in the sandbox: accept and ignore */
-        continue;
-      }
-      mem_free(sh->m, *slot);
-      *slot = NULL;
-      if (!reset && *action) {
-        *slot = mem_strdup(sh->m, action);
-        if (!*slot) return MSB_ENOMEM;
-      } else if (!reset) {
-        *slot = mem_strdup(sh->m, "");
-        if (!*slot) return MSB_ENOMEM;
-      }
-    }
-  }
-  return status;
+  return trap_builtin(sh, argc, argv);
 }
 
 static const char *const bi_keywords[] = {
@@ -1988,7 +1930,9 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
                            int nofunc, buf *b) {
   const cmd_desc *d;
   int found = 0;
-  sh_alias *al = bi_alias_get(sh, name);
+  /* bash reports aliases only while they expand (shopt expand_aliases) */
+  sh_alias *al =
+      (sh->shopts & SH_SO_EXPAND_ALIASES) ? bi_alias_get(sh, name) : NULL;
   if (strchr(name, '/')) {
     buf p;
     struct vfs_stat st;
@@ -2066,6 +2010,18 @@ static int bi_describe_cmd(shell *sh, const char *name, int mode, int all,
   return found;
 }
 
+/* type -p: the file only when `type -t' would say file; a builtin or
+ * function prints nothing yet counts as found, as bash. */
+static int bi_type_p(shell *sh, const char *name, int nofunc, buf *b) {
+  buf kind;
+  int found, file;
+  buf_init(&kind, sh->m);
+  found = bi_describe_cmd(sh, name, 't', 0, nofunc, &kind);
+  file = found && kind.len && !strcmp(buf_str(&kind), "file\n");
+  buf_finish(&kind);
+  return file ? bi_describe_cmd(sh, name, 'p', 0, nofunc, b) : found;
+}
+
 static int bi_type(shell *sh, int argc, char **argv) {
   int i = 1, mode = 0, all = 0, status = 0, nofunc = 0;
   buf b;
@@ -2094,8 +2050,10 @@ static int bi_type(shell *sh, int argc, char **argv) {
   }
   buf_init(&b, sh->m);
   for (; i < argc; i++) {
-    if (!bi_describe_cmd(sh, argv[i], mode == 'P' ? 'p' : mode, all, nofunc,
-                         &b)) {
+    if (!(mode == 'p' && !all
+              ? bi_type_p(sh, argv[i], nofunc, &b)
+              : bi_describe_cmd(sh, argv[i], mode == 'P' ? 'p' : mode, all,
+                                nofunc, &b))) {
       if (!mode) {
         bi_out(sh, &b);
         buf_init(&b, sh->m);
@@ -2111,7 +2069,7 @@ static int bi_type(shell *sh, int argc, char **argv) {
 }
 
 static int bi_command(shell *sh, int argc, char **argv) {
-  int i = 1, mode = 0, status = 0;
+  int i = 1, mode = 0, status = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *o;
     if (!strcmp(argv[i], "--")) {
@@ -2143,8 +2101,8 @@ static int bi_command(shell *sh, int argc, char **argv) {
           buf_init(&b, sh->m);
           interp_errf(sh, "command: %s: not found", argv[i]);
         }
-        status = 1;
-      }
+      } else
+        status = 0; /* bash: success when any name was found */
     {
       int rc = bi_out(sh, &b);
       return rc ? rc : status;
@@ -2168,17 +2126,9 @@ static int bi_builtin(shell *sh, int argc, char **argv) {
 
 /* ---- misc ------------------------------------------------------------- */
 
-static int bi_noop(shell *sh, int argc, char **argv) {
-  (void)sh;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
-
 static int bi_wait(shell *sh, int argc, char **argv) {
-  /* background jobs ran in place: nothing is left to wait for */
   int i = bi_opts_only(sh, argc, argv, "fnp", "wait [-fn] [-p var] [id ...]");
-  return i < 0 ? 2 : 0;
+  return i < 0 ? 2 : interp_wait(sh, argc, argv);
 }
 
 /* hash: the sandbox remembers no paths; it only checks the names. */
@@ -2205,26 +2155,6 @@ static int bi_hash(shell *sh, int argc, char **argv) {
 static int bi_nojobs(shell *sh, int argc, char **argv) {
   (void)argc;
   interp_errf(sh, "%s: no job control", argv[0]);
-  return 1;
-}
-
-static int bi_jobs(shell *sh, int argc, char **argv) {
-  (void)sh;
-  (void)argc;
-  (void)argv;
-  return 0;
-}
-
-static int bi_kill(shell *sh, int argc, char **argv) {
-  if (argc < 2) {
-    return bi_usage(sh, "kill",
-                    "kill [-s sigspec | -n signum | -sigspec] "
-                    "pid | jobspec ... or kill -l [sigspec]");
-  }
-  interp_errf(sh, "kill: %s: %s", argv[argc - 1],
-              argv[argc - 1][0] == '%' ? "no such job"
-                                       : "arguments must be process or job "
-                                         "IDs");
   return 1;
 }
 
@@ -2670,6 +2600,7 @@ static const sh_builtin bi_table[] = {
     {"alias", bi_alias, 0},
     {"bash", bi_bash, 0},
     {"bg", bi_nojobs, 0},
+    {"bind", interp_interactive_builtin, 0},
     {"break", bi_loopctl, 1},
     {"builtin", bi_builtin, 0},
     {"caller", bi_caller, 0},
@@ -2678,18 +2609,20 @@ static const sh_builtin bi_table[] = {
     {"continue", bi_loopctl, 1},
     {"declare", bi_declare, 0},
     {"dirs", bi_dirs, 0},
-    {"disown", bi_noop, 0},
+    {"disown", interp_interactive_builtin, 0},
     {"enable", bi_enable, 0},
     {"eval", bi_eval, 1},
     {"exec", bi_exec, 1},
     {"exit", bi_exit, 1},
     {"export", bi_export, 1},
+    {"fc", interp_interactive_builtin, 0},
     {"fg", bi_nojobs, 0},
     {"getopts", bi_getopts, 0},
     {"hash", bi_hash, 0},
     {"help", bi_help, 0},
-    {"jobs", bi_jobs, 0},
-    {"kill", bi_kill, 0},
+    {"history", interp_interactive_builtin, 0},
+    {"jobs", interp_interactive_builtin, 0},
+    {"kill", trap_kill, 0},
     {"let", bi_let, 0},
     {"local", bi_local, 0},
     {"mapfile", bi_mapfile, 0},
@@ -2706,7 +2639,7 @@ static const sh_builtin bi_table[] = {
     {"shift", bi_shift, 1},
     {"shopt", bi_shopt, 0},
     {"source", bi_source, 1},
-    {"suspend", bi_nojobs, 0},
+    {"suspend", interp_interactive_builtin, 0},
     {"times", bi_times, 1},
     {"trap", bi_trap, 1},
     {"type", bi_type, 0},

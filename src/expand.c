@@ -257,13 +257,19 @@ static int xval_str(shell *sh, xval *v, const char *s) {
 
 static const char *expand_opt_flags(shell *sh, char *b) {
   int k = 0;
+  /* bash's order */
+  if (sh->opts & SH_O_ALLEXPORT) b[k++] = 'a';
   if (sh->opts & SH_O_ERREXIT) b[k++] = 'e';
   if (sh->opts & SH_O_NOGLOB) b[k++] = 'f';
   b[k++] = 'h';
+  if (sh->opts & SH_O_MONITOR) b[k++] = 'm';
   if (sh->opts & SH_O_NOUNSET) b[k++] = 'u';
+  if (sh->opts & SH_O_VERBOSE) b[k++] = 'v';
   if (sh->opts & SH_O_XTRACE) b[k++] = 'x';
   if (sh->opts & SH_O_BRACE) b[k++] = 'B';
   if (sh->opts & SH_O_NOCLOBBER) b[k++] = 'C';
+  if (sh->opts & SH_O_ERRTRACE) b[k++] = 'E';
+  if (sh->opts & SH_O_FUNCTRACE) b[k++] = 'T';
   b[k++] = 'c';
   b[k] = 0;
   return b;
@@ -295,6 +301,16 @@ static const char *expand_frame_item(shell *sh, int which, int64_t i,
   return nb;
 }
 
+static int64_t expand_now(const shell *sh) {
+  return sh->clock_ns ? *sh->clock_ns : 0;
+}
+
+void expand_seconds_assigned(shell *sh, const char *val) {
+  int64_t s = 0;
+  if (expand_arith_text(sh, val, strlen(val), &s, NULL)) s = 0;
+  sh->seconds_base = expand_now(sh) - s * 1000000000;
+}
+
 static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
   char nb[32];
   *rc = 0;
@@ -320,6 +336,10 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
       expand_fmt_i64(nb, sh->bg_pid);
       break;
     case '-': expand_opt_flags(sh, nb); break;
+    case '_':
+      /* bash starts with its own name there */
+      *rc = xval_str(sh, v, sh->last_arg ? sh->last_arg : "bash");
+      return 1;
     default: return 0;
     }
     *rc = xval_str(sh, v, nb);
@@ -331,10 +351,16 @@ static int expand_special(shell *sh, const char *name, xval *v, int *rc) {
       return 0;
     expand_fmt_i64(nb, interp_random(sh));
   } else if (!strcmp(name, "SECONDS")) {
-    int64_t now = sh->clock_ns ? *sh->clock_ns : 0;
-    expand_fmt_i64(nb, (now - sh->seconds_base) / 1000000000);
+    expand_fmt_i64(nb, (expand_now(sh) - sh->seconds_base) / 1000000000);
   } else if (!strcmp(name, "EPOCHSECONDS")) {
     expand_fmt_i64(nb, (sh->clock_ns ? *sh->clock_ns : 0) / 1000000000);
+  } else if (!strcmp(name, "BASH_COMMAND")) {
+    buf b;
+    buf_init(&b, sh->m);
+    if (sh->cur_cmd) ast_print_command(&b, sh->cur_cmd, interp_stack_left(sh));
+    *rc = b.err ? b.err : xval_str(sh, v, buf_str(&b));
+    buf_finish(&b);
+    return 1;
   } else if (!strcmp(name, "LINENO")) {
     expand_fmt_i64(nb, sh->line);
   } else if (!strcmp(name, "BASHPID")) {
@@ -379,6 +405,25 @@ static int expand_unbound(shell *sh, const char *name) {
 /* Evaluates a subscript word arithmetically. */
 static int expand_index(shell *sh, ast_word *w, int64_t *ix) {
   return expand_arith(sh, w, ix, NULL);
+}
+
+static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
+                      const char *idx_text, xval *out);
+
+/* The value of ref, "name[subscript]": the target of a nameref to an array
+ * element. */
+static int expand_get_element(shell *sh, const char *ref, xval *out) {
+  size_t bl = strcspn(ref, "[");
+  char *base = mem_strndup(sh->m, ref, bl);
+  char *idx = mem_strndup(sh->m, ref + bl + 1, strlen(ref) - bl - 2);
+  int rc = MSB_ENOMEM, sub = 'i';
+  if (base && idx) {
+    if (!strcmp(idx, "@") || !strcmp(idx, "*")) sub = idx[0];
+    rc = expand_get(sh, base, sub, NULL, sub == 'i' ? idx : NULL, out);
+  }
+  mem_free(sh->m, base);
+  mem_free(sh->m, idx);
+  return rc;
 }
 
 /* Gets a parameter's value as an xval. sub: 0 / '@' / '*' / 'i' with
@@ -447,6 +492,14 @@ static int expand_get(shell *sh, const char *name, int sub, ast_word *index,
     if (ix < 0) ix += cnt;
     if (ix < 0 || ix >= cnt) return 0;
     return xval_str(sh, out, expand_frame_item(sh, which, ix, fb));
+  }
+  {
+    const char *target;
+    if (var_resolve(sh->vars, name, &target)) {
+      interp_errf(sh, "warning: %s: circular name reference", name);
+      return 0;
+    }
+    if (!sub && strchr(target, '[')) return expand_get_element(sh, target, out);
   }
   v = var_get(sh->vars, name, NULL);
   if (!v || (v->attr & VAR_NOVALUE)) {
@@ -943,21 +996,11 @@ int expand_quote(buf *b, const char *s, int force) {
 }
 
 static int expand_attr_string(var *v, char *o) {
-  int k = 0;
   if (!v) {
     o[0] = 0;
     return 0;
   }
-  if (v->attr & VAR_ARRAY) o[k++] = 'a';
-  if (v->attr & VAR_ASSOC) o[k++] = 'A';
-  if (v->attr & VAR_INTEGER) o[k++] = 'i';
-  if (v->attr & VAR_LOWER) o[k++] = 'l';
-  if (v->attr & VAR_NAMEREF) o[k++] = 'n';
-  if (v->attr & VAR_READONLY) o[k++] = 'r';
-  if (v->attr & VAR_UPPER) o[k++] = 'u';
-  if (v->attr & VAR_EXPORT) o[k++] = 'x';
-  o[k] = 0;
-  return k;
+  return var_attr_letters(v->attr, o);
 }
 
 static int expand_escapes(buf *b, const char *s) {
@@ -1110,7 +1153,7 @@ static int expand_slice_neg(shell *sh, ast_param *pe) {
   interp_errf(sh, "%s: substring expression < 0", buf_str(&t));
   buf_finish(&t);
   sh->status = 1;
-  sh->flow = SH_FLOW_EXIT;
+  sh->flow = SH_FLOW_ABORT;
   return 1;
 }
 
@@ -1257,6 +1300,24 @@ static int expand_not_array(shell *sh, const char *name) {
   return v && (!(v->attr & (VAR_ARRAY | VAR_ASSOC)) || (v->attr & VAR_NOVALUE));
 }
 
+static int expand_is_nameref(shell *sh, const char *name) {
+  const var *v = var_lookup(sh->vars, name);
+  return v && (v->attr & VAR_NAMEREF);
+}
+
+/* ${!ref} for a nameref: the name it refers to, not that name's value. */
+static int expand_nameref_name(shell *sh, const char *name, xval *out) {
+  const char *target;
+  memset(out, 0, sizeof *out);
+  if (var_resolve(sh->vars, name, &target) || !strcmp(target, name)) {
+    interp_errf(sh, "%s: invalid indirect expansion", name);
+    sh->status = 1;
+    sh->flow = SH_FLOW_ABORT;
+    return 1;
+  }
+  return xval_str(sh, out, target);
+}
+
 static int expand_param(xw *x, ast_param *pe, int quoted) {
   shell *sh = x->sh;
   xval v;
@@ -1272,7 +1333,10 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
   else if (pe->op == AST_PE_KEYS)
     rc = expand_keys(sh, pe, &v);
   else {
-    if (pe->flags & AST_PE_INDIRECT) {
+    if ((pe->flags & AST_PE_INDIRECT) && !sub && expand_is_nameref(sh, name)) {
+      rc = expand_nameref_name(sh, name, &v);
+      if (rc) return rc;
+    } else if (pe->flags & AST_PE_INDIRECT) {
       xval t;
       char *br;
       rc = expand_get(sh, name, sub, index, NULL, &t);
@@ -1282,11 +1346,27 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
         if (sh->opts & SH_O_NOUNSET) return expand_unbound(sh, name);
         interp_errf(sh, "%s: invalid indirect expansion", name);
         sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
+        sh->flow = SH_FLOW_ABORT;
         return 1;
       }
-      iname = t.v[0];
-      t.v[0] = NULL;
+      if (t.n > 1) { /* ${!a[@]:1}: bash names the words joined */
+        buf j;
+        size_t k, jl;
+        buf_init(&j, sh->m);
+        for (k = 0; k < t.n; k++) {
+          if (k) buf_putc(&j, ' ');
+          buf_puts(&j, t.v[k]);
+        }
+        iname = j.err ? NULL : buf_steal(&j, &jl);
+        buf_finish(&j);
+        if (!iname) {
+          xval_free(sh, &t);
+          return MSB_ENOMEM;
+        }
+      } else {
+        iname = t.v[0];
+        t.v[0] = NULL;
+      }
       xval_free(sh, &t);
       name = iname;
       sub = 0;
@@ -1310,11 +1390,11 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
         interp_errf(sh, "%s: invalid variable name", iname);
         mem_free(sh->m, iname);
         sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
+        sh->flow = SH_FLOW_ABORT;
         return 1;
       }
     }
-    rc = expand_get(sh, name, sub, index, itext, &v);
+    if (!v.set) rc = expand_get(sh, name, sub, index, itext, &v);
   }
   if (rc) goto out;
   if ((sh->opts & SH_O_NOUNSET) && pe->op == AST_PE_LENGTH &&
@@ -1328,7 +1408,9 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
       rc = 0;
     } else if (sub && pe->op == AST_PE_LENGTH) {
       rc = expand_unbound(sh, name);
-      sh->status = 1; /* bash's array length check fails with 1 */
+      /* bash's array length check fails with 1, and only the line */
+      sh->status = 1;
+      sh->flow = SH_FLOW_ABORT;
       goto out;
     } else {
       /* bash names $1 with its dollar and a[i] with its subscript */
@@ -1352,7 +1434,7 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     interp_errf(sh, "%.*s: bad substitution", (int)pe->text_len,
                 pe->text ? pe->text : "");
     sh->status = 1;
-    sh->flow = SH_FLOW_EXIT;
+    sh->flow = SH_FLOW_ABORT;
     rc = 1;
     break;
   case AST_PE_PLAIN:
@@ -1394,7 +1476,7 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
           (name[0] >= '0' && name[0] <= '9')) {
         interp_errf(sh, "$%s: cannot assign in this way", name);
         sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
+        sh->flow = SH_FLOW_ABORT;
         rc = 1;
         break;
       }
@@ -1425,7 +1507,7 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
       mem_free(sh->m, val);
       if (rc > 0) {
         sh->status = 1;
-        sh->flow = SH_FLOW_EXIT;
+        sh->flow = SH_FLOW_ABORT;
       }
     } else
       expand_put_val(x, &v, quoted);
@@ -1476,7 +1558,22 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     mem_free(sh->m, o.pat);
     mem_free(sh->m, o.rep);
     if (!rc) {
-      if (pe->op == AST_PE_TRANSFORM && !v.set) break;
+      if (pe->op == AST_PE_TRANSFORM && !v.set) {
+        /* a declared variable without a value still has attributes */
+        char at[16];
+        buf d;
+        if (!expand_attr_string(var_get(sh->vars, name, NULL), at)) break;
+        if (pe->xform == 'a') xw_exp(x, at, strlen(at), quoted);
+        if (pe->xform != 'A') break;
+        buf_init(&d, sh->m);
+        buf_printf(&d, "declare -%s %s", at, name);
+        if (d.err)
+          rc = d.err;
+        else
+          xw_exp(x, d.p, d.len, quoted);
+        buf_finish(&d);
+        break;
+      }
       if (quoted && v.list && !v.star && !v.n) break;
       expand_put_val(x, &v, quoted);
     }
@@ -1826,7 +1923,7 @@ static int expand_parts_run(xw *x, const ast_part *p, int quoted) {
       rc = expand_arith(x->sh, p->expr, &v, NULL);
       if (rc > 0) {
         x->sh->status = 1;
-        x->sh->flow = SH_FLOW_EXIT;
+        x->sh->flow = SH_FLOW_ABORT;
       }
       if (rc) break;
       expand_fmt_i64(nb, v);
@@ -2248,7 +2345,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
     if (sh->shopts & SH_SO_FAILGLOB) {
       interp_errf(sh, "no match: %s", f->text);
       sh->status = 1;
-      sh->flow = SH_FLOW_EXIT;
+      sh->flow = SH_FLOW_ABORT;
       return 1;
     }
     if (sh->shopts & SH_SO_NULLGLOB) return 0;

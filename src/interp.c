@@ -18,6 +18,7 @@
 #include "glob.h"
 #include "policy.h"
 #include "regex.h"
+#include "trap.h"
 
 #define SH_LIMIT_STATUS 124
 
@@ -221,6 +222,7 @@ static int interp_msgv(shell *sh, int prefix, const char *fmt, va_list ap) {
 int interp_errf(shell *sh, const char *fmt, ...) {
   va_list ap;
   int rc;
+  if (!sh->fail) sh->fail = CMD_FAIL_WORKSPACE;
   va_start(ap, fmt);
   rc = interp_msgv(sh, INTERP_MSG_LINE, fmt, ap);
   va_end(ap);
@@ -232,6 +234,7 @@ int interp_errf(shell *sh, const char *fmt, ...) {
 int interp_usagef(shell *sh, const char *fmt, ...) {
   va_list ap;
   int rc;
+  sh->fail = CMD_FAIL_USAGE;
   va_start(ap, fmt);
   rc = interp_msgv(sh, INTERP_MSG_BARE, fmt, ap);
   va_end(ap);
@@ -533,6 +536,9 @@ static void interp_free_state(shell *sh) {
   mem_free(sh->m, sh->trap_exit);
   mem_free(sh->m, sh->trap_err);
   mem_free(sh->m, sh->trap_return);
+  trap_free_signals(sh);
+  mem_free(sh->m, sh->jobs);
+  mem_free(sh->m, sh->last_arg);
   mem_free(sh->m, sh->cwd);
   for (k = 0; k < sh->ndirs; k++) mem_free(sh->m, sh->dirstack[k]);
   mem_free(sh->m, sh->dirstack);
@@ -566,6 +572,10 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   c->refs = 1;
   c->fs = fs;
   c->vars = NULL;
+  c->trap_sig = NULL;
+  c->last_arg = NULL;
+  c->jobs = NULL; /* a subshell has no children yet */
+  c->njobs = c->jobcap = 0;
   c->funcs = NULL;
   c->funcn = c->funcused = 0;
   c->aliases = NULL;
@@ -602,6 +612,10 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err))) goto fail;
   if (sh->trap_return && !(c->trap_return = interp_dupn(c, sh->trap_return)))
     goto fail;
+  /* a subshell resets caught signals, but `trap -p` there still lists
+   * them as bash does; signals never arrive, so a copy is both */
+  if (trap_copy_signals(c, sh)) goto fail;
+  if (sh->last_arg && !(c->last_arg = interp_dupn(c, sh->last_arg))) goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
   for (i = 0; i < sh->funcn; i++)
     if (sh->funcs[i].name && sh->funcs[i].body &&
@@ -667,6 +681,194 @@ const char *shell_cwd(const shell *sh) { return sh->cwd; }
 int shell_parse_check(shell *sh, const char *script, size_t len) {
   return parse_check(sh->m, script, len,
                      (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
+}
+
+/* ---- background jobs ------------------------------------------------ */
+
+typedef struct sh_job {
+  int pid, status, waited;
+} sh_job;
+
+/* bash remembers this many finished jobs' statuses (CHILD_MAX). */
+#define INTERP_JOBS_MAX 1024
+
+/* Records a background job that has run to completion. */
+static int interp_job_add(shell *sh, int pid, int status) {
+  if (sh->njobs == INTERP_JOBS_MAX) {
+    memmove(sh->jobs, sh->jobs + 1, (size_t)(sh->njobs - 1) * sizeof *sh->jobs);
+    sh->njobs--;
+  }
+  if (sh->njobs == sh->jobcap) {
+    int nc = sh->jobcap ? sh->jobcap * 2 : 8;
+    sh_job *nj = mem_realloc(sh->m, sh->jobs, (size_t)nc * sizeof *nj);
+    if (!nj) return MSB_ENOMEM;
+    sh->jobs = nj;
+    sh->jobcap = nc;
+  }
+  sh->jobs[sh->njobs].pid = pid;
+  sh->jobs[sh->njobs].status = status;
+  sh->jobs[sh->njobs++].waited = 0;
+  return 0;
+}
+
+static sh_job *interp_job_find(shell *sh, int pid) {
+  int k;
+  for (k = sh->njobs - 1; k >= 0; k--)
+    if (sh->jobs[k].pid == pid) return &sh->jobs[k];
+  return NULL;
+}
+
+int interp_job_known(shell *sh, int pid) {
+  return interp_job_find(sh, pid) != NULL;
+}
+
+/* wait -n: the first job no wait has reported; 127 when none. */
+static int interp_wait_next(shell *sh, const char *pvar) {
+  int k;
+  char nb[24];
+  for (k = 0; k < sh->njobs; k++)
+    if (!sh->jobs[k].waited) {
+      sh->jobs[k].waited = 1;
+      expand_fmt_i64(nb, sh->jobs[k].pid);
+      if (pvar && builtin_assign(sh, pvar, nb, 0) < 0) return MSB_ENOMEM;
+      return sh->jobs[k].status;
+    }
+  return 127;
+}
+
+int interp_wait(shell *sh, int argc, char **argv) {
+  const char *pvar = NULL;
+  int i = 1, next = 0, status = 0, k;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    if (strchr(argv[i], 'n')) next = 1;
+    if (strchr(argv[i], 'p') && i + 1 < argc) pvar = argv[++i];
+  }
+  if (next) return interp_wait_next(sh, pvar);
+  if (i >= argc) {
+    for (k = 0; k < sh->njobs; k++) sh->jobs[k].waited = 1;
+    return 0;
+  }
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    sh_job *j = NULL;
+    int64_t pid = 0;
+    if (*a == '%') {
+      interp_errf(sh, "wait: %s: no such job", a);
+      status = 127;
+      continue;
+    }
+    while (*a >= '0' && *a <= '9' && pid <= INT32_MAX)
+      pid = pid * 10 + *a++ - '0';
+    a = argv[i];
+    if (pid > 0 && pid <= INT32_MAX && !a[strspn(a, "0123456789")])
+      j = interp_job_find(sh, (int)pid);
+    else {
+      interp_errf(sh, "wait: `%s': not a pid or valid job spec", a);
+      status = 1;
+      continue;
+    }
+    if (!j) {
+      interp_errf(sh, "wait: pid %s is not a child of this shell", a);
+      status = 127;
+      continue;
+    }
+    j->waited = 1;
+    status = j->status;
+  }
+  return status;
+}
+
+/* disown: forgets finished jobs; %N names no job (there is no job
+ * control), and with no operand the current job must exist. */
+static int interp_disown(shell *sh, int argc, char **argv) {
+  int i = 1, all = 0, status = 0;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    all |= strpbrk(argv[i], "ar") != NULL;
+  }
+  if (all) {
+    sh->njobs = 0;
+    return 0;
+  }
+  if (i >= argc) {
+    if (sh->njobs) {
+      sh->njobs--;
+      return 0;
+    }
+    interp_errf(sh, "disown: current: no such job");
+    return 1;
+  }
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    sh_job *j = NULL;
+    if (*a >= '0' && *a <= '9' && !a[strspn(a, "0123456789")] && strlen(a) < 10)
+      j = interp_job_find(sh, atoi(a));
+    if (!j) {
+      interp_errf(sh, "disown: %s: no such job", a);
+      status = 1;
+      continue;
+    }
+    memmove(j, j + 1, (size_t)(sh->jobs + sh->njobs - j - 1) * sizeof *j);
+    sh->njobs--;
+  }
+  return status;
+}
+
+static int interp_has_opt(int argc, char **argv, char opt) {
+  int i;
+  for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
+    if (strchr(argv[i] + 1, opt)) return 1;
+  return 0;
+}
+
+int interp_interactive_builtin(shell *sh, int argc, char **argv) {
+  const char *name = argv[0];
+  if (!strcmp(name, "disown")) return interp_disown(sh, argc, argv);
+  if (!strcmp(name, "jobs")) {
+    /* finished jobs are reported as they end: none is left to name */
+    int i, status = 0;
+    for (i = 1; i < argc; i++)
+      if (argv[i][0] != '-') {
+        interp_errf(sh, "jobs: %s: no such job", argv[i]);
+        status = 1;
+      }
+    return status;
+  }
+  if (!strcmp(name, "suspend")) {
+    interp_errf(sh, "suspend: cannot suspend: no job control");
+    return 1;
+  }
+  if (!strcmp(name, "bind")) {
+    interp_errf(sh, "bind: warning: line editing not enabled");
+    if (argc > 1 && argv[1][0] == '-') {
+      /* the readline tables bash would list */
+      interp_errf(sh, "bind: %s: not supported in memsandbox", argv[1]);
+      return 1;
+    }
+    return 0;
+  }
+  if (!strcmp(name, "fc") && interp_has_opt(argc, argv, 's')) {
+    interp_errf(sh, "fc: no command found");
+    return 1;
+  }
+  if (!strcmp(name, "history") && interp_has_opt(argc, argv, 'p')) {
+    buf b;
+    int i, rc;
+    buf_init(&b, sh->m);
+    for (i = 2; i < argc; i++) buf_printf(&b, "%s\n", argv[i]);
+    rc = b.err ? b.err : interp_write(sh, 1, b.p, b.len);
+    buf_finish(&b);
+    return rc == MSB_ENOMEM ? rc : 0;
+  }
+  /* fc and history: a script's bash keeps no history list */
+  return 0;
 }
 
 /* ---- redirections --------------------------------------------------- */
@@ -896,19 +1098,67 @@ static int interp_parse_fd(const char *s, int *fd, int *move) {
   return 1;
 }
 
+static int interp_redir(shell *sh, ast_redir *r, interp_saved *sv);
+
+/* {var}>&- and {var}<&-: closes the fd whose number var holds. */
+static int interp_redir_var_close(shell *sh, ast_redir *r, interp_saved *sv) {
+  ast_redir one = *r;
+  const char *val = var_value(sh->vars, r->varname);
+  int fd, move;
+  if (!val) {
+    interp_errf(sh, "%s: ambiguous redirect", r->varname);
+    return 1;
+  }
+  if (!interp_parse_fd(val, &fd, &move) || move)
+    return 0; /* bash closes nothing and says nothing */
+  one.varname = NULL;
+  one.fd = fd;
+  return interp_redir(sh, &one, sv);
+}
+
+/* {var}>file and the rest: bash opens the lowest free fd from 10 up,
+ * stores its number in var and leaves it open after the command. */
+static int interp_redir_var(shell *sh, ast_redir *r, interp_saved *sv) {
+  ast_redir one = *r;
+  char nb[24];
+  int fd, rc;
+  if (r->op == AST_R_DUPIN || r->op == AST_R_DUPOUT) {
+    char *word = NULL;
+    int close;
+    if ((rc = interp_redir_word(sh, r->target, &word))) return rc;
+    close = !strcmp(word, "-");
+    mem_free(sh->m, word);
+    if (close) return interp_redir_var_close(sh, r, sv);
+  }
+  for (fd = SH_FD_VAR_BASE; fd < SH_NFD && sh->fd[fd]; fd++) continue;
+  if (fd >= SH_NFD) {
+    interp_errf(sh, "%s: cannot assign fd to variable", r->varname);
+    return 1;
+  }
+  one.varname = NULL;
+  one.fd = fd;
+  if ((rc = interp_redir(sh, &one, sv))) return rc;
+  expand_fmt_i64(nb, fd);
+  rc = builtin_assign(sh, r->varname, nb, 0);
+  if (rc) {
+    interp_fd_set(sh, fd, NULL);
+    if (rc < 0) return rc;
+    interp_errf(sh, "%s: cannot assign fd to variable", r->varname);
+    return 1;
+  }
+  /* the command's end restores the saved fds: this one stays open */
+  interp_stream_unref(sh, sv->fd[fd]);
+  sv->fd[fd] = interp_stream_ref(sh->fd[fd]);
+  return 0;
+}
+
 /* Applies one redirection. Returns 0, 1 (failed, message printed) or a
- * fatal code. */
-static int interp_redir(shell *sh, ast_redir *r) {
+ * fatal code. sv holds the fds the command's end restores. */
+static int interp_redir(shell *sh, ast_redir *r, interp_saved *sv) {
   int fd = r->fd, st = 0, rc, move, src;
   char *word = NULL;
   sh_stream *s = NULL;
-  if (r->varname) {
-    interp_errf(sh,
-                "%s: {varname} redirections are not supported in "
-                "memsandbox",
-                r->varname);
-    return 1;
-  }
+  if (r->varname) return interp_redir_var(sh, r, sv);
   if (fd < 0)
     fd = (r->op == AST_R_IN || r->op == AST_R_RDWR || r->op == AST_R_DUPIN ||
           r->op == AST_R_HERESTR || r->op == AST_R_HEREDOC)
@@ -1014,7 +1264,12 @@ static int interp_redir(shell *sh, ast_redir *r) {
       break;
     }
     if (src >= SH_NFD || !sh->fd[src]) {
-      interp_errf(sh, "%d: Bad file descriptor", src);
+      /* bash names the word as written: `$fd: Bad file descriptor' */
+      buf t;
+      buf_init(&t, sh->m);
+      interp_word_text(r->target, &t);
+      interp_errf(sh, "%s: Bad file descriptor", buf_str(&t));
+      buf_finish(&t);
       st = 1;
       break;
     }
@@ -1035,8 +1290,9 @@ static int interp_redirs(shell *sh, ast_redir *r, interp_saved *sv) {
   interp_save_fds(sh, sv);
   for (; r; r = r->next) {
     sh->line = r->line ? r->line : sh->line;
-    rc = interp_redir(sh, r);
+    rc = interp_redir(sh, r, sv);
     if (rc) {
+      sh->fail = CMD_FAIL_REDIRECT;
       interp_restore_fds(sh, sv);
       return rc;
     }
@@ -1303,6 +1559,7 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
   if (full) rc = 1;
+  sh->fail = full ? CMD_FAIL_REDIRECT : rc > 0 ? c.fail : NULL;
   filled =
       s1 && s1->pipe && out == s1->ob && out->len >= sh->lim->max_string_bytes;
   if (c.in_cut && c.in_eof && rc != MSB_ENOMEM &&
@@ -1425,7 +1682,8 @@ int interp_push_frame(shell *sh, const char *name, const char *src) {
 /* Runs a function with argv as positional parameters. */
 static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
-  int onpos = sh->npos, rc;
+  int onpos = sh->npos, rc, ocall;
+  const ast_node *ocmd = sh->cur_cmd;
   const char *ofn = sh->funcname;
   ast_tree *t = f->tree;
   ast_node *body = f->body;
@@ -1455,13 +1713,17 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   sh->funcname = f->name;
   var_push_scope(sh->vars);
   sh->funcs_active++;
+  ocall = sh->cur_call;
+  sh->cur_call = ++sh->call_seq;
   sh->depth++;
   rc = interp_stack_push(sh, SH_STACK_CALL);
   if (!rc) {
     rc = interp_node(sh, body);
     interp_stack_pop(sh, SH_STACK_CALL);
   }
-  if (rc >= 0 && sh->trap_return && sh->trap_return_level == sh->funcs_active) {
+  /* the call that set RETURN runs it; the others only under set -T */
+  if (rc >= 0 && sh->trap_return &&
+      (sh->trap_return_level == sh->cur_call || (sh->opts & SH_O_FUNCTRACE))) {
     int st = sh->flow == SH_FLOW_RETURN ? sh->status : rc, ofl = sh->flow;
     int r2;
     sh->flow = SH_FLOW_NONE;
@@ -1476,6 +1738,13 @@ static int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   }
   sh->depth--;
   sh->funcs_active--;
+  sh->cur_call = ocall;
+  {
+    /* $BASH_COMMAND stays the body's last command unless the body went
+     * (unset -f or a new definition released its tree) */
+    sh_func *now = interp_func_get(sh, argv[0]);
+    if (!now || now->body != body) sh->cur_cmd = ocmd;
+  }
   var_pop_scope(sh->vars);
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
@@ -1533,11 +1802,13 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     }
     buf_finish(&p);
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    sh->fail = rc == MSB_ENOENT ? CMD_FAIL_NOT_FOUND : CMD_FAIL_NOT_EXEC;
     return rc == MSB_ENOENT ? 127 : 126;
   }
   if (st.kind == VFS_DIR) {
     buf_finish(&p);
     interp_errf(sh, "%s: Is a directory", name);
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   if (st.prog && (st.mode & 0111)) {
@@ -1553,12 +1824,14 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
   if (!(st.mode & 0111)) {
     buf_finish(&p);
     interp_errf(sh, "%s: Permission denied", name);
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   rc = vfs_read(sh->fs, buf_str(&p), &data, &len);
   buf_finish(&p);
   if (rc) {
     interp_errf(sh, "%s: %s", name, interp_errstr(rc));
+    sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
   if (len >= 2 && data[0] == '#' && data[1] == '!') {
@@ -1582,6 +1855,7 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
                     "%s: %.*s: bad interpreter: No such file or "
                     "directory",
                     name, (int)(s1 - s0), (const char *)data + s0);
+        sh->fail = CMD_FAIL_NOT_EXEC;
         return 126;
       }
     }
@@ -1669,6 +1943,7 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
     if (rc) return rc;
   }
   interp_errf(sh, "%s: command not found", argv[0]);
+  sh->fail = CMD_FAIL_NOT_FOUND;
   return 127;
 }
 
@@ -1857,6 +2132,65 @@ static int interp_assign_array(shell *sh, ast_assign *a, unsigned fl) {
   return rc;
 }
 
+int interp_assign_element(shell *sh, const char *ref, const char *val,
+                          unsigned fl) {
+  size_t bl = strcspn(ref, "["), il = strlen(ref) - bl - 2;
+  char *base = mem_strndup(sh->m, ref, bl);
+  char *idx = mem_strndup(sh->m, ref + bl + 1, il);
+  var *v = base ? var_get(sh->vars, base, NULL) : NULL;
+  int64_t ix = 0;
+  int rc = base && idx ? 0 : MSB_ENOMEM;
+  if (!rc && v && (v->attr & VAR_READONLY)) rc = VAR_ERO;
+  if (!rc && (!strcmp(idx, "@") || !strcmp(idx, "*"))) {
+    interp_errf(sh, "%s: bad array subscript", ref);
+    rc = 1;
+  } else if (!rc && v && (v->attr & VAR_ASSOC))
+    rc = var_set_key(sh->vars, base, idx, val, fl & VS_APPEND);
+  else if (!rc && !(rc = expand_arith_text(sh, idx, il, &ix, NULL))) {
+    if (ix < 0) ix += v ? var_index_end(v) : 0;
+    if (ix < 0) {
+      interp_errf(sh, "%s: bad array subscript", ref);
+      rc = 1;
+    } else
+      rc = var_set_index(sh->vars, base, ix, val, fl & VS_APPEND);
+  }
+  if (rc == VAR_ERO) {
+    interp_errf(sh, "%s: readonly variable", base);
+    rc = 1;
+  }
+  mem_free(sh->m, base);
+  mem_free(sh->m, idx);
+  return rc;
+}
+
+int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd) {
+  const char *pre = cmd ? cmd : "", *sep = cmd ? ": " : "";
+  char *nv;
+  switch (var_nameref_check(v->name, target)) {
+  case VAR_EBADNAME:
+    interp_errf(sh,
+                *target ? "%s%s`%s': invalid variable name for name reference"
+                        : "%s%s`%s': not a valid identifier",
+                pre, sep, target);
+    return 1;
+  case VAR_ESELF:
+    if (v->level > 0) { /* a local may name the global it hides */
+      interp_errf(sh, "%s%swarning: %s: circular name reference", pre, sep,
+                  v->name);
+      break;
+    }
+    interp_errf(sh, "%s%s%s: nameref variable self references not allowed", pre,
+                sep, v->name);
+    return 1;
+  default: break;
+  }
+  if (!(nv = mem_strdup(sh->m, target))) return MSB_ENOMEM;
+  mem_free(sh->m, v->val);
+  v->val = nv;
+  v->attr &= ~VAR_NOVALUE;
+  return 0;
+}
+
 /* Performs one assignment word. fl: VS_GLOBAL etc. */
 int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
   char *val = NULL;
@@ -1874,6 +2208,16 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
     if (v && (v->attr & VAR_ASSOC)) {
       char *k = NULL;
       rc = expand_string(sh, a->index, &k);
+      if (!rc && !*k) {
+        buf t;
+        buf_init(&t, sh->m);
+        interp_word_text(a->index, &t);
+        interp_errf(sh, "%s[%s]: bad array subscript", a->name, buf_str(&t));
+        buf_finish(&t);
+        mem_free(sh->m, k);
+        mem_free(sh->m, val);
+        return 1;
+      }
       if (!rc) {
         if (v->attr & VAR_INTEGER) {
           int64_t iv;
@@ -1899,7 +2243,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
           interp_word_text(a->index, &t);
           interp_errf(sh, "%s[%s]: bad array subscript", a->name, buf_str(&t));
           buf_finish(&t);
-          rc = 1;
+          mem_free(sh->m, val);
+          return 1; /* not VAR_ERO's message below */
         } else
           ix += end;
       }
@@ -2049,12 +2394,15 @@ static int interp_has_decl(ast_word *w) {
   return 0;
 }
 
-static int interp_simple(shell *sh, ast_node *n) {
+/* Runs simple command n; *last receives a copy of its last word, which
+ * becomes $_ once the command is done (bash: not while it runs). */
+static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
   char **av = NULL, **extra = NULL;
   int ac = 0, rc, nextra = 0, i, status = 0;
   ast_assign *a;
   interp_saved sv;
   sh->line = n->line;
+  if (!sh->in_trap) sh->cur_cmd = n;
   rc = interp_tick(sh, 1);
   if (rc) return rc;
   sh->cmdsub_ran = 0;
@@ -2066,6 +2414,10 @@ static int interp_simple(shell *sh, ast_node *n) {
   } else
     rc = expand_words(sh, n->u.cmd.words, &av, &ac);
   if (rc) return rc < 0 ? rc : sh->status ? sh->status : 1;
+  if (!(*last = mem_strdup(sh->m, ac ? av[ac - 1] : ""))) {
+    expand_free(sh, av, ac);
+    return MSB_ENOMEM;
+  }
   if (ac == 0) {
     /* assignments only: permanent */
     for (a = n->u.cmd.assigns; a; a = a->next) {
@@ -2075,8 +2427,8 @@ static int interp_simple(shell *sh, ast_node *n) {
         expand_free(sh, av, ac);
         if (rc < 0) return rc;
         if (sh->flow == SH_FLOW_NONE) {
-          /* assignment errors end a non-interactive shell */
-          sh->flow = SH_FLOW_EXIT;
+          /* an assignment error abandons the command line */
+          sh->flow = SH_FLOW_ABORT;
           sh->status = 1;
         }
         return 1;
@@ -2233,6 +2585,23 @@ done:
   return rc;
 }
 
+/* Its expansions and redirections with it, a simple command is one unit
+ * of the revision count (vfs_unit_begin) and records its own failure
+ * class. */
+static int interp_simple(shell *sh, ast_node *n) {
+  char *last = NULL;
+  int rc;
+  sh->fail = NULL;
+  vfs_unit_begin(sh->fs);
+  rc = interp_simple_cmd(sh, n, &last);
+  vfs_unit_end(sh->fs);
+  if (last) {
+    mem_free(sh->m, sh->last_arg);
+    sh->last_arg = last;
+  }
+  return rc;
+}
+
 /* ---- compound commands ---------------------------------------------- */
 
 /* Syntax error prefix of a substitution body parsed when it runs; also
@@ -2308,7 +2677,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
   c->depth++;
   rc = interp_comsub_node(c, n);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -2316,7 +2685,7 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2347,7 +2716,7 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   c->syntax_error = 0;
   rc = interp_string(c, text, len, line);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->syntax_error) rc = 256; /* caller: expansion error */
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2372,7 +2741,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   }
   c->depth++;
   rc = interp_node(c, body);
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -2380,7 +2749,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -2473,6 +2842,10 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       sh->errexit_ignore++;
       rc = interp_node(sh, st);
       sh->errexit_ignore--;
+      if (sh->flow == SH_FLOW_ABORT) { /* only that process's line */
+        sh->flow = SH_FLOW_NONE;
+        if (rc >= 0) rc = sh->status;
+      }
     } else
       rc = interp_subshell(sh, st);
     if (rc < 0) break;
@@ -2494,7 +2867,7 @@ static int interp_pipeline(shell *sh, ast_node *n) {
       feed = interp_stream_ref(si);
       interp_fd_set(sh, 0, si);
     }
-    if (sh->flow == SH_FLOW_EXIT && nst == 1) break;
+    if (SH_FLOW_ENDS(sh->flow) && nst == 1) break;
   }
   interp_stream_unref(sh, feed);
   buf_finish(&pb);
@@ -2519,8 +2892,9 @@ static int interp_pipeline(shell *sh, ast_node *n) {
 static int interp_after(shell *sh, int status) {
   int rc;
   if (status <= 0 || sh->errexit_ignore || sh->flow != SH_FLOW_NONE) return 0;
-  /* ERR is not inherited by functions (no errtrace) */
-  if (sh->trap_err && !sh->in_err_trap && !sh->funcs_active) {
+  /* functions inherit ERR only under set -E (errtrace) */
+  if (sh->trap_err && !sh->in_err_trap &&
+      (!sh->funcs_active || (sh->opts & SH_O_ERRTRACE))) {
     sh->in_err_trap = 1;
     sh->status = status;
     rc = interp_run_trap(sh, sh->trap_err);
@@ -2626,7 +3000,13 @@ static int interp_for(shell *sh, ast_node *n) {
       if (!b.err) interp_write(sh, 2, b.p, b.len);
       buf_finish(&b);
     }
-    rc = builtin_assign(sh, n->u.forin.var, av[i], 0);
+    {
+      /* a nameref control variable refers to each word in turn */
+      var *ref = var_lookup(sh->vars, n->u.forin.var);
+      rc = ref && (ref->attr & VAR_NAMEREF)
+               ? interp_set_nameref(sh, ref, av[i], NULL)
+               : builtin_assign(sh, n->u.forin.var, av[i], 0);
+    }
     if (rc) {
       if (rc > 0) rc = status = 1;
       break;
@@ -2821,7 +3201,7 @@ again:
         rc = interp_subshell(sh, it);
         if (rc < 0) break;
         sh->bg_pid = pid;
-        rc = 0;
+        if ((rc = interp_job_add(sh, pid, rc))) break;
       } else {
         rc = interp_node(sh, it);
         if (rc < 0) break;
@@ -2833,6 +3213,7 @@ again:
   }
   case AST_SUBSHELL:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_subshell(sh, n->u.body);
     check = 1;
     break;
@@ -2867,6 +3248,7 @@ again:
     break;
   case AST_COND:
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (!rc) rc = interp_denied(sh, "[[", "[[", 1); /* `test`'s code */
     if (!rc) rc = interp_cond(sh, n->u.cond);
@@ -2875,6 +3257,7 @@ again:
   case AST_ARITH: {
     int64_t v;
     sh->line = n->line;
+    if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick(sh, 1);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
@@ -2897,7 +3280,7 @@ again:
   }
   if (redir) interp_restore_fds(sh, &sv);
   if (rc < 0) return rc;
-  if (sh->flow == SH_FLOW_EXIT) return sh->status;
+  if (SH_FLOW_ENDS(sh->flow)) return sh->status;
   sh->status = rc;
   if (check && n->kind != AST_PIPELINE && interp_set_pipestatus(sh, &rc, 1))
     return MSB_ENOMEM;
@@ -2905,7 +3288,7 @@ again:
     int r2 = interp_after(sh, rc);
     if (r2 < 0) return r2;
     /* an ERR trap that ran `exit N`, as an enclosing node would report */
-    if (sh->flow == SH_FLOW_EXIT) return sh->status;
+    if (SH_FLOW_ENDS(sh->flow)) return sh->status;
   }
   return rc;
 }
@@ -3299,6 +3682,7 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
   parser *p;
   ast_node *node;
   ast_tree *ot = sh->tree;
+  const ast_node *ocmd = sh->cur_cmd;
   int rc = 0, status = 0;
   uint32_t maxd = sh->lim->max_call_depth;
   if (maxd && (uint32_t)sh->depth >= maxd) {
@@ -3365,12 +3749,15 @@ int interp_string(shell *sh, const char *src, size_t len, int first_line) {
     if (rc < 0) break;
     status = rc;
     sh->status = rc;
+    /* eval, source and traps resume with their next line, as bash */
+    if (sh->flow == SH_FLOW_ABORT) sh->flow = SH_FLOW_NONE;
     if (sh->flow != SH_FLOW_NONE) break;
     parse_set_flags(p, (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0);
     interp_set_aliases(sh, p);
   }
   sh->depth--;
   sh->tree = ot;
+  sh->cur_cmd = ocmd; /* this tree's nodes go now */
   parse_destroy(p);
   interp_stack_pop(sh, SH_STACK_EVAL);
   return rc < 0 ? rc : status;
@@ -3382,7 +3769,9 @@ int interp_run_trap(shell *sh, const char *cmd) {
   char *copy = mem_strdup(sh->m, cmd);
   if (!copy) return MSB_ENOMEM;
   sh->flow = SH_FLOW_NONE;
+  sh->in_trap++;
   rc = interp_string(sh, copy, strlen(copy), sh->line);
+  sh->in_trap--;
   mem_free(sh->m, copy);
   if (rc < 0) return rc;
   if (sh->flow == SH_FLOW_NONE) {
@@ -3498,7 +3887,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     rc = interp_string(c, src, len, 1);
     interp_stack_pop(sh, SH_STACK_SCRIPT);
   }
-  if (rc >= 0 && c->flow == SH_FLOW_EXIT) rc = c->status;
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   if (rc >= 0 && c->trap_exit) {
     char *t = c->trap_exit;
     int st = rc;
@@ -3506,7 +3895,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     c->status = rc;
     rc = interp_run_trap(c, t);
     mem_free(c->m, t);
-    if (rc >= 0) rc = c->flow == SH_FLOW_EXIT ? c->status : st;
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
   }
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
@@ -3657,6 +4046,7 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
       buf_finish(&b);
       buf_finish(&pre);
       rc = status = interp_syntax_status(sh, e, script, len);
+      sh->fail = CMD_FAIL_USAGE; /* the script itself is the bad argument */
       break;
     }
     if (!node) {
@@ -3730,6 +4120,13 @@ static void interp_drop_exit_trap(shell *sh) {
       "bash: memsandbox: EXIT trap not run: the call stopped at a limit\n");
 }
 
+/* The failure class of a run that ends with status. */
+static const char *interp_failure(const shell *sh, int status) {
+  if (status == 0) return NULL;
+  if (sh->run->limit) return CMD_FAIL_LIMIT;
+  return sh->fail ? sh->fail : CMD_FAIL_OTHER;
+}
+
 static void interp_fill_result(shell *sh, int status, msb_result *res) {
   sh_run *r = sh->run;
   interp_trim_output(sh);
@@ -3745,6 +4142,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
     res->err_truncated = res->err_total > res->err_len;
     res->cwd = mem_strdup(sh->m, sh->cwd);
     res->limit = limit_name(r->limit);
+    res->failure = interp_failure(sh, status);
     return;
   }
   res->exit_code = status;
@@ -3756,6 +4154,7 @@ static void interp_fill_result(shell *sh, int status, msb_result *res) {
   res->err = (uint8_t *)buf_steal(&r->err, &res->err_len);
   res->cwd = mem_strdup(sh->m, sh->cwd);
   res->limit = limit_name(r->limit);
+  res->failure = interp_failure(sh, status);
 }
 
 /* Builds the exec's secret set and its two redacting streams. Returns 0,
@@ -3957,8 +4356,14 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
     } else
       i++;
   }
+  for (k = 1; sh->trap_sig && k <= TRAP_NSIG; k++)
+    if (interp_has_secret(s, sh->trap_sig[k])) {
+      interp_scrub_note(sh, "signal trap", NULL, NULL);
+      mem_free(sh->m, sh->trap_sig[k]);
+      sh->trap_sig[k] = NULL;
+    }
   for (k = 0; k < 3; k++) {
-    /* every trap the shell stores (signals and DEBUG are not stored) */
+    /* the traps that run (DEBUG is not stored) */
     static const char *const what[] = {"EXIT trap", "ERR trap", "RETURN trap"};
     char **t = k == 0   ? &sh->trap_exit
                : k == 1 ? &sh->trap_err
@@ -4060,6 +4465,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     }
   } else
     rc = 0;
+  var_log(sh->vars, 1); /* environment_changes: the script's own */
   if (!rc) {
     if (sh->lim->max_script_bytes && len > sh->lim->max_script_bytes) {
       run.limit = LIMIT_MAX_SCRIPT_BYTES;
@@ -4067,6 +4473,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
     } else
       rc = interp_exec_main(sh, script, len);
   }
+  var_log(sh->vars, 0);
   if (save) {
     interp_unbind_env(sh, save, nsave);
     mem_free(sh->m, save);
@@ -4080,7 +4487,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
-  if (run.sec) interp_scrub_secrets(sh, &set);
+  if (run.sec) {
+    interp_scrub_secrets(sh, &set);
+    var_log_keep_current(sh->vars);
+  }
   if (run.made_devfd) {
     vfs_remove(sh->fs, "/dev/fd", VFS_RM_DIR | VFS_RM_RECURSIVE);
     vfs_remove(sh->fs, "/dev", VFS_RM_DIR);
@@ -4125,6 +4535,7 @@ static int interp_exec_named(shell *sh, const char *script, size_t len,
 int shell_exec(shell *sh, const char *script, size_t len,
                const msb_exec_opts *opts, msb_result *res) {
   memset(res, 0, sizeof *res);
+  var_log_clear(sh->vars); /* a fresh-state run changes nothing here */
   if (opts && opts->fresh_state) {
     shell *f = shell_create(sh->m, sh->fs, sh->lim, sh->rng, sh->clock_ns);
     int rc;

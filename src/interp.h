@@ -60,7 +60,11 @@ typedef struct sh_stream {
   int refused;
 } sh_stream;
 
-#define SH_NFD 10
+/* Open fds per shell: 0-9 for scripts, 10 up for {var} redirections
+ * (bash allocates from 10; its own ceiling is the process's fd limit). */
+#define SH_NFD 64
+/* The first fd a {var} redirection takes. */
+#define SH_FD_VAR_BASE 10
 
 /* Shell options (set -o). */
 #define SH_O_ERREXIT 0x1u
@@ -74,6 +78,9 @@ typedef struct sh_stream {
 #define SH_O_NOEXEC 0x100u
 #define SH_O_BRACE 0x200u  /* braceexpand, on by default */
 #define SH_O_HASHALL 0x400u
+#define SH_O_ERRTRACE 0x800u  /* set -E: functions inherit the ERR trap */
+#define SH_O_FUNCTRACE 0x1000u /* set -T: recorded for $- and set -o */
+#define SH_O_MONITOR 0x2000u  /* set -m: recorded; there is no job control */
 #define SH_O_CSTRING 0x10000u /* interp_run_script: text came from -c */
 
 /* shopt options. */
@@ -94,8 +101,14 @@ enum {
   SH_FLOW_BREAK,
   SH_FLOW_CONT,
   SH_FLOW_RETURN,
-  SH_FLOW_EXIT
+  SH_FLOW_EXIT,
+  /* an expansion or assignment error: bash abandons the rest of the
+   * command line (up to the enclosing script, eval or source line) but
+   * not the shell */
+  SH_FLOW_ABORT
 };
+/* The flows that end a subshell or command substitution. */
+#define SH_FLOW_ENDS(f) ((f) == SH_FLOW_EXIT || (f) == SH_FLOW_ABORT)
 
 typedef struct sh_func {
   char *name;
@@ -183,8 +196,18 @@ struct shell {
   int npos;
   char *arg0;
   char *trap_exit, *trap_err;
+  char **trap_sig; /* signal traps by number (trap.c), NULL while none */
+  char *last_arg;  /* $_: the last word of the previous simple command */
+  /* $BASH_COMMAND: the simple command running, kept while a trap runs;
+   * eval, source and calls put theirs back, so it never outlives its tree */
+  const struct ast_node *cur_cmd;
+  int in_trap;
   int status;           /* $? */
   int bg_pid;           /* $! (0 = none) */
+  /* background jobs: each ran to completion where it was started; wait
+   * reports their statuses (interp_wait) */
+  struct sh_job *jobs;
+  int njobs, jobcap;
   int next_pid;
   int pid;              /* $BASHPID */
   int cond_neg;         /* set -x: the [[ ]] primary being traced had `!` */
@@ -204,6 +227,7 @@ struct shell {
   int line;
   int last_cmdsub_status;
   int cmdsub_ran;
+  const char *fail;     /* CMD_FAIL_* of the last simple command, or NULL */
   const char *funcname; /* innermost function ($FUNCNAME) */
   sh_frame *fstack;     /* calls and sources, outermost first (FUNCNAME) */
   int nfstack, fstackcap;
@@ -214,18 +238,19 @@ struct shell {
   int ndirs;
   int syntax_error;     /* interp_string hit a parse error */
   char *trap_return;    /* RETURN trap */
-  int trap_return_level;
-  int xlevel;           /* set -x nesting (eval, command substitution) */
-  int getopts_sub;      /* getopts position inside a clustered arg */
-  char **decl_argv;     /* declaration builtins: argv entries whose */
+  int trap_return_level; /* the call (cur_call) that set the RETURN trap */
+  int call_seq, cur_call; /* function calls so far; the one running (0: none) */
+  int xlevel; /* set -x nesting (eval, command substitution) */
+  int getopts_sub; /* getopts position inside a clustered arg */
+  char **decl_argv; /* declaration builtins: argv entries whose */
   ast_assign **decl_asg; /* array assignment is pending (a=(...)) */
   int ndecl;
-  int *pstat;           /* $PIPESTATUS of the last pipeline */
+  int *pstat; /* $PIPESTATUS of the last pipeline */
   int npstat, pstatcap;
-  ast_tree *tree;       /* tree of the code running (function defs) */
-  parser *parser;       /* top-level parser (extglob changes) */
-  int script_mode;      /* running a script file (errors name it) */
-  char **env_override;  /* environment a command run by env/xargs gets
+  ast_tree *tree; /* tree of the code running (function defs) */
+  parser *parser; /* top-level parser (extglob changes) */
+  int script_mode; /* running a script file (errors name it) */
+  char **env_override; /* environment a command run by env/xargs gets
                            instead of the shell's exports (borrowed) */
 };
 
@@ -294,6 +319,21 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs);
 /* Performs an assignment word (fl: VS_GLOBAL). 0, 1 (error printed) or a
  * fatal code. */
 int interp_assign(shell *sh, ast_assign *a, unsigned fl);
+/* wait [-n] [-p var] [pid ...] for the finished background jobs; argv
+ * past the options bi_wait checked. */
+int interp_wait(shell *sh, int argc, char **argv);
+/* 1 when pid is a background job this shell ran (and so has finished). */
+int interp_job_known(shell *sh, int pid);
+/* bind, fc, history, suspend and disown as a non-interactive bash answers
+ * them (no line editing, no history list, no job control). */
+int interp_interactive_builtin(shell *sh, int argc, char **argv);
+/* Assigns val to ref, "name[subscript]" (the target of a nameref to an
+ * array element); fl: VS_APPEND. 0, 1 (message printed) or a fatal code. */
+int interp_assign_element(shell *sh, const char *ref, const char *val,
+                          unsigned fl);
+/* Makes nameref v refer to target, checked as bash (cmd names the builtin
+ * in the message, NULL for none). 0, 1 (message printed) or MSB_ENOMEM. */
+int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd);
 /* Runs a command from the table with the current fds. */
 int interp_cmd(shell *sh, const cmd_desc *d, int argc, char **argv);
 /* Function table. */
@@ -341,6 +381,8 @@ int expand_pattern(shell *sh, ast_word *w, char **out);
 int expand_arith(shell *sh, ast_word *w, int64_t *val, const char *what);
 /* Decimal text of v (b holds at least 24 bytes). */
 void expand_fmt_i64(char *b, int64_t v);
+/* SECONDS=val: $SECONDS counts on from val. */
+void expand_seconds_assigned(shell *sh, const char *val);
 /* Evaluates arithmetic text directly. what: prefix for errors ("((" or
  * "let" or NULL). */
 int expand_arith_text(shell *sh, const char *s, size_t n, int64_t *val,

@@ -29,6 +29,18 @@ typedef struct api_checkpoint {
   shell *sh;
 } api_checkpoint;
 
+/* One operation in progress (api_op_begin .. api_op_end). */
+typedef struct api_op {
+  int op;
+  uint64_t id;
+  buf path[2]; /* normalised path arguments */
+  size_t npaths;
+  uint64_t dpaths, dcmds; /* the policy's denial counters at the start */
+  policy *suspended;      /* path rules set aside for a whole-state op */
+  int step; /* a step of the open msb_op_open operation: no events of its
+               own but denials and limits, under that operation's id */
+} api_op;
+
 #define API_ERRMSG_MAX 1024
 
 struct msb_sandbox {
@@ -46,6 +58,10 @@ struct msb_sandbox {
   events ev;   /* pending events (api.c) */
   unsigned admitted; /* open msb_op_open calls: their steps' kinds are not
                         checked again */
+  api_op outer;      /* the outermost msb_op_open: the one operation its
+                        steps report under */
+  int outer_rc;      /* msb_op_fail's code: the terminal event's outcome */
+  events_ev outer_x; /* a step's terminal fields (exec's exit code, bytes) */
   const struct secret_set *secrets; /* bound during msb_exec: messages are
                                        redacted while set */
   char errmsg[API_ERRMSG_MAX];
@@ -99,14 +115,6 @@ int api_path_init(msb_sandbox *sb, api_path *p, const char *path);
 void api_path_finish(api_path *p);
 
 /* One operation in flight (see api.c). */
-typedef struct api_op {
-  int op;
-  uint64_t id;
-  buf path[2]; /* normalised path arguments */
-  size_t npaths;
-  uint64_t dpaths, dcmds; /* the policy's denial counters at the start */
-  policy *suspended;      /* path rules set aside for a whole-state op */
-} api_op;
 
 /* Starts operation op (POLICY_OP_*) on paths p1, p2 (either may be NULL):
  * "operation.started" and the admission check (MSB_EPOLICY when denied;

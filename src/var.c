@@ -35,6 +35,9 @@ struct var_store {
   int env_dirty;
   uint64_t max_items; /* element cap per array (0 = none) */
   limit_id *limit; /* where a refused element names its limit */
+  var_change *log; /* exported variables' changes while logging, in order */
+  size_t nlog, caplog;
+  int logging;
 };
 
 #define VAR_ASSOC_BUCKETS 1024u /* bash's ASSOC_HASH_BUCKETS */
@@ -69,6 +72,21 @@ int var_valid_name(const char *s, size_t n) {
       return 0;
   }
   return 1;
+}
+
+int var_attr_letters(unsigned attr, char *out) {
+  static const struct {
+    unsigned attr;
+    char c;
+  } order[] = {{VAR_ARRAY, 'a'},   {VAR_ASSOC, 'A'},    {VAR_INTEGER, 'i'},
+               {VAR_NAMEREF, 'n'}, {VAR_READONLY, 'r'}, {VAR_EXPORT, 'x'},
+               {VAR_LOWER, 'l'},   {VAR_UPPER, 'u'}};
+  int k = 0;
+  size_t i;
+  for (i = 0; i < sizeof order / sizeof order[0]; i++)
+    if (attr & order[i].attr) out[k++] = order[i].c;
+  out[k] = 0;
+  return k;
 }
 
 /* Creates an empty store. */
@@ -152,7 +170,93 @@ void var_destroy(var_store *vs) {
   mem_free(vs->m, vs->scopes);
   mem_free(vs->m, vs->tab);
   var_env_free(vs);
+  var_log_clear(vs);
+  mem_free(vs->m, vs->log);
   mem_free(vs->m, vs);
+}
+
+/* ---- the change log (environment_changes) ----------------------------- */
+
+/* Forgets the log. */
+void var_log_clear(var_store *vs) {
+  size_t i;
+  for (i = 0; i < vs->nlog; i++) {
+    mem_free(vs->m, vs->log[i].name);
+    mem_free(vs->m, vs->log[i].value);
+  }
+  vs->nlog = 0;
+}
+
+/* Starts (on) or stops logging; starting forgets the last log. */
+void var_log(var_store *vs, int on) {
+  if (on) var_log_clear(vs);
+  vs->logging = on;
+}
+
+/* The log (borrowed until the next change to the store). */
+const var_change *var_log_get(const var_store *vs, size_t *n) {
+  *n = vs->nlog;
+  return vs->log;
+}
+
+/* Drops entry i, keeping the order. */
+static void var_log_drop(var_store *vs, size_t i) {
+  mem_free(vs->m, vs->log[i].name);
+  mem_free(vs->m, vs->log[i].value);
+  memmove(vs->log + i, vs->log + i + 1, (vs->nlog - i - 1) * sizeof *vs->log);
+  vs->nlog--;
+}
+
+/* Records that exported name was set to value (NULL: unset). A name keeps
+ * at most its last value and, after it, an unset, so the log stays as
+ * small as the set of names however often a loop assigns. Out of memory
+ * drops the record (the log is a report, not state). */
+static void var_log_note(var_store *vs, const char *name, const char *value) {
+  size_t i = vs->nlog;
+  var_change *c;
+  if (!vs->logging) return;
+  while (i-- > 0) {
+    if (strcmp(vs->log[i].name, name)) continue;
+    if (!value && vs->log[i].value) continue; /* keep the set before unset */
+    var_log_drop(vs, i);
+  }
+  if (vs->nlog == vs->caplog) {
+    size_t cap = vs->caplog ? vs->caplog * 2 : 8;
+    var_change *nl = mem_realloc(vs->m, vs->log, cap * sizeof *nl);
+    if (!nl) return;
+    vs->log = nl;
+    vs->caplog = cap;
+  }
+  c = &vs->log[vs->nlog];
+  c->name = mem_strdup(vs->m, name);
+  c->value = value ? mem_strdup(vs->m, value) : NULL;
+  if (!c->name || (value && !c->value)) {
+    mem_free(vs->m, c->name);
+    mem_free(vs->m, c->value);
+    return;
+  }
+  vs->nlog++;
+}
+
+/* Keeps only values the store still holds (after a secret scrub, a value
+ * set and then unset could hold a secret no scrub saw). */
+void var_log_keep_current(var_store *vs) {
+  size_t i = vs->nlog;
+  while (i-- > 0) {
+    const char *cur;
+    var *v;
+    if (!vs->log[i].value) continue;
+    v = var_lookup(vs, vs->log[i].name);
+    cur = v && (v->attr & VAR_EXPORT) ? v->val : NULL;
+    if (!cur || strcmp(cur, vs->log[i].value)) var_log_drop(vs, i);
+  }
+}
+
+/* Records v's change when it is an exported scalar. */
+void var_log_var(var_store *vs, const var *v, int unset) {
+  if (!(v->attr & VAR_EXPORT) || (v->attr & (VAR_ARRAY | VAR_ASSOC))) return;
+  if (!unset && (v->attr & VAR_NOVALUE)) return; /* not in the environment */
+  var_log_note(vs, v->name, unset ? NULL : v->val ? v->val : "");
 }
 
 static var_slot **var_find_pos(var_slot **tab, size_t n, const char *name,
@@ -330,17 +434,43 @@ var *var_lookup(var_store *vs, const char *name) {
   return s ? s->top : NULL;
 }
 
-/* Visible binding, following namerefs. */
-var *var_get(var_store *vs, const char *name, const char **resolved) {
+/* bash gives up on a nameref chain after this many hops (a loop). */
+#define VAR_NAMEREF_HOPS 8
+
+static int var_is_ref(const var *v) {
+  return v && (v->attr & VAR_NAMEREF) && v->val && *v->val;
+}
+
+int var_resolve(var_store *vs, const char *name, const char **target) {
   int hops;
-  var *v = NULL;
-  for (hops = 0; hops < 9; hops++) {
-    v = var_lookup(vs, name);
-    if (!v || !(v->attr & VAR_NAMEREF) || !v->val || !*v->val) break;
+  for (hops = 0; hops <= VAR_NAMEREF_HOPS; hops++) {
+    var *v = var_lookup(vs, name);
+    if (!var_is_ref(v)) {
+      *target = name;
+      return 0;
+    }
     name = v->val;
   }
-  if (resolved) *resolved = v ? v->name : name;
+  *target = name;
+  return VAR_ECIRC;
+}
+
+/* Visible binding, following namerefs. */
+var *var_get(var_store *vs, const char *name, const char **resolved) {
+  const char *rn = name;
+  var *v = var_resolve(vs, name, &rn) ? NULL : var_lookup(vs, rn);
+  if (resolved) *resolved = v ? v->name : rn;
   return v;
+}
+
+int var_nameref_check(const char *name, const char *target) {
+  const char *br = strchr(target, '[');
+  size_t n = br ? (size_t)(br - target) : strlen(target);
+  if (!var_valid_name(target, n) ||
+      (br && (target[strlen(target) - 1] != ']' || br[1] == ']')))
+    return VAR_EBADNAME;
+  if (!strcmp(name, target)) return VAR_ESELF;
+  return 0;
 }
 
 /* Scalar value (element 0 / key "0" for arrays); NULL when unset. */
@@ -374,12 +504,15 @@ static char *var_convert(mem *m, const var *v, const char *val,
 /* Binding for an assignment to name: the visible one, or a new global. */
 var *var_bind(var_store *vs, const char *name, unsigned fl) {
   const char *rn = name;
-  var *v = var_get(vs, name, &rn);
+  /* a loop or an array element: callers report those; bind name itself */
+  if (var_resolve(vs, name, &rn) || strchr(rn, '[')) rn = name;
+  return var_bind_self(vs, rn, fl);
+}
+
+var *var_bind_self(var_store *vs, const char *rn, unsigned fl) {
+  var *v = var_lookup(vs, rn);
   var_slot *s;
-  if (v && (v->attr & VAR_NAMEREF) && v->val && *v->val) rn = v->val;
-  if (v && !(fl & VS_GLOBAL) && !strcmp(v->name, rn) &&
-      !((v->attr & VAR_NAMEREF) && v->val && *v->val))
-    return v;
+  if (v && !(fl & VS_GLOBAL)) return v;
   s = var_slot_get(vs, rn, 1);
   if (!s) return NULL;
   if (fl & VS_GLOBAL) {
@@ -592,6 +725,7 @@ int var_set(var_store *vs, const char *name, const char *val, unsigned fl) {
   mem_free(vs->m, v->val);
   v->val = nv;
   v->attr &= ~VAR_NOVALUE;
+  var_log_var(vs, v, 0);
   return 0;
 }
 
@@ -663,14 +797,13 @@ int var_make_array(var_store *vs, var *v, int assoc) {
 
 /* Unsets name: a local at the current level stays declared but valueless
  * (so the global stays hidden, as in bash); anything else is removed. */
-int var_unset(var_store *vs, const char *name) {
-  const char *rn = name;
-  var *v = var_get(vs, name, &rn);
+static int var_unset_binding(var_store *vs, var *v) {
   var_slot *s;
   if (!v) return 0;
   if (v->attr & VAR_READONLY) return VAR_ERO;
   s = var_slot_get(vs, v->name, 0);
   vs->env_dirty = 1;
+  var_log_var(vs, v, 1);
   if (v->level > 0) {
     var_free_values(vs->m, v);
     v->attr = VAR_NOVALUE;
@@ -681,6 +814,14 @@ int var_unset(var_store *vs, const char *name) {
     var_free_binding(vs->m, v);
   }
   return 0;
+}
+
+int var_unset(var_store *vs, const char *name) {
+  return var_unset_binding(vs, var_get(vs, name, NULL));
+}
+
+int var_unset_ref(var_store *vs, const char *name) {
+  return var_unset_binding(vs, var_lookup(vs, name));
 }
 
 /* Unlinks key from its chain; NULL when absent. */

@@ -30,6 +30,8 @@
 /* Errors beyond MSB_E* (positive so callers can tell them apart). */
 #define VAR_ERO 1      /* readonly variable */
 #define VAR_EBADNAME 2 /* not a valid identifier */
+#define VAR_ECIRC 3    /* circular name reference */
+#define VAR_ESELF 4    /* a nameref naming itself */
 
 /* One array element. Indexed arrays keep their elements in an AVL tree
  * ordered by index (O(log n) lookup, insertion and removal at any index);
@@ -68,8 +70,16 @@ var_store *var_clone(const var_store *vs, mem *m);
 /* Visible binding of name, NULL when none. Does not follow namerefs. */
 var *var_lookup(var_store *vs, const char *name);
 /* As var_lookup, following namerefs (at most 8 hops). *resolved receives
- * the final name (borrowed) when non-NULL. */
+ * the final name (borrowed) when non-NULL. NULL for a circular chain and
+ * for a nameref to an array element (see var_resolve). */
 var *var_get(var_store *vs, const char *name, const char **resolved);
+/* Where name's nameref chain ends: *target receives the final name
+ * (borrowed; name itself when name is no nameref; "a[1]" for a reference
+ * to an array element). 0, or VAR_ECIRC when the chain loops. */
+int var_resolve(var_store *vs, const char *name, const char **target);
+/* Whether target may be the value of nameref name: 0, VAR_EBADNAME (not
+ * an identifier or identifier[subscript]) or VAR_ESELF. */
+int var_nameref_check(const char *name, const char *target);
 /* Scalar value or element 0 of an array; NULL when unset. */
 const char *var_value(var_store *vs, const char *name);
 
@@ -88,11 +98,15 @@ int var_set_key(var_store *vs, const char *name, const char *key,
 /* Finds or creates the binding name refers to (following namerefs); for
  * declare. Never NULL unless out of memory. */
 var *var_bind(var_store *vs, const char *name, unsigned fl);
+/* As var_bind for name itself, never following a nameref (declare -n). */
+var *var_bind_self(var_store *vs, const char *name, unsigned fl);
 /* Removes all values and attributes of a binding, making it an empty
  * indexed (assoc=0) or associative (assoc=1) array. */
 int var_make_array(var_store *vs, var *v, int assoc);
 /* Unsets a variable: 0, VAR_ERO; unknown names are fine. */
 int var_unset(var_store *vs, const char *name);
+/* As var_unset, but a nameref itself, not what it refers to (unset -n). */
+int var_unset_ref(var_store *vs, const char *name);
 /* Unsets one element (index or key). */
 int var_unset_elem(var_store *vs, var *v, int64_t idx, const char *key);
 
@@ -123,6 +137,19 @@ int var_assoc_set_buckets(var *v, size_t nbkt);
  * *limit (when not NULL and still unset). 0 = no cap. Clones inherit it. */
 void var_set_limit(var_store *vs, uint64_t max, limit_id *limit);
 
+/* The change log: while on, every change to an exported scalar (set,
+ * unset, export, export -n) is recorded in order of occurrence, a name
+ * keeping its last value and, after it, an unset (value NULL). Not cloned. */
+typedef struct var_change {
+  char *name;
+  char *value; /* NULL: unset (or no longer exported) */
+} var_change;
+void var_log(var_store *vs, int on);
+void var_log_clear(var_store *vs);
+const var_change *var_log_get(const var_store *vs, size_t *n);
+void var_log_var(var_store *vs, const var *v, int unset);
+void var_log_keep_current(var_store *vs);
+
 /* Scopes for function calls. */
 void var_push_scope(var_store *vs);
 void var_pop_scope(var_store *vs);
@@ -148,6 +175,11 @@ char **var_environ(var_store *vs);
 
 /* Marks the cached environ stale (after an attribute change). */
 void var_changed(var_store *vs);
+
+/* The declare letters of attr in the order bash prints them (declare -p,
+ * ${x@a}): "aAinrxlu"'s subset, NUL-terminated; out holds 9 bytes.
+ * Returns the letter count. */
+int var_attr_letters(unsigned attr, char *out);
 
 /* 1 when s[0..n) is a valid shell identifier. */
 int var_valid_name(const char *s, size_t n);

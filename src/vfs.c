@@ -457,6 +457,8 @@ vfs *vfs_create(mem *m, const vfs_limits *lim, int64_t clock_ns) {
   if (!nm || vfs_append(v, v->root, nm, ws)) goto fail;
   ws = NULL;
   v->root->nodes = 3;
+  v->sys_nodes =
+      2; /* "/" and /tmp; /workspace counts, as the reference's root */
   return v;
 fail:
   vfs_name_unref(v, nm);
@@ -514,6 +516,27 @@ void vfs_batch_end(vfs *v) {
   }
 }
 
+/* Opens a unit: one command's mutations, one revision. Changes pending
+ * in an enclosing unit are counted first, so a unit nested in another
+ * (a command run by a function, eval or $(...)) counts on its own. */
+void vfs_unit_begin(vfs *v) {
+  if (v->batch && v->dirty) {
+    v->dirty = 0;
+    v->rev++;
+  }
+  v->batch++;
+}
+
+/* Closes a unit: +1 if anything changed since it opened (or since its
+ * last nested unit). */
+void vfs_unit_end(vfs *v) {
+  if (v->batch > 0) v->batch--;
+  if (v->dirty) {
+    v->dirty = 0;
+    v->rev++;
+  }
+}
+
 /* A new reference to the current root. */
 vnode *vfs_root_get(vfs *v) {
   v->root->ref++;
@@ -533,6 +556,16 @@ void vfs_root_set(vfs *v, vnode *root) {
 uint64_t vfs_total_bytes(const vfs *v) { return v->root->bytes; }
 /* Nodes in the whole tree, "/" included. */
 uint64_t vfs_total_nodes(const vfs *v) { return v->root->nodes; }
+/* Nodes the max_nodes quota counts: the tree without the sandbox's own
+ * nodes (an empty workspace is 1, as in the reference). A script that
+ * removes some of those gains at most their number. */
+uint64_t vfs_counted_nodes(const vfs *v) {
+  uint64_t n = v->root->nodes;
+  return n > v->sys_nodes ? n - v->sys_nodes : 0;
+}
+/* Declares how many built-in nodes (/usr/bin and its entries, /bin, /dev)
+ * the sandbox installed besides "/" and /tmp. */
+void vfs_set_builtin_nodes(vfs *v, uint64_t n) { v->sys_nodes = 2 + n; }
 
 /* ---- paths ------------------------------------------------------------ */
 
@@ -1162,6 +1195,7 @@ vfs *vfs_clone(vfs *v, mem *m) {
   dv->clock = VFS_NOW(v);
   dv->clockp = &dv->clock;
   dv->rev = v->rev;
+  dv->sys_nodes = v->sys_nodes;
   dv->next_ino = v->next_ino;
   dv->root = vfs_clone_one(dv, v->root);
   if (!dv->root || vfs_frames(dv, 1)) goto fail;

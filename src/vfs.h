@@ -162,6 +162,12 @@ void vfs_set_revision(vfs *v, uint64_t rev);
  * anything changed. Batches nest. */
 void vfs_batch_begin(vfs *v);
 void vfs_batch_end(vfs *v);
+/* Units count a run's mutations as the reference does: each command that
+ * changed something (its redirections included) is one revision, a run
+ * that changed nothing none. Units nest (see vfs_unit_begin); they are
+ * not used inside a batch. */
+void vfs_unit_begin(vfs *v);
+void vfs_unit_end(vfs *v);
 
 /* Versions: the whole tree as one shared reference (checkpoints, forks). */
 vnode *vfs_root_get(vfs *v);          /* new reference to the root */
@@ -170,6 +176,11 @@ void vnode_unref(vfs *v, vnode *n);
 /* Totals of the current tree. */
 uint64_t vfs_total_bytes(const vfs *v);
 uint64_t vfs_total_nodes(const vfs *v);
+/* Quotas count the workspace the user sees: not "/", /tmp itself or the
+ * built-in nodes declared with vfs_set_builtin_nodes. Bytes need no such
+ * rule (the built-in files are empty). */
+uint64_t vfs_counted_nodes(const vfs *v);
+void vfs_set_builtin_nodes(vfs *v, uint64_t n);
 
 /* Write guard: while set, every write whose bytes, link target or new
  * entry names contain one of the set's values fails with MSB_ESECRET and

@@ -87,6 +87,7 @@ struct vfs {
   int batch;
   int dirty;
   uint64_t muts; /* mutations ever (vfs_undo tells whether others came) */
+  uint64_t sys_nodes; /* the sandbox's own nodes, which quotas do not count */
   vfs_frame *fr; /* scratch stack for iterative walks */
   size_t frcap;
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */

@@ -110,7 +110,7 @@ static void vfs_path_add(vfs_walk *w, uint64_t nodes, uint64_t bytes,
 
 static int vfs_quota(vfs *v, uint64_t add_nodes, uint64_t rm_nodes,
                      uint64_t add_bytes, uint64_t rm_bytes) {
-  uint64_t tb = v->root->bytes, tn = v->root->nodes;
+  uint64_t tb = v->root->bytes, tn = vfs_counted_nodes(v);
   uint64_t mb = v->lim.max_total_bytes, mn = v->lim.max_nodes;
   if (add_bytes > rm_bytes && (tb > mb || add_bytes - rm_bytes > mb - tb))
     return MSB_ENOSPC;

@@ -297,6 +297,7 @@ static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
   abi_put32(res, MSB_WASM_RES_ERR_TRUNC, (uint32_t)(r.err_truncated != 0));
   abi_put32(res, MSB_WASM_RES_CWD, (uint32_t)(uintptr_t)r.cwd);
   abi_put32(res, MSB_WASM_RES_LIMIT, (uint32_t)(uintptr_t)r.limit);
+  abi_put32(res, MSB_WASM_RES_FAILURE, (uint32_t)(uintptr_t)r.failure);
   abi_put32(res, MSB_WASM_RES_ROLLED_BACK, (uint32_t)(r.rolled_back != 0));
   abi_put64(res, MSB_WASM_RES_OUT_TOTAL, r.out_total);
   abi_put64(res, MSB_WASM_RES_ERR_TOTAL, r.err_total);
@@ -335,6 +336,15 @@ static int abi_session_env(msb_sandbox *sb, uint8_t *blob) {
   size_t len = 0, count = 0;
   int rc = msb_session_env(sb, &env, &len, &count);
   abi_blob(blob, rc ? NULL : env, rc ? 0 : len, rc ? 0 : count);
+  return rc;
+}
+
+/* The last run's environment changes into a blob record. */
+static int abi_env_changes(msb_sandbox *sb, uint8_t *blob) {
+  char *out = NULL;
+  size_t len = 0, count = 0;
+  int rc = msb_env_changes(sb, &out, &len, &count);
+  abi_blob(blob, rc ? NULL : out, rc ? 0 : len, rc ? 0 : count);
   return rc;
 }
 
@@ -422,8 +432,11 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_FORK: return msb_fork(S(a), P(b));
   case MSB_WASM_OP_SET_POLICY: return msb_set_policy(S(a), P(b), U(c));
   case MSB_WASM_OP_EVENTS_TAKE: return abi_events_take(S(a), P(b));
-  case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b));
+  case MSB_WASM_OP_OP_OPEN: return msb_op_open(S(a), P(b), P(c));
   case MSB_WASM_OP_OP_CLOSE: msb_op_close(S(a)); return 0;
+  case MSB_WASM_OP_OP_ID: return (int32_t)msb_op_id(S(a));
+  case MSB_WASM_OP_OP_FAIL: msb_op_fail(S(a), (int)b); return 0;
+  case MSB_WASM_OP_ENV_CHANGES: return abi_env_changes(S(a), P(b));
   case MSB_WASM_OP_STATE_EXPORT: return abi_state_export(S(a), U(b), P(c));
   case MSB_WASM_OP_STATE_IMPORT: return msb_state_import(S(a), P(b), U(c));
   case MSB_WASM_OP_OP_RECORD: return msb_op_record(S(a), P(b));

@@ -12,10 +12,11 @@
 
 /* Linear memory the module declares as its minimum (64 KiB pages); the
  * Makefile links both builds with it and the loader creates each memory with
- * this much. The 1 MiB stack (16 pages), the static data (3) and an idle
- * sandbox's heap fit; less committed memory makes a new WebAssembly.Memory
- * cheaper (V8 charges it to the GC). */
-#define MSB_WASM_INITIAL_PAGES 20
+ * this much. The 1 MiB stack (16 pages), the static data (4) and an idle
+ * sandbox's heap, with the room a fork's first commands use (state-1.6
+ * checks a fork does not grow), fit; less committed memory makes a new
+ * WebAssembly.Memory cheaper (V8 charges it to the GC). */
+#define MSB_WASM_INITIAL_PAGES 22
 
 /* Open record: 64-bit slots. Slot PROFILE picks the base limits, CLOCK is the
  * sandbox clock in ns, SEED seeds randomness, and from slot LIMITS on, one
@@ -73,7 +74,8 @@
 #define MSB_WASM_RES_OUT_TOTAL 40 /* u64 */
 #define MSB_WASM_RES_ERR_TOTAL 48 /* u64 */
 #define MSB_WASM_RES_REVISION 56  /* u64 */
-#define MSB_WASM_RES_SIZE 64
+#define MSB_WASM_RES_FAILURE 64
+#define MSB_WASM_RES_SIZE 72
 
 /* The one exported call besides the reactor's _initialize:
  *
@@ -133,11 +135,14 @@
  * the stack below the caller when a call with secrets ran since the last
  * time, so no value travels with the copy */
 #define MSB_WASM_OP_WIPE_STACK 42
-#define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation) */
+#define MSB_WASM_OP_OP_OPEN 43  /* (sb, operation, path) */
 #define MSB_WASM_OP_OP_CLOSE 44 /* (sb) */
 #define MSB_WASM_OP_STATE_EXPORT 45 /* (sb, flags, blob) */
 #define MSB_WASM_OP_STATE_IMPORT 46 /* (sb, data, len) */
-#define MSB_WASM_OP_OP_RECORD 47 /* (sb, operation) */
+#define MSB_WASM_OP_OP_ID 47          /* (sb) -> the open operation's id */
+#define MSB_WASM_OP_OP_FAIL 48        /* (sb, rc) */
+#define MSB_WASM_OP_ENV_CHANGES 49    /* (sb, blob) */
+#define MSB_WASM_OP_OP_RECORD 50 /* (sb, operation) */
 
 #include <stdint.h>
 

@@ -27,6 +27,17 @@
 typedef struct cmd_ctx cmd_ctx;
 typedef int (*cmd_fn)(cmd_ctx *c);
 
+/* Failure classes (msb_result.failure, the reference's failure_code) of
+ * the command whose status a run ends with. */
+#define CMD_FAIL_USAGE "invalid_argument"
+#define CMD_FAIL_WORKSPACE "workspace_failure"
+#define CMD_FAIL_NO_MATCH "no_match"
+#define CMD_FAIL_NOT_FOUND "command_not_found"
+#define CMD_FAIL_NOT_EXEC "command_not_executable"
+#define CMD_FAIL_REDIRECT "redirection_failure"
+#define CMD_FAIL_LIMIT "execution_limit_exceeded"
+#define CMD_FAIL_OTHER "nonzero_exit" /* a status nothing explained */
+
 /* Descriptor flags. */
 #define CMD_BUILTIN 1u /* `type` reports "is a shell builtin" */
 /* Its output for the start of its input is the start of its output for
@@ -78,6 +89,10 @@ struct cmd_ctx {
   const unsigned *umask; /* the shell's umask (borrowed); NULL means 022 */
   buf *out;              /* stdout */
   buf *err;              /* stderr */
+  /* What made the command fail (CMD_FAIL_*), recorded where it failed:
+   * usage errors by the option parser, other diagnostics (cmd_err) as
+   * workspace failures, grep's empty selection as no_match. */
+  const char *fail;
   char **envp;           /* exported "NAME=value", NULL-terminated */
   uint64_t *rng;         /* shared random state (seeded by the host) */
   int64_t *clock_ns;     /* sandbox clock; sleep advances it */
@@ -386,6 +401,10 @@ void cmd_walk_prune(cmd_walk *w);
 /* Limits descent: entries deeper than max_depth are not visited. */
 void cmd_walk_max_depth(cmd_walk *w, int max_depth);
 void cmd_walk_close(cmd_walk *w);
+
+/* The value of the exported variable whose name is the n bytes at name
+ * (borrowed from c->envp), or NULL when it is not set. */
+const char *cmd_getenv(const cmd_ctx *c, const char *name, size_t n);
 
 /* The sorted table from commands.def. Command functions are named cmd_NAME
  * (cmd_find_main for find, since cmd_find is this lookup); helper names

@@ -879,6 +879,7 @@ static void find_time(buf *o, int64_t ns, int k) {
   case 's': buf_printf(o, "%lld", (long long)sec); break;
   case 'S': buf_printf(o, "%02d.%09lld0", tm.sec, frac); break;
   case 'T':
+  case 'X':
     buf_printf(o, "%02d:%02d:%02d.%09lld0", tm.hour, tm.min, tm.sec, frac);
     break;
   case '+':
@@ -891,7 +892,14 @@ static void find_time(buf *o, int64_t ns, int k) {
   case 'Y': buf_printf(o, "%lld", (long long)tm.year); break;
   case 'Z': buf_puts(o, "UTC"); break;
   case 'z': buf_puts(o, "+0000"); break;
-  default: break;
+  default: { /* the rest as strftime has them (%Tx, %TV, %TG ...) */
+    char f[3] = {'%', (char)k, 0};
+    if (strchr("xVgGUWCeRntE", k))
+      cmd_strftime(o, f, ns);
+    else if (k == 'E' || k == 'Q')
+      buf_puts(o, f);
+    break;
+  }
   }
 }
 
@@ -1070,7 +1078,13 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
         break;
       case 'D': buf_puts(&tmp, "2049"); break;
       case 'F': buf_puts(&tmp, "memsandbox"); break;
-      case 'S': buf_puts(&tmp, "1.0"); break;
+      case 'S': /* sparseness: allocated bytes over size */
+        if (!cmd_size(st))
+          buf_puts(&tmp, "1");
+        else
+          buf_printf(&tmp, "%g",
+                     (double)cmd_blocks(st) * 512.0 / (double)cmd_size(st));
+        break;
       case 'a':
       case 'c':
       case 't': find_time(&tmp, st->mtime_ns, 0); break;

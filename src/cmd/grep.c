@@ -954,6 +954,7 @@ int cmd_grep(cmd_ctx *c) {
   buf_finish(&pats);
   if (rc != 0) {
     grep_free(&st);
+    if (rc == 2) c->fail = CMD_FAIL_USAGE; /* a bad pattern is an argument */
     return rc;
   }
   if (withname >= 0)
@@ -974,5 +975,6 @@ int cmd_grep(cmd_ctx *c) {
   if (rc < 0) return rc;
   if (st.quiet && st.matched) return 0;
   if (st.error) return 2;
+  if (!st.matched) c->fail = CMD_FAIL_NO_MATCH;
   return st.matched ? 0 : 1;
 }

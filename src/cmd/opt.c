@@ -33,6 +33,7 @@ void cmd_opt_init(cmd_getopt *g, cmd_ctx *c, const cmd_opt *opts,
 
 static void opt_try(cmd_getopt *g) {
   const char *n = cmd_name(g->c);
+  g->c->fail = CMD_FAIL_USAGE; /* every usage error ends here */
   if (g->flags & CMD_OPTF_ARGP)
     buf_printf(g->c->err,
                "Try '%s --help' or '%s --usage' for more information.\n", n, n);

@@ -29,6 +29,7 @@ const char *cmd_name(const cmd_ctx *c) {
 
 void cmd_err(cmd_ctx *c, const char *fmt, ...) {
   va_list ap;
+  if (!c->fail) c->fail = CMD_FAIL_WORKSPACE;
   buf_printf(c->err, "%s: ", cmd_name(c));
   va_start(ap, fmt);
   buf_vprintf(c->err, fmt, ap);
@@ -903,4 +904,11 @@ int cmd_two_operands(cmd_getopt *g) {
     return cmd_usage_err(g, "missing operand after %s",
                          cmd_quote(g->c, g->ops[0]));
   return cmd_usage_err(g, "extra operand %s", cmd_quote(g->c, g->ops[2]));
+}
+
+const char *cmd_getenv(const cmd_ctx *c, const char *name, size_t n) {
+  char **e;
+  for (e = c->envp; e && *e; e++)
+    if (!strncmp(*e, name, n) && (*e)[n] == '=') return *e + n + 1;
+  return NULL;
 }

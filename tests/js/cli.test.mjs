@@ -175,8 +175,8 @@ test('cli-1.11 --policy and --events as in build/msb', () => {
     assert.equal(r.stdout, 'hi\n');
     assert.equal(r.stderr, 'bash: line 1: rm: command denied by policy\n');
     const kinds = readFileSync(events, 'utf8').trim().split('\n').map((l) => JSON.parse(l).kind);
-    assert.deepEqual(kinds, ['sandbox.created', 'operation.started', 'policy.denied',
-      'operation.completed', 'sandbox.closed']);
+    assert.deepEqual(kinds, ['sandbox.created', 'sandbox.started', 'operation.started',
+      'policy.denied', 'operation.completed', 'sandbox.closing', 'sandbox.closed']);
     writeFileSync(policy, 'bogus x\n');
     r = run(['--policy', policy, '-c', 'echo never']);
     assert.equal(r.stderr, 'memsandbox: --policy: invalid policy: line 1: unknown rule "bogus"\n');

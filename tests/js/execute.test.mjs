@@ -15,10 +15,27 @@ test('exec-1.1 stdout, stderr, exit status, cwd and revision', async () => {
   assert.equal(r.stderr, 'err\n');
   assert.equal(r.exitCode, 7);
   assert.equal(r.cwd, '/workspace/d');
-  assert.equal(r.revision, 1, 'one exec that changed anything is one revision');
+  assert.equal(r.revision, 1, 'one command changed something: one revision');
   assert.equal(r.stdoutTruncated, false);
   assert.equal(r.limit, null);
   assert.equal(typeof r.durationMs, 'number');
+  await sb.close();
+});
+
+test('exec-1.1b revisions count mutations, as the reference: one per command that changed something', async () => {
+  const sb = await open();
+  const r0 = sb.revision;
+  let r = await sb.execute('mkdir a; mkdir b; touch c');
+  assert.equal(r.revision, r0 + 3);
+  r = await sb.execute('mkdir m && rm -r m');
+  assert.equal(r.revision, r0 + 5);
+  r = await sb.execute('ls; cat c; X=1; cd a; cd ..; true');
+  assert.equal(r.revision, r0 + 5, 'a run that changes nothing leaves the revision');
+  r = await sb.execute('mkdir -p a; rm -f nothere; chmod 644 c');
+  assert.equal(r.revision, r0 + 5, 'commands that change nothing are no revision');
+  r = await sb.execute('echo x > f; echo y >> f; f() { mkdir p; mkdir q; }; f; eval "rm -r p q"');
+  assert.equal(r.revision, r0 + 10, 'a redirection is its command\'s; a function or eval counts its commands');
+  assert.equal(sb.revision, r.revision);
   await sb.close();
 });
 

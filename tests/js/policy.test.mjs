@@ -151,7 +151,7 @@ test('js-pol-8 a denied operation leaves the workspace unchanged', async () => {
   const r = await write.execute({ path: 'f', content: 'new', write_condition: 'any_current_state',
     expected_hash: null, create_parents: false });
   assert.equal(r.ok, false);
-  assert.match(JSON.stringify(r), /write_file is denied by policy/);
+  assert.equal(r.error.message, 'policy denied write_file: operation_denied');
   assert.equal(sb.revision, rev);
   assert.equal(await sb.rootHash(), root);
   assert.equal(await sb.readFile('f'), 'old');

@@ -193,13 +193,13 @@ TEST("policy-2.5") { /* msb_op_open: checked once, its steps are not */
   CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
   rev = msb_revision(sb);
   /* a denied operation: refused, nothing open, nothing changed */
-  CHECK(msb_op_open(sb, "remove_path") == MSB_EPOLICY);
+  CHECK(msb_op_open(sb, "remove_path", NULL) == MSB_EPOLICY);
   CHECK_STR(msb_errmsg(sb), "operation remove_path is denied by policy");
   CHECK(msb_hash(sb, "a.txt", h) == MSB_EPOLICY);
-  CHECK(msb_op_open(sb, "no_such_op") == MSB_EINVAL);
+  CHECK(msb_op_open(sb, "no_such_op", NULL) == MSB_EINVAL);
   /* an admitted write: its hash step is no decision of its own; nests */
-  REQUIRE(msb_op_open(sb, "write_file") == 0);
-  REQUIRE(msb_op_open(sb, "read_file") == 0);
+  REQUIRE(msb_op_open(sb, "write_file", NULL) == 0);
+  REQUIRE(msb_op_open(sb, "read_file", NULL) == 0);
   CHECK(tp_put(sb, "a.txt", "B") == 0);
   msb_op_close(sb);
   CHECK(msb_hash(sb, "a.txt", h) == 0);
