@@ -88,9 +88,6 @@ export class Sandbox {
     const maxPages = memoryPages(limits.max_memory_bytes);
     const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
       limits, profile: profileName };
-    // the policy's fork rule and the fork's events: a memory copy never
-    // reaches the core's msb_fork
-    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     let sbClock = () => 0n;
     const inst = new Instance(module, maxPages, seed, () => sbClock());
     const rec = new Scope(inst);
@@ -1033,6 +1030,9 @@ export class Sandbox {
       child._pendingCwd = this._pendingCwd;
       return child;
     }
+    // the policy's fork rule and the fork's events: a memory copy never
+    // reaches the core's msb_fork
+    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     let sbClock = () => 0n;
     // no secret value left on the stack by an earlier call travels along
     this._inst.call(OP.wipe_stack);
