@@ -292,16 +292,11 @@ function checkObject(schema, v, where) {
   for (const k of Object.keys(v)) {
     if (!Object.hasOwn(schema.properties, k)) throw new ToolInputError(`unknown field ${where === 'arguments' ? '' : where + '.'}${k}`);
   }
-  // Every field the schema requires must be there, as the model is told
-  // (strict mode): an optional one is sent as null for its default.
-  const required = new Set(schema.required ?? []);
   for (const [k, sub] of Object.entries(schema.properties)) {
     const name = where === 'arguments' ? k : `${where}.${k}`;
     if (!Object.hasOwn(v, k) || v[k] === undefined) {
       const nullable = Array.isArray(sub.type) && sub.type.includes('null');
-      if (required.has(k)) {
-        throw new ToolInputError(`${name} is required${nullable ? ' (null for the default)' : ''}`);
-      }
+      if (!nullable) throw new ToolInputError(`${name} is required`);
       continue;
     }
     check(sub, v[k], name);

@@ -568,27 +568,6 @@ test('tools-6.3 arguments as a JSON string (as some SDKs pass them)', async () =
   await sb.close();
 });
 
-test('tools-6.5 every field the schema requires must be sent, optional ones as null (#21 item 15)', async () => {
-  const { sb, tool } = await setup({ 'a.txt': 'a\n' });
-  const call = (name, args) => tool(name).execute(args);
-  const cases = [
-    ['execute', { command: 'true', timeout_seconds: null }, 'max_output_bytes is required (null for the default)'],
-    ['read_file', { path: 'a.txt' }, 'start_line is required (null for the default)'],
-    ['write_file', { path: 'b', content: '', write_condition: 'any_current_state', expected_hash: null },
-      'create_parents is required (null for the default)'],
-    ['apply_patch', { patch: '*** Begin Patch\n*** Add File: c\n+c\n*** End Patch\n' },
-      'expected_hashes is required (null for the default)'],
-  ];
-  const before = await state(sb);
-  for (const [name, args, details] of cases) {
-    const env = await call(name, args);
-    assertError(env, INVALID_INPUT(name));
-    assert.equal(env.error.details, details);
-  }
-  assert.deepEqual(await state(sb), before);
-  await sb.close();
-});
-
 test('tools-7.1 secrets: bound to execute and redacted, refused by write_file and apply_patch', async () => {
   const sb = await open({ files: { 'a.txt': 'x\n' } });
   const tools = createTools(sb, { secrets: { TOKEN: 's3cr3t-value' } });
