@@ -1030,12 +1030,13 @@ export class Sandbox {
       child._pendingCwd = this._pendingCwd;
       return child;
     }
+    let sbClock = () => 0n;
+    // no secret value left on the stack by an earlier call travels along
+    // (first: the wipe is owed by the last call that bound secrets)
+    this._inst.call(OP.wipe_stack);
     // the policy's fork rule and the fork's events: a memory copy never
     // reaches the core's msb_fork
     this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
-    let sbClock = () => 0n;
-    // no secret value left on the stack by an earlier call travels along
-    this._inst.call(OP.wipe_stack);
     const src = this._inst.memory;
     const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
     // Instantiation wrote the data segments; the copy replaces them with
