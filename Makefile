@@ -223,6 +223,15 @@ WASM_LDFLAGS := -mexec-model=reactor -Wl,--import-memory \
   -Wl,--initial-memory=$(WASM_INITIAL_MEMORY) \
   -Wl,--strip-all $(WASM_EXPORTS:%=-Wl,--export=%)
 
+# Suspendable runs (src/coro.c): Asyncify instruments the functions that
+# can be on a run's stack when it yields, found through direct calls only:
+# a run never yields inside a builtin or a command, the code reached
+# through function pointers (interp_pace), so indirect calls need no
+# instrumentation, and no import suspends. It runs before the optimiser,
+# which then cleans up what it added. Measured in docs/ARCHITECTURE.md.
+ASYNCIFY := --asyncify --pass-arg=asyncify-ignore-indirect \
+  --pass-arg=asyncify-ignore-imports
+
 # The link has no -O: given one, clang-19 runs the first wasm-opt on PATH,
 # if any, so the module would depend on PATH (its --no-wasm-opt skips the
 # link itself). wasm-opt reads the features clang used from the
@@ -232,19 +241,21 @@ $(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
 	@echo "wasm-ld $(@:.wasm=.raw.wasm)"
 	@$(WASM_CC) $(WASM_LDFLAGS) -Wl,--keep-section=target_features \
 	  -o $(@:.wasm=.raw.wasm) $(filter %.o,$^) -lc-printscan-long-double
-	$(WASM_OPT_BIN) $(WASM_OPT) $(@:.wasm=.raw.wasm) -o $@
+	$(WASM_OPT_BIN) $(ASYNCIFY) $(WASM_OPT) $(@:.wasm=.raw.wasm) -o $@
 
 EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
   -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) -Wl,--stack-first \
   -sINITIAL_MEMORY=$(WASM_INITIAL_MEMORY) -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
-  -sEXPORTED_FUNCTIONS=$(subst $(space),$(,),$(WASM_EXPORTS:%=_%))
+  -sEXPORTED_FUNCTIONS=$(subst $(space),$(,),$(WASM_EXPORTS:%=_%)) \
+  --js-library wasm/emcc-asyncify.js
 
 $(B)/emcc/memsandbox.wasm: $(call lib_obj,emcc) $(B)/emcc/wasm/abi.o \
-                           wasm/exports.list
+                           wasm/exports.list wasm/emcc-asyncify.js
 	@echo "emcc-ld $@"
 	@$(EMCC) $(WASM_OPT) $(EMCC_LDFLAGS) -o $(B)/emcc/memsandbox.js \
 	  $(filter %.o,$^)
 	@rm -f $(B)/emcc/memsandbox.js
+	$(WASM_OPT_BIN) $(ASYNCIFY) $(WASM_OPT) $@ -o $@
 
 $(B)/wasm/constants.json: include/memsandbox.h wasm/abi.h src/limits.def \
                           src/errors.def \

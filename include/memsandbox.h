@@ -408,6 +408,46 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
 /* Frees the buffers a result holds (not the struct). */
 void msb_result_finish(msb_sandbox *sb, msb_result *res);
 
+/* Incremental runs: the host runs a script a slice at a time, so it can
+ * keep its own loop responsive and stop a run between slices. msb_exec
+ * is msb_exec_start and one msb_exec_step to the end.
+ *
+ * msb_exec_start begins a run of script in the session (as msb_exec; it
+ * does no work yet) and sets *run. script, opts and everything they point
+ * to are borrowed until the run ends. One run at a time per sandbox;
+ * while it is paused every other operation on the sandbox fails with
+ * MSB_EMISUSE (msb_errmsg, msb_free, msb_set_clock and msb_close work;
+ * msb_close cancels the run).
+ *
+ * msb_exec_step runs it until about `steps` more steps (of max_steps'
+ * kind) have been spent, then pauses at the next statement or loop turn
+ * and returns MSB_PAUSED; steps == 0 runs to the end. Builtins and
+ * commands run whole within a step. Where a run pauses depends only on
+ * the steps, and a paused run resumes exactly where it was, so results
+ * do not depend on the slicing. When the run ends, the step returns what
+ * msb_exec would (res filled, caller frees it with msb_result_finish) and
+ * *run is freed.
+ *
+ * msb_exec_cancel makes the run end when next resumed: why is
+ * MSB_CANCEL_ABORT (exit status 130 as for SIGINT, limit "cancelled", no
+ * message) or MSB_CANCEL_TIMEOUT (the host's wall-clock budget: status
+ * 124, limit "timeout", "bash: memsandbox: time limit exceeded
+ * (timeout)"). An atomic run rolls back as for any non-zero status. */
+typedef struct msb_run msb_run;
+#define MSB_PAUSED 1
+#define MSB_CANCEL_ABORT 1
+#define MSB_CANCEL_TIMEOUT 2
+int msb_exec_start(msb_sandbox *sb, const char *script, size_t len,
+                   const msb_exec_opts *opts, msb_run **run);
+int msb_exec_step(msb_run *run, uint64_t steps, msb_result *res);
+void msb_exec_cancel(msb_run *run, int why);
+/* While a run is paused: its stdout (fd 1) or stderr (fd 2) so far, as
+ * the result will begin (redacted, with a possible secret's start held
+ * back), borrowed until the next step. A host streams output by passing
+ * on what grew since the last pause. */
+void msb_exec_output(const msb_run *run, int fd, const uint8_t **data,
+                     size_t *len);
+
 /* Whether a script is complete (0), incomplete (MSB_EINCOMPLETE, a REPL
  * should read another line) or has a syntax error (MSB_ESYNTAX). */
 int msb_parse_check(msb_sandbox *sb, const char *script, size_t len);

@@ -8,10 +8,10 @@
 // neither the base nor the next command's directory, because every run
 // starts in workingDirectory or the base.
 //
-// Not yet (waits for suspendable execution): spawn runs the command to the
-// end before it resolves, so its streams carry the whole output at once,
-// kill() cannot stop a run and an abortSignal is honoured only before the
-// run starts. Ports do not exist (no network): getPortEndpoint rejects.
+// A run goes in slices: its abortSignal (and spawn's kill()) stop it at the
+// next slice (exit 130), and spawn's streams carry output as it is produced.
+// Not yet: stdin is read whole, when the caller closes it. Ports do not
+// exist (no network): getPortEndpoint rejects.
 import { Sandbox } from 'memsandbox';
 import { MemSandboxError, normalisePath } from './core.js';
 
@@ -71,7 +71,7 @@ function lineRange(text, start, end) {
 /**
  * A process handle. The run starts at once, or, with stdin: true, when the
  * caller closes stdin (the whole input is the run's stdin); its output
- * reaches the streams when it ends.
+ * reaches the streams as it is produced; kill() stops it.
  */
 function spawn(run, opts) {
   let stdout;
@@ -89,11 +89,16 @@ function spawn(run, opts) {
       });
     })
     : Promise.resolve(null);
-  const done = started.then((bytes) => run(opts, bytes)).then((r) => {
-    for (const [c, text] of [[stdout, r.stdout], [stderr, r.stderr]]) {
-      if (text) c.enqueue(enc.encode(text));
-      c.close();
-    }
+  const ac = new AbortController();
+  opts.abortSignal?.addEventListener('abort', () => ac.abort(opts.abortSignal?.reason), { once: true });
+  if (opts.abortSignal?.aborted) ac.abort(opts.abortSignal.reason);
+  const stream = {
+    onStdout: (/** @type {string} */ t) => stdout.enqueue(enc.encode(t)),
+    onStderr: (/** @type {string} */ t) => stderr.enqueue(enc.encode(t)),
+  };
+  const done = started.then((bytes) => run({ ...opts, abortSignal: ac.signal }, bytes, stream)).then((r) => {
+    stdout.close();
+    stderr.close();
     return { exitCode: r.exitCode };
   }, (e) => {
     stdout.error(e);
@@ -102,7 +107,7 @@ function spawn(run, opts) {
   });
   done.catch(() => {}); // the caller sees the failure through wait()
   return { stdout: out, stderr: err, ...(input ? { stdin: input } : {}),
-    wait: () => done, kill: async () => {} };
+    wait: () => done, kill: async () => ac.abort() };
 }
 
 const notFound = (e) => e instanceof MemSandboxError && e.category === 'not_found';
@@ -131,11 +136,11 @@ export function aiSandboxSession(sandbox, options = {}) {
     aborted(abortSignal);
     await sandbox.writeFile(at(path), bytes, { parents: true });
   };
-  const run = async ({ command, workingDirectory, env, abortSignal }, stdin) => {
+  const run = async ({ command, workingDirectory, env, abortSignal }, stdin, stream = {}) => {
     aborted(abortSignal);
     const r = await sandbox.execute(command, {
       cwd: workingDirectory ? at(workingDirectory) : base, env: env ?? {},
-      ...(stdin ? { stdin } : {}),
+      ...(stdin ? { stdin } : {}), ...(abortSignal ? { signal: abortSignal } : {}), ...stream,
     });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
   };

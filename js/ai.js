@@ -48,7 +48,7 @@ export function aiTools(sandbox, options = {}) {
       execute: (input, opts) => {
         const signal = opts?.abortSignal;
         if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-        return t.execute(input);
+        return t.execute(input, { signal });
       },
       // The model gets the envelope without ids and timestamps; the
       // application's result keeps them. ai 7 passes { output, ... }.

@@ -151,6 +151,21 @@ export interface ExecuteOptions {
   fresh?: boolean;
   atomic?: boolean;
   encoding?: 'utf8' | 'bytes';
+  /**
+   * Any of the next five runs the script in slices, giving the event loop
+   * a turn at least every sliceMs (default 4) so timers fire and the page
+   * renders while it runs; the result is the same whatever the slicing.
+   * While a sliced run is in progress other operations on the sandbox are
+   * refused (api_misuse).
+   */
+  sliceMs?: number;
+  /** Aborting ends the run at its next slice: exit 130, limit 'cancelled'. */
+  signal?: AbortSignal;
+  /** Wall-clock budget: exit 124, limit 'timeout'. */
+  timeoutMs?: number;
+  /** Output as it is produced (redacted), in chunks; the result still has all of it. */
+  onStdout?: (chunk: any) => void;
+  onStderr?: (chunk: any) => void;
 }
 
 export interface ExecuteResult<T = string> {

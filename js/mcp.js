@@ -14,8 +14,9 @@
 // the newest legacy version is offered. Methods: tools/list, tools/call
 // (tools with annotations and an outputSchema for the structuredContent),
 // and the workspace's files as resources (resources/list, resources/read,
-// resources/templates/list). notifications/cancelled is accepted but
-// cannot stop a run yet (runs cannot be interrupted).
+// resources/templates/list). notifications/cancelled aborts the named
+// tools/call's run at its next slice (serveLines reads it while the call
+// runs).
 // Tool failures are results with isError: true and the envelope as text
 // (the model reads them); protocol problems are JSON-RPC errors: -32700
 // parse error, -32600 invalid request, -32601 unknown method, -32602 bad
@@ -113,6 +114,8 @@ export function createMcpServer(sandbox, options = {}) {
   const capabilities = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
   const withInstructions = (out) => (instructions ? { ...out, instructions } : out);
 
+  /** tools/call requests in progress, by id: notifications/cancelled aborts them. */
+  const running = new Map();
   const methods = {
     initialize(params) {
       const asked = params?.protocolVersion;
@@ -162,7 +165,14 @@ export function createMcpServer(sandbox, options = {}) {
       }
       const t = byName.get(params.name);
       if (!t) return rpcError(id, -32602, `Tool ${params.name} not found`);
-      const env = await t.execute(params.arguments ?? {});
+      const ac = new AbortController();
+      if (isId(id)) running.set(id, ac);
+      let env;
+      try {
+        env = await t.execute(params.arguments ?? {}, { signal: ac.signal });
+      } finally {
+        if (running.get(id) === ac) running.delete(id);
+      }
       return { content: [{ type: 'text', text: toolResultText(env) }],
         structuredContent: env, isError: !env.ok };
     },
@@ -178,7 +188,10 @@ export function createMcpServer(sandbox, options = {}) {
       if (notification && msg.jsonrpc === '2.0' && ('result' in msg || 'error' in msg)) return null;
       return notification ? null : rpcError(isId(msg.id) ? msg.id : null, -32600, 'invalid request');
     }
-    if (notification) return null; // notifications/initialized, cancelled, ...
+    if (notification) {
+      if (msg.method === 'notifications/cancelled') running.get(msg.params?.requestId)?.abort();
+      return null; // notifications/initialized, ...
+    }
     if (!isId(msg.id)) return rpcError(null, -32600, 'invalid request id');
     const asked = msg.params?._meta?.[META_VERSION];
     if (asked !== undefined && asked !== STATELESS && !LEGACY.includes(asked)) {
@@ -226,11 +239,26 @@ export async function serveLines(server, input, write) {
   const dec = new TextDecoder();
   let pending = '';
   let skipping = false; // inside an over-long line
+  // Requests run one at a time and are answered in order (a chain), while
+  // reading goes on, so a notifications/cancelled line reaches the server
+  // during the call it names: it is handled at once (it has no answer).
+  let queue = Promise.resolve();
+  const send = (fn) => {
+    queue = queue.then(fn);
+  };
   const flush = async (line) => {
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (!line.trim()) return;
-    const out = await server.handleLine(line);
-    if (out !== null) await write(out + '\n');
+    if (line.includes('notifications/cancelled')) {
+      const out = await server.handleLine(line);
+      if (out === null) return;
+      send(() => write(out + '\n'));
+      return;
+    }
+    send(async () => {
+      const out = await server.handleLine(line);
+      if (out !== null) await write(out + '\n');
+    });
   };
   for await (const chunk of input) {
     const from = pending.length; // only the new text can hold a newline
@@ -247,10 +275,11 @@ export async function serveLines(server, input, write) {
     }
     if (pending.length > MCP_MAX_LINE_BYTES) {
       pending = '';
-      if (!skipping) await write(JSON.stringify(rpcError(null, -32700, 'message too long')) + '\n');
+      if (!skipping) send(() => write(JSON.stringify(rpcError(null, -32700, 'message too long')) + '\n'));
       skipping = true;
     }
   }
   pending += dec.decode();
   if (!skipping) await flush(pending);
+  await queue;
 }

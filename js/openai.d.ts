@@ -25,7 +25,7 @@ export function openaiTools<T>(sandbox: Sandbox,
 export function openaiTools(sandbox: Sandbox, options?: ToolOptions): OpenAIToolDefinition[];
 
 export interface OpenAIShellResult {
-  output: Array<{ stdout: string; stderr: string; outcome: { type: 'exit'; exitCode: number } }>;
+  output: Array<{ stdout: string; stderr: string; outcome: { type: 'exit'; exitCode: number } | { type: 'timeout' } }>;
   maxOutputLength?: number;
 }
 /** A Shell for shellTool({ shell }) from '@openai/agents'. */

@@ -74,7 +74,8 @@ function cutChars(s, max) {
  * A Shell for shellTool({ shell }): run({ commands, maxOutputLength })
  * runs each command in the sandbox's session, in order, and reports
  * { stdout, stderr, outcome: { type: 'exit', exitCode } } per command.
- * Runs are bounded by the sandbox's step limit, not by timeoutMs.
+ * action.timeoutMs bounds each command's run (outcome { type: 'timeout' }),
+ * as does the sandbox's step limit.
  * @param {import('./index.js').Sandbox} sandbox
  * @returns {ReturnType<typeof import('./openai.js').openaiShell>}
  */
@@ -87,11 +88,15 @@ export function openaiShell(sandbox) {
       }
       const max = Number.isSafeInteger(action.maxOutputLength) && action.maxOutputLength >= 0
         ? action.maxOutputLength : undefined;
+      const timeoutMs = typeof action.timeoutMs === 'number' && action.timeoutMs > 0
+        ? action.timeoutMs : undefined;
       const output = [];
       for (const command of commands) {
-        const r = await sandbox.execute(command);
+        const r = await sandbox.execute(command, timeoutMs === undefined ? {} : { timeoutMs });
+        const timedOut = timeoutMs !== undefined && r.limit === 'timeout' && r.exitCode === 124;
         output.push({ stdout: cutChars(r.stdout, max), stderr: cutChars(r.stderr, max),
-          outcome: { type: /** @type {const} */ ('exit'), exitCode: r.exitCode } });
+          outcome: timedOut ? { type: /** @type {const} */ ('timeout') }
+            : { type: /** @type {const} */ ('exit'), exitCode: r.exitCode } });
       }
       return max === undefined ? { output } : { output, maxOutputLength: max };
     },

@@ -22,6 +22,82 @@ import { collectPieces, exportState, importRecords } from './state.js';
 const UNSET = 0xffffffffffffffffn;
 const KINDS = { [K.MSB_FILE]: 'file', [K.MSB_DIR]: 'directory', [K.MSB_LINK]: 'symlink' };
 
+// execute's options that make it run in slices (_executeSliced).
+const SLICED = ['signal', 'timeoutMs', 'sliceMs', 'onStdout', 'onStderr'];
+const DEFAULT_SLICE_MS = 4;
+const MIN_SLICE_STEPS = 64;
+const MAX_SLICE_STEPS = 1 << 30;
+const FIRST_SLICE_STEPS = 20000;
+
+function now() {
+  return globalThis.performance?.now?.() ?? Date.now();
+}
+
+function elapsedSince(started) {
+  return Math.max(0, Math.round((now() - started) * 1000) / 1000);
+}
+
+// Gives the host's event loop a turn: timers, I/O and (in a browser) a
+// frame can run. setImmediate where there is one (Node, Bun, Deno), else
+// a MessageChannel message, which browsers do not clamp as they clamp
+// nested setTimeout calls to 4 ms.
+function yieldToHost() {
+  if (typeof globalThis.setImmediate === 'function') {
+    return new Promise((resolve) => globalThis.setImmediate(resolve));
+  }
+  if (typeof globalThis.MessageChannel === 'function') {
+    return new Promise((resolve) => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        ch.port1.close();
+        resolve(undefined);
+      };
+      ch.port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// One of a sliced run's output streams: passes on what grew since the
+// last pause (the core holds back a possible secret's start, so every
+// chunk is already redacted), decoding UTF-8 across chunk boundaries.
+class OutputStream {
+  constructor(fd, fn, encoding) {
+    this.fd = fd;
+    this.fn = fn;
+    this.sent = 0;
+    this.text = encoding !== 'bytes';
+    this.dec = this.text ? new TextDecoder() : null;
+  }
+
+  emit(bytes) {
+    if (!bytes.length) return;
+    this.fn(this.text ? this.dec.decode(bytes, { stream: true }) : bytes);
+  }
+
+  pump(inst, run, blob) {
+    if (!this.fn) return;
+    inst.call(OP.exec_output, run, this.fd, blob);
+    const dv = inst.dv();
+    const len = dv.getUint32(blob + K.MSB_WASM_BLOB_LEN, true);
+    if (len <= this.sent) return;
+    const ptr = dv.getUint32(blob + K.MSB_WASM_BLOB_PTR, true);
+    const chunk = inst.bytes(ptr + this.sent, len - this.sent);
+    this.sent = len;
+    this.emit(chunk);
+  }
+
+  // The rest of the output, from the result's bytes.
+  finish(all) {
+    if (!this.fn) return;
+    if (all.length > this.sent) this.emit(all.subarray(this.sent));
+    if (this.text) {
+      const tail = this.dec.decode();
+      if (tail) this.fn(tail);
+    }
+  }
+}
+
 function flag(cond, bit) {
   return cond ? bit : 0;
 }
@@ -46,6 +122,8 @@ export class Sandbox {
     this._failure = null;
     this._onEvent = info.onEvent;
     this._pendingCwd = null;
+    this._running = false; // a sliced execute is between two slices
+    this._stepsPerSlice = FIRST_SLICE_STEPS;
     /** Opaque id carried by every event as `sandbox`. */
     this.id = randomHandle();
   }
@@ -274,6 +352,9 @@ export class Sandbox {
    * @returns {Promise<T.ExecuteResult<any>>}
    */
   async execute(script, options = {}) {
+    if (options !== null && typeof options === 'object' && SLICED.some((k) => options[k] !== undefined)) {
+      return this._executeSliced(script, options);
+    }
     return this._execute(script, options);
   }
 
@@ -283,23 +364,40 @@ export class Sandbox {
    * @returns {T.ExecuteResult<any>}
    */
   _execute(script, options) {
+    const started = globalThis.performance?.now?.() ?? Date.now();
+    const call = this._execCall(script, options);
+    const inst = this._inst;
+    /** @type {T.ExecuteResult<any>} */
+    let result = null;
+    this._call('execute', (s) => {
+      const { code, len, opts } = call.write(s);
+      const res = inst.outRec;
+      const rc = inst.call(OP.exec, this._sb, code, len, opts, res);
+      if (rc < 0) return rc;
+      result = this._execResult(res, options).result;
+      return 0;
+    });
+    call.done();
+    result.durationMs = elapsedSince(started);
+    return result;
+  }
+
+  // Checks execute's arguments; write(scope) puts the script and the
+  // options record into the instance, done() ends the call's cwd override.
+  _execCall(script, options) {
     if (typeof script !== 'string' && !(script instanceof Uint8Array)) {
       throw invalid('the command must be a string');
     }
     if (options === null || typeof options !== 'object') throw invalid('options must be an object');
-    const started = globalThis.performance?.now?.() ?? Date.now();
     const env = envStrings(options.env, 'env');
     const secrets = envStrings(options.secrets, 'secrets');
     let cwd = options.cwd;
     if (cwd === undefined && this._pendingCwd !== null) cwd = this._pendingCwd;
     const inst = this._inst;
-    /** @type {T.ExecuteResult<any>} */
-    let result = null;
-    this._call('execute', (s) => {
+    const write = (s) => {
       const text = toBytes(script, 'command');
       const code = s.bytes(text);
       const opts = inst.optsRec;
-      const res = inst.outRec;
       const stdin = options.stdin === undefined ? null : toBytes(options.stdin, 'stdin');
       const stdinPtr = stdin ? s.bytes(stdin) : 0;
       const list = (items) => {
@@ -327,35 +425,149 @@ export class Sandbox {
       set(K.MSB_WASM_OPTS_ENV_COUNT, env.length);
       set(K.MSB_WASM_OPTS_SECRETS, secPtr);
       set(K.MSB_WASM_OPTS_SECRET_COUNT, secrets.length);
-      const rc = inst.call(OP.exec, this._sb, code, text.length, opts, res);
-      if (rc < 0) return rc;
-      const rv = inst.dv();
-      const u32 = (off) => rv.getUint32(res + off, true);
-      const out = inst.bytes(u32(K.MSB_WASM_RES_OUT), u32(K.MSB_WASM_RES_OUT_LEN));
-      const err = inst.bytes(u32(K.MSB_WASM_RES_ERR), u32(K.MSB_WASM_RES_ERR_LEN));
-      const asText = options.encoding !== 'bytes';
-      result = {
-        exitCode: rv.getInt32(res + K.MSB_WASM_RES_EXIT, true),
-        stdout: asText ? dec.decode(out) : out,
-        stderr: asText ? dec.decode(err) : err,
-        stdoutTruncated: u32(K.MSB_WASM_RES_OUT_TRUNC) !== 0,
-        stderrTruncated: u32(K.MSB_WASM_RES_ERR_TRUNC) !== 0,
-        stdoutBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_OUT_TOTAL, true)),
-        stderrBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_ERR_TOTAL, true)),
-        cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
-        revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
-        limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
-        failure: inst.cstring(u32(K.MSB_WASM_RES_FAILURE)),
-        rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
-        durationMs: 0,
+      return { code, len: text.length, opts };
+    };
+    const done = () => {
+      if (cwd !== undefined && options.cwd === undefined) this._pendingCwd = null;
+    };
+    return { write, done };
+  }
+
+  // Decodes a filled result record and frees its buffers; out and err are
+  // the output's bytes.
+  _execResult(res, options) {
+    const inst = this._inst;
+    const rv = inst.dv();
+    const u32 = (off) => rv.getUint32(res + off, true);
+    const out = inst.bytes(u32(K.MSB_WASM_RES_OUT), u32(K.MSB_WASM_RES_OUT_LEN));
+    const err = inst.bytes(u32(K.MSB_WASM_RES_ERR), u32(K.MSB_WASM_RES_ERR_LEN));
+    const asText = options.encoding !== 'bytes';
+    /** @type {T.ExecuteResult<any>} */
+    const result = {
+      exitCode: rv.getInt32(res + K.MSB_WASM_RES_EXIT, true),
+      stdout: asText ? dec.decode(out) : out,
+      stderr: asText ? dec.decode(err) : err,
+      stdoutTruncated: u32(K.MSB_WASM_RES_OUT_TRUNC) !== 0,
+      stderrTruncated: u32(K.MSB_WASM_RES_ERR_TRUNC) !== 0,
+      stdoutBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_OUT_TOTAL, true)),
+      stderrBytes: Number(rv.getBigUint64(res + K.MSB_WASM_RES_ERR_TOTAL, true)),
+      cwd: inst.cstring(u32(K.MSB_WASM_RES_CWD)),
+      revision: Number(rv.getBigUint64(res + K.MSB_WASM_RES_REVISION, true)),
+      limit: inst.cstring(u32(K.MSB_WASM_RES_LIMIT)),
+      failure: inst.cstring(u32(K.MSB_WASM_RES_FAILURE)),
+      rolledBack: u32(K.MSB_WASM_RES_ROLLED_BACK) !== 0,
+      durationMs: 0,
+    };
+    inst.call(OP.result_finish, this._sb, res);
+    return { result, out, err };
+  }
+
+  // execute with signal, timeoutMs, sliceMs, onStdout or onStderr: the
+  // run goes a slice of steps at a time (msb_exec_step), giving the event
+  // loop a turn after each, so timers fire and the signal is seen while a
+  // script runs. Where a run pauses depends on its steps only, so the
+  // result is the same whatever the slicing; the steps per slice adapt to
+  // the time a slice took, aiming at sliceMs.
+  async _executeSliced(script, options) {
+    const started = globalThis.performance?.now?.() ?? Date.now();
+    const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+    if (typeof sliceMs !== 'number' || !(sliceMs > 0)) throw invalid('sliceMs must be a positive number');
+    const { timeoutMs, signal } = options;
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) {
+      throw invalid('timeoutMs must be a non-negative number');
+    }
+    if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
+      throw invalid('signal must be an AbortSignal');
+    }
+    for (const k of ['onStdout', 'onStderr']) {
+      if (options[k] !== undefined && typeof options[k] !== 'function') throw invalid(`${k} must be a function`);
+    }
+    if (this._running) throw invalid('another execute is still running in this sandbox');
+    const call = this._execCall(script, options);
+    const inst = this._inst;
+    const scope = new Scope(inst);
+    const streams = [
+      new OutputStream(1, options.onStdout, options.encoding),
+      new OutputStream(2, options.onStderr, options.encoding),
+    ];
+    let run = 0;
+    let res = 0;
+    this._running = true;
+    try {
+      // the records live in this call's scope: other calls may use the
+      // instance's scratch records between slices
+      res = scope.alloc(K.MSB_WASM_RES_SIZE);
+      const blob = scope.alloc(K.MSB_WASM_BLOB_SIZE);
+      this._call('execute', () => {
+        const { code, len, opts } = call.write(scope);
+        const rc = inst.call(OP.exec_start, this._sb, code, len, opts, blob);
+        run = inst.dv().getUint32(blob, true);
+        return rc;
+      });
+      const deadline = timeoutMs === undefined ? Infinity : started + timeoutMs;
+      let cancelled = false;
+      const cancelIfDue = () => {
+        if (cancelled) return;
+        const why = signal?.aborted ? K.MSB_CANCEL_ABORT
+          : now() >= deadline ? K.MSB_CANCEL_TIMEOUT : 0;
+        if (!why) return;
+        inst.call(OP.exec_cancel, run, why);
+        cancelled = true;
       };
-      inst.call(OP.result_finish, this._sb, res);
-      return 0;
-    });
-    if (cwd !== undefined && options.cwd === undefined) this._pendingCwd = null;
-    const ended = globalThis.performance?.now?.() ?? Date.now();
-    result.durationMs = Math.max(0, Math.round((ended - started) * 1000) / 1000);
-    return result;
+      let steps = this._stepsPerSlice;
+      for (;;) {
+        cancelIfDue();
+        const t0 = now();
+        const rc = this._guard(() => inst.call(OP.exec_step, run, steps, res));
+        const took = now() - t0;
+        if (rc !== K.MSB_PAUSED) {
+          run = 0;
+          const { result, out, err } = this._execEnd(rc, res, options);
+          for (const st of streams) st.finish(st.fd === 1 ? out : err);
+          call.done();
+          result.durationMs = elapsedSince(started);
+          return result;
+        }
+        // aim the next slice at sliceMs from what this one cost
+        const scaled = Math.round(steps * sliceMs / Math.max(took, 0.01));
+        steps = Math.min(MAX_SLICE_STEPS, Math.max(MIN_SLICE_STEPS, Math.min(scaled, steps * 4)));
+        this._stepsPerSlice = steps;
+        for (const st of streams) st.pump(inst, run, blob);
+        await yieldToHost();
+        if (this._state === SandboxState.CLOSED) run = 0; // close() ended the run
+        this._check();
+      }
+    } finally {
+      if (run && this._state !== SandboxState.FAILED) { // a callback threw: end the run
+        inst.call(OP.exec_cancel, run, K.MSB_CANCEL_ABORT);
+        if (inst.call(OP.exec_step, run, 0, res) === 0) inst.call(OP.result_finish, this._sb, res);
+      }
+      this._running = false;
+      if (this._state !== SandboxState.FAILED && this._state !== SandboxState.CLOSED) {
+        scope.free();
+        this._flushEvents();
+      }
+    }
+  }
+
+  // A trap inside the module fails the sandbox, as _call does.
+  _guard(fn) {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof MemSandboxError) throw e;
+      return this._fail(e);
+    }
+  }
+
+  // A sliced run's end: its result, or the error msb_exec would give.
+  _execEnd(rc, res, options) {
+    if (rc < 0) {
+      const msg = this._inst.cstring(this._inst.call(OP.errmsg, this._sb)) || this._inst.strerror(rc);
+      this._flushEvents();
+      throw errorFromCode(rc, msg, { operation: 'execute' });
+    }
+    return this._execResult(res, options);
   }
 
   /**
@@ -1009,6 +1221,8 @@ export class Sandbox {
    */
   async fork(options = {}) {
     this._check();
+    // a copy of the memory would hold a run stopped half way
+    if (this._running) throw invalid('cannot fork while an execute is running');
     const mode = options.mode ?? 'memory';
     if (mode !== 'memory' && mode !== 'serialize') {
       throw invalid(`unknown fork mode "${mode}" (memory or serialize)`);

@@ -30,8 +30,9 @@ export interface Tool {
   description: string;
   /** Strict JSON Schema: additionalProperties false, every property required (optional ones nullable). */
   parameters: JsonSchema;
-  /** Never throws: bad arguments and failures are ok:false envelopes. */
-  execute(args: unknown): Promise<ToolEnvelope>;
+  /** Never throws: bad arguments and failures are ok:false envelopes.
+   * opts.signal cancels an execute call's run (limit 'cancelled'). */
+  execute(args: unknown, opts?: { signal?: AbortSignal }): Promise<ToolEnvelope>;
 }
 
 export interface ToolOptions {

@@ -469,9 +469,13 @@ export function createTools(sandbox, options = {}) {
   const resolve = (path) => toolPath(sandbox.cwd, path, sandbox.limits);
 
   const handlers = {
-    async execute(a, operationId, startedAt) {
+    async execute(a, operationId, startedAt, signal) {
       const max = Math.min(a.max_output_bytes ?? lim.maxOutputBytes, lim.maxOutputBytes);
-      const r = await sandbox.execute(a.command, { encoding: 'bytes', secrets });
+      // timeout_seconds and the caller's signal stop the run between slices
+      const options = { encoding: 'bytes', secrets };
+      if (a.timeout_seconds !== null) options.timeoutMs = a.timeout_seconds * 1000;
+      if (signal) options.signal = signal;
+      const r = await sandbox.execute(a.command, /** @type {any} */ (options));
       const out = cutUtf8(r.stdout, max);
       const err = cutUtf8(r.stderr, max);
       return {
@@ -663,7 +667,8 @@ export function createTools(sandbox, options = {}) {
     name,
     description,
     parameters: structuredClone(schema),
-    execute: (args) => serialise(sandbox, async () => {
+    // opts.signal (an AbortSignal) cancels an execute call's run
+    execute: (args, opts) => serialise(sandbox, async () => {
       let operationId;
       const startedAt = new Date().toISOString();
       try {
@@ -679,7 +684,7 @@ export function createTools(sandbox, options = {}) {
         // One tool call is one operation: its steps report under its id.
         const result = await own._operationAsync(name, op, a.path, (id) => {
           operationId = String(id);
-          return run(a, operationId, startedAt);
+          return run(a, operationId, startedAt, opts?.signal);
         });
         const env = { ok: true, result };
         return compact ? compactEnvelope(env) : env;

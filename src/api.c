@@ -33,6 +33,7 @@
 #include "buf.h"
 #include "cas.h"
 #include "cmd/cmd.h"
+#include "coro.h"
 #include "limits.h"
 #include "memsandbox.h"
 #include "sandbox.h"
@@ -272,6 +273,9 @@ int api_op_begin(msb_sandbox *sb, api_op *o, int op, const char *p1,
     api_ev_init(&ev, "operation.started", o);
     events_emit(&sb->ev, &ev);
   }
+  if (sb->run && sb->run->paused) /* its state is mid-change */
+    return api_fail(sb, MSB_EMISUSE,
+                    "a run is in progress: step it to its end first");
   if (sb->pol) {
     o->dpaths = sb->pol->denied_paths;
     o->dcmds = sb->pol->denied_cmds;
@@ -405,6 +409,8 @@ size_t api_close(msb_sandbox *sb) {
   size_t i, leaked;
   mem m;
   if (!sb) return 0;
+  api_run_abandon(sb);
+  coro_destroy(sb->co);
   for (i = 0; i < sb->ncps; i++) {
     vnode_unref(sb->fs, sb->cps[i].root);
     shell_destroy(sb->cps[i].sh);

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "coro.h"
+#include "limits.h"
 #include "sandbox.h"
 #include "secret.h"
 
@@ -139,7 +141,7 @@ static int api_exec_body(msb_sandbox *sb, const char *script, size_t len,
                           msb_strerror(rc), api_quota_name(sb, rc));
   }
   vfs_unit_begin(sb->fs); /* changes outside any command count once */
-  rc = shell_exec(sb->sh, script, len, opts, res);
+  rc = shell_exec_paced(sb->sh, script, len, opts, &sb->run->pace, res);
   vfs_unit_end(sb->fs);
   if (!rc && !res->cwd) {
     res->cwd = mem_strdup(&sb->m, shell_cwd(sb->sh));
@@ -190,17 +192,20 @@ int msb_parse_check(msb_sandbox *sb, const char *script, size_t len) {
   return api_ok(sb);
 }
 
-/* Runs a script; a denied command inside is part of the result. */
-int msb_exec(msb_sandbox *sb, const char *script, size_t len,
-             const msb_exec_opts *opts, msb_result *res) {
+/* The body of a run, on the sandbox's coroutine: msb_exec as it was
+ * before runs could pause. */
+static void api_run_main(void *arg) {
+  msb_run *run = arg;
+  msb_sandbox *sb = run->sb;
+  const msb_exec_opts *opts = run->has_opts ? &run->opts : NULL;
+  msb_result *res = &run->res;
   api_op o;
   events_ev x;
   int rc;
-  API_CHECK(sb);
   api_x(&x);
   rc = api_op_begin(sb, &o, POLICY_OP_EXECUTE, NULL, NULL, 0);
   if (!rc) {
-    rc = api_exec_run(sb, script, len, opts, res);
+    rc = api_exec_run(sb, run->script, run->len, opts, res);
     if (!rc) {
       x.has = EVENTS_HAS_EXIT | EVENTS_HAS_OUT | EVENTS_HAS_ERR;
       x.exit_code = res->exit_code;
@@ -208,8 +213,90 @@ int msb_exec(msb_sandbox *sb, const char *script, size_t len,
       x.err = res->err_total;
       x.limit = res->limit;
     }
-  } else if (res) {
+  } else {
     memset(res, 0, sizeof *res);
   }
-  return api_op_end(sb, &o, rc, &x);
+  run->rc = api_op_end(sb, &o, rc, &x);
+}
+
+/* Begins a run (see the header). */
+int msb_exec_start(msb_sandbox *sb, const char *script, size_t len,
+                   const msb_exec_opts *opts, msb_run **run) {
+  msb_run *r;
+  API_CHECK(sb);
+  if (!run) return api_fail(sb, MSB_EINVAL, "run is required");
+  *run = NULL;
+  if (sb->run) return api_fail(sb, MSB_EMISUSE, "a run is in progress");
+  if (!sb->co && !(sb->co = coro_create(0)))
+    return api_fail(sb, MSB_ENOMEM, "no memory for the run's stack");
+  if (!(r = mem_zalloc(&sb->m, sizeof *r))) return api_oom(sb);
+  r->sb = sb;
+  r->script = script;
+  r->len = len;
+  if (opts) {
+    r->opts = *opts;
+    r->has_opts = 1;
+  }
+  r->pace.co = sb->co;
+  sb->run = r;
+  coro_start(sb->co, api_run_main, r);
+  *run = r;
+  return 0;
+}
+
+/* Runs a run's next slice (see the header). */
+int msb_exec_step(msb_run *run, uint64_t steps, msb_result *res) {
+  msb_sandbox *sb;
+  int rc, wipe;
+  if (!run || !res) return MSB_EMISUSE;
+  sb = run->sb;
+  if (!run->pace.stop) run->pace.until = steps ? run->pace.steps + steps : 0;
+  run->paused = 0;
+  if (!coro_resume(sb->co)) {
+    run->paused = 1;
+    return MSB_PAUSED;
+  }
+  *res = run->res;
+  rc = run->rc;
+  wipe = run->has_opts && run->opts.secret_count;
+  sb->run = NULL;
+  mem_free(&sb->m, run);
+  if (wipe) coro_wipe(sb->co); /* its frames held the secret values */
+  return rc;
+}
+
+/* Ends a run at its next resumption (see the header). */
+void msb_exec_cancel(msb_run *run, int why) {
+  if (!run) return;
+  run->pace.stop = why == MSB_CANCEL_TIMEOUT ? LIMIT_DEADLINE : LIMIT_CANCELLED;
+  run->pace.until = 1; /* a run not yet at its first pause stops there */
+}
+
+/* The output of a paused run so far (see the header). */
+void msb_exec_output(const msb_run *run, int fd, const uint8_t **data,
+                     size_t *len) {
+  *data = NULL;
+  *len = 0;
+  if (run && run->paused) shell_pace_output(&run->pace, fd, data, len);
+}
+
+void api_run_abandon(msb_sandbox *sb) {
+  msb_result res;
+  if (!sb->run) return;
+  msb_exec_cancel(sb->run, MSB_CANCEL_ABORT);
+  if (msb_exec_step(sb->run, 0, &res) == MSB_OK) msb_result_finish(sb, &res);
+}
+
+/* Runs a script; a denied command inside is part of the result. */
+int msb_exec(msb_sandbox *sb, const char *script, size_t len,
+             const msb_exec_opts *opts, msb_result *res) {
+  msb_run *run;
+  int rc;
+  API_CHECK(sb);
+  if (!res) return api_fail(sb, MSB_EINVAL, "res is required");
+  if ((rc = msb_exec_start(sb, script, len, opts, &run))) {
+    if (res) memset(res, 0, sizeof *res);
+    return rc;
+  }
+  return msb_exec_step(run, 0, res);
 }

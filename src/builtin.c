@@ -2111,6 +2111,23 @@ static int bi_command(shell *sh, int argc, char **argv) {
   return interp_run_argv(sh, argc - i, argv + i, 1);
 }
 
+static int bi_bash(shell *sh, int argc, char **argv);
+
+/* The builtins that run shell code (eval, source, bash) are called
+ * directly, so a paced run can pause inside them: the wasm build's
+ * Asyncify follows direct calls only (see interp_pace). The rest are
+ * called through the table and run whole within a slice. */
+int builtin_run(shell *sh, const sh_builtin *b, int argc, char **argv) {
+  int rc;
+  if (b->fn == bi_eval) return bi_eval(sh, argc, argv);
+  if (b->fn == bi_source) return bi_source(sh, argc, argv);
+  if (b->fn == bi_bash) return bi_bash(sh, argc, argv);
+  sh->run->no_yield++;
+  rc = b->fn(sh, argc, argv);
+  sh->run->no_yield--;
+  return rc;
+}
+
 static int bi_builtin(shell *sh, int argc, char **argv) {
   const sh_builtin *b;
   const cmd_desc *d;

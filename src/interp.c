@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coro.h"
 #include "glob.h"
 #include "policy.h"
 #include "regex.h"
 #include "trap.h"
 
 #define SH_LIMIT_STATUS 124
+#define SH_CANCEL_STATUS 130 /* a cancelled run ends as if by SIGINT */
 
 /* ---- small helpers -------------------------------------------------- */
 
@@ -79,6 +81,47 @@ int interp_tick(shell *sh, uint64_t n) {
     return MSB_ELIMIT;
   }
   return 0;
+}
+
+/* Suspends the run at its pace's slice end (issue 17): the host gets
+ * control back and resumes it for the next slice or ends it with a limit.
+ * Yields only where the wasm build can unwind the stack: not inside a
+ * builtin or command (reached through a function pointer, which Asyncify
+ * is told not to instrument), so a loop in `eval` runs its slice to the
+ * end of the builtin. */
+static int interp_pace(shell *sh) {
+  sh_run *r = sh->run;
+  shell_pace *p = r->pace;
+  if (r->no_yield) return 0;
+  if (!p->stop) {
+    p->steps = r->steps;
+    coro_yield(p->co);
+  }
+  if (p->stop) {
+    r->limit = (limit_id)p->stop;
+    return MSB_ELIMIT;
+  }
+  return 0;
+}
+
+void shell_pace_output(const shell_pace *p, int fd, const uint8_t **data,
+                       size_t *len) {
+  const sh_run *r = p->run;
+  const buf *b;
+  *data = NULL;
+  *len = 0;
+  if (!r) return;
+  b = fd == 2 ? (r->sec ? &r->red_err : &r->err)
+              : (r->sec ? &r->red_out : &r->out);
+  *data = (const uint8_t *)b->p;
+  *len = b->len;
+}
+
+int interp_tick_pace(shell *sh) {
+  sh_run *r = sh->run;
+  int rc = interp_tick(sh, 1);
+  if (rc || !r->pace || !r->pace->until || r->steps < r->pace->until) return rc;
+  return interp_pace(sh);
 }
 
 int interp_charge_bytes(shell *sh, uint64_t n) {
@@ -1551,11 +1594,15 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
+  c.stack_floor = sh->run->pace ? coro_stack_floor(sh->run->pace->co) : 0;
   out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;
-  else
+  else {
+    sh->run->no_yield++; /* see interp_pace */
     rc = d->fn(&c);
+    sh->run->no_yield--;
+  }
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
   full = interp_file_full(sh, rc, out == &tout ? s1 : NULL);
   if (full) rc = 1;
@@ -1879,7 +1926,7 @@ int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv) {
   int rc, werr;
   if ((rc = interp_denied(sh, argv[0], b->name, 1))) return rc;
   sh->run->write_err = 0;
-  rc = b->fn(sh, argc, argv);
+  rc = builtin_run(sh, b, argc, argv);
   werr = sh->run->write_err;
   sh->run->write_err = 0;
   if (werr && rc >= 0) {
@@ -2403,7 +2450,7 @@ static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
   interp_saved sv;
   sh->line = n->line;
   if (!sh->in_trap) sh->cur_cmd = n;
-  rc = interp_tick(sh, 1);
+  rc = interp_tick_pace(sh);
   if (rc) return rc;
   sh->cmdsub_ran = 0;
   sh->last_cmdsub_status = 0;
@@ -2651,7 +2698,7 @@ static int interp_comsub_node(shell *sh, ast_node *n) {
 }
 
 /* Subshell run of n with fd 1 captured into out. */
-int interp_capture(shell *sh, ast_node *n, buf *out) {
+static int interp_capture_run(shell *sh, ast_node *n, buf *out) {
   shell *c;
   sh_stream *s;
   int rc;
@@ -2695,8 +2742,8 @@ int interp_capture(shell *sh, ast_node *n, buf *out) {
 
 /* Deferred command substitution: parse and run text (starting at source
  * line `line`) in a subshell. */
-int interp_capture_text(shell *sh, const char *text, size_t len, int line,
-                        buf *out) {
+static int interp_capture_text_run(shell *sh, const char *text, size_t len,
+                                   int line, buf *out) {
   shell *c;
   sh_stream *s;
   int rc;
@@ -2721,6 +2768,27 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
   sh->next_pid = c->next_pid;
   sh->rng = c->rng;
   shell_destroy(c);
+  return rc;
+}
+
+/* A command substitution runs whole within a slice of a paced run, and
+ * expansion reaches it through a pointer: Asyncify, told to ignore
+ * indirect calls, then leaves expansion's frames as they are, which keeps
+ * deep nesting within V8's stack (see SH_STACK_MAX). */
+int interp_capture(shell *sh, ast_node *n, buf *out) {
+  int rc;
+  sh->run->no_yield++;
+  rc = sh->run->capture(sh, n, out);
+  sh->run->no_yield--;
+  return rc;
+}
+
+int interp_capture_text(shell *sh, const char *text, size_t len, int line,
+                        buf *out) {
+  int rc;
+  sh->run->no_yield++;
+  rc = sh->run->capture_text(sh, text, len, line, out);
+  sh->run->no_yield--;
   return rc;
 }
 
@@ -2936,7 +3004,7 @@ static int interp_while(shell *sh, ast_node *n, int until) {
   int rc, status = 0, stop;
   sh->loops++;
   for (;;) {
-    rc = interp_tick(sh, 1);
+    rc = interp_tick_pace(sh);
     if (rc) break;
     rc = interp_cond_run(sh, n->u.loop.cond);
     if (rc < 0 || sh->flow != SH_FLOW_NONE) {
@@ -2982,7 +3050,7 @@ static int interp_for(shell *sh, ast_node *n) {
   }
   sh->loops++;
   for (i = 0; i < ac; i++) {
-    rc = interp_tick(sh, 1);
+    rc = interp_tick_pace(sh);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
       buf b;
@@ -3040,7 +3108,7 @@ static int interp_afor(shell *sh, ast_node *n) {
   }
   sh->loops++;
   for (;;) {
-    rc = interp_tick(sh, 1);
+    rc = interp_tick_pace(sh);
     if (rc) break;
     rc = interp_arith_word(sh, n->u.afor.cond, &v);
     if (rc) {
@@ -3152,6 +3220,21 @@ static int interp_andor(shell *sh, ast_node *n, ast_node **last) {
  * The last command of a list, group, if branch or && / || runs in the
  * same frame (goto again) when nothing is left to do after it: nesting
  * then costs no native stack (see SH_STACK_MAX). */
+/* A loop. Its handler is where a paced run yields (interp_tick_pace), and
+ * in wasm Asyncify gives it a larger frame: charged as SH_STACK_LOOP. */
+static int interp_loop(shell *sh, ast_node *n) {
+  int rc;
+  if ((rc = interp_stack_push(sh, SH_STACK_LOOP))) return rc;
+  if (n->kind == AST_WHILE || n->kind == AST_UNTIL)
+    rc = interp_while(sh, n, n->kind == AST_UNTIL);
+  else if (n->kind == AST_ARITH_FOR)
+    rc = interp_afor(sh, n);
+  else
+    rc = interp_for(sh, n);
+  interp_stack_pop(sh, SH_STACK_LOOP);
+  return rc;
+}
+
 static int interp_node_run(shell *sh, ast_node *n) {
   int rc, check, redir;
   interp_saved sv;
@@ -3236,11 +3319,11 @@ again:
     rc = br ? interp_node(sh, br) : 0;
     break;
   }
-  case AST_WHILE: rc = interp_while(sh, n, 0); break;
-  case AST_UNTIL: rc = interp_while(sh, n, 1); break;
+  case AST_WHILE:
+  case AST_UNTIL:
   case AST_FOR:
-  case AST_SELECT: rc = interp_for(sh, n); break;
-  case AST_ARITH_FOR: rc = interp_afor(sh, n); break;
+  case AST_SELECT:
+  case AST_ARITH_FOR: rc = interp_loop(sh, n); break;
   case AST_CASE: rc = interp_case(sh, n); break;
   case AST_FUNC:
     sh->line = n->line;
@@ -3249,7 +3332,7 @@ again:
   case AST_COND:
     sh->line = n->line;
     if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
-    rc = interp_tick(sh, 1);
+    rc = interp_tick_pace(sh);
     if (!rc) rc = interp_denied(sh, "[[", "[[", 1); /* `test`'s code */
     if (!rc) rc = interp_cond(sh, n->u.cond);
     check = 1;
@@ -3258,7 +3341,7 @@ again:
     int64_t v;
     sh->line = n->line;
     if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
-    rc = interp_tick(sh, 1);
+    rc = interp_tick_pace(sh);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
       buf b;
@@ -4101,6 +4184,11 @@ static void interp_limit_message(shell *sh, int rc) {
   }
   if (!sh->run->limit) sh->run->limit = LIMIT_MAX_STEPS;
   lim = sh->run->limit;
+  if (lim == LIMIT_CANCELLED) return; /* bash killed by SIGINT: silent */
+  if (lim == LIMIT_DEADLINE) {
+    buf_puts(e, "bash: memsandbox: time limit exceeded (timeout)\n");
+    return;
+  }
   buf_printf(e, "bash: memsandbox: %s exceeded (%s=%llu)\n",
              sh->run->pipe_stop && rc != MSB_ENOMEM ? "pipe capacity limit"
                                                     : limit_noun(lim),
@@ -4408,6 +4496,10 @@ static int interp_exec(shell *sh, const char *script, size_t len,
       (rc = interp_secrets_begin(sh, opts, &set, &run)))
     return rc;
   run.procsub_next = 63;
+  run.pace = sh->pace;
+  if (run.pace) run.pace->run = &run;
+  run.capture = interp_capture_run;
+  run.capture_text = interp_capture_text_run;
   sh->run = &run;
   var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;
@@ -4481,12 +4573,16 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   if (rc < 0) {
     interp_limit_message(sh, rc);
     interp_drop_exit_trap(sh);
-    rc = SH_LIMIT_STATUS;
+    rc = run.limit == LIMIT_CANCELLED ? SH_CANCEL_STATUS : SH_LIMIT_STATUS;
   }
   sh->status = rc;
   sh->flow = SH_FLOW_NONE;
   while (var_level(sh->vars) > 0) var_pop_scope(sh->vars);
   sh->funcs_active = 0;
+  /* each call is one `bash -c`: $_ starts afresh in the next, and never
+   * carries a value (secret or not) out of this one */
+  mem_free(sh->m, sh->last_arg);
+  sh->last_arg = NULL;
   if (run.sec) {
     interp_scrub_secrets(sh, &set);
     var_log_keep_current(sh->vars);
@@ -4504,6 +4600,7 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   buf_finish(&run.err);
   var_set_limit(sh->vars, 0, NULL);
   sh->run = NULL;
+  if (run.pace) run.pace->run = NULL;
   if (oom) {
     mem_free(sh->m, res->out);
     mem_free(sh->m, res->err);
@@ -4534,15 +4631,27 @@ static int interp_exec_named(shell *sh, const char *script, size_t len,
 /* Runs a script like `bash -c`. */
 int shell_exec(shell *sh, const char *script, size_t len,
                const msb_exec_opts *opts, msb_result *res) {
+  return shell_exec_paced(sh, script, len, opts, NULL, res);
+}
+
+int shell_exec_paced(shell *sh, const char *script, size_t len,
+                     const msb_exec_opts *opts, shell_pace *pace,
+                     msb_result *res) {
   memset(res, 0, sizeof *res);
   var_log_clear(sh->vars); /* a fresh-state run changes nothing here */
   if (opts && opts->fresh_state) {
     shell *f = shell_create(sh->m, sh->fs, sh->lim, sh->rng, sh->clock_ns);
     int rc;
     if (!f) return MSB_ENOMEM;
+    f->pace = pace;
     rc = interp_exec_named(f, script, len, opts, res);
     shell_destroy(f);
     return rc;
   }
-  return interp_exec_named(sh, script, len, opts, res);
+  sh->pace = pace;
+  {
+    int rc = interp_exec_named(sh, script, len, opts, res);
+    sh->pace = NULL;
+    return rc;
+  }
 }

@@ -138,12 +138,15 @@ typedef struct sh_alias {
  * the largest), rounded up; SH_STACK_MAX leaves room for the host's frames
  * and for the work of the innermost command. Passing it stops the run as
  * max_call_depth does, whatever that limit's value; arithmetic alone ends
- * just its expression, with bash's "expression recursion level exceeded". */
+ * just its expression, with bash's "expression recursion level exceeded".
+ * Measured again with Asyncify (see coro.c): its frames are larger, so
+ * the room is less than the 834 KB the host leaves. */
 #ifndef SH_STACK_MAX
-#define SH_STACK_MAX ((size_t)720 << 10)
+#define SH_STACK_MAX ((size_t)620 << 10)
 #endif
 #define SH_STACK_NODE 240    /* interp_node and a compound's handler */
-#define SH_STACK_CALL 160    /* a function call, beyond its body's node */
+#define SH_STACK_LOOP 300    /* a loop's handler, beyond its node */
+#define SH_STACK_CALL 260    /* a function call, beyond its body's node */
 #define SH_STACK_EVAL 420    /* eval, source, a trap: beyond the parse */
 #define SH_STACK_SCRIPT 230  /* bash FILE, bash -c: beyond the eval */
 #define SH_STACK_SUB 130     /* a subshell, a pipeline stage */
@@ -161,6 +164,12 @@ typedef struct sh_run {
    * reaching it sets limit to LIMIT_TIMEOUT. */
   uint64_t step_cap;
   limit_id limit;       /* the limit that stopped the run */
+  shell_pace *pace;     /* the host's slicing (NULL: run to the end) */
+  int no_yield;         /* inside a builtin or command: no suspension */
+  /* command substitution, called through these (see interp_capture) */
+  int (*capture)(shell *sh, ast_node *n, buf *out);
+  int (*capture_text)(shell *sh, const char *text, size_t len, int line,
+                      buf *out);
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
   uint64_t rx_units;    /* regex work paid for and not yet done */
@@ -250,6 +259,7 @@ struct shell {
   ast_tree *tree; /* tree of the code running (function defs) */
   parser *parser; /* top-level parser (extglob changes) */
   int script_mode; /* running a script file (errors name it) */
+  shell_pace *pace; /* the host's slicing for the next exec */
   char **env_override; /* environment a command run by env/xargs gets
                            instead of the shell's exports (borrowed) */
 };
@@ -268,6 +278,9 @@ int interp_capture_text(shell *sh, const char *text, size_t len, int line,
 int interp_string(shell *sh, const char *src, size_t len, int first_line);
 /* Charges n steps; MSB_ELIMIT (and sets run->limit) when exhausted. */
 int interp_tick(shell *sh, uint64_t n);
+/* interp_tick(sh, 1) at a statement or a loop's turn, where a paced run
+ * may suspend (see shell_pace); MSB_ELIMIT when the host ended it. */
+int interp_tick_pace(shell *sh);
 /* Charges n bytes copied, scanned or matched, one step per
  * CMD_BYTES_PER_STEP (cmd.h); as interp_tick. The places that move data
  * in bulk call it: expansion results (expand.c), writes to any stream and
@@ -421,6 +434,9 @@ int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* The shell's own builtins (binary search). NULL when not one. */
 const sh_builtin *builtin_find(const char *name);
 const sh_builtin *builtin_table(size_t *count);
+/* Runs builtin b (argv[0] is its name); see builtin.c for why some are
+ * called directly. */
+int builtin_run(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* Assigns name=value honoring attributes (integer). Prints errors. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags);

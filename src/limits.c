@@ -48,6 +48,8 @@ static const limit_info limit_table[LIMIT_END] = {
 #include "limits.def"
 #undef LIMIT
     [LIMIT_TIMEOUT] = {"timeout", 0, 0, 0, 0, 0, 0, ""},
+    [LIMIT_CANCELLED] = {"cancelled", 0, 0, 0, 0, 0, 0, ""},
+    [LIMIT_DEADLINE] = {"timeout", 0, 0, 0, 0, 0, 0, ""},
 };
 
 /* Fills *lim with a profile's values. */

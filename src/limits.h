@@ -21,6 +21,8 @@ typedef enum limit_id {
 #include "limits.def"
 #undef LIMIT
   LIMIT_TIMEOUT,
+  LIMIT_CANCELLED, /* the host cancelled the run (msb_exec_cancel) */
+  LIMIT_DEADLINE,  /* the host's wall-clock timeout ended it */
   LIMIT_END
 } limit_id;
 

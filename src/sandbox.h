@@ -64,6 +64,8 @@ struct msb_sandbox {
   events_ev outer_x; /* a step's terminal fields (exec's exit code, bytes) */
   const struct secret_set *secrets; /* bound during msb_exec: messages are
                                        redacted while set */
+  struct coro *co; /* runs execs (api_exec.c); made at the first */
+  msb_run *run;     /* the exec in progress, or NULL */
   char errmsg[API_ERRMSG_MAX];
   char errname[64]; /* scratch for api_quota_name */
 };
@@ -72,6 +74,24 @@ struct msb_sandbox {
  * held after everything was freed: leaked bytes plus leaked blocks, so 0
  * means nothing leaked. The debug check the unit tests read. */
 size_t api_close(msb_sandbox *sb);
+
+/* An exec in progress (api_exec.c): msb_exec_start to the last
+ * msb_exec_step. The script and options are borrowed until then. */
+struct msb_run {
+  msb_sandbox *sb;
+  const char *script;
+  size_t len;
+  msb_exec_opts opts;
+  int has_opts;
+  shell_pace pace;
+  msb_result res;
+  int rc;     /* msb_exec's return, once the run is done */
+  int paused; /* suspended between two steps */
+};
+
+/* Cancels and finishes the exec in progress, if any, dropping its result
+ * (msb_close). */
+void api_run_abandon(msb_sandbox *sb);
 
 /* ---- the API layer's shared parts (api.c) --------------------------- */
 

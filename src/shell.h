@@ -15,6 +15,25 @@
 #include "vfs.h"
 
 typedef struct shell shell;
+struct coro;
+
+/* How a run is paced (issue 17): the host runs it on a coroutine a slice
+ * of steps at a time. At a statement or a loop's turn once the run's
+ * steps reach `until` it yields to the host, which sets the next `until`
+ * or `stop` before resuming. The steps alone decide where a run yields,
+ * so its results do not depend on the slicing. */
+typedef struct shell_pace {
+  struct coro *co; /* the run's coroutine */
+  uint64_t until;  /* yield once the run's steps reach it; 0 = never */
+  uint64_t steps;  /* the run's steps at the last yield */
+  int stop;        /* a limit_id: end the run with it when resumed */
+  void *run;       /* the run's state while it runs (interp.c) */
+} shell_pace;
+/* The run's stdout (fd 1) or stderr (fd 2) so far, as the result will hold
+ * it (redacted; a secret's possible start is held back until it is known
+ * not to be one). Borrowed until the run is resumed. */
+void shell_pace_output(const shell_pace *p, int fd, const uint8_t **data,
+                       size_t *len);
 
 /* Creates a session with cwd and HOME "/workspace". lim and clock_ns are
  * borrowed for the shell's lifetime (the sandbox owns them). */
@@ -24,6 +43,10 @@ void shell_destroy(shell *sh);
 /* Runs a script; fills res (see msb_exec). */
 int shell_exec(shell *sh, const char *script, size_t len,
                const msb_exec_opts *opts, msb_result *res);
+/* shell_exec inside pace->co, suspending as pace says (NULL: never). */
+int shell_exec_paced(shell *sh, const char *script, size_t len,
+                     const msb_exec_opts *opts, shell_pace *pace,
+                     msb_result *res);
 /* 0 complete, MSB_EINCOMPLETE, or MSB_ESYNTAX. */
 int shell_parse_check(shell *sh, const char *script, size_t len);
 /* Current working directory (borrowed). */

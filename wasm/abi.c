@@ -258,6 +258,49 @@ static void abi_forget_secrets(const msb_exec_opts *o) {
   abi_stack_dirty = 1;
 }
 
+/* An exec options record as msb_exec_opts (opts may be NULL). */
+static void abi_opts_read(const uint8_t *opts, msb_exec_opts *o) {
+  memset(o, 0, sizeof *o);
+  if (!opts) return;
+  o->stdin_data =
+      (const uint8_t *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_STDIN);
+  o->stdin_len = abi_get32(opts, MSB_WASM_OPTS_STDIN_LEN);
+  o->cwd = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_CWD);
+  o->fresh_state = abi_get32(opts, MSB_WASM_OPTS_FRESH) != 0;
+  o->atomic = abi_get32(opts, MSB_WASM_OPTS_ATOMIC) != 0;
+  o->env = (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ENV);
+  o->env_count = abi_get32(opts, MSB_WASM_OPTS_ENV_COUNT);
+  o->secrets =
+      (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_SECRETS);
+  o->secret_count = abi_get32(opts, MSB_WASM_OPTS_SECRET_COUNT);
+  o->arg0 = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ARG0);
+}
+
+/* A finished run's msb_exec return and result into a result record. */
+static int abi_result_put(msb_sandbox *sb, int rc, msb_result *r,
+                          uint8_t *res) {
+  memset(res, 0, MSB_WASM_RES_SIZE);
+  if (rc) {
+    msb_result_finish(sb, r);
+    return rc;
+  }
+  abi_put32(res, MSB_WASM_RES_EXIT, (uint32_t)r->exit_code);
+  abi_put32(res, MSB_WASM_RES_OUT, (uint32_t)(uintptr_t)r->out);
+  abi_put32(res, MSB_WASM_RES_OUT_LEN, (uint32_t)r->out_len);
+  abi_put32(res, MSB_WASM_RES_ERR, (uint32_t)(uintptr_t)r->err);
+  abi_put32(res, MSB_WASM_RES_ERR_LEN, (uint32_t)r->err_len);
+  abi_put32(res, MSB_WASM_RES_OUT_TRUNC, (uint32_t)(r->out_truncated != 0));
+  abi_put32(res, MSB_WASM_RES_ERR_TRUNC, (uint32_t)(r->err_truncated != 0));
+  abi_put32(res, MSB_WASM_RES_CWD, (uint32_t)(uintptr_t)r->cwd);
+  abi_put32(res, MSB_WASM_RES_LIMIT, (uint32_t)(uintptr_t)r->limit);
+  abi_put32(res, MSB_WASM_RES_FAILURE, (uint32_t)(uintptr_t)r->failure);
+  abi_put32(res, MSB_WASM_RES_ROLLED_BACK, (uint32_t)(r->rolled_back != 0));
+  abi_put64(res, MSB_WASM_RES_OUT_TOTAL, r->out_total);
+  abi_put64(res, MSB_WASM_RES_ERR_TOTAL, r->err_total);
+  abi_put64(res, MSB_WASM_RES_REVISION, msb_revision(sb));
+  return 0;
+}
+
 /* Runs a script; fills a result record (release it with
  * msb_wasm_result_finish even after a failure: it is zeroed then). */
 static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
@@ -265,44 +308,65 @@ static int abi_exec(msb_sandbox *sb, const char *script, size_t len,
   msb_exec_opts o;
   msb_result r;
   int rc;
-  memset(&o, 0, sizeof o);
+  abi_opts_read(opts, &o);
   memset(&r, 0, sizeof r);
-  memset(res, 0, MSB_WASM_RES_SIZE);
-  if (opts) {
-    o.stdin_data =
-        (const uint8_t *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_STDIN);
-    o.stdin_len = abi_get32(opts, MSB_WASM_OPTS_STDIN_LEN);
-    o.cwd = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_CWD);
-    o.fresh_state = abi_get32(opts, MSB_WASM_OPTS_FRESH) != 0;
-    o.atomic = abi_get32(opts, MSB_WASM_OPTS_ATOMIC) != 0;
-    o.env = (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ENV);
-    o.env_count = abi_get32(opts, MSB_WASM_OPTS_ENV_COUNT);
-    o.secrets =
-        (const char *const *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_SECRETS);
-    o.secret_count = abi_get32(opts, MSB_WASM_OPTS_SECRET_COUNT);
-    o.arg0 = (const char *)(uintptr_t)abi_get32(opts, MSB_WASM_OPTS_ARG0);
-  }
   rc = msb_exec(sb, script, len, &o, &r);
   if (o.secret_count) abi_forget_secrets(&o);
-  if (rc) {
-    msb_result_finish(sb, &r);
+  return abi_result_put(sb, rc, &r, res);
+}
+
+/* An incremental run as the host holds it: the run, and the options whose
+ * secret values are zeroed when it ends. */
+typedef struct abi_run {
+  msb_sandbox *sb;
+  msb_run *run;
+  msb_exec_opts o;
+} abi_run;
+
+/* msb_exec_start; *handle is the run's handle for the calls below. */
+static int abi_exec_start(msb_sandbox *sb, const char *script, size_t len,
+                          const uint8_t *opts, uint8_t *handle) {
+  abi_run *r = mem_zalloc(abi_host_mem(), sizeof *r);
+  int rc;
+  abi_put32(handle, 0, 0);
+  if (!r) return MSB_ENOMEM;
+  abi_opts_read(opts, &r->o);
+  r->sb = sb;
+  if ((rc = msb_exec_start(sb, script, len, &r->o, &r->run))) {
+    mem_free(abi_host_mem(), r);
     return rc;
   }
-  abi_put32(res, MSB_WASM_RES_EXIT, (uint32_t)r.exit_code);
-  abi_put32(res, MSB_WASM_RES_OUT, (uint32_t)(uintptr_t)r.out);
-  abi_put32(res, MSB_WASM_RES_OUT_LEN, (uint32_t)r.out_len);
-  abi_put32(res, MSB_WASM_RES_ERR, (uint32_t)(uintptr_t)r.err);
-  abi_put32(res, MSB_WASM_RES_ERR_LEN, (uint32_t)r.err_len);
-  abi_put32(res, MSB_WASM_RES_OUT_TRUNC, (uint32_t)(r.out_truncated != 0));
-  abi_put32(res, MSB_WASM_RES_ERR_TRUNC, (uint32_t)(r.err_truncated != 0));
-  abi_put32(res, MSB_WASM_RES_CWD, (uint32_t)(uintptr_t)r.cwd);
-  abi_put32(res, MSB_WASM_RES_LIMIT, (uint32_t)(uintptr_t)r.limit);
-  abi_put32(res, MSB_WASM_RES_FAILURE, (uint32_t)(uintptr_t)r.failure);
-  abi_put32(res, MSB_WASM_RES_ROLLED_BACK, (uint32_t)(r.rolled_back != 0));
-  abi_put64(res, MSB_WASM_RES_OUT_TOTAL, r.out_total);
-  abi_put64(res, MSB_WASM_RES_ERR_TOTAL, r.err_total);
-  abi_put64(res, MSB_WASM_RES_REVISION, msb_revision(sb));
+  abi_put32(handle, 0, (uint32_t)(uintptr_t)r);
   return 0;
+}
+
+/* msb_exec_output into a blob record (data, len). */
+static int abi_exec_output(abi_run *r, int fd, uint8_t *blob) {
+  const uint8_t *d = NULL;
+  size_t n = 0;
+  if (r) msb_exec_output(r->run, fd, &d, &n);
+  abi_put32(blob, MSB_WASM_BLOB_PTR, (uint32_t)(uintptr_t)d);
+  abi_put32(blob, MSB_WASM_BLOB_LEN, (uint32_t)n);
+  return 0;
+}
+
+static void abi_exec_cancel(abi_run *r, int why) {
+  if (r) msb_exec_cancel(r->run, why);
+}
+
+/* msb_exec_step: MSB_PAUSED, or the run's end as abi_exec's (the handle
+ * is dead then). */
+static int abi_exec_step(abi_run *r, uint32_t steps, uint8_t *res) {
+  msb_result out;
+  int rc;
+  memset(&out, 0, sizeof out);
+  memset(res, 0, MSB_WASM_RES_SIZE);
+  rc = msb_exec_step(r->run, steps, &out);
+  if (rc == MSB_PAUSED) return rc;
+  if (r->o.secret_count) abi_forget_secrets(&r->o);
+  rc = abi_result_put(r->sb, rc, &out, res);
+  mem_free(abi_host_mem(), r);
+  return rc;
 }
 
 /* Frees the buffers a result record names and zeroes them. */
@@ -439,6 +503,11 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_ENV_CHANGES: return abi_env_changes(S(a), P(b));
   case MSB_WASM_OP_STATE_EXPORT: return abi_state_export(S(a), U(b), P(c));
   case MSB_WASM_OP_STATE_IMPORT: return msb_state_import(S(a), P(b), U(c));
+  case MSB_WASM_OP_EXEC_START:
+    return abi_exec_start(S(a), P(b), U(c), P(d), P(e));
+  case MSB_WASM_OP_EXEC_STEP: return abi_exec_step(P(a), U(b), P(c));
+  case MSB_WASM_OP_EXEC_CANCEL: abi_exec_cancel(P(a), b); return 0;
+  case MSB_WASM_OP_EXEC_OUTPUT: return abi_exec_output(P(a), b, P(c));
   case MSB_WASM_OP_OP_RECORD: return msb_op_record(S(a), P(b));
   default: return MSB_EINVAL;
   }

@@ -142,7 +142,15 @@
 #define MSB_WASM_OP_OP_ID 47          /* (sb) -> the open operation's id */
 #define MSB_WASM_OP_OP_FAIL 48        /* (sb, rc) */
 #define MSB_WASM_OP_ENV_CHANGES 49    /* (sb, blob) */
-#define MSB_WASM_OP_OP_RECORD 50 /* (sb, operation) */
+/* Incremental runs (msb_exec_start and the rest): start gives a run
+ * handle; step runs up to `steps` more steps (0: to the end) and returns
+ * MSB_PAUSED, or ends the run as OP_EXEC does, filling res; cancel takes
+ * MSB_CANCEL_ABORT or MSB_CANCEL_TIMEOUT. */
+#define MSB_WASM_OP_EXEC_START 50  /* (sb, script, len, opts, u32 *run) */
+#define MSB_WASM_OP_EXEC_STEP 51   /* (run, steps, res) */
+#define MSB_WASM_OP_EXEC_CANCEL 52 /* (run, why) */
+#define MSB_WASM_OP_EXEC_OUTPUT 53 /* (run, fd, blob): borrowed bytes */
+#define MSB_WASM_OP_OP_RECORD 54 /* (sb, operation) */
 
 #include <stdint.h>
 

@@ -79,7 +79,8 @@ const allowImports = new Set(readList('imports.allow'));
 const initialPages = Number(/#define MSB_WASM_INITIAL_PAGES (\d+)/
   .exec(readFileSync(join(here, 'abi.h'), 'utf8'))[1]);
 const wantExports = readList('exports.list');
-const emccExtra = new Set(readList('exports-emcc.allow'));
+const emccExtra = new Set([...readList('exports-emcc.allow'),
+  ...readList('exports-asyncify.allow')]);
 let passed = 0, failed = 0;
 function check(ok, what) {
   if (ok) passed++;

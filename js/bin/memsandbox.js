@@ -174,10 +174,28 @@ function report(r, json) {
   if (r.stderr.length) process.stderr.write(r.stderr);
 }
 
+// The run in progress: Ctrl-C aborts it (exit status 130, as in bash).
+/** @type {AbortController | null} */
+let current = null;
+
+// Runs a script; without --json its output streams as it is produced.
 async function run(sb, script, json, stdin = undefined, arg0 = undefined) {
-  const r = await sb.execute(script, { encoding: 'bytes', stdin, arg0 });
-  report(r, json);
-  return r;
+  if (json) {
+    const r = await sb.execute(script, { encoding: 'bytes', stdin, arg0 });
+    report(r, json);
+    return r;
+  }
+  const ac = new AbortController();
+  const interrupt = () => ac.abort();
+  current = ac;
+  process.on('SIGINT', interrupt);
+  try {
+    return await sb.execute(script, { encoding: 'bytes', stdin, arg0, signal: ac.signal,
+      onStdout: (c) => process.stdout.write(c), onStderr: (c) => process.stderr.write(c) });
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+    current = null;
+  }
 }
 
 async function repl(sb, opts) {
@@ -200,6 +218,10 @@ async function repl(sb, opts) {
     rl.prompt();
   };
   rl.on('SIGINT', () => {
+    if (current) { // a run in progress ends as if interrupted
+      current.abort();
+      return;
+    }
     // Ctrl-C drops the typed text, as bash does (in every terminal mode,
     // dumb ones included, which have no erase key).
     // (Node's typings call these read-only; the REPL resets them itself)

@@ -986,8 +986,8 @@ static bc_arr *bc_array(bc_st *s, int idx) {
 }
 
 /* The element cell (created when create is set, else NULL if unset). */
-static int bc_elem(bc_st *s, bc_arr *ar, long i, int create, bcn **out) {
-  long b = i / BC_ABLK;
+static int bc_elem(bc_st *s, bc_arr *ar, int64_t i, int create, bcn **out) {
+  int64_t b = i / BC_ABLK;
   *out = NULL;
   if (b >= ar->nblk) {
     bcn **nb;
@@ -1022,7 +1022,7 @@ static void bc_arr_free(bc_st *s, bc_arr *ar) {
 static int bc_eval(bc_st *s, bc_node *n, bcn *out);
 
 /* Array subscript of n (BN_ARR) as an index, or BC_ERR after a message. */
-static int bc_subscript(bc_st *s, bc_node *n, long *idx) {
+static int bc_subscript(bc_st *s, bc_node *n, int64_t *idx) {
   bcn v;
   int rc = bc_eval(s, n->a, &v);
   if (rc) return rc;
@@ -1036,7 +1036,7 @@ static int bc_subscript(bc_st *s, bc_node *n, long *idx) {
 
 /* For a store: the subscript's value, checked later at the store (GNU
  * reports a bad one there, after the value is computed). */
-static int bc_subscript_value(bc_st *s, bc_node *n, long *idx) {
+static int bc_subscript_value(bc_st *s, bc_node *n, int64_t *idx) {
   bcn v;
   int rc = bc_eval(s, n->a, &v);
   if (rc) return rc;
@@ -1049,7 +1049,7 @@ static int bc_subscript_value(bc_st *s, bc_node *n, long *idx) {
 static int bc_load_named(bc_st *s, bc_node *n, bcn *out) {
   bcn *cell;
   bc_arr *ar;
-  long i;
+  int64_t i;
   int rc;
   switch (n->kind) {
   case BN_VAR:
@@ -1070,7 +1070,7 @@ static int bc_load_named(bc_st *s, bc_node *n, bcn *out) {
 
 /* Clamps a value stored into scale, ibase or obase, with GNU's warnings. */
 static int bc_store_special(bc_st *s, bc_node *at, int kind, const bcn *v) {
-  long x = bcn_to_long(v);
+  int64_t x = bcn_to_long(v);
   if (kind == BN_SCALE) {
     if (x < 0) bc_rt_warn(s, at, "negative scale, set to 0");
     if (x > 2147483647L)
@@ -1092,11 +1092,11 @@ static int bc_store_special(bc_st *s, bc_node *at, int kind, const bcn *v) {
 /* Stores v (taken over) into the named expression n; at gives the
  * address for warnings. An array subscript is evaluated again only when
  * sub is NULL. */
-static int bc_store(bc_st *s, bc_node *n, bc_node *at, const long *sub,
+static int bc_store(bc_st *s, bc_node *n, bc_node *at, const int64_t *sub,
                     bcn *v) {
   bcn *cell;
   bc_arr *ar;
-  long i;
+  int64_t i;
   int rc;
   switch (n->kind) {
   case BN_VAR:
@@ -1167,7 +1167,7 @@ static int bc_rel(int op, int cmp) {
 
 static int bc_assign(bc_st *s, bc_node *n, bcn *out) {
   bcn old, v, r;
-  long sub = 0;
+  int64_t sub = 0;
   int rc;
   if (n->a->kind == BN_ARR &&
       (rc = n->op == '=' ? bc_subscript_value(s, n->a, &sub)
@@ -1213,7 +1213,7 @@ static int bc_assign(bc_st *s, bc_node *n, bcn *out) {
 /* ++x, --x, x++, x-- */
 static int bc_incdec(bc_st *s, bc_node *n, bcn *out) {
   bcn old, one, v;
-  long sub = 0;
+  int64_t sub = 0;
   int rc;
   if (n->a->kind == BN_ARR && (rc = bc_subscript_value(s, n->a, &sub)))
     return rc;

@@ -34,8 +34,8 @@ typedef struct bcn_env {
 void bcn_free(bcn_env *e, bcn *a);
 int bcn_is_zero(const bcn *a);
 /* Integer value of a small number's integer part (saturates). */
-long bcn_to_long(const bcn *a);
-int bcn_from_long(bcn_env *e, long v, bcn *out);
+int64_t bcn_to_long(const bcn *a);
+int bcn_from_long(bcn_env *e, int64_t v, bcn *out);
 int bcn_copy(bcn_env *e, const bcn *a, bcn *out);
 /* Parses digits [0-9A-Z.] in ibase as bc's lexer reads them. */
 int bcn_parse(bcn_env *e, const char *s, int ibase, bcn *out);

@@ -28,7 +28,7 @@ void bcn_free(bcn_env *e, bcn *a) {
 #define BCN_MAX_DIGITS (1L << 28)
 
 /* A zero-filled number of n digits at scale s. */
-static int bcn_alloc(bcn_env *e, bcn *out, long n, int s) {
+static int bcn_alloc(bcn_env *e, bcn *out, int64_t n, int s) {
   memset(out, 0, sizeof *out);
   if (n < 0 || n > BCN_MAX_DIGITS) return MSB_ENOMEM;
   out->d = mem_zalloc(e->c->m, (size_t)n + 1);
@@ -74,8 +74,8 @@ int bcn_copy(bcn_env *e, const bcn *a, bcn *out) {
   return 0;
 }
 
-int bcn_from_long(bcn_env *e, long v, bcn *out) {
-  unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+int bcn_from_long(bcn_env *e, int64_t v, bcn *out) {
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   int rc = bcn_alloc(e, out, 20, 0), i = 0;
   if (rc) return rc;
   for (; u; u /= 10) out->d[i++] = (uint8_t)(u % 10);
@@ -84,11 +84,11 @@ int bcn_from_long(bcn_env *e, long v, bcn *out) {
   return 0;
 }
 
-long bcn_to_long(const bcn *a) {
-  long v = 0;
+int64_t bcn_to_long(const bcn *a) {
+  int64_t v = 0;
   int k;
   for (k = a->n - 1; k >= a->scale; k--) {
-    if (v > 100000000000000000l) return a->neg ? -v : v;
+    if (v > INT64_C(100000000000000000)) return a->neg ? -v : v;
     v = v * 10 + a->d[k];
   }
   return a->neg ? -v : v;
@@ -230,7 +230,7 @@ static int bcn_divmag(bcn_env *e, const uint8_t *a, int an, const bcn *b,
 }
 
 int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  long shift = (long)scale + b->scale - a->scale;
+  int64_t shift = (int64_t)scale + b->scale - a->scale;
   int rc;
   bcn t;
   if (!b->n) return BCN_EDIV;
@@ -240,7 +240,7 @@ int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
     if ((rc = bcn_alloc(e, &t, a->n + shift, 0))) return rc;
     if (a->n) memcpy(t.d + shift, a->d, (size_t)a->n);
   } else {
-    long keep = a->n + shift > 0 ? a->n + shift : 0;
+    int64_t keep = a->n + shift > 0 ? a->n + shift : 0;
     if ((rc = bcn_alloc(e, &t, keep, 0))) return rc;
     if (keep) memcpy(t.d, a->d - shift, (size_t)keep);
   }
@@ -254,8 +254,8 @@ int bcn_div(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
 }
 
 int bcn_mod(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  long rl =
-      (long)scale + b->scale > a->scale ? (long)scale + b->scale : a->scale;
+  int64_t rl = (int64_t)scale + b->scale > a->scale ? (int64_t)scale + b->scale
+                                                    : a->scale;
   int rs = rl > BCN_MAX_DIGITS ? (int)BCN_MAX_DIGITS : (int)rl, rc;
   bcn q, p;
   if (!b->n) return BCN_EDIV;
@@ -269,8 +269,8 @@ int bcn_mod(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
 }
 
 int bcn_pow(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
-  long ex = bcn_to_long(b);
-  unsigned long u = ex < 0 ? 0ul - (unsigned long)ex : (unsigned long)ex;
+  int64_t ex = bcn_to_long(b);
+  uint64_t u = ex < 0 ? (uint64_t)0 - (uint64_t)ex : (uint64_t)ex;
   bcn acc, sq, t;
   int rc, rs;
   if (!ex) return bcn_from_long(e, 1, out);
@@ -297,7 +297,7 @@ int bcn_pow(bcn_env *e, const bcn *a, const bcn *b, int scale, bcn *out) {
     goto done;
   }
   rs = scale > a->scale ? scale : a->scale;
-  if ((long)a->scale * ex < rs) rs = (int)(a->scale * ex);
+  if ((int64_t)a->scale * ex < rs) rs = (int)(a->scale * ex);
   bcn_trunc(&acc, rs);
   *out = acc;
   memset(&acc, 0, sizeof acc);
@@ -310,7 +310,7 @@ done_acc:
 
 int bcn_sqrt(bcn_env *e, const bcn *a, int scale, bcn *out) {
   int rs = scale > a->scale ? scale : a->scale, rc;
-  long shift;
+  int64_t shift;
   bcn n, x, y, q, two;
   if (a->neg) return BCN_ENEG;
   if (!a->n) return bcn_from_long(e, 0, out);
@@ -364,10 +364,10 @@ static int bcn_digval(int ch) {
 
 /* n = n * base + d (in place; n has room for one more digit). */
 static void bcn_muladd(bcn *n, unsigned base, unsigned d) {
-  unsigned long carry = d;
+  uint64_t carry = d;
   int k;
   for (k = 0; k < n->n; k++) {
-    unsigned long t = (unsigned long)n->d[k] * base + carry;
+    uint64_t t = (uint64_t)n->d[k] * base + carry;
     n->d[k] = (uint8_t)(t % 10);
     carry = t / 10;
   }
@@ -425,13 +425,13 @@ int bcn_putc(buf *o, int ch, int *col, int linelen) {
 }
 
 /* One output digit: a character up to base 16, else " %0Nd". */
-static int bcn_put_digit(buf *o, unsigned long v, int obase, int space,
-                         int *col, int linelen) {
+static int bcn_put_digit(buf *o, uint64_t v, int obase, int space, int *col,
+                         int linelen) {
   char tmp[24];
   int w = 0, i, rc;
-  unsigned long m;
+  uint64_t m;
   if (obase <= 16) return bcn_putc(o, "0123456789ABCDEF"[v], col, linelen);
-  for (m = (unsigned long)obase - 1; m; m /= 10) w++;
+  for (m = (uint64_t)obase - 1; m; m /= 10) w++;
   if (space && (rc = bcn_putc(o, ' ', col, linelen))) return rc;
   for (i = w - 1; i >= 0; i--, v /= 10) tmp[i] = (char)('0' + v % 10);
   for (i = 0; i < w; i++)
@@ -440,11 +440,11 @@ static int bcn_put_digit(buf *o, unsigned long v, int obase, int space,
 }
 
 /* Remainder of the integer digits of a divided by base (a changes). */
-static unsigned long bcn_divsmall(bcn *a, unsigned long base) {
-  unsigned long r = 0;
+static uint64_t bcn_divsmall(bcn *a, uint64_t base) {
+  uint64_t r = 0;
   int k;
   for (k = a->n - 1; k >= 0; k--) {
-    unsigned long t = r * 10 + a->d[k];
+    uint64_t t = r * 10 + a->d[k];
     a->d[k] = (uint8_t)(t / base);
     r = t % base;
   }
@@ -456,7 +456,7 @@ static unsigned long bcn_divsmall(bcn *a, unsigned long base) {
 static int bcn_print_int(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
                          int linelen) {
   bcn t;
-  unsigned long *dg;
+  uint64_t *dg;
   int nd = 0, rc = 0, i;
   if ((rc = bcn_copy(e, a, &t))) return rc;
   bcn_trunc(&t, 0);
@@ -467,7 +467,7 @@ static int bcn_print_int(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
     return MSB_ENOMEM;
   }
   while (t.n) {
-    dg[nd++] = bcn_divsmall(&t, (unsigned long)obase);
+    dg[nd++] = bcn_divsmall(&t, (uint64_t)obase);
     e->work += (uint64_t)t.n;
   }
   if (!nd) dg[nd++] = 0;
@@ -491,9 +491,9 @@ static int bcn_print_frac(bcn_env *e, const bcn *a, int obase, buf *o, int *col,
   place.n = 1;
   place.d[0] = 1;
   while (place.n <= s) {
-    unsigned long carry = 0;
+    uint64_t carry = 0;
     for (k = 0; k < s; k++) {
-      unsigned long t = (unsigned long)f[k] * (unsigned long)obase + carry;
+      uint64_t t = (uint64_t)f[k] * (uint64_t)obase + carry;
       f[k] = (uint8_t)(t % 10);
       carry = t / 10;
     }

@@ -111,6 +111,9 @@ struct cmd_ctx {
   /* Charges n steps of work; returns MSB_ELIMIT when the budget is gone, in
    * which case the command must stop and return that code. */
   int (*tick)(cmd_ctx *c, uint64_t n);
+  /* wasm: the lowest address the C stack may reach (the run's coroutine
+   * stack, coro.h; 0 on the module's own stack, which starts at 0) */
+  uintptr_t stack_floor;
   uint64_t rx_units; /* regex work paid for and not yet done (cmd_rx_exec) */
   uint64_t byte_carry; /* bytes of work not yet paid (cmd_charge_bytes) */
 };

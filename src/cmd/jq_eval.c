@@ -17,10 +17,11 @@
 
 #include "jq.h"
 
-/* Native stack for evaluation. The wasm builds put the stack first
- * (--stack-first), so it grows down towards address 0 and a frame's
- * address is the room left: evaluation stops while JQ_STACK_RESERVE
- * bytes remain for the calls a step makes. Native builds bound the depth
+/* Native stack for evaluation. In wasm the C stack grows down towards
+ * its floor (address 0 for the module's own, --stack-first; a run's
+ * coroutine stack otherwise, cmd_ctx.stack_floor), so a frame's address
+ * is the room left: evaluation stops while JQ_STACK_RESERVE bytes remain
+ * for the calls a step makes. Native builds bound the depth
  * from where the command started. */
 #define JQ_STACK_RESERVE ((uintptr_t)128 << 10)
 #define JQ_STACK_MAX ((size_t)2 << 20)
@@ -1530,7 +1531,7 @@ static int jq_check(jq_ev *E) {
   }
 #if defined(__wasm__)
   (void)used;
-  if ((uintptr_t)&here < JQ_STACK_RESERVE) {
+  if ((uintptr_t)&here < E->c->stack_floor + JQ_STACK_RESERVE) {
 #else
   used = E->stack_base > &here ? (size_t)(E->stack_base - &here)
                                : (size_t)(&here - E->stack_base);

@@ -151,7 +151,8 @@ test('state-1.5 CLI --save/--load and the REPL .save/.load commands', () => {
 
 test('state-1.6 a fork into a closed fork\'s memory holds only its parent\'s state', async () => {
   const sb = await open({ files: { '/workspace/p.txt': 'parent\n' } });
-  await sb.execute('v=parent');
+  // a little heap to spare, so the first fork's commands need not grow it
+  await sb.execute('v=parent; x=$(printf "%20000s"); unset x');
   const first = await sb.fork();
   await first.execute('v=first; echo secret > /workspace/s.txt; echo big > /tmp/b; ' +
     'alias q=true');
