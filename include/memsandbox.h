@@ -64,6 +64,7 @@ extern "C" {
 #define MSB_EBUSY (-23)        /* source and destination overlap */
 #define MSB_ESECRET (-24)      /* a secret value would be written */
 #define MSB_ESAME (-25)        /* copy or move onto itself */
+#define MSB_EROFS (-26)        /* /usr/bin and /bin are read-only */
 
 /* Static English name of a code, e.g. "MSB_ENOENT". Never NULL. */
 const char *msb_code_name(int code);
@@ -159,6 +160,8 @@ typedef struct msb_stat {
   uint32_t mode; /* permission bits, e.g. 0644 */
   uint64_t size; /* bytes (files, link target length); 0 for dirs */
   int64_t mtime_ns; /* sandbox clock at the last change */
+  /* Subtree totals. Both 0 for a directory the policy hides in part (a
+   * "none" rule at or below it): they would count what it hides. */
   uint64_t nodes; /* nodes in the subtree, itself included */
   uint64_t bytes; /* file bytes in the subtree */
 } msb_stat;
@@ -519,10 +522,15 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *
  *   Commands. Shell builtins (cd, echo, test, printf, eval, ...) are part of
  *   the language: an allow-list does not restrict them, only deny-command
- *   by name does. Functions are not commands; what they run is checked. A
- *   denied command is refused however it is reached (directly, through
- *   /usr/bin/NAME, env, xargs, timeout, command, exec, eval, bash -c or a
- *   script): it fails like a missing command, with status 126 and
+ *   by name does. Functions are not commands; what they run is checked.
+ *   Rules hold by implementation: a rule for one name holds for every
+ *   name of the same code (`.` and source; bash, sh and running a script
+ *   file; typeset and declare; readarray and mapfile; [ and [[ and test;
+ *   egrep, fgrep and grep; zcat, gunzip and gzip; ...: README.md lists
+ *   them). A denied command is refused however it is reached (directly,
+ *   through /usr/bin/NAME or a copy or link of it, env, xargs, find
+ *   -exec, timeout, command, builtin, exec, eval, bash -c or a script):
+ *   it fails like a missing command, with status 126 and
  *   "bash: line N: NAME: command denied by policy" on stderr, and the
  *   script goes on as bash does after a failed command. A denied name that
  *   nothing provides says so too.
@@ -546,6 +554,10 @@ int msb_fork(msb_sandbox *sb, msb_sandbox **out);
  *   error. Whole-state host operations (checkpoint, rollback, release,
  *   create_snapshot, restore_snapshot, fork, msb_root_hash) are governed
  *   by operation rules only. The core's own /usr/bin listing is exempt.
+ *   /usr/bin (and the /bin link, and /usr as a whole) is read-only to
+ *   scripts and host calls (MSB_EROFS, "Read-only file system") unless a
+ *   rule `path /usr/bin read-write` says otherwise. Its files are the
+ *   commands they name: a copy or link of one runs that command.
  *
  *   Host operations (OP), the reference product's names plus ours:
  *     execute (msb_exec), read_file (msb_read), write_file (msb_write,
@@ -610,6 +622,12 @@ void msb_op_close(msb_sandbox *sb);
  * none is open), the id a tool envelope reports. */
 uint64_t msb_op_id(const msb_sandbox *sb);
 void msb_op_fail(msb_sandbox *sb, int rc);
+/* Records an operation the host carries out by itself, outside the core
+ * (the JS package's memory fork copies the instance): the policy's
+ * operation rules are checked and the operation's events emitted as for
+ * any other, and nothing changes. Returns 0, or MSB_EPOLICY when the
+ * policy denies it (the host must then not carry it out). */
+int msb_op_record(msb_sandbox *sb, const char *operation);
 
 /* Replaces the policy atomically (see Policy above); an empty text allows
  * everything. A bad line returns MSB_EINVAL, names the line in msb_errmsg

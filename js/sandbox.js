@@ -1082,6 +1082,10 @@ export class Sandbox {
   async snapshot(options = {}) {
     const level = options.level ?? -1;
     if (!Number.isInteger(level) || level < -1 || level > 9) throw invalid('level must be -1..9');
+    return this._snapshotBytes(level);
+  }
+
+  _snapshotBytes(level) {
     let data = null;
     this._call('snapshot', (s) => {
       const b = this._inst.outRec;
@@ -1225,7 +1229,9 @@ export class Sandbox {
     }
     const info = { ...this._info, onEvent: options.onEvent ?? this._info.onEvent };
     if (mode === 'serialize') {
-      const archive = await this.snapshot({ level: 0 });
+      // one fork operation (its rule, its events); the snapshot is a step
+      // of it, not a create_snapshot of its own
+      const archive = this._operation('fork', 'fork', undefined, () => this._snapshotBytes(0));
       const child = await Sandbox.fromSnapshot(archive, { wasm: info.module,
         limits: info.limits, profile: info.profile, seed: info.seed,
         onEvent: info.onEvent, clock: info.systemClock ? 'system' : info.clockNs });
@@ -1240,7 +1246,11 @@ export class Sandbox {
     }
     let sbClock = () => 0n;
     // no secret value left on the stack by an earlier call travels along
+    // (first: the wipe is owed by the last call that bound secrets)
     this._inst.call(OP.wipe_stack);
+    // the policy's fork rule and the fork's events: a memory copy never
+    // reaches the core's msb_fork
+    this._call('fork', (s) => this._inst.call(OP.op_record, this._sb, s.str('fork', 'operation')));
     const src = this._inst.memory;
     const inst = new Instance(info.module, info.maxPages, info.seed, () => sbClock(), src);
     // Instantiation wrote the data segments; the copy replaces them with

@@ -32,6 +32,7 @@
 
 #include "buf.h"
 #include "cas.h"
+#include "cmd/cmd.h"
 #include "coro.h"
 #include "limits.h"
 #include "memsandbox.h"
@@ -390,6 +391,8 @@ int msb_open(const msb_config *cfg, msb_sandbox **out) {
   sb->fs = vfs_create(&sb->m, &vl, sb->clock);
   if (sb->fs) {
     vfs_bind_clock(sb->fs, &sb->clock);
+    vfs_set_system_ro(sb->fs, 1);
+    vfs_set_prog_names(sb->fs, cmd_prog_name, cmd_prog_id);
     sb->sh = shell_create(&sb->m, sb->fs, &sb->lim, sb->seed, &sb->clock);
   }
   if (!sb->sh) {

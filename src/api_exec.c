@@ -33,10 +33,12 @@ static int api_install_bin(msb_sandbox *sb) {
   struct policy *pol;
   int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
   int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
+  int ro;
   /* /usr, /usr/bin, its files, bash and sh, /bin, /dev, /dev/null */
   vfs_set_builtin_nodes(sb->fs, n + 7);
   if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
+  ro = vfs_set_system_ro(sb->fs, 0);
   saved = vfs_root_get(sb->fs); /* all or nothing */
   rc = 0;
   if (!have_null) { /* `test -c /dev/null`, `cp /dev/null f` */
@@ -53,18 +55,22 @@ static int api_install_bin(msb_sandbox *sb) {
   }
   buf_init(&path, &sb->m);
   for (i = 0; i < n + 2 && !rc && !have_bin; i++) {
+    /* the shell itself runs in-process but is a file there too */
+    const char *name = i < n ? t[i].name : i == n ? "bash" : "sh";
     buf_clear(&path);
     buf_puts(&path, "/usr/bin/");
-    /* the shell itself runs in-process but is a file there too */
-    buf_puts(&path, i < n ? t[i].name : i == n ? "bash" : "sh");
+    buf_puts(&path, name);
     rc = path.err ? path.err
                   : vfs_write(sb->fs, buf_str(&path), "", 0, 0, 0755, NULL);
+    /* the file is that command, wherever it is copied or linked */
+    if (!rc) rc = vfs_set_prog(sb->fs, buf_str(&path), cmd_prog_id(name));
   }
   buf_finish(&path);
   if (rc) vfs_root_set(sb->fs, saved);
   vnode_unref(sb->fs, saved);
   vfs_set_revision(sb->fs, rev);
   vfs_set_policy(sb->fs, pol);
+  vfs_set_system_ro(sb->fs, ro);
   return rc;
 }
 

@@ -116,6 +116,23 @@ static int api_append_run(msb_sandbox *sb, const char *path, const void *data,
       0644, NULL);
 }
 
+/* Whether the policy hides part of the directory at path ("none" at it
+ * or below it), so that its subtree totals would count what it hides. */
+static int api_stat_hides(msb_sandbox *sb, const char *path, int follow) {
+  buf rp;
+  int hides = 0;
+  if (!sb->pol || !sb->pol->has_none) return 0;
+  buf_init(&rp, &sb->m);
+  /* rules apply to the resolved path; a failure hides to be safe */
+  if (vfs_realpath(sb->fs, path, follow ? 0 : 1, &rp) || rp.err)
+    hides = 1;
+  else
+    hides = policy_path_mode(sb->pol, rp.p, rp.len) == POLICY_NONE ||
+            policy_below_mode(sb->pol, rp.p, rp.len) == POLICY_NONE;
+  buf_finish(&rp);
+  return hides;
+}
+
 /* Stats a path. */
 static int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
                              msb_stat *st) {
@@ -140,6 +157,9 @@ static int api_stat_path_run(msb_sandbox *sb, const char *path, unsigned flags,
   st->mtime_ns = vs.mtime_ns;
   st->nodes = vs.nodes;
   st->bytes = vs.bytes;
+  if (vs.kind == VFS_DIR &&
+      api_stat_hides(sb, buf_str(&p.abs), !(flags & MSB_NOFOLLOW)))
+    st->nodes = st->bytes = 0; /* not reported (see msb_stat) */
   rc = api_ok(sb);
 out:
   api_path_finish(&p);

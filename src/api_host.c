@@ -65,6 +65,17 @@ void msb_op_close(msb_sandbox *sb) {
                sb->outer_rc ? NULL : &sb->outer_x);
 }
 
+/* Records an operation the host carries out itself. */
+int msb_op_record(msb_sandbox *sb, const char *operation) {
+  api_op o;
+  int op, rc;
+  API_CHECK(sb);
+  op = operation ? policy_op_lookup(operation, strlen(operation)) : -1;
+  if (op < 0) return api_fail(sb, MSB_EINVAL, "unknown operation");
+  rc = api_op_begin(sb, &o, op, NULL, NULL, 0);
+  return api_op_end(sb, &o, rc ? rc : api_ok(sb), NULL);
+}
+
 /* Drains pending events. */
 int msb_events_take(msb_sandbox *sb, char **json, size_t *len) {
   int rc;

@@ -444,6 +444,7 @@ void arc_tar_init(arc_tar *t, mem *m, const uint8_t *p, size_t len,
   buf_init(&t->gname, m);
   buf_init(&t->xpath, m);
   buf_init(&t->xlink, m);
+  buf_init(&t->xcmd, m);
   buf_init(&t->globals, m);
 }
 
@@ -472,6 +473,7 @@ void arc_tar_finish(arc_tar *t) {
   buf_finish(&t->gname);
   buf_finish(&t->xpath);
   buf_finish(&t->xlink);
+  buf_finish(&t->xcmd);
   buf_finish(&t->globals);
 }
 
@@ -570,6 +572,11 @@ static int arc_pax_parse(arc_tar *t, const uint8_t *d, size_t n, int g) {
         return arc_fail(t, "invalid pax size record");
       t->xsize = (uint64_t)v;
       t->has_xsize = 1;
+    } else if (ARC_KEY(ARC_CMD_KEY)) {
+      if (memchr(val, 0, vlen)) return arc_fail(t, "NUL byte in a pax record");
+      buf_clear(&t->xcmd);
+      buf_put(&t->xcmd, val, vlen);
+      t->has_xcmd = 1;
     } else if (ARC_KEY("mtime")) {
       if (arc_pax_int(val, vlen, 1, &t->xmtime))
         return arc_fail(t, "invalid pax mtime record");
@@ -579,6 +586,7 @@ static int arc_pax_parse(arc_tar *t, const uint8_t *d, size_t n, int g) {
   }
   return t->globals.err ? t->globals.err
          : t->xpath.err ? t->xpath.err
+         : t->xcmd.err  ? t->xcmd.err
                         : t->xlink.err;
 }
 
@@ -698,6 +706,7 @@ static int arc_tar_fields(arc_tar *t, const uint8_t *h, int ustar,
   e->link = buf_str(&t->link);
   e->uname = buf_str(&t->uname);
   e->gname = buf_str(&t->gname);
+  e->command = t->has_xcmd ? buf_str(&t->xcmd) : "";
   return 0;
 }
 
@@ -856,6 +865,7 @@ int arc_tar_next(arc_tar *t, arc_entry *e) {
     }
     /* the member is whole: its overrides are spent */
     t->has_xpath = t->has_xlink = t->has_xmtime = t->has_xsize = 0;
+    t->has_xcmd = 0;
     t->pending = 0;
     if (whole) e->data = t->p + t->pos + ARC_BLOCK;
     t->pos += ARC_BLOCK + pad;
@@ -1026,6 +1036,8 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
     char t[20];
     arc_pax_record(&x, "size", t, arc_utoa(t, size));
   }
+  if (e->command && *e->command)
+    arc_pax_record(&x, ARC_CMD_KEY, e->command, strlen(e->command));
   if (x.err) {
     buf_finish(&x);
     buf_finish(&nm);

@@ -142,6 +142,11 @@ int arc_gunzip_watch(const uint8_t *in, size_t n, const arc_limits *lim,
 
 enum { ARC_FILE = 1, ARC_DIR = 2, ARC_SYMLINK = 3, ARC_HARDLINK = 4 };
 
+/* The pax record marking a file as a command (vfs_set_prog): an extended
+ * attribute in GNU tar's spelling, which tar keeps with --xattrs and
+ * otherwise ignores without a warning. */
+#define ARC_CMD_KEY "SCHILY.xattr.user.memsandbox.command"
+
 typedef struct arc_entry {
   int type;              /* ARC_* */
   const char *path;      /* as stored (pax path / GNU long name applied) */
@@ -157,6 +162,7 @@ typedef struct arc_entry {
   const char *uname;     /* "" when absent */
   const char *gname;
   uint64_t offset;       /* stream offset of the member's header */
+  const char *command;   /* ARC_CMD_KEY: the command the file is, or "" */
 } arc_entry;
 
 typedef struct arc_tar {
@@ -166,7 +172,8 @@ typedef struct arc_tar {
   uint64_t members, max_members, max_header, max_global;
   buf path, link, uname, gname; /* current entry's strings */
   buf xpath, xlink;             /* pending pax / GNU overrides */
-  int has_xpath, has_xlink;
+  buf xcmd;                     /* pending ARC_CMD_KEY value */
+  int has_xpath, has_xlink, has_xcmd;
   int has_xsize, has_xmtime;
   uint64_t xsize;
   int64_t xmtime;
@@ -234,6 +241,7 @@ typedef struct arc_wentry {
   uint64_t size;
   uint32_t uid, gid;
   const char *uname, *gname;
+  const char *command; /* NULL, or the command the file is (ARC_CMD_KEY) */
 } arc_wentry;
 
 /* Appends one member to out, with a pax 'x' header first when the name or

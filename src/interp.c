@@ -1437,14 +1437,38 @@ static char **interp_envp(shell *sh, arena *a, char **extra, int nextra) {
   return e;
 }
 
+/* The code a command name runs: a builtin's function or a table
+ * command's. "[[" is `test` (one conditional-expression evaluator, a
+ * keyword in bash), and a script file is run by `bash`. */
+static void interp_impl(const char *name, const sh_builtin **b,
+                        const cmd_desc **d) {
+  if (!strcmp(name, "[[")) name = "test";
+  *b = builtin_find(name);
+  *d = *b ? NULL : cmd_find(name);
+}
+
+/* Whether two command names are one implementation (policy_same_fn): a
+ * rule for one holds for the other, so a synonym (`.` for `source`,
+ * `egrep` for `grep`, `typeset` for `declare`) is no way around it. */
+static int interp_same_impl(const char *a, const char *b) {
+  const sh_builtin *ba, *bb;
+  const cmd_desc *da, *db;
+  interp_impl(a, &ba, &da);
+  interp_impl(b, &bb, &db);
+  if (ba && bb) return ba->fn == bb->fn;
+  return da && db && da->fn == db->fn;
+}
+
 /* Whether the host's policy denies running name (shown as typed); a
  * denied command fails like a missing one, with its own message and
- * status 126. Returns 126 when denied, 0 when allowed, or MSB_ENOMEM. */
+ * status 126. Rules hold by implementation (interp_same_impl). Returns
+ * 126 when denied, 0 when allowed, or MSB_ENOMEM. */
 static int interp_denied(shell *sh, const char *shown, const char *name,
                          int builtin) {
   policy *p = vfs_get_policy(sh->fs);
   int rc;
-  if (!p || policy_command_allowed(p, name, builtin)) return 0;
+  if (!p || policy_command_allowed(p, name, builtin, interp_same_impl))
+    return 0;
   p->denied_cmds++;
   rc = interp_errf(sh, "%s: command denied by policy", shown);
   return rc == MSB_ENOMEM ? rc : 126;
@@ -1792,9 +1816,6 @@ static int interp_is_script_shell(const char *s, size_t n) {
   return 0;
 }
 
-static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
-                          char **argv);
-
 /* Runs a path like ./f.sh or /usr/bin/NAME. */
 static int interp_run_path(shell *sh, int argc, char **argv) {
   buf p;
@@ -1837,17 +1858,15 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
     sh->fail = CMD_FAIL_NOT_EXEC;
     return 126;
   }
-  if (st.size == 0 && (st.mode & 0111)) {
-    /* the API lists every command as an empty file in /usr/bin */
-    const cmd_desc *d = cmd_find(base);
-    if (d) {
-      buf_finish(&p);
-      return interp_table_cmd(sh, d, argc, argv, NULL, 0);
-    }
-    if (builtin_find(base)) {
-      buf_finish(&p);
-      return interp_builtin(sh, builtin_find(base), argc, argv);
-    }
+  if (st.prog && (st.mode & 0111)) {
+    /* a /usr/bin file, or a copy or link of one: the command it is */
+    const char *prog = cmd_prog_name(st.prog);
+    const cmd_desc *d = prog ? cmd_find(prog) : NULL;
+    buf_finish(&p);
+    if (d) return interp_table_cmd(sh, d, argc, argv, NULL, 0);
+    if (prog && builtin_find(prog))
+      return interp_builtin(sh, builtin_find(prog), argc, argv);
+    return MSB_EINVAL; /* cannot happen: numbers come from the table */
   }
   if (!(st.mode & 0111)) {
     buf_finish(&p);
@@ -1888,6 +1907,8 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
       }
     }
   }
+  /* a script is bash running a file: denying bash denies it too */
+  if ((rc = interp_denied(sh, name, "bash", 1))) return rc;
   {
     /* copy: the script may rewrite itself while running */
     char *copy = mem_strndup(sh->m, (const char *)data, len);
@@ -1898,11 +1919,10 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
   return rc;
 }
 
-/* Runs a shell builtin unless the policy denies it by name. Its stdout may be a file the write to which
- * failed (a quota, or a secret value): reported as bash does, "bash: NAME:
- * write error: ...", status 1. */
-static int interp_builtin(shell *sh, const sh_builtin *b, int argc,
-                          char **argv) {
+/* Runs a shell builtin unless the policy denies it. Its stdout may be a
+ * file the write to which failed (a quota, or a secret value): reported as
+ * bash does, "bash: NAME: write error: ...", status 1. */
+int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv) {
   int rc, werr;
   if ((rc = interp_denied(sh, argv[0], b->name, 1))) return rc;
   sh->run->write_err = 0;
@@ -3313,6 +3333,7 @@ again:
     sh->line = n->line;
     if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick_pace(sh);
+    if (!rc) rc = interp_denied(sh, "[[", "[[", 1); /* `test`'s code */
     if (!rc) rc = interp_cond(sh, n->u.cond);
     check = 1;
     break;

@@ -429,6 +429,8 @@ typedef struct sh_builtin {
   int special;
 } sh_builtin;
 
+/* Runs a shell builtin as any call of it does (the policy checked). */
+int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* The shell's own builtins (binary search). NULL when not one. */
 const sh_builtin *builtin_find(const char *name);
 const sh_builtin *builtin_table(size_t *count);

@@ -1465,6 +1465,11 @@ static int patch_apply_v4a_file(patch_job *j, const patch_set *ps,
     return exists;
   }
   buf_init(&out, j->m);
+  if (f->kind == PATCH_ADD && exists && patch_job_find(j, abs)) {
+    /* written by an earlier section: one of the two would be lost */
+    buf_printf(j->rep, "invalid V4A patch: path '%s' is added twice", f->path);
+    return MSB_ECORRUPT;
+  }
   if (f->kind == PATCH_ADD) {
     const patch_hunk *h = &ps->hunks[f->first_hunk];
     for (i = 0; f->nhunks && i < h->nlines; i++) {

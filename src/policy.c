@@ -84,6 +84,17 @@ int policy_path_mode(const policy *p, const char *path, size_t len) {
   return POLICY_RW;
 }
 
+/* The mode of the rule for exactly path, or -1. */
+int policy_rule_mode(const policy *p, const char *path, size_t len) {
+  size_t i;
+  if (!p || !p->nrules) return -1;
+  i = policy_floor(p, path, len);
+  if (i == SIZE_MAX || p->rules[i].len != len ||
+      memcmp(p->rules[i].path, path, len))
+    return -1;
+  return p->rules[i].mode;
+}
+
 /* The most restrictive mode strictly below path. */
 int policy_below_mode(const policy *p, const char *path, size_t len) {
   size_t i;
@@ -116,11 +127,24 @@ static int policy_has(char *const *v, size_t n, const char *name) {
   return 0;
 }
 
-/* Whether a command may run. */
-int policy_command_allowed(const policy *p, const char *name, int builtin) {
+/* Whether one of the n sorted names is name, or names the same
+ * implementation as name (when same is given). */
+static int policy_lists(char *const *v, size_t n, const char *name,
+                        policy_same_fn same) {
+  size_t i;
+  if (policy_has(v, n, name)) return 1;
+  for (i = 0; same && i < n; i++)
+    if (same(v[i], name)) return 1;
+  return 0;
+}
+
+/* Whether a command may run: a deny rule wins, for its name and every
+ * other name of its implementation. */
+int policy_command_allowed(const policy *p, const char *name, int builtin,
+                           policy_same_fn same) {
   if (!p) return 1;
-  if (policy_has(p->deny, p->ndeny, name)) return 0;
-  return builtin || !p->nallow || policy_has(p->allow, p->nallow, name);
+  if (policy_lists(p->deny, p->ndeny, name, same)) return 0;
+  return builtin || !p->nallow || policy_lists(p->allow, p->nallow, name, same);
 }
 
 /* Whether a host operation may run. */

@@ -77,12 +77,20 @@ int policy_copy(mem *m, const policy *src, policy **out);
 /* The access mode of a normalised absolute path: the mode of the longest
  * rule that is a prefix of it segment-wise, POLICY_RW when none is. */
 int policy_path_mode(const policy *p, const char *path, size_t len);
+/* The mode of a rule for exactly this path, or -1 when there is none. */
+int policy_rule_mode(const policy *p, const char *path, size_t len);
 /* The most restrictive mode among rules strictly below path (POLICY_RW
  * when there are none): what removing or copying the subtree would touch. */
 int policy_below_mode(const policy *p, const char *path, size_t len);
+/* Whether two command names are one implementation (the shell answers:
+ * `.` and `source`, `egrep` and `grep`, ...). */
+typedef int (*policy_same_fn)(const char *a, const char *b);
 /* Whether a command may run. builtin: the name is a shell builtin, which
- * an allow-list does not restrict (only deny-command does). */
-int policy_command_allowed(const policy *p, const char *name, int builtin);
+ * an allow-list does not restrict (only deny-command does). Rules hold for
+ * every name of an implementation: with same given, a rule naming any of
+ * them applies to name. */
+int policy_command_allowed(const policy *p, const char *name, int builtin,
+                           policy_same_fn same);
 /* Whether a host operation (POLICY_OP_*) may run. */
 int policy_op_allowed(const policy *p, int op);
 /* The operation's name as the text form and events spell it. */

@@ -677,8 +677,14 @@ int shstate_load(mem *m, vfs *fs, const msb_limits *lim, uint64_t seed,
     } else {
       mem_free(m, in.sh->cwd);
       in.sh->cwd = c;
-      /* snapshots without variables (format 1) only moved the shell */
-      if (!in.have_vars && var_set(in.sh->vars, "PWD", cwd, 0)) rc = MSB_ENOMEM;
+      /* snapshots without variables (format 1) only moved the shell; a
+       * PWD that is no absolute path is replaced, as bash does with an
+       * inherited one at startup */
+      const char *pwd = var_value(in.sh->vars, "PWD");
+      if (!in.have_vars || (pwd && pwd[0] != '/')) {
+        rc = var_set(in.sh->vars, "PWD", cwd, 0);
+        if (rc > 0) rc = shstate_bad(&in, "var.PWD", "not a path");
+      }
     }
   }
   if (!rc) var_changed(in.sh->vars);

@@ -122,6 +122,7 @@ static int snap_put_node(snap_out *o, const char *abs,
     w.type = ARC_FILE;
     w.data = d;
     w.size = n;
+    w.command = vfs_prog_name(o->fs, st->prog);
   }
   if (!o->gz) return arc_tar_put(o->tar, &w);
   if (!n) {
@@ -473,6 +474,16 @@ static int snap_pending(snap_in *s, const arc_entry *e) {
 }
 
 /* Creates one member, or judges it while its data is pending. */
+/* Marks a restored file as the command its record names: only an empty
+ * file (what a command file holds) and a command this sandbox has. */
+static int snap_command(snap_in *s, const arc_entry *e, const char *abs) {
+  unsigned prog = vfs_prog_id(s->fs, e->command);
+  if (!prog || e->size)
+    return snap_why(s, MSB_ECORRUPT, "member '%s' is marked as command '%s'",
+                    e->path, e->command);
+  return vfs_set_prog(s->fs, abs, prog);
+}
+
 static int snap_member(snap_in *s, const arc_entry *e) {
   struct vfs_stat st;
   const char *abs;
@@ -520,6 +531,8 @@ static int snap_member(snap_in *s, const arc_entry *e) {
                       msb_strerror(MSB_EFBIG));
     rc = vfs_write(s->fs, abs, e->data, (size_t)e->size, VFS_EXCL, e->mode,
                    NULL);
+    if (!rc && e->command[0]) rc = snap_command(s, e, abs);
+    if (rc == MSB_ECORRUPT) return rc;
     break;
   case ARC_SYMLINK: rc = vfs_symlink(s->fs, e->link, abs); break;
   default: { /* hard link: a copy of an earlier regular file */
@@ -685,6 +698,35 @@ static int snap_build(snap_in *s, arc_tar *t) {
   return snap_verify(s, t);
 }
 
+/* The revision record's value, or UINT64_MAX when it is not a decimal
+ * number up to SNAP_MAX_REVISION. */
+static uint64_t snap_revision(const char *r) {
+  uint64_t v = 0;
+  if (!*r) return UINT64_MAX;
+  for (; *r; r++) {
+    if (*r < '0' || *r > '9') return UINT64_MAX;
+    v = v * 10 + (uint64_t)(*r - '0');
+    if (v > SNAP_MAX_REVISION) return UINT64_MAX;
+  }
+  return v;
+}
+
+/* Our snapshot's own records: a working directory and a revision the
+ * host can hold exactly. */
+static int snap_check_globals(const arc_tar *t, char *why, size_t whylen) {
+  const char *r = arc_tar_global(t, "revision");
+  const char *c = arc_tar_global(t, "cwd");
+  if (!c) {
+    snprintf(why, whylen, "the snapshot has no cwd record");
+    return MSB_ECORRUPT;
+  }
+  if (r && snap_revision(r) == UINT64_MAX) {
+    snprintf(why, whylen, "invalid revision record");
+    return MSB_ECORRUPT;
+  }
+  return 0;
+}
+
 /* Restores an archive (see snap.h). */
 int snap_import(vfs *fs, const uint8_t *data, size_t len, const arc_limits *lim,
                 buf *cwd_out, char *why, size_t whylen) {
@@ -753,6 +795,7 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
     rc = snap_build(&s, &t);
   }
   vfs_batch_end(fs);
+  if (!rc && s.ours) rc = snap_check_globals(&t, why, whylen);
   if (!rc && state)
     rc = state(ctx, s.ours ? t.globals.p : NULL, s.ours ? t.globals.len : 0,
                why, whylen);
@@ -764,9 +807,7 @@ int snap_import_state(vfs *fs, const uint8_t *data, size_t len,
     const char *r = arc_tar_global(&t, "revision");
     const char *c = arc_tar_global(&t, "cwd");
     if (s.ours && r) {
-      uint64_t v = 0;
-      for (; *r >= '0' && *r <= '9'; r++) v = v * 10 + (uint64_t)(*r - '0');
-      vfs_set_revision(fs, v);
+      vfs_set_revision(fs, snap_revision(r));
     } else {
       vfs_set_revision(fs, rev + 1);
     }

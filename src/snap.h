@@ -26,6 +26,9 @@
  * file is compressed once and its piece kept, the level mostly costs the
  * first snapshot. */
 #define SNAP_LEVEL 1
+/* The largest revision a snapshot may record: JavaScript's largest exact
+ * integer (2^53 - 1), so every host holds it as it is. */
+#define SNAP_MAX_REVISION 9007199254740991ull
 
 /* Decompression and member bounds derived from a filesystem's quotas. */
 void snap_limits(const vfs_limits *vl, arc_limits *al);

@@ -661,6 +661,27 @@ static const char *vfs_walk_path(const vfs_walk *w, size_t nlev, int final,
   return p;
 }
 
+/* The walk's resolved component i (0: below "/"), of k in all. */
+static int vfs_walk_comp(const vfs_walk *w, size_t i, const char *s) {
+  size_t dirs = w->n ? w->n - 1 : 0, len = strlen(s);
+  if (i < dirs)
+    return w->lv[i + 1].nlen == len && !memcmp(w->lv[i + 1].name, s, len);
+  return i == dirs && w->name && w->nlen == len && !memcmp(w->name, s, len);
+}
+
+/* Whether the walk's resolved path is one of the system's read-only
+ * places (vfs_set_system_ro): /usr/bin or below it, the /bin link, and
+ * with tree (removing or moving it whole) /usr too. */
+static int vfs_walk_system(const vfs_walk *w, int tree) {
+  size_t k;
+  if (w->isroot) return 0;
+  k = (w->n ? w->n - 1 : 0) + (w->name ? 1 : 0);
+  if (k >= 2 && vfs_walk_comp(w, 0, "usr") && vfs_walk_comp(w, 1, "bin"))
+    return 1;
+  return k == 1 &&
+         (vfs_walk_comp(w, 0, "bin") || (tree && vfs_walk_comp(w, 0, "usr")));
+}
+
 /* 1 when the directory the walk stands in is invisible (policy "none"),
  * 0 when not, MSB_ENOMEM. */
 static int vfs_walk_hidden(vfs_walk *w) {
@@ -830,8 +851,12 @@ int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
   const char *rp;
   size_t n;
   buf b;
-  if (!p || !p->nrules) return rc;
   if (rc && rc != MSB_ENOENT && rc != MSB_ENOTDIR) return rc;
+  if (v->sys_ro && (acc == VFS_ACC_WRITE || acc == VFS_ACC_TREE_WRITE) &&
+      vfs_walk_system(w, acc == VFS_ACC_TREE_WRITE) &&
+      policy_rule_mode(p, "/usr/bin", 8) != POLICY_RW)
+    return MSB_EROFS;
+  if (!p || !p->nrules) return rc;
   if (w->denied) {
     p->denied_paths++;
     return MSB_EPOLICY;
@@ -862,6 +887,29 @@ int vfs_walk_acc(vfs *v, vfs_walk *w, const char *path, int follow, int lexical,
   return MSB_EPOLICY;
 }
 
+/* Sets who names command numbers. */
+void vfs_set_prog_names(vfs *v, vfs_prog_name_fn name, vfs_prog_id_fn id) {
+  v->prog_name = name;
+  v->prog_id = id;
+}
+
+/* The name of a command number, or NULL. */
+const char *vfs_prog_name(const vfs *v, unsigned prog) {
+  return prog && v->prog_name ? v->prog_name(prog) : NULL;
+}
+
+/* The number of a command name, or 0. */
+unsigned vfs_prog_id(const vfs *v, const char *name) {
+  return v->prog_id ? v->prog_id(name) : 0;
+}
+
+/* Makes the system's command directory read-only (or not). */
+int vfs_set_system_ro(vfs *v, int on) {
+  int old = v->sys_ro;
+  v->sys_ro = on;
+  return old;
+}
+
 /* Sets the policy path operations obey; returns the previous one. */
 struct policy *vfs_set_policy(vfs *v, struct policy *pol) {
   policy *old = v->pol;
@@ -889,6 +937,7 @@ static void vfs_fill(const vnode *n, struct vfs_stat *st) {
   st->mode = n->mode;
   st->mtime_ns = n->mtime;
   st->ino = n->ino;
+  st->prog = n->prog;
   st->nodes = vfs_nnodes(n);
   st->bytes = vfs_nbytes(n);
   st->nlink = 1;

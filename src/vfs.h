@@ -42,6 +42,7 @@ struct vfs_stat {
   uint64_t bytes;   /* subtree file bytes */
   uint32_t nlink;   /* as Linux reports: files 1, dirs 2 + subdirectories */
   uint64_t ino;     /* stable per node identity for ls -i / find -samefile */
+  unsigned prog;    /* files: the command the file is (vfs_set_prog), 0 */
 };
 
 /* Creates a filesystem holding "/", "/workspace" and "/tmp" (mode 1777). */
@@ -114,6 +115,25 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags);
 int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags);
 int vfs_symlink(vfs *v, const char *target, const char *linkpath);
 int vfs_chmod(vfs *v, const char *path, uint32_t mode);
+/* Marks a file as the command numbered prog (0: none), as a multi-call
+ * binary is that command: copies and moves keep the mark, writing new
+ * contents drops it, and bytes alone never carry it. The numbers are the
+ * shell's (cmd_prog_id); the filesystem only keeps them. */
+int vfs_set_prog(vfs *v, const char *path, unsigned prog);
+/* The names of command numbers, for snapshots and archives: the shell's
+ * table answers (cmd_prog_name / cmd_prog_id); without them files carry
+ * no mark out of memory. vfs_prog_name: NULL when unknown; vfs_prog_id: 0
+ * when unknown. */
+typedef const char *(*vfs_prog_name_fn)(unsigned prog);
+typedef unsigned (*vfs_prog_id_fn)(const char *name);
+void vfs_set_prog_names(vfs *v, vfs_prog_name_fn name, vfs_prog_id_fn id);
+const char *vfs_prog_name(const vfs *v, unsigned prog);
+unsigned vfs_prog_id(const vfs *v, const char *name);
+/* Makes /usr/bin (all below it, and /usr as a whole) and the /bin link
+ * read-only, as the system's own files are (MSB_EROFS, "Read-only file
+ * system"), unless the policy has a `path /usr/bin read-write` rule.
+ * Returns the previous setting. */
+int vfs_set_system_ro(vfs *v, int on);
 /* Sets mtime (touch); does not follow a final symlink when nofollow. */
 int vfs_utime(vfs *v, const char *path, int64_t mtime_ns, int nofollow);
 

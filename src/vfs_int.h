@@ -53,6 +53,7 @@ struct vnode {
   uint32_t ref;
   uint8_t kind;
   uint8_t hash_ok;  /* directories: hash is current */
+  uint16_t prog;    /* files: the command this file is (vfs_set_prog) */
   uint32_t mode;
   int64_t mtime;
   uint64_t ino;
@@ -92,6 +93,9 @@ struct vfs {
   vchunk *spare; /* a full-size chunk set aside by vfs_ins_prep (split) */
   vchunk *spare1; /* a small chunk set aside for a first entry */
   policy *pol;    /* the host's policy (borrowed); NULL = no rules */
+  int sys_ro;     /* /usr/bin and /bin are read-only (vfs_set_system_ro) */
+  vfs_prog_name_fn prog_name; /* vfs_set_prog_names */
+  vfs_prog_id_fn prog_id;
   const struct secret_set *guard; /* secrets no write may contain */
   struct secret_window *gwin;     /* the tail of what the guard let in */
 };

@@ -364,6 +364,7 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     n->b = bl;
   }
   if (!(flags & VFS_KEEP_MODE)) n->mode = mode & 07777;
+  if (len || !(flags & VFS_APPEND)) n->prog = 0; /* other contents now */
   n->mtime = VFS_NOW(v);
   if (nl >= old)
     vfs_path_add(&w, 0, nl - old, 1);
@@ -767,6 +768,21 @@ int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
   if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
   w.node->mode = mode; /* /dev/null stays a device */
   vfs_changed(v);
+out:
+  vfs_walk_finish(&w);
+  return rc;
+}
+
+/* Marks a file as a command. */
+int vfs_set_prog(vfs *v, const char *path, unsigned prog) {
+  vfs_walk w;
+  int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
+  if (!rc && !w.found) rc = MSB_ENOENT;
+  if (!rc && w.node->kind != VFS_FILE) rc = MSB_EISDIR;
+  if (!rc && prog > UINT16_MAX) rc = MSB_EINVAL;
+  if (rc || w.node->prog == prog) goto out;
+  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  w.node->prog = (uint16_t)prog;
 out:
   vfs_walk_finish(&w);
   return rc;

@@ -508,6 +508,7 @@ int32_t msb_wasm_call(int32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
   case MSB_WASM_OP_EXEC_STEP: return abi_exec_step(P(a), U(b), P(c));
   case MSB_WASM_OP_EXEC_CANCEL: abi_exec_cancel(P(a), b); return 0;
   case MSB_WASM_OP_EXEC_OUTPUT: return abi_exec_output(P(a), b, P(c));
+  case MSB_WASM_OP_OP_RECORD: return msb_op_record(S(a), P(b));
   default: return MSB_EINVAL;
   }
 }

@@ -150,6 +150,7 @@
 #define MSB_WASM_OP_EXEC_STEP 51   /* (run, steps, res) */
 #define MSB_WASM_OP_EXEC_CANCEL 52 /* (run, why) */
 #define MSB_WASM_OP_EXEC_OUTPUT 53 /* (run, fd, blob): borrowed bytes */
+#define MSB_WASM_OP_OP_RECORD 54 /* (sb, operation) */
 
 #include <stdint.h>
 

@@ -297,7 +297,7 @@ int bi_builtin(shell *sh, int argc, char **argv) {
   const cmd_desc *d;
   if (argc < 2) return 0;
   b = bi_on_disk(argv[1]) ? NULL : builtin_find(argv[1]);
-  if (b) return builtin_run(sh, b, argc - 1, argv + 1);
+  if (b) return interp_builtin(sh, b, argc - 1, argv + 1);
   d = cmd_find(argv[1]);
   if (d && (d->flags & CMD_BUILTIN))
     return interp_cmd(sh, d, argc - 1, argv + 1);

@@ -418,6 +418,12 @@ const cmd_desc *cmd_table(size_t *count);
  * command of the table, or the shell itself (bash, sh); shell functions
  * and builtins such as cd are not programs. */
 int cmd_is_program(const char *name);
+/* The number a /usr/bin file keeps as the command it is (vfs_set_prog):
+ * 1 + the table index, then bash and sh; 0 for any other name. Numbers
+ * live only in memory (snapshots carry the name), so a new table may
+ * renumber them. cmd_prog_name is the reverse (NULL for 0 or unknown). */
+unsigned cmd_prog_id(const char *name);
+const char *cmd_prog_name(unsigned id);
 
 #define CMD(name, fn, flags, purpose) int fn(cmd_ctx *c);
 #include "commands.def"

@@ -32,6 +32,20 @@ const cmd_desc *cmd_table(size_t *count) {
   return table_cmds;
 }
 
+/* The program number of a command name. */
+unsigned cmd_prog_id(const char *name) {
+  const cmd_desc *d = cmd_find(name);
+  if (d) return (unsigned)(d - table_cmds) + 1;
+  if (!strcmp(name, "bash")) return TABLE_N + 1;
+  return !strcmp(name, "sh") ? TABLE_N + 2 : 0;
+}
+
+/* The command name of a program number. */
+const char *cmd_prog_name(unsigned id) {
+  if (id >= 1 && id <= TABLE_N) return table_cmds[id - 1].name;
+  return id == TABLE_N + 1 ? "bash" : id == TABLE_N + 2 ? "sh" : NULL;
+}
+
 int cmd_is_program(const char *name) {
   return strchr(name, '/') || cmd_find(name) || !strcmp(name, "bash") ||
          !strcmp(name, "sh");

@@ -336,6 +336,7 @@ static int tar_add(tar_st *s, buf *out, const char *op) {
       we.type = ARC_FILE;
       we.data = d;
       we.size = n;
+      we.command = vfs_prog_name(c->fs, e->st.prog); /* a command file */
     }
     if (s->verbose) { /* GNU prints the name as given, prefix and all */
       buf_put(vout, op, cut);
@@ -674,6 +675,10 @@ static int tar_extract_one(tar_st *s, tar_rd *r, const arc_entry *e,
       break;
     }
     rc = vfs_write(c->fs, d, e->data, (size_t)e->have, 0, mode, NULL);
+    /* a command file stays one; an unknown mark is ignored, as GNU tar
+     * ignores extended attributes it does not restore */
+    if (!rc && !e->size && e->command[0])
+      rc = vfs_set_prog(c->fs, d, vfs_prog_id(c->fs, e->command));
     /* cut short, it keeps the mode GNU tar creates files with */
     if (!rc) vfs_chmod(c->fs, d, r->t.trunc ? mode & 0600 : mode);
     break;

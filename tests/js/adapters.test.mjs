@@ -53,7 +53,7 @@ test('adapters-1.2 ai: tools object keyed by name, AI SDK schemas, envelopes as 
     assert.equal(t.inputSchema.jsonSchema.type, 'object');
     assert.deepEqual(t.inputSchema.validate({ x: 1 }), { success: true, value: { x: 1 } });
   }
-  const env = await tools.execute.execute({ command: 'cat a.txt' }, { toolCallId: 'c1', messages: [] });
+  const env = await tools.execute.execute({ command: 'cat a.txt', timeout_seconds: null, max_output_bytes: null }, { toolCallId: 'c1', messages: [] });
   assert.equal(env.ok, true);
   assert.equal(env.result.stdout, 'hello\n');
   const w = await tools.write_file.execute({ path: 'a.txt', content: 'x', write_condition: 'nope' });

@@ -109,7 +109,8 @@ test('mcp-1.2 tools/call on a seeded workspace; state persists; errors are isErr
   const dir = seedDir();
   try {
     const { c } = await initialized(['--seed', dir]);
-    let r = await c.request('tools/call', { name: 'execute', arguments: { command: 'ls; cat README.md' } });
+    let r = await c.request('tools/call', { name: 'execute', arguments: { command: 'ls; cat README.md',
+      timeout_seconds: null, max_output_bytes: null } });
     assert.equal(r.result.isError, false);
     assert.equal(r.result.content.length, 1);
     assert.equal(r.result.content[0].type, 'text');
@@ -117,13 +118,14 @@ test('mcp-1.2 tools/call on a seeded workspace; state persists; errors are isErr
     assert.deepEqual(env, r.result.structuredContent);
     assert.equal(env.result.stdout, 'README.md\nempty\nsrc\n# seeded\n');
     r = await c.request('tools/call', { name: 'apply_patch', arguments: { patch:
-      '*** Begin Patch\n*** Update File: src/app.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n' } });
+      '*** Begin Patch\n*** Update File: src/app.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n',
+      expected_hashes: null } });
     assert.equal(r.result.isError, false);
     assert.equal(r.result.structuredContent.result.files[0].op, 'update');
-    r = await c.request('tools/call', { name: 'read_file', arguments: { path: 'src/app.py' } });
+    r = await c.request('tools/call', { name: 'read_file', arguments: { path: 'src/app.py', start_line: null, end_line: null } });
     assert.equal(r.result.structuredContent.result.content, 'def f():\n    return 2');
     // tool failures: isError results the model reads
-    r = await c.request('tools/call', { name: 'read_file', arguments: { path: 'nope' } });
+    r = await c.request('tools/call', { name: 'read_file', arguments: { path: 'nope', start_line: null, end_line: null } });
     assert.equal(r.result.isError, true);
     assert.match(r.result.content[0].text, /"code":"path_not_found"/);
     r = await c.request('tools/call', { name: 'execute', arguments: { cmd: 'ls' } });
@@ -168,7 +170,7 @@ test('mcp-1.6 `memsandbox mcp` is the same server', () => {
   const cli = fileURLToPath(new URL('../../build/npm/bin/memsandbox.js', import.meta.url));
   const r = spawnSync(process.execPath, [cli, 'mcp', '--profile', 'strict'], { encoding: 'utf8',
     input: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute",' +
-      '"arguments":{"command":"echo hi"}}}\n' });
+      '"arguments":{"command":"echo hi","timeout_seconds":null,"max_output_bytes":null}}}\n' });
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(r.stdout);
   assert.equal(res.id, 7);

@@ -20,8 +20,8 @@ const skip = process.env.MSB_WASM ? 'packaging is tested once, with the default 
 const SCRIPT = `import { Sandbox, createTools } from 'memsandbox';
 const sb = await Sandbox.create({ files: { 'a.txt': 'hi\\n' } });
 const [execute, readFile] = createTools(sb);
-const r = await execute.execute({ command: 'cat a.txt | tr a-z A-Z' });
-console.log(JSON.stringify([r.result.stdout, (await readFile.execute({ path: 'a.txt' })).result.content]));
+const r = await execute.execute({ command: 'cat a.txt | tr a-z A-Z', timeout_seconds: null, max_output_bytes: null });
+console.log(JSON.stringify([r.result.stdout, (await readFile.execute({ path: 'a.txt', start_line: null, end_line: null })).result.content]));
 `;
 
 function run(cmd, args, cwd) {

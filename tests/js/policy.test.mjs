@@ -169,3 +169,35 @@ test('js-pol-9 a refused write_file tool call is one failed operation', async ()
     'operation.failed:write_file']);
   await sb.close();
 });
+
+test('js-pol-20 denyOperations fork stops both kinds of fork (#21 item 9)', async () => {
+  const events = [];
+  const sb = await open({ files: { f: 'x' }, policy: { denyOperations: ['fork'] },
+    onEvent: (e) => events.push(e) });
+  for (const mode of ['memory', 'serialize']) {
+    events.length = 0;
+    await rejects(sb.fork({ mode }), 'policy_denied', 'policy_denied',
+      /operation fork is denied by policy/);
+    assert.deepEqual(events.map((e) => [e.kind, e.op]), [['operation.started', 'fork'],
+      ['policy.denied', 'fork'], ['operation.failed', 'fork']], mode);
+  }
+  await sb.close();
+});
+
+test('js-pol-21 a memory fork emits operation events like the others (#21 item 9)', async () => {
+  const events = [];
+  const sb = await open({ files: { f: 'x' }, onEvent: (e) => events.push(e) });
+  events.length = 0;
+  const child = await sb.fork();
+  const ops = events.filter((e) => e.op !== undefined).map((e) => [e.kind, e.op]);
+  assert.deepEqual(ops, [['operation.started', 'fork'], ['operation.completed', 'fork']]);
+  assert.equal((await child.execute('cat f')).stdout, 'x');
+  await child.close();
+  // a serialize fork's snapshot is a step of it: create_snapshot denied
+  // alone does not stop the fork
+  await sb.setPolicy({ denyOperations: ['create_snapshot'] });
+  const child2 = await sb.fork({ mode: 'serialize' });
+  assert.equal((await child2.execute('cat f')).stdout, 'x');
+  await child2.close();
+  await sb.close();
+});

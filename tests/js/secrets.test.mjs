@@ -160,7 +160,7 @@ test('secret-js-2.2 a value in a variable name is not kept', async () => {
     'eval "for $T in 1; do :; done"; let "l_$T=1"; (( m_$T = 2 )); declare -A "A_$T"; ' +
     'declare -a "a_$T"; declare -i "i_$T"=1; declare -n "n_$T"=HOME; declare -r "r_$T"=1; ' +
     'declare -x "x_$T"=1; export "e_$T=1"; declare -A h; h[k_$T]=1; alias "al_$T=echo"; ' +
-    'eval "f_$T() { :; }"' });
+    'eval "f_$T() { :; }"', timeout_seconds: null, max_output_bytes: null });
   assert.equal(res.ok, true);
   assert.deepEqual(res.result.environment_changes, []);
   assert.equal(JSON.stringify(res).includes(GHP), false);

@@ -27,17 +27,17 @@ test('tools-extra-1.1 include adds the tools after the four, with strict schemas
 test('tools-extra-1.2 edit_file: unique match, ambiguity, replace_all, no match', async () => {
   const sb = await open();
   const { edit_file: edit } = byName(createTools(sb, { include: ['edit_file'] }));
-  const amb = await edit.execute({ path: 'a.py', old_string: '= 1', new_string: '= 2' });
+  const amb = await edit.execute({ path: 'a.py', old_string: '= 1', new_string: '= 2', replace_all: null });
   assert.equal(amb.error.code, 'edit_ambiguous');
   assert.match(amb.error.message, /occurs 2 times/);
-  const one = await edit.execute({ path: 'a.py', old_string: 'y = 1', new_string: 'y = 3' });
+  const one = await edit.execute({ path: 'a.py', old_string: 'y = 1', new_string: 'y = 3', replace_all: null });
   assert.equal(one.result.replacements, 1);
   assert.equal(await sb.readFile('/workspace/a.py'), 'x = 1\ny = 3\n');
   assert.equal(one.result.current_hash, await sb.hash('/workspace/a.py'));
   const all = await edit.execute({ path: 'a.py', old_string: ' = ', new_string: '=', replace_all: true });
   assert.equal(all.result.replacements, 2);
-  assert.equal((await edit.execute({ path: 'a.py', old_string: 'zzz', new_string: '' })).error.code, 'edit_no_match');
-  assert.equal((await edit.execute({ path: '../etc/x', old_string: 'a', new_string: '' })).error.code, 'invalid_path');
+  assert.equal((await edit.execute({ path: 'a.py', old_string: 'zzz', new_string: '', replace_all: null })).error.code, 'edit_no_match');
+  assert.equal((await edit.execute({ path: '../etc/x', old_string: 'a', new_string: '', replace_all: null })).error.code, 'invalid_path');
   await sb.close();
 });
 

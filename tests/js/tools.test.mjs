@@ -17,8 +17,25 @@ const open = (opts = {}) => Sandbox.create({ clock: 0, seed: 1, ...opts });
 async function setup(files = {}, opts = {}) {
   const sb = await open({ files, ...opts });
   const tools = createTools(sb, { sessionId: 'sess-1' });
-  const call = (name, args) => tools.find((t) => t.name === name).execute(args);
-  return { sb, tools, call };
+  const tool = (name) => tools.find((t) => t.name === name);
+  const call = (name, args) => tool(name).execute(withNulls(tool(name).parameters, args));
+  return { sb, tools, call, tool };
+}
+
+// Arguments as a strict-mode model sends them: an optional field it leaves
+// out is null (tools-6.5 checks the tools refuse a missing one).
+function withNulls(schema, args) {
+  if (!args || Object.getPrototypeOf(args) !== Object.prototype) return args;
+  let out;
+  try {
+    out = { ...args };
+  } catch {
+    return args; // a hostile object goes to the tool as it is
+  }
+  for (const [k, sub] of Object.entries(schema.properties)) {
+    if (!(k in out) && Array.isArray(sub.type) && sub.type.includes('null')) out[k] = null;
+  }
+  return out;
 }
 
 // The reference's rule for input failures (§4.2).
@@ -505,7 +522,7 @@ test('tools-6.1 hostile arguments: ok:false, handlers never throw, nothing chang
     write_file: { path: 'a.txt', content: 'x', write_condition: 'any_current_state' },
     apply_patch: { patch: UNIFIED } };
   for (const t of tools) {
-    const env = await t.execute(argsFor[t.name]);
+    const env = await t.execute(withNulls(t.parameters, argsFor[t.name]));
     assertError(env, { code: 'session_closed' });
   }
 });
@@ -517,7 +534,7 @@ test('tools-6.2 internal failures are redacted with a correlation id', async () 
     env: async () => ({}), revision: 0, cwd: '/workspace',
   };
   const [execute] = createTools(fake);
-  const env = await execute.execute({ command: 'true' });
+  const env = await execute.execute({ command: 'true', timeout_seconds: null, max_output_bytes: null });
   assertError(env, { category: 'internal', code: 'internal_error',
     message: 'The sandbox operation failed unexpectedly', correctable: false, retryable: false });
   assert.match(env.error.correlation_id, /^[0-9a-f-]{36}$/);
@@ -531,7 +548,8 @@ test('tools-6.4 parallel calls on one sandbox run one at a time, in order', asyn
   const tools2 = createTools(sb);
   const results = await Promise.all([
     call('execute', { command: 'export A=1; echo one > f.txt' }),
-    tools2[2].execute({ path: 'f.txt', content: 'two\n', write_condition: 'any_current_state' }),
+    tools2[2].execute({ path: 'f.txt', content: 'two\n', write_condition: 'any_current_state',
+      expected_hash: null, create_parents: null }),
     call('execute', { command: 'export B=2; cat f.txt' }),
     call('read_file', { path: 'f.txt' }),
   ]);
@@ -553,7 +571,10 @@ test('tools-6.3 arguments as a JSON string (as some SDKs pass them)', async () =
 test('tools-7.1 secrets: bound to execute and redacted, refused by write_file and apply_patch', async () => {
   const sb = await open({ files: { 'a.txt': 'x\n' } });
   const tools = createTools(sb, { secrets: { TOKEN: 's3cr3t-value' } });
-  const call = (name, args) => tools.find((t) => t.name === name).execute(args);
+  const call = (name, args) => {
+    const t = tools.find((x) => x.name === name);
+    return t.execute(withNulls(t.parameters, args));
+  };
   const run = assertOk(await call('execute', { command: 'echo "[$TOKEN]"; printf %s "$TOKEN" | wc -c' }));
   assert.equal(run.stdout, '[[REDACTED]]\n12\n');
   const before = await state(sb);

@@ -408,6 +408,26 @@ TEST("patch-4.5 V4A envelope errors") {
   CHECK(tp_close(&t));
 }
 
+TEST("patch-4.6 V4A adding one file twice is refused (#21 item 15)") {
+  static const char twice[] =
+      "*** Begin Patch\n*** Add File: a.txt\n+one\n"
+      "*** Add File: ./a.txt\n+two\n*** End Patch\n";
+  static const char again[] = /* deleted in between: a replacement */
+      "*** Begin Patch\n*** Add File: b.txt\n+one\n"
+      "*** Delete File: b.txt\n*** Add File: b.txt\n+two\n*** End Patch\n";
+  tp t;
+  struct vfs_stat st;
+  tp_open(&t);
+  CHECK(tp_apply(&t, twice) == MSB_ECORRUPT);
+  CHECK_STR(buf_str(&t.rep),
+            "invalid V4A patch: path './a.txt' is added twice");
+  CHECK(vfs_stat(t.v, "/workspace/a.txt", 0, &st) == MSB_ENOENT);
+  buf_clear(&t.rep);
+  CHECK(tp_apply(&t, again) == 0);
+  CHECK(tp_is(&t, "/workspace/b.txt", "two\n"));
+  CHECK(tp_close(&t));
+}
+
 TEST("patch-1.5 truncated hunk with changes is padded like GNU") {
   static const char p[] = "--- a\n+++ b\n@@ -1,3 +1,3 @@\n-l1\n+x\n";
   mem m;

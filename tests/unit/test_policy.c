@@ -119,15 +119,37 @@ TEST("policy-1.3") { /* commands and operations */
       "allow-op read_file\nallow-op execute\ndeny-op execute\n";
   mem_init(&m, 0);
   REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
-  CHECK(policy_command_allowed(p, "grep", 0));
-  CHECK(!policy_command_allowed(p, "sed", 0)); /* deny wins */
-  CHECK(!policy_command_allowed(p, "awk", 0)); /* not on the allow-list */
-  CHECK(policy_command_allowed(p, "cd", 1));   /* builtins stay */
-  CHECK(!policy_command_allowed(p, "echo", 1)); /* unless denied by name */
+  CHECK(policy_command_allowed(p, "grep", 0, NULL));
+  CHECK(!policy_command_allowed(p, "sed", 0, NULL)); /* deny wins */
+  CHECK(!policy_command_allowed(p, "awk", 0, NULL)); /* not on the allow-list */
+  CHECK(policy_command_allowed(p, "cd", 1, NULL)); /* builtins stay */
+  CHECK(
+      !policy_command_allowed(p, "echo", 1, NULL)); /* unless denied by name */
   CHECK(policy_op_allowed(p, POLICY_OP_READ_FILE));
   CHECK(!policy_op_allowed(p, POLICY_OP_EXECUTE));
   CHECK(!policy_op_allowed(p, POLICY_OP_WRITE_FILE));
-  CHECK(policy_command_allowed(NULL, "anything", 0));
+  CHECK(policy_command_allowed(NULL, "anything", 0, NULL));
+  policy_destroy(p);
+  CHECK(m.used == 0 && m.blocks == 0);
+}
+
+/* egrep and grep as one implementation, for policy-1.4 */
+static int tp_same(const char *a, const char *b) {
+  return (!strcmp(a, "grep") || !strcmp(a, "egrep")) &&
+         (!strcmp(b, "grep") || !strcmp(b, "egrep"));
+}
+
+TEST("policy-1.4") { /* rules hold for every name of an implementation */
+  mem m;
+  policy *p;
+  char err[128];
+  const char *t = "deny-command grep\nallow-command egrep\nallow-command ls\n";
+  mem_init(&m, 0);
+  REQUIRE(policy_parse(&m, t, strlen(t), &p, err, sizeof err) == 0);
+  CHECK(!policy_command_allowed(p, "egrep", 0, tp_same)); /* #21 item 9 */
+  CHECK(policy_command_allowed(p, "egrep", 0, NULL)); /* by name only */
+  CHECK(policy_command_allowed(p, "ls", 0, tp_same));
+  CHECK(!policy_command_allowed(p, "cat", 0, tp_same));
   policy_destroy(p);
   CHECK(m.used == 0 && m.blocks == 0);
 }
@@ -189,6 +211,20 @@ TEST("policy-2.5") { /* msb_op_open: checked once, its steps are not */
   CHECK(api_close(sb) == 0);
 }
 
+TEST("policy-2.6") { /* msb_op_record: the host's own fork (#21 item 9) */
+  msb_sandbox *sb = tp_open();
+  uint64_t rev;
+  REQUIRE(sb);
+  rev = msb_revision(sb);
+  CHECK(msb_op_record(sb, "fork") == 0);
+  CHECK(msb_op_record(sb, "no_such_op") == MSB_EINVAL);
+  REQUIRE(tp_set(sb, "deny-op fork\n") == 0);
+  CHECK(msb_op_record(sb, "fork") == MSB_EPOLICY);
+  CHECK_STR(msb_errmsg(sb), "operation fork is denied by policy");
+  CHECK(msb_revision(sb) == rev);
+  CHECK(api_close(sb) == 0);
+}
+
 TEST("policy-2.2") { /* path rules through the host API */
   msb_sandbox *sb = tp_open();
   msb_stat st;
@@ -212,6 +248,12 @@ TEST("policy-2.2") { /* path rules through the host API */
   CHECK(msb_read(sb, "secret/missing", &d, &n) == MSB_EPOLICY);
   CHECK(msb_list(sb, "secret", &names, &len, &count) == MSB_EPOLICY);
   CHECK(msb_stat_path(sb, "secret", 0, &st) == 0); /* like a 000 dir */
+  /* its totals, or its parent's, would count what it hides (#21 item 15) */
+  CHECK(st.kind == MSB_DIR && st.nodes == 0 && st.bytes == 0);
+  CHECK(msb_stat_path(sb, "/workspace", 0, &st) == 0);
+  CHECK(st.nodes == 0 && st.bytes == 0);
+  CHECK(msb_stat_path(sb, "pub", 0, &st) == 0);
+  CHECK(st.nodes == 2 && st.bytes == 1);
   CHECK(msb_stat_path(sb, "secret/key", 0, &st) == MSB_EPOLICY);
   /* ".." out of a hidden directory must not probe what is inside */
   CHECK(msb_stat_path(sb, "/workspace/secret/../pub/a", 0, &st) == MSB_EPOLICY);
@@ -391,7 +433,7 @@ TEST("policy-1.4") { /* hostile text: random bytes and near-valid lines */
       /* every lookup works on whatever was accepted */
       (void)policy_path_mode(p, "/a/b", 4);
       (void)policy_below_mode(p, "/", 1);
-      (void)policy_command_allowed(p, "x", 0);
+      (void)policy_command_allowed(p, "x", 0, NULL);
     }
     policy_destroy(p);
   }
@@ -435,8 +477,8 @@ TEST("policy-4.2") { /* policy_copy under fault injection: all or nothing */
     if (rc) CHECK(q == NULL && c.used == 0 && c.blocks == 0);
   }
   REQUIRE(rc == 0);
-  CHECK(!policy_command_allowed(q, "rm", 0) &&
-        policy_command_allowed(q, "cat", 0));
+  CHECK(!policy_command_allowed(q, "rm", 0, NULL) &&
+        policy_command_allowed(q, "cat", 0, NULL));
   CHECK(tp_mode(q, "/workspace/b/x") == tp_mode(p, "/workspace/b/x"));
   CHECK(!policy_op_allowed(q, POLICY_OP_FORK));
   policy_destroy(q);

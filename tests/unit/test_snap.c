@@ -294,6 +294,19 @@ static void ts_hostile(const char *id, buf *b) {
     arc_tar_put_global(b, rec.p, rec.len);
     buf_finish(&rec);
     tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
+  } else if (!strncmp(id, "session-", 8)) { /* #21 item 15 */
+    buf rec;
+    const char *rev = !strcmp(id, "session-negative") ? "-5"
+                      : !strcmp(id, "session-huge")   ? "9007199254740992"
+                                                      : "3";
+    buf_init(&rec, m);
+    arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
+    arc_pax_record(&rec, "MEMSANDBOX.revision", rev, strlen(rev));
+    if (strcmp(id, "session-nocwd"))
+      arc_pax_record(&rec, "MEMSANDBOX.cwd", "/workspace", 10);
+    arc_tar_put_global(b, rec.p, rec.len);
+    buf_finish(&rec);
+    tarc_hdr(b, "workspace/x", '0', "00000000000", NULL, 0);
   } else if (!strcmp(id, "roothash")) {
     buf rec;
     buf_init(&rec, m);
@@ -367,6 +380,9 @@ TEST("snap-2.1") { /* hostile archives: rejected, nothing changes */
       {"roothash",
        "archive rejected: root hash mismatch: the snapshot "
        "records 00"},
+      {"session-nocwd", "archive rejected: the snapshot has no cwd record"},
+      {"session-negative", "archive rejected: invalid revision record"},
+      {"session-huge", "archive rejected: invalid revision record"},
   };
   msb_sandbox *sb = ts_open(NULL);
   size_t i;
@@ -605,6 +621,93 @@ TEST("snap-2.3") { /* foreign archives: ./ prefixes, hard links, L names */
   CHECK(st.mtime_ns == (int64_t)015000000000 * 1000000000);
   CHECK(msb_readlink(sb, ln, &got) == 0 && !strcmp(got, "sub/f"));
   msb_free(sb, got);
+  buf_finish(&b);
+  CHECK(api_close(sb) == 0);
+}
+
+/* Whether ./x in sb prints "hi\n" from f: runs as cat (#21 item 10). */
+static int ts_runs_cat(msb_sandbox *sb) {
+  uint8_t *d;
+  size_t n;
+  int ok;
+  if (ts_put(sb, "f", "hi\n") || ts_run(sb, "./x f > out")) return 0;
+  if (msb_read(sb, "out", &d, &n)) return 0;
+  ok = n == 3 && !memcmp(d, "hi\n", 3);
+  msb_free(sb, d);
+  return ok;
+}
+
+/* A one-member tar: x, empty or holding data, marked as command. */
+static void ts_marked(buf *b, const char *command, const char *data) {
+  arc_wentry w;
+  memset(&w, 0, sizeof w);
+  w.type = ARC_FILE;
+  w.path = "x";
+  w.mode = 0755;
+  w.data = (const uint8_t *)data;
+  w.size = strlen(data);
+  w.uname = w.gname = "user";
+  w.command = command;
+  buf_clear(b);
+  arc_tar_put(b, &w);
+  buf_put(b, "", 0);
+  while (b->len % 10240) buf_putc(b, 0);
+}
+
+TEST("snap-2.6") { /* command marks travel in snapshots, checked on restore
+                      (#21 item 10) */
+  msb_sandbox *sb = ts_open(NULL), *sb2 = ts_open(NULL);
+  uint8_t *d;
+  size_t n;
+  buf b;
+  REQUIRE(sb && sb2);
+  REQUIRE(ts_run(sb, "cp /usr/bin/cat x") == 0);
+  REQUIRE(ts_runs_cat(sb));
+  REQUIRE((d = ts_snap(sb, &n)) != NULL);
+  CHECK(msb_restore(sb2, d, n) == 0);
+  CHECK(ts_runs_cat(sb2));
+  msb_free(sb, d);
+  buf_init(&b, &sb->m);
+  ts_marked(&b, "cat", "");
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(ts_runs_cat(sb2));
+  ts_marked(&b, "cat", "echo not empty\n"); /* a command file is empty */
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  CHECK_STR(msb_errmsg(sb2),
+            "archive rejected: member 'x' is marked as "
+            "command 'cat'");
+  ts_marked(&b, "no-such-command", "");
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == MSB_ECORRUPT);
+  ts_marked(&b, NULL, ""); /* unmarked: an empty script */
+  CHECK(msb_restore(sb2, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(!ts_runs_cat(sb2));
+  buf_finish(&b);
+  CHECK(api_close(sb) == 0);
+  CHECK(api_close(sb2) == 0);
+}
+
+TEST("snap-2.7") { /* session records at their bounds (#21 item 15) */
+  msb_sandbox *sb = ts_open(NULL);
+  msb_result r;
+  buf b, rec;
+  REQUIRE(sb);
+  buf_init(&b, &sb->m);
+  buf_init(&rec, &sb->m);
+  arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
+  arc_pax_record(&rec, "MEMSANDBOX.revision", "9007199254740991", 16);
+  arc_pax_record(&rec, "MEMSANDBOX.cwd", "/workspace", 10);
+  arc_pax_record(&rec, "MEMSANDBOX.var.PWD", "-x nowhere", 10);
+  arc_tar_put_global(&b, rec.p, rec.len);
+  tarc_hdr(&b, "workspace/", '5', "00000000000", NULL, 0);
+  tarc_end(&b);
+  REQUIRE(!b.err && !rec.err);
+  CHECK(msb_restore(sb, (const uint8_t *)b.p, b.len) == 0);
+  CHECK(msb_revision(sb) == 9007199254740991ull);
+  /* a PWD that is no path is replaced, as bash does at startup */
+  REQUIRE(msb_exec(sb, "echo $PWD", 9, NULL, &r) == 0);
+  CHECK(r.out_len == 11 && !memcmp(r.out, "/workspace\n", 11));
+  msb_result_finish(sb, &r);
+  buf_finish(&rec);
   buf_finish(&b);
   CHECK(api_close(sb) == 0);
 }
