@@ -227,8 +227,6 @@ int msb_exec_start(msb_sandbox *sb, const char *script, size_t len,
   if (!run) return api_fail(sb, MSB_EINVAL, "run is required");
   *run = NULL;
   if (sb->run) return api_fail(sb, MSB_EMISUSE, "a run is in progress");
-  if (!sb->co && !(sb->co = coro_create(0)))
-    return api_fail(sb, MSB_ENOMEM, "no memory for the run's stack");
   if (!(r = mem_zalloc(&sb->m, sizeof *r))) return api_oom(sb);
   r->sb = sb;
   r->script = script;
@@ -237,32 +235,62 @@ int msb_exec_start(msb_sandbox *sb, const char *script, size_t len,
     r->opts = *opts;
     r->has_opts = 1;
   }
-  r->pace.co = sb->co;
   sb->run = r;
-  coro_start(sb->co, api_run_main, r);
   *run = r;
+  return 0;
+}
+
+/* A run's end: its result and return, and the run freed. */
+static int api_run_end(msb_run *run, msb_result *res) {
+  msb_sandbox *sb = run->sb;
+  int rc = run->rc;
+  int wipe = run->has_opts && run->opts.secret_count && run->pace.co;
+  *res = run->res;
+  sb->run = NULL;
+  mem_free(&sb->m, run);
+  if (wipe) coro_wipe(sb->co); /* its frames held the secret values */
+  return rc;
+}
+
+/* A run's first step. One that goes to its end (or is cancelled already)
+ * never pauses, so it runs on the caller's stack: the sandbox makes its
+ * coroutine, whose stack is memory every fork copies, only for a host that
+ * slices. Returns 0, or MSB_ENOMEM after ending the run. */
+static int api_run_begin(msb_run *run, uint64_t steps, msb_result *res) {
+  msb_sandbox *sb = run->sb;
+  run->started = 1;
+  if (!steps || run->pace.stop) {
+    api_run_main(run);
+    return 0;
+  }
+  if (!sb->co && !(sb->co = coro_create(0))) {
+    memset(res, 0, sizeof *res);
+    sb->run = NULL;
+    mem_free(&sb->m, run);
+    return api_fail(sb, MSB_ENOMEM, "no memory for the run's stack");
+  }
+  run->pace.co = sb->co;
+  coro_start(sb->co, api_run_main, run);
   return 0;
 }
 
 /* Runs a run's next slice (see the header). */
 int msb_exec_step(msb_run *run, uint64_t steps, msb_result *res) {
   msb_sandbox *sb;
-  int rc, wipe;
+  int rc;
   if (!run || !res) return MSB_EMISUSE;
   sb = run->sb;
   if (!run->pace.stop) run->pace.until = steps ? run->pace.steps + steps : 0;
   run->paused = 0;
+  if (!run->started) {
+    if ((rc = api_run_begin(run, steps, res))) return rc;
+    if (!run->pace.co) return api_run_end(run, res);
+  }
   if (!coro_resume(sb->co)) {
     run->paused = 1;
     return MSB_PAUSED;
   }
-  *res = run->res;
-  rc = run->rc;
-  wipe = run->has_opts && run->opts.secret_count;
-  sb->run = NULL;
-  mem_free(&sb->m, run);
-  if (wipe) coro_wipe(sb->co); /* its frames held the secret values */
-  return rc;
+  return api_run_end(run, res);
 }
 
 /* Ends a run at its next resumption (see the header). */

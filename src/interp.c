@@ -142,9 +142,28 @@ int interp_stack_fail(shell *sh) {
   return MSB_ELIMIT;
 }
 
+/* Whether the C stack in linear memory is nearly used up. In wasm that
+ * (shadow) stack has no guard page: passing its floor traps (the main
+ * stack, first in memory) or writes over the memory below (a coroutine's),
+ * so the interpreter stops SH_SHADOW_RESERVE above it, leaving that much
+ * for the innermost command. Natively a guard page ends the stack, and
+ * SH_STACK_MAX bounds the frames long before it. */
+static int interp_shadow_low(const shell *sh) {
+#if defined(__wasm__)
+  const shell_pace *p = sh->run->pace;
+  uintptr_t floor = p && p->co ? coro_stack_floor(p->co) : 0;
+  char here;
+  return (uintptr_t)&here < floor + SH_SHADOW_RESERVE;
+#else
+  (void)sh;
+  return 0;
+#endif
+}
+
 int interp_stack_push(shell *sh, size_t n) {
   sh_run *r = sh->run;
-  if (r->stack + n > SH_STACK_MAX) return interp_stack_fail(sh);
+  if (r->stack + n > SH_STACK_MAX || interp_shadow_low(sh))
+    return interp_stack_fail(sh);
   r->stack += n;
   return 0;
 }
@@ -1594,7 +1613,9 @@ static int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.shell = sh;
   c.run = interp_cmd_run;
   c.tick = interp_cmd_tick;
-  c.stack_floor = sh->run->pace ? coro_stack_floor(sh->run->pace->co) : 0;
+  c.stack_floor = sh->run->pace && sh->run->pace->co
+                      ? coro_stack_floor(sh->run->pace->co)
+                      : 0;
   out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;
@@ -3237,13 +3258,17 @@ static int interp_loop(shell *sh, ast_node *n) {
 
 static int interp_node_run(shell *sh, ast_node *n) {
   int rc, check, redir;
-  interp_saved sv;
+  /* on the heap: every level of a script's nesting passes through here,
+   * and wasm's stack in linear memory is small (see interp_shadow_low) */
+  interp_saved *sv = NULL;
 again:
   rc = check = redir = 0;
   if (sh->flow != SH_FLOW_NONE) return sh->status;
   if (n->kind != AST_CMD && n->kind != AST_FUNC && n->redirs) {
     sh->line = n->line;
-    rc = interp_redirs(sh, n->redirs, &sv);
+    if (!(sv = mem_alloc(sh->m, sizeof *sv))) return MSB_ENOMEM;
+    rc = interp_redirs(sh, n->redirs, sv);
+    if (rc) mem_free(sh->m, sv);
     if (rc < 0) return rc;
     if (rc) {
       sh->status = 1;
@@ -3361,7 +3386,10 @@ again:
   }
   default: rc = 2; break;
   }
-  if (redir) interp_restore_fds(sh, &sv);
+  if (redir) {
+    interp_restore_fds(sh, sv);
+    mem_free(sh->m, sv);
+  }
   if (rc < 0) return rc;
   if (SH_FLOW_ENDS(sh->flow)) return sh->status;
   sh->status = rc;

@@ -144,6 +144,9 @@ typedef struct sh_alias {
 #ifndef SH_STACK_MAX
 #define SH_STACK_MAX ((size_t)620 << 10)
 #endif
+/* Room kept below the deepest interpreter frame in wasm's stack in linear
+ * memory, for the innermost command's own frames (see interp_shadow_low). */
+#define SH_SHADOW_RESERVE ((uintptr_t)160 << 10)
 #define SH_STACK_NODE 240    /* interp_node and a compound's handler */
 #define SH_STACK_LOOP 300    /* a loop's handler, beyond its node */
 #define SH_STACK_CALL 260    /* a function call, beyond its body's node */

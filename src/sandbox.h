@@ -85,8 +85,9 @@ struct msb_run {
   int has_opts;
   shell_pace pace;
   msb_result res;
-  int rc;     /* msb_exec's return, once the run is done */
-  int paused; /* suspended between two steps */
+  int rc;      /* msb_exec's return, once the run is done */
+  int started; /* its first step came */
+  int paused;  /* suspended between two steps */
 };
 
 /* Cancels and finishes the exec in progress, if any, dropping its result

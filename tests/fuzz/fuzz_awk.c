@@ -1,62 +1,11 @@
-/* fuzz_awk.c - libFuzzer target: arbitrary bytes as an awk program.
- *
- * The input up to its first NUL byte is the program, written to a file
- * and run with `awk -f`; the bytes after it are the program's input. Each
- * run gets a fresh sandbox with the strict profile and small step and
- * memory budgets, so every program ends quickly (runaway loops stop at the
- * step limit, runaway strings at the string limit). The sanitizers catch
- * memory errors and undefined behaviour in the lexer, parser and
- * interpreter; the checks below catch a broken contract: exec returns
- * MSB_OK for any program (syntax errors and limit stops are results), and
- * closing the sandbox returns every byte to the allocator. Built by
- * `make fuzz`. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "memsandbox.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void fuzz_check(int ok) {
-  if (!ok) abort();
-}
-
-static const char fuzz_script[] =
-    "awk -f /p.awk /in.txt; awk -F, -v x=1 -f /p.awk /in.txt /in.txt";
+/* fuzz_awk.c - libFuzzer target: arbitrary bytes as an awk program, run
+ * with `awk -f` over the bytes after its first NUL (see fuzz_program.h).
+ * Built by `make fuzz`. */
+#include "fuzz_program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  msb_limits lim;
-  msb_config cfg;
-  msb_sandbox *sb = NULL;
-  msb_result res;
-  const uint8_t *nul = memchr(data, 0, size);
-  size_t plen = nul ? (size_t)(nul - data) : size;
-  int rc;
-  if (size > 1 << 14) return 0;
-  msb_limits_init(&lim, MSB_PROFILE_STRICT);
-  lim.max_steps = 4000;
-  lim.max_memory_bytes = 16u << 20;
-  lim.max_string_bytes = 1u << 16;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.limits = &lim;
-  cfg.clock_ns = 1700000000000000000LL;
-  cfg.seed = 42;
-  fuzz_check(msb_open(&cfg, &sb) == MSB_OK);
-  fuzz_check(msb_write(sb, "/p.awk", data, plen, 0, NULL, 0, 0) == MSB_OK);
-  rc = nul ? msb_write(sb, "/in.txt", nul + 1, size - plen - 1, 0, NULL, 0, 0)
-           : msb_write(sb, "/in.txt", "a b c\n1 2 3\n,x,,y\n", 18, 0, NULL, 0,
-                       0);
-  fuzz_check(rc == MSB_OK);
-  memset(&res, 0, sizeof res);
-  rc = msb_exec(sb, fuzz_script, sizeof fuzz_script - 1, NULL, &res);
-  fuzz_check(rc == MSB_OK || rc == MSB_ENOMEM || rc == MSB_ELIMIT);
-  if (rc == MSB_OK) {
-    fuzz_check(res.exit_code >= 0 && res.exit_code <= 255);
-    fuzz_check(res.out_len <= lim.max_output_bytes);
-    fuzz_check(res.err_len <= lim.max_output_bytes);
-    msb_result_finish(sb, &res);
-  }
-  msb_close(sb);
-  return 0;
+  return fuzz_program(
+      data, size, "/p.awk",
+      "awk -f /p.awk /in.txt; awk -F, -v x=1 -f /p.awk /in.txt /in.txt",
+      "a b c\n1 2 3\n,x,,y\n");
 }
