@@ -103,9 +103,9 @@ TOOLS_EMCC := emcc:emscripten
 TOOLS_DEV := clang-format-19:clang-format-19 dpkg-source:dpkg-dev \
   /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-19-dev
 TOOLS_NPM := npm:npm
-# Debian's Chromium for the browser smoke tests, and the real xxd and file
-# that differential cases compare the sandbox with.
-TOOLS_TEST := chromium:chromium xxd:xxd file:file
+# Debian's Chromium for the browser smoke tests, and the real xxd, file,
+# bc and envsubst that differential cases compare the sandbox with.
+TOOLS_TEST := chromium:chromium xxd:xxd file:file bc:bc envsubst:gettext-base
 
 # The optimisation level of both wasm builds, compiler and wasm-opt alike.
 # -O2 over -Oz (measured, see wasm/README.md): a shell loop runs about a
