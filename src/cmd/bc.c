@@ -696,6 +696,17 @@ static int bc_body(bc_st *s, bc_node **out) {
   return !s->perr;
 }
 
+/* A loop's body (break is allowed in it) and the jump back that closes it
+ * (3 bytes of GNU bc's code, for runtime-error addresses); n, or NULL
+ * after a parse error. */
+static bc_node *bc_loop_body(bc_st *s, bc_node *n, bc_node **body) {
+  s->loops++;
+  bc_body(s, body);
+  s->loops--;
+  s->pc += 3;
+  return s->perr ? NULL : n;
+}
+
 static bc_node *bc_for(bc_st *s) {
   bc_node *n = bc_new(s, BS_FOR);
   if (!n) return NULL;
@@ -711,11 +722,7 @@ static bc_node *bc_for(bc_st *s) {
   s->pc += 4;
   if (!bc_expect(s, ')')) return NULL;
   bc_skip_nl(s);
-  s->loops++;
-  bc_body(s, &n->y);
-  s->loops--;
-  s->pc += 3;
-  return s->perr ? NULL : n;
+  return bc_loop_body(s, n, &n->y);
 }
 
 static bc_node *bc_if(bc_st *s) {
@@ -733,11 +740,7 @@ static bc_node *bc_if(bc_st *s) {
 static bc_node *bc_while(bc_st *s) {
   bc_node *n = bc_new(s, BS_WHILE);
   if (!n || !(n->a = bc_cond(s))) return NULL;
-  s->loops++;
-  bc_body(s, &n->b);
-  s->loops--;
-  s->pc += 3;
-  return s->perr ? NULL : n;
+  return bc_loop_body(s, n, &n->b);
 }
 
 /* print item, item, ... */
