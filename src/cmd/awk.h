@@ -510,6 +510,7 @@ int awk_print(awk_rt *A, awk_node *n);
 int awk_out_stream(awk_rt *A, int kind, const char *name, buf **b);
 int awk_close(awk_rt *A, const char *name, size_t n, double *res);
 int awk_flush_all(awk_rt *A);
+int awk_fflush(awk_rt *A, const char *name, double *res);
 int awk_close_all(awk_rt *A);
 int awk_system(awk_rt *A, const char *cmd, double *status);
 int awk_ob_flush(awk_rt *A);

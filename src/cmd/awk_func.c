@@ -149,16 +149,14 @@ static int awk_fmt_int(buf *o, char conv, const char *flags, int w, int pr,
     snprintf(spec, sizeof spec, "%%%s*.0f", flags);
     return buf_printf(o, spec, w, d);
   }
+  if (d < -9223372036854775808.0 || d >= 18446744073709551616.0) {
+    /* out of 64-bit range: gawk's "emergency use of %g format" */
+    snprintf(spec, sizeof spec, "%%%s*.*g", flags);
+    return awk_fmt_num(o, spec, d, w, haspr ? pr : -1);
+  }
   {
-    unsigned long long u;
-    if (d < 0) {
-      if (d < -9.2e18) return awk_fmt_num(o, "%*.*g", d, w, 17);
-      u = (unsigned long long)(long long)d;
-    } else if (d >= 1.8446744073709552e19) {
-      snprintf(spec, sizeof spec, "%%%s*.0f", flags);
-      return buf_printf(o, spec, w, d);
-    } else
-      u = (unsigned long long)d;
+    unsigned long long u = d < 0 ? (unsigned long long)(long long)d
+                                 : (unsigned long long)d;
     snprintf(spec, sizeof spec, "%%%s*.*ll%c", flags, conv);
     return buf_printf(o, spec, w, haspr ? pr : -1, u);
   }
@@ -1116,7 +1114,7 @@ static int awk_b_io(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   switch (n->sub) {
   case B_SYSTEM: rc = awk_system(A, av[0].s->p, &d); break;
   case B_CLOSE: rc = awk_close(A, av[0].s->p, av[0].s->len, &d); break;
-  case B_FFLUSH: rc = awk_flush_all(A); break;
+  case B_FFLUSH: rc = awk_fflush(A, n->idx ? av[0].s->p : NULL, &d); break;
   default: return -1;
   }
   if (!rc) awk_set_num(A, out, d);

@@ -871,6 +871,28 @@ int awk_close(awk_rt *A, const char *name, size_t n, double *res) {
   return 0;
 }
 
+/* fflush(name): everything is flushed (output reaches the sandbox in order
+ * anyway); the result and warnings are gawk's for a name not open for
+ * writing. */
+int awk_fflush(awk_rt *A, const char *name, double *res) {
+  int i, rc = awk_flush_all(A);
+  *res = 0;
+  if (rc || !name || !*name || !strcmp(name, "/dev/stdout") ||
+      !strcmp(name, "/dev/stderr"))
+    return rc;
+  for (i = 0; i < A->nouts; i++)
+    if (!strcmp(A->outs[i]->name, name)) return 0;
+  *res = -1;
+  for (i = 0; i < A->nins; i++)
+    if (!strcmp(A->ins[i]->name, name)) {
+      awk_warn(A, "fflush: cannot flush: %s `%s' opened for reading, not writing",
+               A->ins[i]->kind == RD_CMD ? "pipe" : "file", name);
+      return 0;
+    }
+  awk_warn(A, "fflush: `%s' is not an open file, pipe or co-process", name);
+  return 0;
+}
+
 int awk_close_all(awk_rt *A) {
   int rc = 0, r;
   double d;
