@@ -155,8 +155,8 @@ static int awk_fmt_int(buf *o, char conv, const char *flags, int w, int pr,
     return awk_fmt_num(o, spec, d, w, haspr ? pr : -1);
   }
   {
-    unsigned long long u = d < 0 ? (unsigned long long)(long long)d
-                                 : (unsigned long long)d;
+    unsigned long long u =
+        d < 0 ? (unsigned long long)(long long)d : (unsigned long long)d;
     snprintf(spec, sizeof spec, "%%%s*.*ll%c", flags, conv);
     return buf_printf(o, spec, w, haspr ? pr : -1, u);
   }

@@ -885,7 +885,8 @@ int awk_fflush(awk_rt *A, const char *name, double *res) {
   *res = -1;
   for (i = 0; i < A->nins; i++)
     if (!strcmp(A->ins[i]->name, name)) {
-      awk_warn(A, "fflush: cannot flush: %s `%s' opened for reading, not writing",
+      awk_warn(A,
+               "fflush: cannot flush: %s `%s' opened for reading, not writing",
                A->ins[i]->kind == RD_CMD ? "pipe" : "file", name);
       return 0;
     }
