@@ -499,7 +499,7 @@ int awk_split_csv(awk_rt *A, const char *s, size_t n);
 /* The next non-empty match of re in s from *pos (FPAT, patsplit): 1 with
  * m set and *pos past it, 0 at the end, or a negative code. */
 int awk_next_field_match(awk_rt *A, rx *re, const char *s, size_t n,
-                         size_t *pos, rx_match *m);
+                         size_t *pos, size_t *last, rx_match *m);
 int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
                  awk_arr *arr, awk_arr *seps, int *count);
 /* A `var=value` operand or -v assignment: 1 when s was one, else 0. */

@@ -600,7 +600,7 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
                  awk_arr *arr, awk_arr *seps, int *count) {
   rx *re;
   int rc = 0, k = 0;
-  size_t pos = 0, prev = 0;
+  size_t pos = 0, prev = 0, last = SIZE_MAX;
   rx_match m;
   char key[24];
   if (pat)
@@ -611,7 +611,7 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     re = awk_regex_str(A, fp->s->p, fp->s->len, &rc);
   }
   if (!re) return rc ? rc : A->err;
-  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1) {
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &last, &m)) == 1) {
     int kn;
     if (seps) {
       kn = snprintf(key, sizeof key, "%d", k);
@@ -623,10 +623,10 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     if ((rc = awk_set_elem(A, arr, key, (size_t)kn, s + m.so,
                            (size_t)(m.eo - m.so), 0, 0)) != 0)
       return rc;
-    prev = pos;
+    prev = (size_t)m.eo;
   }
   if (rc < 0) return rc;
-  if (seps && prev < n) {
+  if (seps && (k > 0 || prev < n)) { /* seps[n] even when empty */
     int kn = snprintf(key, sizeof key, "%d", k);
     if ((rc = awk_set_elem(A, seps, key, (size_t)kn, s + prev, n - prev, 0,
                            0)) != 0)
@@ -936,8 +936,8 @@ static int awk_b_bits(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   return 0;
 }
 
+/* Hex and octal only at the very start: gawk reads " 0x10" as decimal. */
 static double awk_strtonum(const char *s) {
-  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
     return (double)strtoull(s, 0, 16);
   if (s[0] == '0' && s[1] >= '0' && s[1] <= '7') {
@@ -950,6 +950,24 @@ static double awk_strtonum(const char *s) {
     int looks;
     return awk_strtod(s, strlen(s), &looks);
   }
+}
+
+/* strftime(fmt, t, utc): gawk's zone name under gmtime is "GMT", where the
+ * sandbox's local zone (UTC) is "UTC"; %Z is spelled out before formatting. */
+static int awk_strftime_gmt(awk_rt *A, buf *o, const char *fmt, int64_t t) {
+  buf f;
+  int rc;
+  buf_init(&f, A->m);
+  for (; *fmt; fmt++)
+    if (fmt[0] == '%' && fmt[1] == 'Z')
+      buf_puts(&f, "GMT"), fmt++;
+    else if (fmt[0] == '%' && fmt[1])
+      buf_putc(&f, *fmt++), buf_putc(&f, *fmt);
+    else
+      buf_putc(&f, *fmt);
+  rc = f.err ? f.err : cmd_strftime(o, f.p ? f.p : "", t * 1000000000LL);
+  buf_finish(&f);
+  return rc;
 }
 
 static int awk_b_time(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
@@ -983,7 +1001,9 @@ static int awk_b_time(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
     buf o;
     int rc;
     buf_init(&o, A->m);
-    rc = cmd_strftime(&o, fmt, t * 1000000000LL);
+    rc = n->idx > 2 && awk_val_bool(A, &av[2])
+             ? awk_strftime_gmt(A, &o, fmt, t)
+             : cmd_strftime(&o, fmt, t * 1000000000LL);
     if (!rc && !o.err)
       rc = awk_set_str(A, out, o.p ? o.p : "", o.len, 0);
     else if (!rc)

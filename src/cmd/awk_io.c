@@ -167,18 +167,21 @@ static int awk_split_fw(awk_rt *A, size_t n) {
   return 0;
 }
 
+/* The next FPAT field from *pos, as gawk finds them: a non-empty match is a
+ * field; an empty match is an empty field unless it sits where the previous
+ * non-empty field ended (*last, SIZE_MAX before any). */
 int awk_next_field_match(awk_rt *A, rx *re, const char *s, size_t n,
-                         size_t *pos, rx_match *m) {
+                         size_t *pos, size_t *last, rx_match *m) {
+  if (n == 0) return 0;
   while (*pos <= n) {
     int r = awk_rx_exec(A, re, s, n, *pos, 0, m, 1);
     if (r != 1) return r;
     if (m->eo > m->so) {
-      *pos = (size_t)m->eo;
+      *pos = *last = (size_t)m->eo;
       return 1;
     }
-    /* an empty match is no field: look one byte further */
-    if ((size_t)m->so >= n) return 0;
     *pos = (size_t)m->so + 1;
+    if ((size_t)m->so != *last) return 1;
   }
   return 0;
 }
@@ -187,10 +190,10 @@ static int awk_split_fpat(awk_rt *A, const char *s, size_t n) {
   awk_val *fp = &A->g[V_FPAT].v;
   int rc;
   rx *re = awk_regex_str(A, fp->s->p, fp->s->len, &rc);
-  size_t pos = 0;
+  size_t pos = 0, last = SIZE_MAX;
   rx_match m;
   if (!re) return rc ? rc : A->err;
-  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1)
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &last, &m)) == 1)
     if (awk_add_span(A, (size_t)m.so, (size_t)(m.eo - m.so))) return A->err;
   return rc;
 }
@@ -366,21 +369,36 @@ typedef struct awk_splitctx {
   int n;
 } awk_splitctx;
 
+/* arr[k] = the bytes s[0..n), a strnum as split() makes them. */
+static int awk_put_elem(awk_rt *A, awk_arr *arr, int k, const char *s,
+                        size_t n) {
+  char key[24];
+  int kn = snprintf(key, sizeof key, "%d", k);
+  awk_val *v = awk_arr_get(A, arr, key, (size_t)kn, 1);
+  if (!v || awk_set_str(A, v, s, n, 1)) return A->err;
+  return 0;
+}
+
 static int awk_add_elem(awk_rt *A, void *ctx, size_t off, size_t len, size_t so,
                         size_t sl) {
   awk_splitctx *x = ctx;
-  char key[32];
-  int kn;
-  awk_val *v;
   x->n++;
-  kn = snprintf(key, sizeof key, "%d", x->n);
-  if (!(v = awk_arr_get(A, x->arr, key, (size_t)kn, 1))) return A->err;
-  if (awk_set_str(A, v, x->s + off, len, 1)) return A->err;
-  if (x->seps && x->n > 1) {
-    kn = snprintf(key, sizeof key, "%d", x->n - 1);
-    if (!(v = awk_arr_get(A, x->seps, key, (size_t)kn, 1))) return A->err;
-    if (awk_set_str(A, v, x->s + so, sl, 1)) return A->err;
-  }
+  if (awk_put_elem(A, x->arr, x->n, x->s + off, len)) return A->err;
+  if (x->seps && x->n > 1 && awk_put_elem(A, x->seps, x->n - 1, x->s + so, sl))
+    return A->err;
+  return 0;
+}
+
+/* split(s, a, " ", seps): the blanks before the first field are seps[0]
+ * and those after the last are seps[n], as gawk keeps them. */
+static int awk_blank_seps(awk_rt *A, const char *s, size_t n, awk_arr *seps,
+                          int nf) {
+  size_t lead = 0, trail = 0;
+  while (lead < n && awk_is_blank((unsigned char)s[lead], 1)) lead++;
+  if (lead && awk_put_elem(A, seps, 0, s, lead)) return A->err;
+  if (!nf) return 0;
+  while (trail < n && awk_is_blank((unsigned char)s[n - 1 - trail], 1)) trail++;
+  if (trail && awk_put_elem(A, seps, nf, s + n - trail, trail)) return A->err;
   return 0;
 }
 
@@ -409,6 +427,8 @@ int awk_split_str(awk_rt *A, const char *s, size_t n, awk_val *fs,
   }
   rc = awk_split_by(A, s, n, fp, fl, re, 0, awk_add_elem, &x);
   *count = x.n;
+  if (!rc && seps && !re && fl == 1 && fp[0] == ' ')
+    rc = awk_blank_seps(A, s, n, seps, x.n);
   return rc;
 }
 
