@@ -511,6 +511,9 @@ int awk_out_stream(awk_rt *A, int kind, const char *name, buf **b);
 int awk_close(awk_rt *A, const char *name, size_t n, double *res);
 int awk_flush_all(awk_rt *A);
 int awk_fflush(awk_rt *A, const char *name, double *res);
+void awk_set_errno(awk_rt *A, const char *msg);
+int awk_split_csv_arr(awk_rt *A, const char *s, size_t n, awk_arr *arr,
+                      awk_arr *seps, int *count);
 int awk_close_all(awk_rt *A);
 int awk_system(awk_rt *A, const char *cmd, double *status);
 int awk_ob_flush(awk_rt *A);

@@ -585,7 +585,7 @@ static int awk_b_split(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
       rc = awk_patsplit(A, s.s->p, s.s->len, n->idx > 2 ? a[2] : NULL, arr,
                         seps, &cnt);
     } else if (n->idx <= 2 && A->fs_mode == 5) {
-      rc = awk_split_str(A, s.s->p, s.s->len, &fs, NULL, arr, seps, &cnt);
+      rc = awk_split_csv_arr(A, s.s->p, s.s->len, arr, seps, &cnt);
     } else
       rc = awk_split_str(A, s.s->p, s.s->len, &fs, n->idx > 2 ? a[2] : NULL,
                          arr, seps, &cnt);

@@ -473,9 +473,20 @@ int awk_icase(awk_rt *A) {
   return v->type != AV_UNINIT && awk_val_bool(A, v);
 }
 
+/* Whether "{" starts an interval: digits, an optional comma and digits,
+ * then "}". Otherwise gawk reads the brace literally ("a{", "a{x}"). */
+static int awk_rx_interval_ahead(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  if (i < n && s[i] == ',')
+    for (i++; i < n && s[i] >= '0' && s[i] <= '9';) i++;
+  return i < n && s[i] == '}';
+}
+
 /* gawk's regex dialect on the shared engine: \y is GNU's \b (\B, \<,
- * \>, \w, \s stay), and *, + or ? with nothing to repeat (at the start,
- * after "(" or "|") is a literal character. */
+ * \>, \w, \s stay), *, + or ? with nothing to repeat (at the start,
+ * after "(" or "|") is a literal character, and so is a "{" that starts no
+ * interval. */
 static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
                         rx **out) {
   buf b;
@@ -513,6 +524,8 @@ static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
       continue;
     }
     if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(&b, '\\');
+    if (ch == '{' && (start || !awk_rx_interval_ahead(s + i + 1, n - i - 1)))
+      buf_putc(&b, '\\');
     buf_putc(&b, ch);
     if (ch == '[') {
       br = 1;

@@ -433,16 +433,18 @@ int awk_split_str(awk_rt *A, const char *s, size_t n, awk_val *fs,
 }
 
 /* CSV fields (--csv, as gawk 5.3): commas separate, a double-quoted field
- * may hold commas, newlines and "" for a quote. Fields are values at once
- * since a quoted field is not a span of the record. */
-int awk_split_csv(awk_rt *A, const char *s, size_t n) {
+ * may hold commas, newlines and "" for a quote. Each field's value is built
+ * in a buffer (a quoted field is not a span of the text) and handed to fn. */
+typedef int (*awk_csvfn)(awk_rt *A, void *ctx, const char *p, size_t n);
+
+static int awk_csv_scan(awk_rt *A, const char *s, size_t n, awk_csvfn fn,
+                        void *ctx) {
   size_t i = 0;
   buf b;
   int rc = 0;
   if (n == 0) return 0;
   buf_init(&b, A->m);
   for (;;) {
-    awk_field *f;
     buf_clear(&b);
     if (i < n && s[i] == '"') {
       i++;
@@ -458,21 +460,55 @@ int awk_split_csv(awk_rt *A, const char *s, size_t n) {
         }
         buf_putc(&b, s[i++]);
       }
-      while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
-    } else
-      while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
-    if (b.err || awk_add_span(A, 0, 0)) {
-      rc = b.err ? (A->err = b.err) : A->err;
+    }
+    while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
+    if (b.err) {
+      rc = A->err = b.err;
       break;
     }
-    f = &A->f[A->nf - 1];
-    memset(&f->v, 0, sizeof f->v);
-    if ((rc = awk_set_str(A, &f->v, b.p ? b.p : "", b.len, 1)) != 0) break;
-    f->mat = 1;
+    if ((rc = fn(A, ctx, b.p ? b.p : "", b.len)) != 0) break;
     if (i >= n) break;
     i++; /* the comma */
   }
   buf_finish(&b);
+  return rc;
+}
+
+static int awk_csv_field(awk_rt *A, void *ctx, const char *p, size_t n) {
+  awk_field *f;
+  (void)ctx;
+  if (awk_add_span(A, 0, 0)) return A->err;
+  f = &A->f[A->nf - 1];
+  memset(&f->v, 0, sizeof f->v);
+  if (awk_set_str(A, &f->v, p, n, 1)) return A->err;
+  f->mat = 1;
+  return 0;
+}
+
+int awk_split_csv(awk_rt *A, const char *s, size_t n) {
+  return awk_csv_scan(A, s, n, awk_csv_field, NULL);
+}
+
+static int awk_csv_elem(awk_rt *A, void *ctx, const char *p, size_t n) {
+  awk_splitctx *x = ctx;
+  x->n++;
+  if (awk_put_elem(A, x->arr, x->n, p, n)) return A->err;
+  if (x->seps && x->n > 1 && awk_put_elem(A, x->seps, x->n - 1, ",", 1))
+    return A->err;
+  return 0;
+}
+
+/* split(s, a) under --csv: the CSV rules, as gawk 5.3 splits. */
+int awk_split_csv_arr(awk_rt *A, const char *s, size_t n, awk_arr *arr,
+                      awk_arr *seps, int *count) {
+  awk_splitctx x;
+  int rc;
+  x.s = s;
+  x.arr = arr;
+  x.seps = seps;
+  x.n = 0;
+  rc = awk_csv_scan(A, s, n, awk_csv_elem, &x);
+  *count = x.n;
   return rc;
 }
 
@@ -600,6 +636,10 @@ static void awk_bump(awk_rt *A, int slot) {
   awk_set_num(A, v, awk_val_num(v) + 1);
 }
 
+void awk_set_errno(awk_rt *A, const char *msg) {
+  awk_set_str(A, &A->g[V_ERRNO].v, msg, strlen(msg), 0);
+}
+
 static int awk_run_rules(awk_rt *A, int kind) {
   int i, rc;
   for (i = 0; i < A->p->nrules; i++)
@@ -621,7 +661,9 @@ static const awk_val *awk_argv(awk_rt *A, int i) {
   return v;
 }
 
-static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
+/* Opens main input NAME: 0 when open, 1 for a directory, 2 when it cannot
+ * be read (the reason in *oerr); FILENAME names it in every case. */
+static int awk_open_main(awk_rt *A, const char *name, size_t nlen, int *oerr) {
   const char *abs;
   int rc;
   struct vfs_stat st;
@@ -643,17 +685,12 @@ static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
   } else {
     abs = cmd_path(A->c, in->name);
     if (!abs) return A->err = MSB_ENOMEM;
-    if (vfs_stat(A->c->fs, abs, 1, &st) == 0 && st.kind == VFS_DIR) {
-      awk_warn(A, "command line argument `%s' is a directory: skipped",
-               in->name);
-      return 1;
-    }
+    if ((rc = awk_set_str(A, &A->g[V_FILENAME].v, in->name, nlen, 0)) != 0)
+      return rc;
+    if (vfs_stat(A->c->fs, abs, 1, &st) == 0 && st.kind == VFS_DIR) return 1;
     /* cmd_input charges the read to the step budget */
     rc = cmd_input(A->c, in->name, &in->data, &in->len);
-    if (rc) {
-      return A->err = awk_fatal(A, "cannot open file `%s' for reading: %s",
-                                in->name, cmd_strerror(rc));
-    }
+    if (rc) return *oerr = rc, 2;
     in->abs = mem_strdup(A->m, abs);
     if (!in->abs) return A->err = MSB_ENOMEM;
     in->gen = A->gen;
@@ -665,9 +702,36 @@ static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
   return 0;
 }
 
+static int awk_has_rules(awk_rt *A, int kind) {
+  int i;
+  for (i = 0; i < A->p->nrules; i++)
+    if (A->p->rules[i].kind == kind) return 1;
+  return 0;
+}
+
+/* A main input that is a directory (err 0) or unreadable: BEGINFILE sees
+ * ERRNO and may skip it with nextfile (1); otherwise a directory is skipped
+ * with gawk's warning and an unreadable file is fatal. */
+static int awk_open_failed(awk_rt *A, int err) {
+  const char *name = A->main.name;
+  if (awk_has_rules(A, R_BEGINFILE)) {
+    int rc;
+    awk_set_errno(A, err ? cmd_strerror(err) : "Is a directory");
+    rc = awk_run_rules(A, R_BEGINFILE);
+    if (rc == AWK_NEXTFILE) return 1;
+    if (rc) return rc;
+  }
+  if (!err) {
+    awk_warn(A, "command line argument `%s' is a directory: skipped", name);
+    return 1;
+  }
+  return A->err = awk_fatal(A, "cannot open file `%s' for reading: %s", name,
+                            cmd_strerror(err));
+}
+
 /* Opens the next main input file; 0 when one is open, 1 at the end. */
 static int awk_main_advance(awk_rt *A) {
-  int rc;
+  int rc, oerr = 0;
   for (;;) {
     const awk_val *a;
     int argc = (int)awk_val_num(&A->g[V_ARGC].v);
@@ -676,7 +740,7 @@ static int awk_main_advance(awk_rt *A) {
       A->main_done = 1;
       if (A->nfiles) return 1;
       A->nfiles++;
-      if ((rc = awk_open_main(A, "-", 1)) != 0) return rc;
+      if ((rc = awk_open_main(A, "-", 1, &oerr)) != 0) return rc;
       awk_set_str(A, &A->g[V_FILENAME].v, "", 0, 0);
       break;
     }
@@ -686,7 +750,9 @@ static int awk_main_advance(awk_rt *A) {
     if (rc < 0 || rc == AWK_FATAL) return rc;
     if (rc == 1) continue;
     A->nfiles++;
-    rc = awk_open_main(A, a->s->p, a->s->len);
+    awk_set_errno(A, "");
+    rc = awk_open_main(A, a->s->p, a->s->len, &oerr);
+    if (rc == 1 || rc == 2) rc = awk_open_failed(A, rc == 1 ? 0 : oerr);
     if (rc == 1) continue;
     if (rc) return rc;
     break;
@@ -888,6 +954,7 @@ int awk_close(awk_rt *A, const char *name, size_t n, double *res) {
       awk_in_free(A, in);
       return 0;
     }
+  awk_set_errno(A, "close of redirection that was never opened");
   return 0;
 }
 
@@ -974,6 +1041,7 @@ static int awk_in_stream(awk_rt *A, int kind, const char *name, awk_in **out) {
       return awk_in_free(A, in), A->err = MSB_ENOMEM;
     rc = cmd_input(A->c, name, &in->data, &in->len);
     if (rc) {
+      awk_set_errno(A, cmd_strerror(rc));
       awk_in_free(A, in);
       *out = NULL;
       return 0;
