@@ -158,7 +158,9 @@ static int awk_setup(awk_rt *A) {
   awk_set_num(A, &A->g[V_ARGC].v, A->o->nargs + 1);
   if ((rc = awk_arr_set(A, pi, "version", "5.2.1", 5)) != 0 ||
       (rc = awk_arr_set(A, pi, "FS", "FS", 2)) != 0 ||
-      (rc = awk_arr_set(A, pi, "platform", "posix", 5)) != 0)
+      (rc = awk_arr_set(A, pi, "platform", "posix", 5)) != 0 ||
+      (rc = awk_arr_set(A, pi, "strftime", AWK_STRFTIME_FMT,
+                        strlen(AWK_STRFTIME_FMT))) != 0)
     return rc;
   if ((rc = awk_set_record(A, "", 0)) != 0) return rc;
   if (A->o->csv) {

@@ -80,6 +80,8 @@ enum {
   S_BREAK,
   S_CONTINUE,
   S_DELETE,
+  S_SWITCH, /* a: subject; b: S_CASE list (a: label or NULL, b: body) */
+  S_CASE,
   S_GETLINE_UNUSED
 };
 
@@ -238,6 +240,9 @@ enum {
   T_EXIT,
   T_RETURN,
   T_DELETE,
+  T_SWITCH,
+  T_CASE,
+  T_DEFAULT,
   T_GETLINE,
   T_PRINT,
   T_PRINTF,
@@ -431,6 +436,9 @@ typedef struct awk_rt {
   size_t nlits, litcap;
 } awk_rt;
 
+/* gawk's default for strftime() and PROCINFO["strftime"]. */
+#define AWK_STRFTIME_FMT "%a %b %e %H:%M:%S %Z %Y"
+
 /* Control results of statements besides 0 and negative codes. */
 enum {
   AWK_BREAK = 1,
@@ -481,6 +489,8 @@ awk_arr *awk_cell_arr(awk_rt *A, awk_node *var); /* the array a name holds */
 int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n);
 /* Regex: a regex literal node or a dynamic string. */
 rx *awk_regex(awk_rt *A, awk_node *n, int *rc);
+int awk_rx_compile(mem *m, const char *s, size_t n, int icase, rx **out,
+                   buf *msg);
 rx *awk_regex_str(awk_rt *A, const char *s, size_t n, int *rc);
 int awk_rx_exec(awk_rt *A, rx *r, const char *s, size_t n, size_t start,
                 unsigned ef, rx_match *m, size_t nm);

@@ -60,23 +60,32 @@ static double awk_rand(awk_rt *A) {
 
 /* ---- special variables ---------------------------------------------- */
 
+/* The field splitting in force (0 FS, 3 FIELDWIDTHS, 4 FPAT), named in
+ * PROCINFO["FS"] as gawk does; --csv overrides all three. */
+static int awk_set_fs_mode(awk_rt *A, int mode) {
+  static const char *const names[] = {"FS", "", "", "FIELDWIDTHS", "FPAT"};
+  awk_val *e;
+  if (A->o->csv) return 0;
+  A->fs_mode = mode;
+  if (A->g[V_PROCINFO].kind != C_ARRAY) return 0;
+  if (!(e = awk_arr_get(A, A->g[V_PROCINFO].a, "FS", 2, 1))) return A->err;
+  return awk_set_str(A, e, names[mode], strlen(names[mode]), 0);
+}
+
 int awk_special_set(awk_rt *A, int slot) {
   awk_val *v = &A->g[slot].v;
   int rc;
   switch (slot) {
   case V_NF: return awk_set_nf(A, awk_val_num(v));
   case V_FS:
-    A->fs_mode = A->o->csv ? 5 : 0;
-    A->split = A->split && !A->dirty ? A->split : A->split;
+    if ((rc = awk_set_fs_mode(A, 0)) != 0) return rc;
     return awk_val_str(A, v, 0);
   case V_FIELDWIDTHS:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
-    A->fs_mode = 3;
-    return 0;
+    return awk_set_fs_mode(A, 3);
   case V_FPAT:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
-    A->fs_mode = 4;
-    return 0;
+    return awk_set_fs_mode(A, 4);
   case V_RS:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
     if (v->s->len == 0)
@@ -952,6 +961,15 @@ static double awk_strtonum(const char *s) {
   }
 }
 
+/* strftime() without arguments formats with PROCINFO["strftime"]. */
+static const char *awk_strftime_default(awk_rt *A) {
+  awk_val *v = A->g[V_PROCINFO].kind == C_ARRAY
+                   ? awk_arr_get(A, A->g[V_PROCINFO].a, "strftime", 8, 0)
+                   : NULL;
+  if (!v || awk_val_str(A, v, 0)) return AWK_STRFTIME_FMT;
+  return v->s->p;
+}
+
 /* strftime(fmt, t, utc): gawk's zone name under gmtime is "GMT", where the
  * sandbox's local zone (UTC) is "UTC"; %Z is spelled out before formatting. */
 static int awk_strftime_gmt(awk_rt *A, buf *o, const char *fmt, int64_t t) {
@@ -996,7 +1014,7 @@ static int awk_b_time(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
     return 0;
   }
   {
-    const char *fmt = n->idx > 0 ? av[0].s->p : "%a %b %e %H:%M:%S %Z %Y";
+    const char *fmt = n->idx > 0 ? av[0].s->p : awk_strftime_default(A);
     int64_t t = n->idx > 1 ? (int64_t)awk_val_num(&av[1]) : cmd_ns_to_s(now);
     buf o;
     int rc;

@@ -487,20 +487,16 @@ static int awk_rx_interval_ahead(const char *s, size_t n) {
  * \>, \w, \s stay), *, + or ? with nothing to repeat (at the start,
  * after "(" or "|") is a literal character, and so is a "{" that starts no
  * interval. */
-static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
-                        rx **out) {
-  buf b;
+static void awk_rx_translate(buf *b, const char *s, size_t n) {
   size_t i;
-  int rc;
   int start = 1, br = 0;
-  buf_init(&b, A->m);
   for (i = 0; i < n; i++) {
     char ch = s[i];
     if (ch == '\\' && i + 1 < n) {
       if (s[i + 1] == 'y' && !br)
-        buf_puts(&b, "\\b");
+        buf_puts(b, "\\b");
       else
-        buf_put(&b, s + i, 2);
+        buf_put(b, s + i, 2);
       i++;
       start = 0;
       continue;
@@ -510,7 +506,7 @@ static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
       if (ch == '[' && i + 1 < n && strchr(":.=", s[i + 1]) && s[i + 1]) {
         const char *e = memchr(s + i + 2, s[i + 1], n - i - 2);
         if (e && e + 1 < s + n && e[1] == ']') {
-          buf_put(&b, s + i, (size_t)(e + 2 - (s + i)));
+          buf_put(b, s + i, (size_t)(e + 2 - (s + i)));
           i = (size_t)(e + 1 - s);
           br++;
           continue;
@@ -520,30 +516,47 @@ static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
         br = 0;
       else
         br++;
-      buf_putc(&b, ch);
+      buf_putc(b, ch);
       continue;
     }
-    if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(&b, '\\');
+    if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(b, '\\');
     if (ch == '{' && (start || !awk_rx_interval_ahead(s + i + 1, n - i - 1)))
-      buf_putc(&b, '\\');
-    buf_putc(&b, ch);
+      buf_putc(b, '\\');
+    buf_putc(b, ch);
     if (ch == '[') {
       br = 1;
-      if (i + 1 < n && s[i + 1] == '^') buf_putc(&b, s[++i]);
-      if (i + 1 < n && s[i + 1] == ']') buf_putc(&b, s[++i]), br++;
+      if (i + 1 < n && s[i + 1] == '^') buf_putc(b, s[++i]);
+      if (i + 1 < n && s[i + 1] == ']') buf_putc(b, s[++i]), br++;
     }
     start = ch == '(' || ch == '|' || (ch == '^' && start);
   }
-  if (b.err) return buf_finish(&b), A->err = MSB_ENOMEM;
+}
+
+/* Compiles gawk regex S into *out; a syntax error is MSB_EINVAL with the
+ * engine's message in msg. */
+int awk_rx_compile(mem *m, const char *s, size_t n, int icase, rx **out,
+                   buf *msg) {
+  buf b;
+  int rc;
+  buf_init(&b, m);
+  awk_rx_translate(&b, s, n);
+  rc = b.err ? b.err
+             : rx_compile(m, b.p ? b.p : "", b.len,
+                          RX_ERE | (icase ? RX_ICASE : 0), out, msg);
+  buf_finish(&b);
+  return rc;
+}
+
+static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
+                        rx **out) {
+  int rc;
   buf_clear(&A->tmp2);
-  rc = rx_compile(A->m, b.p ? b.p : "", b.len, RX_ERE | (icase ? RX_ICASE : 0),
-                  out, &A->tmp2);
+  rc = awk_rx_compile(A->m, s, n, icase, out, &A->tmp2);
   if (rc == MSB_EINVAL) {
     A->err = awk_fatal(A, "invalid regexp: %s: /%.*s/", buf_str(&A->tmp2),
                        (int)n, s);
   } else if (rc)
     A->err = rc;
-  buf_finish(&b);
   return rc ? A->err : 0;
 }
 
@@ -1159,6 +1172,50 @@ static int awk_exec_delete(awk_rt *A, awk_node *n) {
   return rc;
 }
 
+/* Whether a case label takes the switch's subject: a regex matches it,
+ * a constant equals it by the rules of ==. */
+static int awk_case_hit(awk_rt *A, awk_node *label, awk_val *subj, int *hit) {
+  awk_val lv;
+  int rc, r;
+  if (label->op == N_ERE) {
+    rx *re = awk_regex(A, label, &rc);
+    rx_match m;
+    if (!re) return rc ? rc : A->err;
+    if ((rc = awk_val_str(A, subj, 0)) != 0) return rc;
+    r = awk_rx_exec(A, re, subj->s->p, subj->s->len, 0, 0, &m, 1);
+    if (r < 0) return r;
+    *hit = r == 1;
+    return 0;
+  }
+  memset(&lv, 0, sizeof lv);
+  if ((rc = awk_eval(A, label, &lv)) != 0) return rc;
+  rc = awk_compare(A, subj, &lv, &r);
+  awk_val_free(A, &lv);
+  *hit = !rc && r == 0;
+  return rc;
+}
+
+static int awk_exec_switch(awk_rt *A, awk_node *n) {
+  awk_val v;
+  awk_node *c, *from = NULL, *dflt = NULL;
+  int rc, hit = 0;
+  memset(&v, 0, sizeof v);
+  if ((rc = awk_eval(A, n->a, &v)) != 0) return rc;
+  for (c = n->b; c && !from && !rc; c = c->next)
+    if (!c->a)
+      dflt = dflt ? dflt : c;
+    else if (!(rc = awk_case_hit(A, c->a, &v, &hit)) && hit)
+      from = c;
+  awk_val_free(A, &v);
+  if (rc) return rc;
+  for (c = from ? from : dflt; c; c = c->next) {
+    rc = awk_exec(A, c->b);
+    if (rc == AWK_BREAK) return 0;
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 int awk_exec(awk_rt *A, awk_node *n) {
   int rc, c;
   awk_val v;
@@ -1189,6 +1246,9 @@ int awk_exec(awk_rt *A, awk_node *n) {
       break;
     case S_FORIN:
       if ((rc = awk_exec_forin(A, n)) != 0) return rc;
+      break;
+    case S_SWITCH:
+      if ((rc = awk_exec_switch(A, n)) != 0) return rc;
       break;
     case S_NEXT: return AWK_NEXT;
     case S_NEXTFILE: return AWK_NEXTFILE;
