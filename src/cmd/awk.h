@@ -324,17 +324,27 @@ int awk_run(cmd_ctx *c, awk_prog *p, const awk_opts *o);
 
 /* ---- runtime (shared by awk_interp.c, awk_io.c, awk_func.c) ---------- */
 
-/* Associative array: insertion-ordered entries, open-addressed index. */
+/* Associative array: insertion-ordered entries, open-addressed index.
+ * The g* fields model where gawk would store each key, which is the order
+ * for (k in a) lists them in (see awk_arr_keys). */
 typedef struct awk_ent {
   awk_str *key; /* NULL: deleted */
   awk_val v;
   uint32_t hash;
+  uint32_t gcode;  /* gawk's string hash of the key */
+  uint32_t gstamp; /* position in its gawk chain: higher is nearer the head */
+  uint8_t gcint;   /* in gawk's integer part (listed last, ascending) */
 } awk_ent;
 typedef struct awk_arr {
   awk_ent *e;
   size_t n, cap, live; /* entries used (with holes), allocated, live */
   uint32_t *ix;        /* 0 empty, else entry index + 1 */
   size_t ixcap;        /* power of two */
+  uint8_t gkind;       /* gawk's array type, chosen by the first key */
+  uint32_t gsize;      /* buckets of gawk's string table (0: none yet) */
+  uint32_t gcount;     /* keys in the string table */
+  uint32_t gtick;      /* last stamp given */
+  size_t ncint;        /* keys in the integer part */
 } awk_arr;
 
 enum { C_UNTYPED, C_SCALAR, C_ARRAY, C_REF };
