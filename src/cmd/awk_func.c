@@ -123,29 +123,19 @@ static int awk_fmt_num(buf *o, const char *spec, double d, int w, int pr) {
   return 0;
 }
 
-/* nan and inf as gawk prints them in every numeric conversion. */
-static void awk_fmt_special(buf *o, double d, const char *flags, int w,
-                            int upper) {
-  char tmp[16];
-  const char *s = isnan(d) ? "nan" : "inf";
-  int neg = signbit(d) != 0, n;
-  n = snprintf(tmp, sizeof tmp, "%s%s", neg ? "-" : "+", s);
-  if (upper) {
-    int i;
-    for (i = 0; i < n; i++)
-      if (tmp[i] >= 'a' && tmp[i] <= 'z') tmp[i] = (char)(tmp[i] - 32);
-  }
-  if (strchr(flags, '-'))
-    buf_printf(o, "%-*s", w, tmp);
-  else
-    buf_printf(o, "%*s", w, tmp);
+/* nan and inf as gawk prints them in every numeric conversion: signed,
+ * upper case for %E %F %G, and with no width or padding at all. */
+static void awk_fmt_special(buf *o, double d, int upper) {
+  const char *s = isnan(d) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
+  buf_putc(o, signbit(d) ? '-' : '+');
+  buf_puts(o, s);
 }
 
 static int awk_fmt_int(buf *o, char conv, const char *flags, int w, int pr,
                        int haspr, double d) {
   char spec[48];
   if (isnan(d) || isinf(d)) {
-    awk_fmt_special(o, d, flags, w, 0);
+    awk_fmt_special(o, d, 0);
     return 0;
   }
   d = d < 0 ? ceil(d) : floor(d);
@@ -230,7 +220,7 @@ static int awk_fmt_one(awk_rt *A, buf *o, char conv, const char *flags, int w,
   default:
     d = awk_val_num(v);
     if (isnan(d) || isinf(d)) {
-      awk_fmt_special(o, d, flags, w, conv >= 'A' && conv <= 'Z');
+      awk_fmt_special(o, d, conv >= 'A' && conv <= 'Z');
       return 0;
     }
     snprintf(spec, sizeof spec, "%%%s*.*%c", flags, conv);

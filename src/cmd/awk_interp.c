@@ -344,8 +344,8 @@ static long awk_arr_find(awk_arr *a, const char *k, size_t n, uint32_t h,
 enum { AK_NONE, AK_CINT, AK_STR };
 
 static const uint32_t awk_gsizes[] = {
-    13,       127,      1021,     8191,      16381,     32749,    65497,
-    131101,   262147,   524309,   1048583,   2097169,   4194319,  8388617,
+    13,       127,      1021,     8191,      16381,     32749,     65497,
+    131101,   262147,   524309,   1048583,   2097169,   4194319,   8388617,
     16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827};
 
 /* gawk's integer subscript: "0" or -?[1-9][0-9]* within 32 bits. */
@@ -507,7 +507,8 @@ int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n) {
   awk_gref *r = NULL;
   awk_str **k = mem_alloc(A->m, sizeof *k * (a->live + 1));
   if (!k) return A->err = MSB_ENOMEM;
-  if (a->gcount && awk_gtable(A, a, NULL, &r, &m)) return mem_free(A->m, k), A->err;
+  if (a->gcount && awk_gtable(A, a, NULL, &r, &m))
+    return mem_free(A->m, k), A->err;
   for (i = 0; i < m; i++) (k[j++] = r[i].e->key)->ref++;
   mem_free(A->m, r);
   for (i = 0; i < a->n; i++)
@@ -812,18 +813,23 @@ int awk_store_lval(awk_rt *A, awk_node *n, awk_val *v) {
   return 0;
 }
 
-static double awk_arith(awk_rt *A, int op, double x, double y, int *rc) {
+/* x op y; `assign` for op= (gawk names /= and %= in its errors). */
+static double awk_arith(awk_rt *A, int op, double x, double y, int assign,
+                        int *rc) {
   *rc = 0;
   switch (op) {
   case AR_ADD: return x + y;
   case AR_SUB: return x - y;
   case AR_MUL: return x * y;
   case AR_DIV:
-    if (y == 0) *rc = A->err = awk_fatal(A, "division by zero attempted");
+    if (y == 0)
+      *rc = A->err = awk_fatal(A, assign ? "division by zero attempted in `/='"
+                                         : "division by zero attempted");
     return y ? x / y : 0;
   case AR_MOD:
     if (y == 0)
-      *rc = A->err = awk_fatal(A, "division by zero attempted in `%%'");
+      *rc = A->err = awk_fatal(A, "division by zero attempted in `%%%s'",
+                               assign ? "=" : "");
     return y ? fmod(x, y) : 0;
   case AR_POW: {
     /* integer powers by repeated multiplication, as gawk */
@@ -939,7 +945,7 @@ static int awk_eval_assign(awk_rt *A, awk_node *n, awk_val *out) {
     if ((rc = awk_eval(A, n->a, &cur)) != 0) return rc;
     x = awk_val_num(&cur);
     awk_val_free(A, &cur);
-    x = awk_arith(A, n->sub, x, y, &rc);
+    x = awk_arith(A, n->sub, x, y, 1, &rc);
     if (rc) return rc;
     awk_set_num(A, &v, x);
   } else if (v.type == AV_STRNUM || v.type == AV_NUMSTR) {
@@ -1082,7 +1088,7 @@ int awk_eval(awk_rt *A, awk_node *n, awk_val *out) {
   case N_ARITH:
     if ((rc = awk_eval_num(A, n->a, &a)) || (rc = awk_eval_num(A, n->b, &b)))
       return rc;
-    a = awk_arith(A, n->sub, a, b, &rc);
+    a = awk_arith(A, n->sub, a, b, 0, &rc);
     if (rc) return rc;
     awk_set_num(A, out, a);
     return 0;

@@ -241,11 +241,15 @@ static int awk_lex_string(awk_lex *l) {
 int awk_lex_regex(awk_lex *l) {
   buf b;
   int ch, inbr = 0;
+  size_t body = l->pos;
   buf_init(&b, l->c->m);
   for (;;) {
     ch = awk_lex_peekc(l, 0);
     if (ch < 0 || ch == '\n') {
       buf_finish(&b);
+      /* gawk's caret: under the regex's first character */
+      l->tok_start = body;
+      l->at_start = 1;
       awk_lex_error(l, "unterminated regexp");
       return l->tok = T_BAD;
     }

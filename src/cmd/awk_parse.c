@@ -135,6 +135,16 @@ static awk_node *ap_var(awk_parser *P, const char *name) {
       if (n) n->idx = i;
       return n;
     }
+  for (i = 0; i < P->p->nfuncs; i++)
+    if (P->p->funcs[i].defined && !strcmp(P->p->funcs[i].name, name)) {
+      char msg[300];
+      snprintf(msg, sizeof msg,
+               "function `%s' called with space between name and `(',\n"
+               "or used as a variable or an array",
+               name);
+      ap_plain(P, msg, 1);
+      return NULL;
+    }
   n = ap_node(P, N_VAR);
   if (n && (n->idx = awk_global(P->c, P->p, name)) < 0) P->err = MSB_ENOMEM;
   return n;
@@ -526,11 +536,26 @@ static awk_node *ap_binary(awk_parser *P, awk_node *a, int op, int sub,
   return n->b ? n : NULL;
 }
 
+/* A numeric literal, signed or not (gawk folds these at parse time). */
+static int ap_const_num(const awk_node *n) {
+  if (n->op == N_NEG || n->op == N_PLUS) n = n->a;
+  return n->op == N_NUM;
+}
+
 static awk_node *ap_mul(awk_parser *P) {
   awk_node *n = ap_unary(P);
   while (n && (P->l.tok == '*' || P->l.tok == '/' || P->l.tok == '%')) {
     int s = P->l.tok == '*' ? AR_MUL : P->l.tok == '/' ? AR_DIV : AR_MOD;
     n = ap_binary(P, n, N_ARITH, s, ap_unary);
+    /* constant / 0 is gawk's parse-time error */
+    if (n && s != AR_MUL && ap_const_num(n->a) && ap_const_num(n->b) &&
+        (n->b->op == N_NUM ? n->b->num : n->b->a->num) == 0) {
+      ap_plain(P,
+               s == AR_DIV ? "division by zero attempted"
+                           : "division by zero attempted in `%'",
+               1);
+      return NULL;
+    }
   }
   return n;
 }
@@ -1055,12 +1080,60 @@ static awk_rule *ap_rule(awk_parser *P, int kind) {
   return &p->rules[p->nrules++];
 }
 
+/* A global variable's slot, or -1 (no new slot is made). */
+static int ap_global_slot(awk_parser *P, const char *name) {
+  int i;
+  for (i = 0; i < P->p->nglobals; i++)
+    if (!strcmp(P->p->gnames[i], name)) return i;
+  return -1;
+}
+
+/* gawk's checks of a parameter list: not the function's own name, not a
+ * special variable, not a repeat. */
+static int ap_param_ok(awk_parser *P, const char *fn, char **params, int np) {
+  char msg[400];
+  const char *p = params[np - 1];
+  int i, slot = ap_global_slot(P, p);
+  msg[0] = 0;
+  if (!strcmp(p, fn))
+    snprintf(msg, sizeof msg,
+             "function `%s': cannot use function name as parameter name", fn);
+  else if (slot >= 0 && slot < V_NSPECIAL)
+    snprintf(msg, sizeof msg,
+             "function `%s': cannot use special variable `%s' as a function "
+             "parameter",
+             fn, p);
+  for (i = 0; !msg[0] && i < np - 1; i++)
+    if (!strcmp(params[i], p))
+      snprintf(msg, sizeof msg,
+               "function `%s': parameter #%d, `%s', duplicates parameter #%d",
+               fn, np, p, i + 1);
+  if (msg[0]) ap_plain(P, msg, 1);
+  return !msg[0];
+}
+
 static int ap_function(awk_parser *P) {
   awk_func *f;
   int fi;
   char **params = NULL;
   int np = 0, t = ap_next(P);
+  if (t == T_BUILTIN) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "`%s' is a built-in function, it cannot be redefined",
+             P->l.text ? P->l.text : "");
+    P->l.at_start = 1;
+    ap_fail(P, msg);
+    return 0;
+  }
   if (t != T_NAME && t != T_FUNC_NAME) return ap_fail(P, NULL), 0;
+  if (ap_global_slot(P, P->l.text) >= 0) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "function name `%s' previously defined",
+             P->l.text);
+    ap_plain(P, msg, 1);
+    return 0;
+  }
   fi = ap_func_index(P, P->l.text);
   if (P->err) return 0;
   f = &P->p->funcs[fi];
@@ -1077,6 +1150,7 @@ static int ap_function(awk_parser *P) {
   if (!params) return P->err = MSB_ENOMEM, 0;
   while (P->l.tok == T_NAME && np < 256) {
     params[np++] = P->l.text;
+    if (!ap_param_ok(P, P->p->funcs[fi].name, params, np)) return 0;
     ap_next(P);
     if (P->l.tok != ',') break;
     ap_next(P);
