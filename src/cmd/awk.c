@@ -466,12 +466,7 @@ int cmd_awk(cmd_ctx *c) {
       if (*a == ' ') break;
     }
   }
-  if (!g.nsrc) {
-    if (i >= c->argc) return awk_usage_err(c);
-    rc = awk_add_src(c, &g, "cmd. line", c->argv[i], strlen(c->argv[i]));
-    if (rc) return rc;
-    i++;
-  }
+  /* gawk checks -v operands before it looks for the program */
   for (k = 0; k < nassign; k++) {
     const char *eq = strchr(assigns[k], '=');
     if (!eq || !awk_is_name(assigns[k], (size_t)(eq - assigns[k]))) {
@@ -480,6 +475,12 @@ int cmd_awk(cmd_ctx *c) {
                  cmd_name(c), assigns[k]);
       return awk_usage_err(c);
     }
+  }
+  if (!g.nsrc) {
+    if (i >= c->argc) return awk_usage_err(c);
+    rc = awk_add_src(c, &g, "cmd. line", c->argv[i], strlen(c->argv[i]));
+    if (rc) return rc;
+    i++;
   }
   for (; i < c->argc; i++) args[nargs++] = c->argv[i];
   o.assigns = assigns;

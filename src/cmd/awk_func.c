@@ -241,13 +241,46 @@ static int awk_fmt_short(awk_rt *A, const char *f, size_t fn, size_t at) {
   return A->err = AWK_FATAL;
 }
 
+/* gawk's "%N$" argument index at f[*i] (1-based; 0 when absent, -1 after
+ * a fatal error). *mode remembers whether formats use them (1) or not (2):
+ * gawk refuses a mix. */
+static int awk_fmt_pos(awk_rt *A, const char *f, size_t fn, size_t *i,
+                       int nargs, int *mode) {
+  size_t j = *i;
+  long n = 0;
+  while (j < fn && f[j] >= '0' && f[j] <= '9' && n < 100000)
+    n = n * 10 + (f[j++] - '0');
+  if (j == *i || j >= fn || f[j] != '$') {
+    if (*mode == 1) goto mixed;
+    *mode = 2;
+    return 0;
+  }
+  if (*mode == 2) goto mixed;
+  *mode = 1;
+  *i = j + 1;
+  if (n <= 0) {
+    A->err = awk_fatal(A, "argument index with `$' must be > 0");
+    return -1;
+  }
+  if (n > nargs) {
+    A->err = awk_fatal(
+        A, "argument index %ld greater than total number of supplied arguments",
+        n);
+    return -1;
+  }
+  return (int)n;
+mixed:
+  A->err = awk_fatal(A, "must use `count$' on all formats or none");
+  return -1;
+}
+
 int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
                int nargs) {
   size_t i = 0;
-  int ai = 0, rc;
+  int ai = 0, rc, posmode = 0;
   while (i < fn) {
     char flags[8];
-    int nf = 0, w = 0, pr = 0, haspr = 0;
+    int nf = 0, w = 0, pr = 0, haspr = 0, pos;
     size_t start = i;
     if (f[i] != '%') {
       const char *q = memchr(f + i, '%', fn - i);
@@ -257,19 +290,31 @@ int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
       continue;
     }
     i++;
+    if (i < fn && f[i] == '%') {
+      buf_putc(o, '%');
+      i++;
+      continue;
+    }
+    if ((pos = awk_fmt_pos(A, f, fn, &i, nargs, &posmode)) < 0) return A->err;
+    if (pos) ai = pos - 1;
     while (i < fn && strchr("-+ #0'", f[i]) && f[i]) {
       if (nf < 6 && f[i] != '\'') flags[nf++] = f[i];
       i++;
     }
     flags[nf] = 0;
     if (i < fn && f[i] == '*') {
-      if (ai >= nargs) return awk_fmt_short(A, f, fn, i);
+      int wpos;
+      i++;
+      if ((wpos = awk_fmt_pos(A, f, fn, &i, nargs, &posmode)) < 0)
+        return A->err;
+      if (wpos) ai = wpos - 1;
+      if (ai >= nargs) return awk_fmt_short(A, f, fn, i - 1);
       w = (int)awk_val_num(&args[ai++]);
+      if (pos) ai = pos - 1; /* the value is the positional argument */
       if (w < 0) {
         w = -w;
         if (nf < 6) flags[nf++] = '-', flags[nf] = 0;
       }
-      i++;
     } else
       while (i < fn && f[i] >= '0' && f[i] <= '9') w = w * 10 + (f[i++] - '0');
     if (i < fn && f[i] == '.') {
@@ -319,32 +364,49 @@ int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
 
 /* ---- sub, gsub, gensub ------------------------------------------------ */
 
-/* Appends the replacement for one match: & and \\& per POSIX, and with
- * gensub \0..\9. */
+/* The backslash sequences of sub and gsub's replacement, as gawk reads
+ * them (measured against gawk 5): text, its length, whether the matched
+ * text follows. Anything else is a literal backslash. */
+static const struct {
+  const char *seq;
+  size_t len;
+  const char *out;
+  int match;
+} awk_sub_escapes[] = {
+    {"\\\\\\&", 4, "\\&", 0}, /* \\\& -> \& */
+    {"\\\\&", 3, "\\", 1},      /* \\& -> \ then the match */
+    {"\\&", 2, "&", 0},             /* \& -> & */
+    {"\\\\\\\\", 4, "\\\\", 0}, /* four backslashes -> two */
+};
+
+/* Appends the replacement for one match: & is the matched text; sub and
+ * gsub read backslashes by awk_sub_escapes, gensub takes \0..\9 as
+ * groups and any other escaped character as itself. */
 static void awk_repl(buf *o, const char *r, size_t rn, const char *s,
                      const rx_match *m, int gen) {
-  size_t i;
+  size_t i, k;
   for (i = 0; i < rn; i++) {
-    if (r[i] == '\\' && i + 1 < rn) {
-      char c = r[i + 1];
-      if (c == '&') {
-        buf_putc(o, '&');
-        i++;
-        continue;
-      }
-      if (gen && c >= '0' && c <= '9') {
+    if (r[i] == '\\' && gen && i + 1 < rn) {
+      char c = r[++i];
+      if (c >= '0' && c <= '9') {
         const rx_match *g = &m[c - '0'];
         if (g->so >= 0) buf_put(o, s + g->so, (size_t)(g->eo - g->so));
-        i++;
-        continue;
-      }
-      if (c == '\\') {
-        buf_putc(o, '\\');
-        i++;
-        continue;
-      }
-      buf_putc(o, '\\');
+      } else
+        buf_putc(o, c);
       continue;
+    }
+    if (r[i] == '\\' && !gen) {
+      for (k = 0; k < sizeof awk_sub_escapes / sizeof awk_sub_escapes[0]; k++)
+        if (rn - i >= awk_sub_escapes[k].len &&
+            !memcmp(r + i, awk_sub_escapes[k].seq, awk_sub_escapes[k].len))
+          break;
+      if (k < sizeof awk_sub_escapes / sizeof awk_sub_escapes[0]) {
+        buf_puts(o, awk_sub_escapes[k].out);
+        if (awk_sub_escapes[k].match)
+          buf_put(o, s + m[0].so, (size_t)(m[0].eo - m[0].so));
+        i += awk_sub_escapes[k].len - 1;
+        continue;
+      }
     }
     if (r[i] == '&') {
       buf_put(o, s + m[0].so, (size_t)(m[0].eo - m[0].so));
@@ -1110,7 +1172,12 @@ static int awk_b_math(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   case B_SIN: r = sin(x); break;
   case B_COS: r = cos(x); break;
   case B_ATAN2: r = atan2(x, awk_val_num(&av[1])); break;
-  case B_EXP: r = exp(x); break;
+  case B_EXP:
+    r = exp(x);
+    /* overflow or underflow: glibc's ERANGE, which gawk reports */
+    if (isfinite(x) && (isinf(r) || r == 0))
+      awk_warn(A, "exp: argument %g is out of range", x);
+    break;
   case B_LOG:
     if (x < 0) awk_warn(A, "log: received negative argument %g", x);
     r = log(x);

@@ -90,7 +90,7 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
       if ((rc = add(A, ctx, i, 1, i, 0)) != 0) return rc;
     return 0;
   }
-  if (!re && (fsn == 1 && fs[0] != '\\')) {
+  if (!re && fsn == 1) {
     char ch = fs[0];
     for (st = 0, i = 0; i <= n; i++)
       if (i == n || s[i] == ch || (para && s[i] == '\n')) {
@@ -135,8 +135,8 @@ static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
 /* FS as a regex when it is one (not " ", not a single plain char). */
 static rx *awk_fs_regex(awk_rt *A, awk_val *fs, int *rc) {
   *rc = 0;
-  /* " ", "" and a single plain character are not regexes */
-  if (fs->s->len == 0 || (fs->s->len == 1 && fs->s->p[0] != '\\')) return NULL;
+  /* " ", "" and a single character (even a backslash) are not regexes */
+  if (fs->s->len <= 1) return NULL;
   return awk_regex_str(A, fs->s->p, fs->s->len, rc);
 }
 
