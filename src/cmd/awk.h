@@ -326,25 +326,29 @@ int awk_run(cmd_ctx *c, awk_prog *p, const awk_opts *o);
 
 /* Associative array: insertion-ordered entries, open-addressed index.
  * The g* fields model where gawk would store each key, which is the order
- * for (k in a) lists them in (see awk_arr_keys). */
+ * for (k in a) lists them in (awk_order.c). */
 typedef struct awk_ent {
   awk_str *key; /* NULL: deleted */
   awk_val v;
   uint32_t hash;
-  uint32_t gcode;  /* gawk's string hash of the key */
-  uint32_t gstamp; /* position in its gawk chain: higher is nearer the head */
-  uint8_t gcint;   /* in gawk's integer part (listed last, ascending) */
+  uint32_t gcode;  /* gawk's hash of the key in its table */
+  uint32_t gstamp; /* insertion rank in that table */
+  uint8_t gpart;   /* AP_STR, AP_CINT or AP_INT: the gawk table holding it */
+  int32_t gint;    /* the key as an integer (AP_CINT, AP_INT) */
 } awk_ent;
 typedef struct awk_arr {
   awk_ent *e;
   size_t n, cap, live; /* entries used (with holes), allocated, live */
   uint32_t *ix;        /* 0 empty, else entry index + 1 */
   size_t ixcap;        /* power of two */
-  uint8_t gkind;       /* gawk's array type, chosen by the first key */
-  uint32_t gsize;      /* buckets of gawk's string table (0: none yet) */
-  uint32_t gcount;     /* keys in the string table */
-  uint32_t gtick;      /* last stamp given */
-  size_t ncint;        /* keys in the integer part */
+  /* gawk's storage model (awk_order.c) */
+  uint8_t gkind, xkind; /* the array's type; its extra part's (cint only) */
+  uint8_t gplain;       /* an internal map: no model */
+  uint32_t gsize, gcount, gtick; /* string table: buckets, keys, last rank */
+  uint32_t isize, icount, itick; /* integer hash table: the same */
+  size_t ncint;                  /* keys in the cint part */
+  long long gcap;                /* cint leaf slots allocated */
+  struct awk_arr *gleaf;         /* cint leaf start -> keys in it */
 } awk_arr;
 
 enum { C_UNTYPED, C_SCALAR, C_ARRAY, C_REF };
@@ -445,6 +449,12 @@ typedef struct awk_rt {
   rx **lits; /* compiled regex literals, freed at the end */
   size_t nlits, litcap;
 } awk_rt;
+
+/* awk_order.c: gawk's for-in order. */
+enum { AP_STR, AP_CINT, AP_INT };
+int awk_order_add(awk_rt *A, awk_arr *a, awk_ent *e);
+void awk_order_del(awk_rt *A, awk_arr *a, awk_ent *e);
+void awk_order_clear(awk_rt *A, awk_arr *a);
 
 /* gawk's default for strftime() and PROCINFO["strftime"]. */
 #define AWK_STRFTIME_FMT "%a %b %e %H:%M:%S %Z %Y"

@@ -276,6 +276,8 @@ awk_arr *awk_arr_new(awk_rt *A) {
 
 void awk_arr_clear(awk_rt *A, awk_arr *a) {
   size_t i;
+  uint8_t plain = a->gplain;
+  awk_order_clear(A, a);
   for (i = 0; i < a->n; i++)
     if (a->e[i].key) {
       awk_str_unref(A->m, a->e[i].key);
@@ -284,6 +286,7 @@ void awk_arr_clear(awk_rt *A, awk_arr *a) {
   mem_free(A->m, a->e);
   mem_free(A->m, a->ix);
   memset(a, 0, sizeof *a);
+  a->gplain = plain;
 }
 
 void awk_arr_free(awk_rt *A, awk_arr *a) {
@@ -330,122 +333,6 @@ static long awk_arr_find(awk_arr *a, const char *k, size_t n, uint32_t h,
   }
 }
 
-/* ---- gawk's storage order ----------------------------------------------
- * for (k in a) lists keys in the order gawk stores them, reproduced here.
- * An array whose first key is a non-negative integer (gawk's "cint" array)
- * keeps such keys apart and lists them last, ascending. Every other key
- * lives in gawk's string table: the sdbm hash modulo a prime number of
- * buckets (13, 127, 1021, ...) that grows once there are more than two
- * keys per bucket; a new key goes to the head of its bucket's chain, and
- * growing walks the old buckets in order, pushing each chain's keys onto
- * the new heads (which reverses them). The table is listed bucket by
- * bucket, each chain from its head. */
-
-enum { AK_NONE, AK_CINT, AK_STR };
-
-static const uint32_t awk_gsizes[] = {
-    13,       127,      1021,     8191,      16381,     32749,     65497,
-    131101,   262147,   524309,   1048583,   2097169,   4194319,   8388617,
-    16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827};
-
-/* gawk's integer subscript: "0" or -?[1-9][0-9]* within 32 bits. */
-static int awk_gint(const char *p, size_t n, long long *v) {
-  size_t i = p[0] == '-';
-  long long x = 0;
-  if (!n || n > 11 || i == n) return 0;
-  if (p[i] == '0') return n == 1 && (*v = 0, 1);
-  for (; i < n; i++) {
-    if (p[i] < '0' || p[i] > '9') return 0;
-    x = x * 10 + (p[i] - '0');
-  }
-  *v = p[0] == '-' ? -x : x;
-  return *v >= -2147483648LL && *v <= 2147483647LL;
-}
-
-/* gawk's string hash: sdbm over the bytes as signed chars, 32 bits. */
-static uint32_t awk_gcode(const char *s, size_t n) {
-  uint32_t h = 0;
-  size_t i;
-  for (i = 0; i < n; i++) h = h * 65599u + (uint32_t)(int32_t)(signed char)s[i];
-  return h;
-}
-
-typedef struct awk_gref {
-  awk_ent *e;
-  uint32_t bucket;
-} awk_gref;
-
-static int awk_gref_cmp(const void *x, const void *y) {
-  const awk_gref *a = x, *b = y;
-  if (a->bucket != b->bucket) return a->bucket < b->bucket ? -1 : 1;
-  return a->e->gstamp > b->e->gstamp ? -1 : a->e->gstamp < b->e->gstamp;
-}
-
-/* The string table's keys in listing order (skipping `skip`); *out is
- * freed by the caller. */
-static int awk_gtable(awk_rt *A, awk_arr *a, awk_ent *skip, awk_gref **out,
-                      size_t *cnt) {
-  awk_gref *r = mem_alloc(A->m, sizeof *r * (a->gcount + 1));
-  size_t i, m = 0;
-  if (!r) return A->err = MSB_ENOMEM;
-  for (i = 0; i < a->n; i++) {
-    awk_ent *e = &a->e[i];
-    if (!e->key || e->gcint || e == skip) continue;
-    r[m].e = e;
-    r[m++].bucket = e->gcode % a->gsize;
-  }
-  qsort(r, m, sizeof *r, awk_gref_cmp);
-  *out = r;
-  *cnt = m;
-  return 0;
-}
-
-static int awk_ggrow(awk_rt *A, awk_arr *a, awk_ent *fresh) {
-  size_t i, m;
-  awk_gref *r;
-  uint32_t next = 0;
-  for (i = 0; i < sizeof awk_gsizes / sizeof awk_gsizes[0]; i++)
-    if (awk_gsizes[i] > a->gsize) {
-      next = awk_gsizes[i];
-      break;
-    }
-  if (!next) return 0;
-  if (awk_gtable(A, a, fresh, &r, &m)) return A->err;
-  /* the last key moved is the head of its new chain */
-  for (i = 0; i < m; i++) r[i].e->gstamp = (uint32_t)i + 1;
-  a->gtick = (uint32_t)m;
-  a->gsize = next;
-  mem_free(A->m, r);
-  return 0;
-}
-
-/* Places a new key where gawk would store it. */
-static int awk_gplace(awk_rt *A, awk_arr *a, awk_ent *e) {
-  long long v;
-  int isint = awk_gint(e->key->p, e->key->len, &v) && v >= 0;
-  if (a->live == 1) a->gkind = isint ? AK_CINT : AK_STR;
-  if (a->gkind == AK_CINT && isint) {
-    e->gcint = 1;
-    a->ncint++;
-    return 0;
-  }
-  e->gcode = awk_gcode(e->key->p, e->key->len);
-  if (!a->gcount) a->gsize = awk_gsizes[0], a->gtick = 0;
-  a->gcount++;
-  if (a->gcount / a->gsize > 2 && awk_ggrow(A, a, e)) return A->err;
-  e->gstamp = ++a->gtick;
-  return 0;
-}
-
-static void awk_gremove(awk_arr *a, awk_ent *e) {
-  if (e->gcint)
-    a->ncint--;
-  else if (!--a->gcount)
-    a->gsize = 0;
-  /* gawk's cint array left with string keys only becomes a string array */
-  if (a->gkind == AK_CINT && !a->ncint && a->gcount) a->gkind = AK_STR;
-}
-
 awk_val *awk_arr_get(awk_rt *A, awk_arr *a, const char *k, size_t n,
                      int create) {
   uint32_t h = awk_hash(k, n);
@@ -478,7 +365,7 @@ awk_val *awk_arr_get(awk_rt *A, awk_arr *a, const char *k, size_t n,
   e->hash = h;
   a->ix[slot] = (uint32_t)++a->n;
   a->live++;
-  if (awk_gplace(A, a, e)) return NULL;
+  if (!a->gplain && awk_order_add(A, a, e)) return NULL;
   return &e->v;
 }
 
@@ -486,37 +373,12 @@ void awk_arr_del(awk_rt *A, awk_arr *a, const char *k, size_t n) {
   long i = awk_arr_find(a, k, n, awk_hash(k, n), NULL);
   if (i < 0) return;
   /* keep the slot as a tombstone: the probe chains stay intact */
-  awk_gremove(a, &a->e[i]);
+  if (!a->gplain) awk_order_del(A, a, &a->e[i]);
   awk_str_unref(A->m, a->e[i].key);
   a->e[i].key = NULL;
   awk_val_free(A, &a->e[i].v);
   a->live--;
   if (!a->live) awk_arr_clear(A, a);
-}
-
-static int awk_cint_cmp(const void *x, const void *y) {
-  const awk_str *a = *(awk_str *const *)x, *b = *(awk_str *const *)y;
-  if (a->len != b->len) return a->len < b->len ? -1 : 1;
-  return memcmp(a->p, b->p, a->len);
-}
-
-/* for (k in a) without sorted_in: gawk's order (see awk_gplace): the
- * string table bucket by bucket, then the integer part ascending. */
-int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n) {
-  size_t i, j = 0, m = 0;
-  awk_gref *r = NULL;
-  awk_str **k = mem_alloc(A->m, sizeof *k * (a->live + 1));
-  if (!k) return A->err = MSB_ENOMEM;
-  if (a->gcount && awk_gtable(A, a, NULL, &r, &m))
-    return mem_free(A->m, k), A->err;
-  for (i = 0; i < m; i++) (k[j++] = r[i].e->key)->ref++;
-  mem_free(A->m, r);
-  for (i = 0; i < a->n; i++)
-    if (a->e[i].key && a->e[i].gcint) (k[j++] = a->e[i].key)->ref++;
-  qsort(k + m, j - m, sizeof *k, awk_cint_cmp);
-  *keys = k;
-  *n = j;
-  return 0;
 }
 
 /* ---- cells ------------------------------------------------------------ */
