@@ -343,12 +343,13 @@ typedef struct awk_arr {
   size_t ixcap;        /* power of two */
   /* gawk's storage model (awk_order.c) */
   uint8_t gkind, xkind; /* the array's type; its extra part's (cint only) */
-  uint8_t gplain;       /* an internal map: no model */
   uint32_t gsize, gcount, gtick; /* string table: buckets, keys, last rank */
   uint32_t isize, icount, itick; /* integer hash table: the same */
   size_t ncint;                  /* keys in the cint part */
   long long gcap;                /* cint leaf slots allocated */
-  struct awk_arr *gleaf;         /* cint leaf start -> keys in it */
+  long long *lbase;              /* cint leaves: first key (open addressing) */
+  uint32_t *lcount;              /* and keys in it (0: freed) */
+  size_t lcap, lused;
 } awk_arr;
 
 enum { C_UNTYPED, C_SCALAR, C_ARRAY, C_REF };

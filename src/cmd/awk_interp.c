@@ -276,7 +276,6 @@ awk_arr *awk_arr_new(awk_rt *A) {
 
 void awk_arr_clear(awk_rt *A, awk_arr *a) {
   size_t i;
-  uint8_t plain = a->gplain;
   awk_order_clear(A, a);
   for (i = 0; i < a->n; i++)
     if (a->e[i].key) {
@@ -286,7 +285,6 @@ void awk_arr_clear(awk_rt *A, awk_arr *a) {
   mem_free(A->m, a->e);
   mem_free(A->m, a->ix);
   memset(a, 0, sizeof *a);
-  a->gplain = plain;
 }
 
 void awk_arr_free(awk_rt *A, awk_arr *a) {
@@ -365,7 +363,7 @@ awk_val *awk_arr_get(awk_rt *A, awk_arr *a, const char *k, size_t n,
   e->hash = h;
   a->ix[slot] = (uint32_t)++a->n;
   a->live++;
-  if (!a->gplain && awk_order_add(A, a, e)) return NULL;
+  if (awk_order_add(A, a, e)) return NULL;
   return &e->v;
 }
 
@@ -373,7 +371,7 @@ void awk_arr_del(awk_rt *A, awk_arr *a, const char *k, size_t n) {
   long i = awk_arr_find(a, k, n, awk_hash(k, n), NULL);
   if (i < 0) return;
   /* keep the slot as a tombstone: the probe chains stay intact */
-  if (!a->gplain) awk_order_del(A, a, &a->e[i]);
+  awk_order_del(A, a, &a->e[i]);
   awk_str_unref(A->m, a->e[i].key);
   a->e[i].key = NULL;
   awk_val_free(A, &a->e[i].v);

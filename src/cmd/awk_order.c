@@ -173,11 +173,14 @@ static int awk_table_add(awk_rt *A, awk_arr *a, awk_ent *e, int part) {
 /* ---- cint leaves ------------------------------------------------------- */
 
 /* The leaf gawk keeps key k in: its first key, and *size slots. */
+static int awk_log2(int32_t k) {
+  return k > 0 ? 31 - __builtin_clz((uint32_t)k) : 0;
+}
+
 static long long awk_leaf(int32_t k, long long *size) {
-  int r = 0, m, n;
+  int r = awk_log2(k), m, n;
   long long base;
-  while (r < 31 && ((long long)k >> (r + 1))) r++;
-  m = k == 0 || r < NHAT ? NHAT - 1 : r; /* gawk's h1 - 1 */
+  m = r < NHAT ? NHAT - 1 : r; /* gawk's h1 - 1 */
   base = m < NHAT ? 0 : 1LL << m;
   if (m < NHAT) m = NHAT;
   for (;;) {
@@ -191,30 +194,54 @@ static long long awk_leaf(int32_t k, long long *size) {
 
 /* gawk's estimate of a new leaf's slots, from the key's top level. */
 static long long awk_leaf_estimate(int32_t k) {
-  int r = 0, li;
-  while (r < 31 && ((long long)k >> (r + 1))) r++;
-  li = k == 0 || r < NHAT ? NHAT : r;
+  int r = awk_log2(k), li = r < NHAT ? NHAT : r;
   while (li >= NHAT) li = (li + 1) / 2;
   return 1LL << li;
 }
 
-/* Counts a key into (d 1) or out of (d -1) its leaf, keeping gcap. */
+/* The count slot of the leaf starting at base (added when absent). */
+static uint32_t *awk_leaf_slot(awk_rt *A, awk_arr *a, long long base) {
+  size_t i;
+  if ((a->lused + 1) * 2 > a->lcap) {
+    size_t cap = a->lcap ? a->lcap * 2 : 16, j;
+    long long *nb = mem_alloc(A->m, sizeof *nb * cap);
+    uint32_t *nc = mem_zalloc(A->m, sizeof *nc * cap);
+    if (!nb || !nc) {
+      mem_free(A->m, nb);
+      mem_free(A->m, nc);
+      A->err = MSB_ENOMEM;
+      return NULL;
+    }
+    for (j = 0; j < cap; j++) nb[j] = -1;
+    for (j = 0; j < a->lcap; j++)
+      if (a->lbase[j] >= 0) {
+        for (i = (size_t)a->lbase[j] * 2654435761u & (cap - 1); nb[i] >= 0;)
+          i = (i + 1) & (cap - 1);
+        nb[i] = a->lbase[j];
+        nc[i] = a->lcount[j];
+      }
+    mem_free(A->m, a->lbase);
+    mem_free(A->m, a->lcount);
+    a->lbase = nb;
+    a->lcount = nc;
+    a->lcap = cap;
+  }
+  for (i = (size_t)base * 2654435761u & (a->lcap - 1); a->lbase[i] >= 0;
+       i = (i + 1) & (a->lcap - 1))
+    if (a->lbase[i] == base) return &a->lcount[i];
+  a->lbase[i] = base;
+  a->lused++;
+  return &a->lcount[i];
+}
+
+/* Counts a key into (d 1) or out of (d -1) its leaf, keeping gcap as
+ * gawk's array_capacity: a leaf's slots count while it holds a key. */
 static int awk_leaf_count(awk_rt *A, awk_arr *a, int32_t k, int d) {
   long long size, base = awk_leaf(k, &size);
-  char key[24];
-  int kn = snprintf(key, sizeof key, "%lld", base);
-  awk_val *v;
-  if (!a->gleaf) {
-    if (!(a->gleaf = awk_arr_new(A))) return A->err;
-    a->gleaf->gplain = 1;
-  }
-  if (!(v = awk_arr_get(A, a->gleaf, key, (size_t)kn, 1))) return A->err;
-  awk_set_num(A, v, awk_val_num(v) + d);
-  if (d > 0 && awk_val_num(v) == 1) a->gcap += size;
-  if (d < 0 && awk_val_num(v) == 0) {
-    a->gcap -= size;
-    awk_arr_del(A, a->gleaf, key, (size_t)kn);
-  }
+  uint32_t *c = awk_leaf_slot(A, a, base);
+  if (!c) return A->err;
+  if (d > 0 && (*c)++ == 0) a->gcap += size;
+  if (d < 0 && --*c == 0) a->gcap -= size;
   return 0;
 }
 
@@ -271,8 +298,11 @@ void awk_order_del(awk_rt *A, awk_arr *a, awk_ent *e) {
 }
 
 void awk_order_clear(awk_rt *A, awk_arr *a) {
-  awk_arr_free(A, a->gleaf);
-  a->gleaf = NULL;
+  mem_free(A->m, a->lbase);
+  mem_free(A->m, a->lcount);
+  a->lbase = NULL;
+  a->lcount = NULL;
+  a->lcap = a->lused = 0;
 }
 
 /* ---- listing ------------------------------------------------------------ */
