@@ -347,8 +347,8 @@ typedef struct awk_arr {
   uint32_t isize, icount, itick; /* integer hash table: the same */
   size_t ncint;                  /* keys in the cint part */
   long long gcap;                /* cint leaf slots allocated */
-  long long *lbase;              /* cint leaves: first key (open addressing) */
-  uint32_t *lcount;              /* and keys in it (0: freed) */
+  long long *lbase; /* cint leaves: first key (open addressing) */
+  uint32_t *lcount; /* and keys in it (0: freed) */
   size_t lcap, lused;
 } awk_arr;
 
@@ -363,18 +363,18 @@ typedef struct awk_cell {
 typedef struct awk_field {
   size_t off, len; /* span in the record while not materialised */
   awk_val v;
-  int mat;         /* v holds the value */
+  int mat; /* v holds the value */
 } awk_field;
 
 /* An input source: the main input, `getline < file` or `cmd | getline`. */
 typedef struct awk_in {
-  char *name;          /* file or command (owned) */
-  int kind;            /* RD_FILE, RD_CMD, or RD_NONE for the main input */
-  char *abs;           /* absolute path for files (refetched after writes) */
+  char *name; /* file or command (owned) */
+  int kind; /* RD_FILE, RD_CMD, or RD_NONE for the main input */
+  char *abs; /* absolute path for files (refetched after writes) */
   const uint8_t *data; /* the bytes */
   size_t len, pos;
-  buf own;             /* owned bytes (command output) */
-  unsigned gen;        /* filesystem generation the view belongs to */
+  buf own; /* owned bytes (command output) */
+  unsigned gen; /* filesystem generation the view belongs to */
   int eof;
 } awk_in;
 
@@ -416,7 +416,7 @@ typedef struct awk_rt {
   int split, dirty; /* fields split from rec; rec stale (fields changed) */
   /* input */
   awk_in main;
-  int argi;            /* next ARGV index for the main input */
+  int argi; /* next ARGV index for the main input */
   int main_done, main_open;
   awk_in *ins[AWK_MAX_STREAMS];
   int nins;
