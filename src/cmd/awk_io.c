@@ -268,9 +268,16 @@ int awk_rec_val(awk_rt *A, awk_val **out) {
   return 0;
 }
 
+/* A field number as gawk converts it: beyond the range of a long (or nan)
+ * it is LONG_MIN, which is refused like any negative one. */
+static double awk_field_num(double idx) {
+  return idx > -9.2e18 && idx < 9.2e18 ? idx : -9223372036854775807.0 - 1;
+}
+
 int awk_field_get(awk_rt *A, double idx, awk_val **out) {
   size_t i;
   int rc;
+  idx = awk_field_num(idx);
   if (idx < 0)
     return A->err =
                awk_fatal(A, "attempt to access field %lld", (long long)idx);
@@ -309,6 +316,7 @@ static int awk_fields_extend(awk_rt *A, size_t n) {
 int awk_field_set(awk_rt *A, double idx, awk_val *v) {
   size_t i;
   int rc;
+  idx = awk_field_num(idx);
   if (idx < 0) {
     awk_val_free(A, v);
     return A->err =
@@ -334,6 +342,7 @@ int awk_field_set(awk_rt *A, double idx, awk_val *v) {
 int awk_set_nf(awk_rt *A, double d) {
   size_t n;
   int rc;
+  d = awk_field_num(d);
   if (d < 0) return A->err = awk_fatal(A, "NF set to negative value");
   n = (size_t)d;
   if ((rc = awk_split_rec(A)) != 0) return rc;
