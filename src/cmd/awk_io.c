@@ -268,6 +268,10 @@ int awk_rec_val(awk_rt *A, awk_val **out) {
   return 0;
 }
 
+/* More fields than memory could ever hold (and than a 32-bit size_t can
+ * count safely): the memory limit's error, before any conversion. */
+#define AWK_MAX_FIELD ((double)(SIZE_MAX / 64))
+
 /* A field number as gawk converts it: beyond the range of a long (or nan)
  * it is LONG_MIN, which is refused like any negative one. */
 static double awk_field_num(double idx) {
@@ -283,7 +287,8 @@ int awk_field_get(awk_rt *A, double idx, awk_val **out) {
                awk_fatal(A, "attempt to access field %lld", (long long)idx);
   if (idx < 1) return awk_rec_val(A, out);
   if ((rc = awk_split_rec(A)) != 0) return rc;
-  i = (size_t)idx - 1;
+  /* compared as doubles first: a 32-bit size_t cannot hold every index */
+  i = idx - 1 < (double)A->nf ? (size_t)idx - 1 : A->nf;
   if (i >= A->nf) {
     if (!A->nofield.s && (rc = awk_set_str(A, &A->nofield, "", 0, 1)) != 0)
       return rc;
@@ -317,6 +322,10 @@ int awk_field_set(awk_rt *A, double idx, awk_val *v) {
   size_t i;
   int rc;
   idx = awk_field_num(idx);
+  if (idx > AWK_MAX_FIELD) {
+    awk_val_free(A, v);
+    return A->err = MSB_ENOMEM;
+  }
   if (idx < 0) {
     awk_val_free(A, v);
     return A->err =
@@ -343,6 +352,7 @@ int awk_set_nf(awk_rt *A, double d) {
   size_t n;
   int rc;
   d = awk_field_num(d);
+  if (d > AWK_MAX_FIELD) return A->err = MSB_ENOMEM;
   if (d < 0) return A->err = awk_fatal(A, "NF set to negative value");
   n = (size_t)d;
   if ((rc = awk_split_rec(A)) != 0) return rc;
