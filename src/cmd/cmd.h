@@ -7,8 +7,9 @@
  * call back through ctx->run. Commands return their exit status (0-255).
  *
  * Commands are listed once in commands.def, sorted by name:
- *   CMD(name, function, flags, "one-line purpose")
- * and each lives in src/cmd/NAME.c, which opens with its usage text. */
+ *   CMD(name, function, "file", flags, "one-line purpose")
+ * and each lives in src/cmd/<file> (usually NAME.c), which opens with its
+ * usage text. */
 #ifndef MSB_CMD_H
 #define MSB_CMD_H
 
@@ -425,7 +426,7 @@ int cmd_is_program(const char *name);
 unsigned cmd_prog_id(const char *name);
 const char *cmd_prog_name(unsigned id);
 
-#define CMD(name, fn, flags, purpose) int fn(cmd_ctx *c);
+#define CMD(name, fn, file, flags, purpose) int fn(cmd_ctx *c);
 #include "commands.def"
 #undef CMD
 

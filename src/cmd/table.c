@@ -6,7 +6,7 @@
 #include "cmd.h"
 
 static const cmd_desc table_cmds[] = {
-#define CMD(name, fn, flags, purpose) {name, fn, flags, purpose},
+#define CMD(name, fn, file, flags, purpose) {name, fn, flags, purpose},
 #include "commands.def"
 #undef CMD
     {0, 0, 0, 0}};
