@@ -270,6 +270,32 @@ void cmd_stdin_close_err(cmd_ctx *c, const char *name);
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len);
 
+/* The operands of a filter: the command's operands, or the one operand
+ * "-" (stdin) when it has none; *n is their count. */
+char *const *cmd_operands(const cmd_getopt *g, int *n);
+
+/* The shared "operands or stdin" loop of the filters that read each input
+ * whole: cmd_inputs_next gives the bytes of the next operand it can read
+ * (name: the operand), reporting one it cannot as GNU does ("cmd: 'NAME':
+ * reason") and going on; status is then 1.
+ *   cmd_inputs in;
+ *   cmd_inputs_init(&in, c, &g);
+ *   while (cmd_inputs_next(&in, &d, &len)) ...;
+ *   return in.status; */
+typedef struct cmd_inputs {
+  cmd_ctx *c;
+  char *const *ops;
+  int n, i, status;
+  const char *name;
+} cmd_inputs;
+void cmd_inputs_init(cmd_inputs *in, cmd_ctx *c, const cmd_getopt *g);
+int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len);
+
+/* The answer to an -i prompt: reads the next line of stdin from *pos
+ * (advancing *pos past it) and returns 1 when it starts with 'y' or 'Y',
+ * GNU's affirmative in the C locale; 0 otherwise or at the end. */
+int cmd_answer_yes(cmd_ctx *c, size_t *pos);
+
 /* Record iteration over bytes with a delimiter ('\n', or 0 for -z). The
  * last record may lack its delimiter (term is then 0). */
 typedef struct cmd_lines {

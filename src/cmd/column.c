@@ -233,7 +233,6 @@ int cmd_column(cmd_ctx *c) {
   int opt, i, nops, status = 0, table = 0, rows = 0, rc;
   const char *sep = NULL, *osep = "  ", *names = NULL, *right = NULL;
   size_t width = 80;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   column_vec lines;
   char **env;
@@ -268,9 +267,7 @@ int cmd_column(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   for (i = 0; i < nops; i++) {
     const uint8_t *d, *rec;
     size_t len, rl;

@@ -1202,8 +1202,6 @@ static int find_exec(find_state *s, find_node *n, cmd_walk_ent *e) {
   argv[i] = 0;
   if (n->kind == FN_OK) {
     cmd_ctx *c = s->c;
-    size_t j = s->in_pos;
-    int yes;
     buf_puts(c->err, "< ");
     for (i = 0; i < n->argc; i++) {
       if (i == 1) buf_puts(c->err, "... ");
@@ -1214,11 +1212,7 @@ static int find_exec(find_state *s, find_node *n, cmd_walk_ent *e) {
     }
     if (n->argc == 1) buf_puts(c->err, "... ");
     buf_puts(c->err, "> ? ");
-    yes = j < c->in_len && (c->in[j] == 'y' || c->in[j] == 'Y');
-    while (j < c->in_len && c->in[j] != '\n') j++;
-    if (j < c->in_len) j++;
-    s->in_pos = j;
-    if (!yes) return 0;
+    if (!cmd_answer_yes(c, &s->in_pos)) return 0;
   }
   rc = find_run(s, n->argc, argv);
   if (rc < 0) return rc;

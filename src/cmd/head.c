@@ -71,7 +71,6 @@ int cmd_head(cmd_ctx *c) {
   uint64_t n = 10;
   int opt, bytes = 0, allbut = 0, verbose = -1, delim = '\n', status = 0;
   int first = 1, i, nops;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, head_opts, head_usage, CMD_OPTF_NUMERIC);
   while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
@@ -95,9 +94,7 @@ int cmd_head(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   if (verbose < 0) verbose = nops > 1;
   for (i = 0; i < nops; i++) {
     const uint8_t *d;

@@ -123,7 +123,6 @@ int cmd_tail(cmd_ctx *c) {
   uint64_t n = 10;
   int opt, bytes = 0, from = 0, verbose = -1, delim = '\n', status = 0;
   int first = 1, i, nops;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, tail_opts, tail_usage, CMD_OPTF_NUMERIC);
   if (tail_obsolete(c, &n, &from, &bytes, &opt)) {
@@ -164,9 +163,7 @@ int cmd_tail(cmd_ctx *c) {
     }
   }
 operands:
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   if (verbose < 0) verbose = nops > 1;
   for (i = 0; i < nops; i++) {
     const uint8_t *d;

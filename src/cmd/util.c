@@ -326,6 +326,40 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
   return arena_strndup(c->a, s, n);
 }
 
+char *const *cmd_operands(const cmd_getopt *g, int *n) {
+  static char *const dash[] = {(char *)"-", NULL};
+  *n = g->nops ? g->nops : 1;
+  return g->nops ? g->ops : dash;
+}
+
+void cmd_inputs_init(cmd_inputs *in, cmd_ctx *c, const cmd_getopt *g) {
+  in->c = c;
+  in->ops = cmd_operands(g, &in->n);
+  in->i = in->status = 0;
+  in->name = NULL;
+}
+
+int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len) {
+  while (in->i < in->n) {
+    int rc;
+    in->name = in->ops[in->i++];
+    rc = cmd_input(in->c, in->name, data, len);
+    if (rc >= 0) return 1;
+    cmd_err(in->c, "%s: %s", cmd_quotef(in->c, in->name), cmd_strerror(rc));
+    in->status = 1;
+  }
+  return 0;
+}
+
+int cmd_answer_yes(cmd_ctx *c, size_t *pos) {
+  size_t i = *pos;
+  int yes = i < c->in_len && (c->in[i] == 'y' || c->in[i] == 'Y');
+  while (i < c->in_len && c->in[i] != '\n') i++;
+  if (i < c->in_len) i++;
+  *pos = i;
+  return yes;
+}
+
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
