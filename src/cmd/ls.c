@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../order.h"
 #include "cmd.h"
 
 static const char ls_usage[] =
@@ -162,24 +163,17 @@ static int ls_cmp(const ls_state *s, const ls_ent *a, const ls_ent *b) {
   return s->reverse ? -r : r;
 }
 
-/* Stable merge sort (ties keep their order, like GNU's). */
+static int ls_order(const void *a, const void *b, void *s) {
+  return ls_cmp(s, a, b);
+}
+
+/* Stable sort (ties keep their order, like GNU's). */
 static int ls_sort(ls_state *s, ls_ent *v, size_t n) {
   ls_ent *tmp;
-  size_t w, i;
   if (s->sort == LS_SORT_NONE || n < 2) return 0;
   tmp = arena_alloc(s->c->a, n * sizeof *tmp);
   if (!tmp) return MSB_ENOMEM;
-  for (w = 1; w < n; w *= 2) {
-    for (i = 0; i < n; i += 2 * w) {
-      size_t lo = i, mid = i + w < n ? i + w : n,
-             hi = i + 2 * w < n ? i + 2 * w : n, a = lo, b = mid, k = lo;
-      while (a < mid && b < hi)
-        tmp[k++] = ls_cmp(s, &v[b], &v[a]) < 0 ? v[b++] : v[a++];
-      while (a < mid) tmp[k++] = v[a++];
-      while (b < hi) tmp[k++] = v[b++];
-    }
-    memcpy(v, tmp, n * sizeof *v);
-  }
+  order_sort(v, n, sizeof *v, tmp, ls_order, s);
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../glob.h"
+#include "../order.h"
 #include "cmd.h"
 
 static const char tree_usage[] =
@@ -116,23 +117,16 @@ static int tree_cmp(const tree_state *s, const tree_node *a,
   return s->reverse ? -r : r;
 }
 
+static int tree_order(const void *a, const void *b, void *s) {
+  return tree_cmp(s, *(tree_node *const *)a, *(tree_node *const *)b);
+}
+
 static int tree_sort(tree_state *s, tree_node **v, size_t n) {
   tree_node **tmp;
-  size_t w, i;
   if (n < 2) return 0;
   tmp = arena_alloc(s->c->a, n * sizeof *tmp);
   if (!tmp) return MSB_ENOMEM;
-  for (w = 1; w < n; w *= 2) {
-    for (i = 0; i < n; i += 2 * w) {
-      size_t lo = i, mid = i + w < n ? i + w : n,
-             hi = i + 2 * w < n ? i + 2 * w : n, a = lo, b = mid, k = lo;
-      while (a < mid && b < hi)
-        tmp[k++] = tree_cmp(s, v[b], v[a]) < 0 ? v[b++] : v[a++];
-      while (a < mid) tmp[k++] = v[a++];
-      while (b < hi) tmp[k++] = v[b++];
-    }
-    memcpy(v, tmp, n * sizeof *v);
-  }
+  order_sort(v, n, sizeof *v, tmp, tree_order, s);
   return 0;
 }
 
