@@ -19,7 +19,7 @@ const help_text bi_help_read = {
     "  -d DELIM   stop at DELIM instead of newline (empty: at a NUL byte)\n"
     "  -n N       stop after N characters, or earlier at the delimiter\n"
     "  -N N       read exactly N characters, ignoring delimiters\n"
-    "  -p PROMPT  write PROMPT to standard error first\n"
+    "  -p PROMPT  a prompt for a terminal: never shown, input is not one\n"
     "  -r         keep backslashes as they are\n"
     "  -u FD      read file descriptor FD\n"
     "  -e, -s, -t accepted and ignored: input is never a terminal here\n"

@@ -1,5 +1,6 @@
 /* options.c - shell options and a script's own options: set, shopt,
  * getopts. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -375,6 +376,10 @@ int bi_shopt(shell *sh, int argc, char **argv) {
  * errors name the function's source). */
 static void bi_getopts_err(shell *sh, const char *what, const char *opt) {
   buf b;
+  const char *opterr = var_value(sh->vars, "OPTERR");
+  /* OPTERR whose leading number is 0 (bash reads it as atoi does: "0",
+   * " 0", "abc") turns the messages off; unset or empty leaves them on */
+  if (opterr && *opterr && strtol(opterr, NULL, 10) == 0) return;
   buf_init(&b, sh->m);
   buf_printf(&b, "%s: %s -- %s\n", sh->arg0 ? sh->arg0 : "bash", what, opt);
   if (!b.err) interp_write(sh, 2, b.p, b.len);
