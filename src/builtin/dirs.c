@@ -175,19 +175,13 @@ static int bi_dirs_print(shell *sh) {
 const help_text bi_help_dirs = {
     "dirs [-clpv] [+N] [-N]",
     "\n"
-    "Prints the directory stack that pushd and popd maintain, the working\n"
-    "directory first, on one line.  Home is shown as `~' unless -l is given.\n"
-    "\n"
-    "Options:\n"
-    "  -c   empty the stack\n"
-    "  -l   print full paths\n"
-    "  -p   one entry per line\n"
-    "  -v   one entry per line, numbered\n"
-    "  +N   only the N-th entry counted from the left (from 0)\n"
-    "  -N   only the N-th entry counted from the right (from 0)\n"
+    "Prints the directory stack that pushd and popd keep, the working\n"
+    "directory first, on one line, with the home directory shown as `~'.\n"
+    "The options and +N, -N are not supported in the sandbox and are\n"
+    "ignored.\n"
     "\n"
     "Exit status:\n"
-    "0, unless an option or N is invalid.\n"};
+    "Always 0.\n"};
 
 int bi_dirs(shell *sh, int argc, char **argv) {
   (void)argc;
@@ -199,13 +193,12 @@ int bi_dirs(shell *sh, int argc, char **argv) {
 const help_text bi_help_pushd = {
     "pushd [-n] [+N | -N | dir]",
     "\n"
-    "Changes to DIR and puts it on top of the directory stack.  Without DIR,\n"
-    "swaps the top two entries; +N or -N rotates the stack so that the N-th\n"
-    "entry from the left or the right (from 0) comes on top.  -n updates the\n"
-    "stack without changing directory.  The stack is printed as dirs does.\n"
+    "Changes to DIR, keeps the previous directory on the stack and prints\n"
+    "the stack as dirs does.  The forms without DIR, +N, -N and -n are not\n"
+    "supported in the sandbox.\n"
     "\n"
     "Exit status:\n"
-    "0, unless the directory change fails or N is out of range.\n"};
+    "0, unless DIR is missing or the directory change fails.\n"};
 
 int bi_pushd(shell *sh, int argc, char **argv) {
   char *old, **ns;
@@ -235,12 +228,12 @@ int bi_pushd(shell *sh, int argc, char **argv) {
 const help_text bi_help_popd = {
     "popd [-n] [+N | -N]",
     "\n"
-    "Removes the top of the directory stack and changes to the new top.\n"
-    "+N and -N remove the N-th entry from the left or the right (from 0)\n"
-    "instead; -n removes without changing directory.\n"
+    "Takes the top directory off the stack, changes to it and prints the\n"
+    "stack as dirs does.  -n, +N and -N are not supported in the sandbox\n"
+    "and are ignored.\n"
     "\n"
     "Exit status:\n"
-    "0, unless the stack is empty or N is out of range.\n"};
+    "0, unless the stack is empty or the directory change fails.\n"};
 
 int bi_popd(shell *sh, int argc, char **argv) {
   char *d;
