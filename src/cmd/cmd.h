@@ -270,6 +270,11 @@ void cmd_stdin_close_err(cmd_ctx *c, const char *name);
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len);
 
+/* Where the last n records of d[0..len) start (len when n is 0; a last
+ * record without its delimiter counts): head -n -N ends there, tail -n N
+ * starts there. */
+size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim);
+
 /* The operands of a filter: the command's operands, or the one operand
  * "-" (stdin) when it has none; *n is their count. */
 char *const *cmd_operands(const cmd_getopt *g, int *n);

@@ -52,19 +52,6 @@ static int head_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
   return 1;
 }
 
-/* Start of the last n records of d[0..len) (len when n is 0). */
-static size_t head_tail_start(const uint8_t *d, size_t len, uint64_t n,
-                              int delim) {
-  size_t i = len;
-  if (!n) return len;
-  if (i && d[i - 1] == delim) i--;
-  while (i > 0) {
-    if (d[i - 1] == delim && --n == 0) return i;
-    i--;
-  }
-  return 0;
-}
-
 /* Entry point: see the usage above. */
 int cmd_head(cmd_ctx *c) {
   cmd_getopt g;
@@ -111,7 +98,7 @@ int cmd_head(cmd_ctx *c) {
         end = n >= len ? len : (size_t)n;
       enough = !allbut && n <= len;
     } else if (allbut) {
-      end = head_tail_start(d, len, n, delim);
+      end = cmd_last_records(d, len, n, delim);
     } else {
       uint64_t k = n;
       const uint8_t *p = d, *q;

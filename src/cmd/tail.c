@@ -92,7 +92,6 @@ static int tail_obsolete(cmd_ctx *c, uint64_t *n, int *from, int *bytes,
 /* Offset where output starts in d[0..len). */
 static size_t tail_start(const uint8_t *d, size_t len, uint64_t n, int from,
                          int bytes, int delim) {
-  size_t i;
   if (bytes) {
     if (from) return n <= 1 ? 0 : (n - 1 >= len ? len : (size_t)(n - 1));
     return n >= len ? 0 : len - (size_t)n;
@@ -107,14 +106,7 @@ static size_t tail_start(const uint8_t *d, size_t len, uint64_t n, int from,
     }
     return k ? len : (size_t)(p - d);
   }
-  if (!n) return len;
-  i = len;
-  if (i && d[i - 1] == delim) i--;
-  while (i > 0) {
-    if (d[i - 1] == delim && --n == 0) return i;
-    i--;
-  }
-  return 0;
+  return cmd_last_records(d, len, n, delim);
 }
 
 /* Entry point: see the usage above. */

@@ -326,6 +326,17 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
   return arena_strndup(c->a, s, n);
 }
 
+size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim) {
+  size_t i = len;
+  if (!n) return len;
+  if (i && d[i - 1] == delim) i--;
+  while (i > 0) {
+    if (d[i - 1] == delim && --n == 0) return i;
+    i--;
+  }
+  return 0;
+}
+
 char *const *cmd_operands(const cmd_getopt *g, int *n) {
   static char *const dash[] = {(char *)"-", NULL};
   *n = g->nops ? g->nops : 1;
