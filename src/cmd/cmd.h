@@ -365,6 +365,9 @@ int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
  * ascending, at most 1024 stops (stops must hold that many). Prints GNU's
  * diagnostic and returns 1 on a bad list, else 0. */
 int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n);
+/* The tab stop after column col for cmd_parse_tabs' list (none: every 8,
+ * one: every stops[0]); 0 past the last stop of a longer list. */
+uint64_t cmd_next_tab(const uint64_t *stops, int n, uint64_t col);
 
 /* Metadata formatting. */
 /* "drwxr-xr-x" style, 10 chars + NUL. */

@@ -23,14 +23,11 @@ static const cmd_opt expand_opts[] = {{'i', "initial", CMD_ARG_NONE, 'i'},
                                       {'t', "tabs", CMD_ARG_REQ, 't'},
                                       {0, 0, 0, 0}};
 
-/* Column of the next tab stop after col. */
+/* Column of the next tab stop after col; past an explicit list's last
+ * stop, a tab is one space. */
 static uint64_t expand_next(const uint64_t *stops, int n, uint64_t col) {
-  int i;
-  if (n == 0) return col + 8 - col % 8;
-  if (n == 1) return col + stops[0] - col % stops[0];
-  for (i = 0; i < n; i++)
-    if (stops[i] > col) return stops[i];
-  return col + 1;
+  uint64_t nx = cmd_next_tab(stops, n, col);
+  return nx ? nx : col + 1;
 }
 
 /* Entry point: see the usage above. */

@@ -34,16 +34,6 @@ static const cmd_opt unexpand_opts[] = {
     {'t', "tabs", CMD_ARG_REQ, 't'},
     {0, 0, 0, 0}};
 
-/* Next stop after col, or 0 when an explicit list is exhausted. */
-static uint64_t unexpand_next(const uint64_t *stops, int n, uint64_t col) {
-  int i;
-  if (n == 0) return col + 8 - col % 8;
-  if (n == 1) return col + stops[0] - col % stops[0];
-  for (i = 0; i < n; i++)
-    if (stops[i] > col) return stops[i];
-  return 0;
-}
-
 /* Entry point: see the usage above. */
 int cmd_unexpand(cmd_ctx *c) {
   cmd_getopt g;
@@ -80,7 +70,7 @@ int cmd_unexpand(cmd_ctx *c) {
     for (k = 0; k < len; k++) {
       int ch = d[k];
       if (convert && (ch == ' ' || ch == '\t')) {
-        uint64_t nx = unexpand_next(stops, n, col);
+        uint64_t nx = cmd_next_tab(stops, n, col);
         if (nx == 0) {
           /* Past the last stop: blanks stay as they are. */
           for (; pend; pend--) buf_putc(c->out, ' ');

@@ -906,6 +906,15 @@ int cmd_walk_next(cmd_walk *w, cmd_walk_ent **out) {
 
 /* ---- Tab stops (expand, unexpand) ---------------------------------------- */
 
+uint64_t cmd_next_tab(const uint64_t *stops, int n, uint64_t col) {
+  int i;
+  if (n == 0) return col + 8 - col % 8;
+  if (n == 1) return col + stops[0] - col % stops[0];
+  for (i = 0; i < n; i++)
+    if (stops[i] > col) return stops[i];
+  return 0;
+}
+
 int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
   const char *p = s;
   while (*p) {
