@@ -275,6 +275,16 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
  * starts there. */
 size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim);
 
+/* A set of inodes, for the listings that must not enter a directory twice
+ * (ls -RL, tree -l): zeroed to start, grown in the command's arena. Only
+ * directories go in, so a linear scan is enough. */
+typedef struct cmd_inodes {
+  uint64_t *v;
+  size_t n, cap;
+} cmd_inodes;
+/* 1 when ino was not in s (it is now), 0 when it was, or MSB_ENOMEM. */
+int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino);
+
 /* The operands of a filter: the command's operands, or the one operand
  * "-" (stdin) when it has none; *n is their count. */
 char *const *cmd_operands(const cmd_getopt *g, int *n);

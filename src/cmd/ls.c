@@ -134,8 +134,7 @@ typedef struct ls_ent {
 
 typedef struct ls_state {
   cmd_ctx *c;
-  uint64_t *seen; /* -R: inodes of directories already listed */
-  size_t nseen, cseen;
+  cmd_inodes seen; /* -R: directories already listed */
   int all, almost, dir, classify, slash, human, si, inode, numeric, noown,
       nogrp, deref, deref_cmd, reverse, rec, size, sort, format, fulltime,
       groupdirs, kib;
@@ -565,24 +564,11 @@ static int ls_dir(ls_state *s, const char *name, const char *abs, int header,
 }
 
 /* -R: 1 if the directory at abs was not listed before (and records it),
- * 0 if it was (a symlink loop under -L), or MSB_ENOMEM. Linear scan: only
- * directories are recorded. */
+ * 0 if it was (a symlink loop under -L), or MSB_ENOMEM. */
 static int ls_first_visit(ls_state *s, const char *abs) {
   struct vfs_stat st;
-  size_t i;
   if (vfs_stat(s->c->fs, abs, 1, &st) < 0) return 1;
-  for (i = 0; i < s->nseen; i++)
-    if (s->seen[i] == st.ino) return 0;
-  if (s->nseen == s->cseen) {
-    size_t nc = s->cseen ? s->cseen * 2 : 64;
-    uint64_t *nv = arena_alloc(s->c->a, nc * sizeof *nv);
-    if (!nv) return MSB_ENOMEM;
-    if (s->nseen) memcpy(nv, s->seen, s->nseen * sizeof *nv);
-    s->seen = nv;
-    s->cseen = nc;
-  }
-  s->seen[s->nseen++] = st.ino;
-  return 1;
+  return cmd_inodes_add(s->c, &s->seen, st.ino);
 }
 
 /* Lists a directory and, with -R, its subdirectories depth-first using an

@@ -59,8 +59,7 @@ typedef struct tree_state {
   uint64_t ndirs, nfiles;
   int utf8;          /* line drawing: UTF-8 boxes or ASCII (C locale) */
   int unreadable;    /* a directory could not be opened: status 2 */
-  uint64_t *visited; /* -l: inodes of directories already listed */
-  size_t nvisited, cvisited;
+  cmd_inodes visited; /* -l: directories already listed */
 } tree_state;
 
 /* tree picks its line characters from the locale: UTF-8 boxes when
@@ -82,19 +81,7 @@ static int tree_utf8(cmd_ctx *c) {
 
 /* -l: records a directory inode; 0 when it was listed before. */
 static int tree_visit(tree_state *s, uint64_t ino) {
-  size_t i;
-  for (i = 0; i < s->nvisited; i++)
-    if (s->visited[i] == ino) return 0;
-  if (s->nvisited == s->cvisited) {
-    size_t nc = s->cvisited ? s->cvisited * 2 : 64;
-    uint64_t *nv = arena_alloc(s->c->a, nc * sizeof *nv);
-    if (!nv) return MSB_ENOMEM;
-    if (s->nvisited) memcpy(nv, s->visited, s->nvisited * sizeof *nv);
-    s->visited = nv;
-    s->cvisited = nc;
-  }
-  s->visited[s->nvisited++] = ino;
-  return 1;
+  return cmd_inodes_add(s->c, &s->visited, ino);
 }
 
 /* Matches name against a tree pattern: globs separated by '|'. */

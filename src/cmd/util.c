@@ -337,6 +337,22 @@ size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim) {
   return 0;
 }
 
+int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino) {
+  size_t i;
+  for (i = 0; i < s->n; i++)
+    if (s->v[i] == ino) return 0;
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? s->cap * 2 : 64;
+    uint64_t *nv = arena_alloc(c->a, nc * sizeof *nv);
+    if (!nv) return MSB_ENOMEM;
+    if (s->n) memcpy(nv, s->v, s->n * sizeof *nv);
+    s->v = nv;
+    s->cap = nc;
+  }
+  s->v[s->n++] = ino;
+  return 1;
+}
+
 char *const *cmd_operands(const cmd_getopt *g, int *n) {
   static char *const dash[] = {(char *)"-", NULL};
   *n = g->nops ? g->nops : 1;
