@@ -285,6 +285,12 @@ typedef struct cmd_inodes {
 /* 1 when ino was not in s (it is now), 0 when it was, or MSB_ENOMEM. */
 int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino);
 
+/* Appends val[0..vlen) laid out by a printf-style spec (flags -+ #0',
+ * width, .precision) as find -printf and stat --format do: the precision
+ * cuts a string (numeric 0), '0' pads a number (numeric 1) with zeros. */
+void cmd_pad(buf *o, const char *spec, size_t slen, const char *val,
+             size_t vlen, int numeric);
+
 /* The operands of a filter: the command's operands, or the one operand
  * "-" (stdin) when it has none; *n is their count. */
 char *const *cmd_operands(const cmd_getopt *g, int *n);

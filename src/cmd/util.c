@@ -353,6 +353,37 @@ int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino) {
   return 1;
 }
 
+void cmd_pad(buf *o, const char *spec, size_t slen, const char *val,
+             size_t vlen, int numeric) {
+  int left = 0, zero = 0, width = 0, prec = -1;
+  size_t i = 0;
+  while (i < slen && strchr("-+ #0'", spec[i])) {
+    if (spec[i] == '-') left = 1;
+    if (spec[i] == '0') zero = 1;
+    i++;
+  }
+  while (i < slen && spec[i] >= '0' && spec[i] <= '9')
+    width = width * 10 + (spec[i++] - '0');
+  if (i < slen && spec[i] == '.') {
+    prec = 0;
+    i++;
+    while (i < slen && spec[i] >= '0' && spec[i] <= '9')
+      prec = prec * 10 + (spec[i++] - '0');
+  }
+  if (!numeric && prec >= 0 && (size_t)prec < vlen) vlen = (size_t)prec;
+  if (!left && (size_t)width > vlen) {
+    int pad = width - (int)vlen;
+    char fill = zero && numeric ? '0' : ' ';
+    while (pad-- > 0) buf_putc(o, fill);
+  }
+  buf_put(o, val, vlen);
+  if (left)
+    while ((size_t)width > vlen) {
+      buf_putc(o, ' ');
+      width--;
+    }
+}
+
 char *const *cmd_operands(const cmd_getopt *g, int *n) {
   static char *const dash[] = {(char *)"-", NULL};
   *n = g->nops ? g->nops : 1;
