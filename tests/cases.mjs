@@ -32,6 +32,11 @@
 // modes of the files it creates and the `umask` it prints never depend on
 // the host.
 //
+// Files: shell cases are filed by bash-manual topic, the file named by its
+// chapter (syntax-, commands-, parameters-, expansions-, redirections-,
+// executing-, builtins-, conditionals-, arithmetic, aliases, arrays, jobs-);
+// command cases by command (tests/cmd/sort.cases, tests/diff/bc.cases).
+//
 // Differences between real bash and the sandbox that are accepted live in
 // tests/diff/accepted.txt as "ID reason" lines; in every mode a
 // listed case that differs counts as accepted, one that agrees is reported
