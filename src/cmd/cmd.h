@@ -312,6 +312,9 @@ typedef struct cmd_inputs {
 void cmd_inputs_init(cmd_inputs *in, cmd_ctx *c, const cmd_getopt *g);
 int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len);
 
+/* The next answer line of stdin from *pos (advancing *pos past it): its
+ * first byte, 0 for an empty line, -1 at the end of stdin. */
+int cmd_answer(cmd_ctx *c, size_t *pos);
 /* The answer to an -i prompt: reads the next line of stdin from *pos
  * (advancing *pos past it) and returns 1 when it starts with 'y' or 'Y',
  * GNU's affirmative in the C locale; 0 otherwise or at the end. */

@@ -409,13 +409,20 @@ int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len) {
   return 0;
 }
 
-int cmd_answer_yes(cmd_ctx *c, size_t *pos) {
+int cmd_answer(cmd_ctx *c, size_t *pos) {
   size_t i = *pos;
-  int yes = i < c->in_len && (c->in[i] == 'y' || c->in[i] == 'Y');
+  int a;
+  if (i >= c->in_len) return -1;
+  a = c->in[i] == '\n' ? 0 : c->in[i];
   while (i < c->in_len && c->in[i] != '\n') i++;
   if (i < c->in_len) i++;
   *pos = i;
-  return yes;
+  return a;
+}
+
+int cmd_answer_yes(cmd_ctx *c, size_t *pos) {
+  int a = cmd_answer(c, pos);
+  return a == 'y' || a == 'Y';
 }
 
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
