@@ -275,6 +275,13 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
  * starts there. */
 size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim);
 
+/* Room for one more element in an arena array of n elements of size
+ * bytes: v itself while n < *cap, else a copy with twice the room (first
+ * elements when empty), *cap updated; NULL when out of memory or the size
+ * would overflow (v and *cap unchanged). */
+void *cmd_grow(cmd_ctx *c, void *v, size_t n, size_t *cap, size_t size,
+               size_t first);
+
 /* A set of inodes, for the listings that must not enter a directory twice
  * (ls -RL, tree -l): zeroed to start, grown in the command's arena. Only
  * directories go in, so a linear scan is enough. */

@@ -57,12 +57,9 @@ typedef struct column_vec {
 static int column_push(cmd_ctx *c, column_vec *x, const uint8_t *p,
                        size_t len) {
   if (x->n == x->cap) {
-    size_t nc = x->cap ? x->cap * 2 : 64;
-    column_cell *nv = arena_alloc(c->a, nc * sizeof *nv);
+    column_cell *nv = cmd_grow(c, x->v, x->n, &x->cap, sizeof *nv, 64);
     if (!nv) return MSB_ENOMEM;
-    if (x->n) memcpy(nv, x->v, x->n * sizeof *nv);
     x->v = nv;
-    x->cap = nc;
   }
   x->v[x->n].p = p;
   x->v[x->n].len = len;

@@ -373,12 +373,10 @@ static int unzip_defer(unzip_st *s, const char *abs, const char *shown,
   cmd_ctx *c = s->c;
   unzip_link *l;
   if (s->nlinks == s->caplinks) {
-    size_t nc = s->caplinks ? s->caplinks * 2 : 8;
-    unzip_link *nv = arena_alloc(c->a, nc * sizeof *nv);
+    unzip_link *nv =
+        cmd_grow(c, s->links, s->nlinks, &s->caplinks, sizeof *nv, 8);
     if (!nv) return MSB_ENOMEM;
-    if (s->nlinks) memcpy(nv, s->links, s->nlinks * sizeof *nv);
     s->links = nv;
-    s->caplinks = nc;
   }
   l = &s->links[s->nlinks++];
   l->abs = abs;

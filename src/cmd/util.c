@@ -337,17 +337,27 @@ size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim) {
   return 0;
 }
 
+void *cmd_grow(cmd_ctx *c, void *v, size_t n, size_t *cap, size_t size,
+               size_t first) {
+  size_t nc = *cap ? *cap * 2 : first;
+  void *nv;
+  if (n < *cap) return v;
+  if (nc < *cap || nc > (size_t)-1 / size) return NULL;
+  nv = arena_alloc(c->a, nc * size);
+  if (!nv) return NULL;
+  if (n) memcpy(nv, v, n * size);
+  *cap = nc;
+  return nv;
+}
+
 int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino) {
   size_t i;
   for (i = 0; i < s->n; i++)
     if (s->v[i] == ino) return 0;
   if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 64;
-    uint64_t *nv = arena_alloc(c->a, nc * sizeof *nv);
+    uint64_t *nv = cmd_grow(c, s->v, s->n, &s->cap, sizeof *nv, 64);
     if (!nv) return MSB_ENOMEM;
-    if (s->n) memcpy(nv, s->v, s->n * sizeof *nv);
     s->v = nv;
-    s->cap = nc;
   }
   s->v[s->n++] = ino;
   return 1;
