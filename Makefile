@@ -106,6 +106,8 @@ TOOLS_NPM := npm:npm
 # Debian's Chromium for the browser smoke tests, and the real xxd, file,
 # bc and envsubst that differential cases compare the sandbox with.
 TOOLS_TEST := chromium:chromium xxd:xxd file:file bc:bc envsubst:gettext-base
+# Debian's jq 1.6, the native column of the bench's jq rows.
+TOOLS_BENCH := /usr/bin/jq:jq
 
 # The optimisation level of both wasm builds, compiler and wasm-opt alike.
 # -O2 over -Oz (measured, see wasm/README.md): a shell loop runs about a
@@ -152,6 +154,7 @@ tools-test: tools-npm
 	@sh wasm/tools.sh $(TOOLS_TEST)
 	@sh wasm/tools.sh --npm tests/js
 tools-bench: tools-npm
+	@sh wasm/tools.sh $(TOOLS_BENCH)
 	@sh wasm/tools.sh --npm bench
 # The playground's bundler and the libraries it bundles (demo/package.json).
 tools-demo: tools-npm
