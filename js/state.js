@@ -1,11 +1,12 @@
 // state.js - content-addressed sandbox state: a small manifest plus pieces
 // named by their SHA-256 (src/cas.h has the byte formats).
 //
-// A file's piece is its bytes, a link's its target, a directory's the
-// listing of its entries (kind, mode, mtime, key, name), so identical
-// files and directories across sandboxes, forks and points in time are
-// stored once, and a change writes only the pieces on its path: the new
-// file, the directories above it, the manifest. The C core builds the
+// A file's piece is its bytes, a link's its target, a command file's (a
+// copy of a /usr/bin file, which runs its command) the command's name, a
+// directory's the listing of its entries (kind, mode, mtime, key, name),
+// so identical files and directories across sandboxes, forks and points
+// in time are stored once, and a change writes only the pieces on its
+// path: the new file, the directories above it, the manifest. The C core builds the
 // listings (files keyed by the hashes their contents cache); this module
 // picks the pieces a store lacks, and on import fetches the pieces a
 // manifest reaches and hands them to the core, which checks each against
@@ -19,7 +20,7 @@ export const STATE_FORMAT = 'memsandbox-state-1';
 
 const DIR_MAGIC = new TextEncoder().encode('msb-dir-1\n');
 const ENTRY_FIXED = 1 + 4 + 8 + 32 + 4;
-const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink' };
+const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink', 0x58: 'command' };
 const TAG = (c) => c.charCodeAt(0);
 // Bounds on what a manifest may make an import fetch, before the core's
 // own quotas apply to what it builds.
@@ -146,7 +147,7 @@ export function exportState(sb, options = {}) {
             continue;
           }
           entry.leaves.push(e.key);
-          // links come as their own records
+          // links and command files come as their own records
           if (e.kind === 'file') need(e.key, () => sb._readBytes(joinPath(path, e.name)).data);
         }
       }

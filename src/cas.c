@@ -56,10 +56,19 @@ static void cas_meta(buf *out, const uint8_t key[32], uint32_t mode,
   buf_put(out, key, 32);
 }
 
+/* An entry's kind letter: a command file (an empty file marked by
+ * vfs_set_prog) is 'X', its key naming a piece that holds the command's
+ * name, so the mark travels as snapshots carry it. */
+static int cas_kind(const vfs *fs, const struct vfs_stat *s) {
+  if (s->kind == VFS_DIR) return 'D';
+  if (s->kind != VFS_FILE) return 'L';
+  return s->prog && !s->size && vfs_prog_name(fs, s->prog) ? 'X' : 'F';
+}
+
 static void cas_entry(buf *piece, int kind, uint32_t mode, int64_t mtime,
                       const uint8_t key[32], const char *name, size_t nl) {
   uint8_t b[4];
-  buf_putc(piece, kind == VFS_DIR ? 'D' : kind == VFS_FILE ? 'F' : 'L');
+  buf_putc(piece, kind);
   cas_meta(piece, key, mode, mtime);
   cas_u32(b, (uint32_t)nl);
   buf_put(piece, b, 4);
@@ -179,15 +188,19 @@ static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s,
   return 0;
 }
 
-/* The key of a file or link at the current path. */
-static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, uint8_t key[32]) {
-  int rc;
-  if (s->kind == VFS_FILE) return vfs_hash(o->fs, buf_str(&o->path), 0, key);
+/* The key of a file, command file or link at the current path. */
+static int cas_leaf_key(cas_out *o, int kind, const struct vfs_stat *s,
+                        uint8_t key[32]) {
+  int rc = 0;
+  if (kind == 'F') return vfs_hash(o->fs, buf_str(&o->path), 0, key);
   buf_clear(&o->tmp);
-  rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  if (kind == 'X')
+    buf_puts(&o->tmp, vfs_prog_name(o->fs, s->prog));
+  else
+    rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
   if (rc) return rc;
   sha256_digest(o->tmp.p ? o->tmp.p : "", o->tmp.len, key);
-  /* targets are small and a host could not read them as bytes */
+  /* targets and names are small and a host could not read them as bytes */
   cas_rec(o->out, 'L', 32 + o->tmp.len);
   buf_put(o->out, key, 32);
   buf_put(o->out, o->tmp.p, o->tmp.len);
@@ -215,7 +228,7 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
     rc = o->out->err;
   }
   if (!rc && o->sp)
-    cas_entry(&o->st[o->sp - 1].piece, VFS_DIR, f->mode, f->mtime, key,
+    cas_entry(&o->st[o->sp - 1].piece, 'D', f->mode, f->mtime, key,
               o->path.p + f->plen - f->nlen, f->nlen);
   buf_finish(&f->piece);
   return rc;
@@ -256,12 +269,13 @@ static int cas_top(cas_out *o, const char *top, int tag) {
     if (!rc && s.kind == VFS_DIR) {
       rc = cas_push(o, nl, &s, key);
       if (rc == 1) {
-        cas_entry(&f->piece, VFS_DIR, s.mode, s.mtime_ns, key, name, nl);
+        cas_entry(&f->piece, 'D', s.mode, s.mtime_ns, key, name, nl);
         rc = 0;
       }
     } else if (!rc) {
-      rc = cas_leaf_key(o, &s, key);
-      if (!rc) cas_entry(&f->piece, s.kind, s.mode, s.mtime_ns, key, name, nl);
+      int kind = cas_kind(o->fs, &s);
+      rc = cas_leaf_key(o, kind, &s, key);
+      if (!rc) cas_entry(&f->piece, kind, s.mode, s.mtime_ns, key, name, nl);
     }
   }
   while (o->sp) {
@@ -447,13 +461,26 @@ static int cas_read(cas_in *s, const uint8_t *p, size_t len) {
   return 0;
 }
 
-/* Appends one member: the bounds a shared piece could otherwise escape
- * are counted here, before the tar grows. */
+/* A command file's piece: a name restore can look up (it refuses names
+ * the sandbox has no command for); bytes a message can show. */
+static int cas_command_ok(const cas_piece *pc) {
+  size_t i;
+  if (!pc->len || pc->len > 64) return 0;
+  for (i = 0; i < pc->len; i++)
+    if (pc->p[i] <= ' ' || pc->p[i] > '~' || pc->p[i] == '/') return 0;
+  return 1;
+}
+
+/* Appends one member (type ARC_*, or 'X' for a command file): the bounds
+ * a shared piece could otherwise escape are counted here, before the tar
+ * grows. */
 static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
                       const cas_piece *pc) {
   arc_wentry w;
-  char *link = NULL;
+  char *text = NULL; /* a link's target or a command's name */
   int rc;
+  if (type == 'X' && !cas_command_ok(pc))
+    return cas_fail(s, "invalid command name in piece %s", pc->key);
   if (++s->members > s->lim->max_members)
     return cas_fail(s, "the tree has more entries than the node quota%s", NULL);
   s->bytes += (type == ARC_FILE ? pc->len : 0) + 1024;
@@ -469,17 +496,21 @@ static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
   if (type == ARC_FILE) {
     w.data = pc->p;
     w.size = pc->len;
-  } else if (type == ARC_SYMLINK) {
+  } else if (type == ARC_SYMLINK || type == 'X') {
     if (!pc->len || memchr(pc->p, 0, pc->len))
       return cas_fail(s, "invalid link target in piece %s", pc->key);
-    link = mem_alloc(s->m, pc->len + 1);
-    if (!link) return MSB_ENOMEM;
-    memcpy(link, pc->p, pc->len);
-    link[pc->len] = 0;
-    w.link = link;
+    text = mem_alloc(s->m, pc->len + 1);
+    if (!text) return MSB_ENOMEM;
+    memcpy(text, pc->p, pc->len);
+    text[pc->len] = 0;
+    w.type = type == 'X' ? ARC_FILE : ARC_SYMLINK;
+    if (type == 'X')
+      w.command = text;
+    else
+      w.link = text;
   }
   rc = arc_tar_put(tar, &w);
-  mem_free(s->m, link);
+  mem_free(s->m, text);
   return rc;
 }
 
@@ -532,7 +563,7 @@ static int cas_step(cas_in *s, buf *tar) {
       left - CAS_ENTRY_FIXED < (nl = cas_get32(e + 45)))
     return cas_fail(s, "directory piece %s is truncated", pc->key);
   kind = e[0];
-  if (kind != 'F' && kind != 'D' && kind != 'L')
+  if (kind != 'F' && kind != 'D' && kind != 'L' && kind != 'X')
     return cas_fail(s, "directory piece %s has an unknown entry kind", pc->key);
   if (!cas_name_ok(e + CAS_ENTRY_FIXED, nl, prev, pl))
     return cas_fail(s,
@@ -555,7 +586,11 @@ static int cas_step(cas_in *s, buf *tar) {
   }
   leaf = cas_find(s, e + 13);
   if (!leaf) return cas_fail(s, "missing piece %s", e + 13);
-  return cas_member(s, tar, kind == 'F' ? ARC_FILE : ARC_SYMLINK, e + 1, leaf);
+  return cas_member(s, tar,
+                    kind == 'F'   ? ARC_FILE
+                    : kind == 'L' ? ARC_SYMLINK
+                                  : 'X',
+                    e + 1, leaf);
 }
 
 /* Appends one top directory and everything below it. */
