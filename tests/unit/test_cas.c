@@ -211,7 +211,8 @@ TEST("cas-1.3") { /* a command file (a copy of /usr/bin/cat) keeps its mark:
   static const char s[] =
       "echo data > f && cp /usr/bin/cat mycat && mkdir bin && cp /usr/bin/wc "
       "bin/count";
-  static const char q[] = "./mycat f; bin/count -c < f; [ -s mycat ] || echo empty";
+  static const char q[] =
+      "./mycat f; bin/count -c < f; [ -s mycat ] || echo empty";
   REQUIRE(a && b);
   REQUIRE(msb_exec(a, s, sizeof s - 1, NULL, &r) == 0);
   msb_result_finish(a, &r);
@@ -273,8 +274,7 @@ TEST("cas-2.2") { /* hostile command names: rejected by name, nothing
   for (i = 0; i < sizeof cases / sizeof *cases; i++) {
     buf_init(&bad, &a->m);
     tc_swap(&rec, "cat", cases[i].name, &bad);
-    CHECK(msb_state_import(b, (const uint8_t *)bad.p, bad.len) ==
-          MSB_ECORRUPT);
+    CHECK(msb_state_import(b, (const uint8_t *)bad.p, bad.len) == MSB_ECORRUPT);
     CHECK(strstr(msb_errmsg(b), cases[i].why) != NULL);
     msb_root_hash(b, after);
     CHECK(!memcmp(before, after, 32));
