@@ -31,6 +31,8 @@ export class MemSandboxError extends Error {
   readonly operation?: string;
   /** The path that call was given, when it took one. */
   readonly path?: string;
+  /** A policy denial: the id of the operation it refused (its events'). */
+  readonly operationId?: number;
   readonly correctable: boolean;
   readonly retryable: boolean;
   toJSON(): {
