@@ -238,10 +238,6 @@ export async function collectPieces(manifest, getPiece, { leaves = true } = {}) 
   return pieces;
 }
 
-function u32(n) {
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
-}
-
 // A checked key's 64 lowercase hex digits as 32 bytes.
 function fromHexKey(k) {
   const b = new Uint8Array(32);
@@ -271,11 +267,8 @@ function topRecord(d) {
  */
 export function importRecords(manifest, pieces, alloc = (n) => new Uint8Array(n), trusted = false) {
   const enc = new TextEncoder();
-  const parts = [];
-  const rec = (tag, ...payload) => {
-    const len = payload.reduce((n, p) => n + p.length, 0);
-    parts.push(Uint8Array.of(TAG(tag), ...u32(len)), ...payload);
-  };
+  const head = [];
+  const rec = (tag, p = new Uint8Array(0)) => head.push([tag, p]);
   if (trusted) rec('K');
   rec('V', enc.encode(manifest.revision));
   rec('C', enc.encode(manifest.cwd));
@@ -283,12 +276,28 @@ export function importRecords(manifest, pieces, alloc = (n) => new Uint8Array(n)
   rec('S', fromHexKey(manifest.session));
   if (manifest.tmp) rec('T', topRecord(manifest.tmp));
   rec('W', topRecord(manifest.workspace));
-  for (const [k, p] of pieces) rec('P', fromHexKey(k), p);
-  const out = alloc(parts.reduce((n, p) => n + p.length, 0));
+  // the pieces go straight into the output: 8 MB of files is one copy
+  let size = 0;
+  for (const [, p] of head) size += 5 + p.length;
+  for (const p of pieces.values()) size += 5 + 32 + p.length;
+  const out = alloc(size);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let at = 0;
-  for (const p of parts) {
+  const put = (tag, len) => {
+    out[at] = TAG(tag);
+    dv.setUint32(at + 1, len);
+    at += 5;
+  };
+  for (const [tag, p] of head) {
+    put(tag, p.length);
     out.set(p, at);
     at += p.length;
+  }
+  for (const [k, p] of pieces) {
+    put('P', 32 + p.length);
+    out.set(fromHexKey(k), at);
+    out.set(p, at + 32);
+    at += 32 + p.length;
   }
   return out;
 }

@@ -11,7 +11,12 @@
  * hash are then checked by the one restore path, all or nothing. What is
  * checked here is what a tar cannot express: a key without a piece, a
  * listing that is not one, and a tree of shared pieces that expands past
- * the limits (a directory piece may be referenced many times). */
+ * the limits (a directory piece may be referenced many times).
+ *
+ * When every piece was hashed against its key, the keys are the files'
+ * hashes, so the root hash is checked here from the listings alone
+ * (sha256_dir_*, the filesystem's construction) and the tar goes without
+ * its root hash record: restore would hash every file a second time. */
 #include "cas.h"
 
 #include <stdio.h>
@@ -353,6 +358,7 @@ typedef struct cas_pos {
   size_t at;   /* next entry's offset in the piece */
   size_t prev; /* the previous entry's offset, 0 before the first */
   size_t plen; /* the directory's path length */
+  sha256_ctx h; /* its digest so far, when hashing */
 } cas_pos;
 
 typedef struct cas_in {
@@ -368,6 +374,8 @@ typedef struct cas_in {
   cas_pos *st;
   size_t sp, cap;
   int trusted; /* 'K': keys are taken as given */
+  int hashing; /* digesting the tree: /workspace, keys checked */
+  uint8_t got[32], empty[32]; /* the digest found; SHA-256 of no bytes */
   char *why;
   size_t whylen;
 } cas_in;
@@ -531,8 +539,23 @@ static int cas_enter(cas_in *s, const uint8_t *key) {
   s->st[s->sp].pc = pc;
   s->st[s->sp].at = CAS_DIR_MAGIC_LEN;
   s->st[s->sp].prev = 0;
-  s->st[s->sp++].plen = s->path.len;
+  s->st[s->sp].plen = s->path.len;
+  if (s->hashing) sha256_dir_init(&s->st[s->sp].h);
+  s->sp++;
   return 0;
+}
+
+/* Leaves the innermost directory: its digest goes into its parent's, or
+ * is the tree's. */
+static void cas_leave(cas_in *s) {
+  uint8_t d[32];
+  cas_pos *f = &s->st[--s->sp];
+  if (!s->hashing) return;
+  sha256_final(&f->h, d);
+  if (s->sp)
+    sha256_update(&s->st[s->sp - 1].h, d, 32);
+  else
+    memcpy(s->got, d, 32);
 }
 
 /* Checks one entry's name: non-empty, no '/' or NUL, not "." or "..",
@@ -580,12 +603,16 @@ static int cas_step(cas_in *s, buf *tar) {
   if (s->path.err) return s->path.err;
   if (s->path.len > (size_t)s->lim->max_header)
     return cas_fail(s, "a path is longer than the limit%s", NULL);
+  if (s->hashing)
+    sha256_dir_entry(&f->h, kind == 'X' ? 'F' : kind, e + CAS_ENTRY_FIXED,
+                     (uint32_t)nl);
   if (kind == 'D') {
     int rc = cas_member(s, tar, ARC_DIR, e + 1, NULL);
     return rc ? rc : cas_enter(s, e + 13);
   }
   leaf = cas_find(s, e + 13);
   if (!leaf) return cas_fail(s, "missing piece %s", e + 13);
+  if (s->hashing) sha256_update(&f->h, kind == 'X' ? s->empty : e + 13, 32);
   return cas_member(s, tar,
                     kind == 'F'   ? ARC_FILE
                     : kind == 'L' ? ARC_SYMLINK
@@ -608,7 +635,7 @@ static int cas_tree(cas_in *s, buf *tar, const char *name,
   while (!rc && s->sp) {
     cas_pos *f = &s->st[s->sp - 1];
     if (f->at == f->pc->len)
-      s->sp--;
+      cas_leave(s);
     else
       rc = cas_step(s, tar);
   }
@@ -630,7 +657,7 @@ static int cas_globals(cas_in *s, buf *tar) {
   arc_pax_record(&rec, "MEMSANDBOX.cwd", (const char *)s->cwd, s->cwdlen);
   arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
   arc_pax_record(&rec, "MEMSANDBOX.revision", (const char *)s->rev, s->revlen);
-  arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (s->trusted) arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
   if (s->sesslen) buf_put(&rec, s->sess, s->sesslen);
   rc = rec.err;
   if (!rc) rc = arc_tar_put_global(tar, rec.p, rec.len);
@@ -653,7 +680,11 @@ int cas_import_tar(mem *m, const uint8_t *rec, size_t len,
   rc = cas_read(&s, rec, len);
   if (!rc) rc = cas_globals(&s, tar);
   if (!rc && s.top[0]) rc = cas_tree(&s, tar, "tmp", s.top[0]);
+  s.hashing = !s.trusted;
+  sha256_digest("", 0, s.empty);
   if (!rc) rc = cas_tree(&s, tar, "workspace", s.top[1]);
+  if (!rc && s.hashing && memcmp(s.got, s.root, 32))
+    rc = cas_fail(&s, "root hash mismatch: the manifest records %s", s.root);
   if (!rc) rc = arc_tar_end(tar, 0);
   mem_free(m, s.pcs);
   mem_free(m, s.st);

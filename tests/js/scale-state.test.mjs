@@ -158,13 +158,17 @@ async function hostile() {
       return [m, s];
     })(), /invalid link target/],
     // a command file's piece names a command this sandbox has
+    // (the root hash the manifest records is the tree's: a command file
+    // hashes as its empty contents)
     ...[['c at', /invalid command name in piece/], ['', /invalid command name in piece/],
       ['/bin/cat', /invalid command name in piece/],
       ['nosuch', /member 'workspace\/x' is marked as command 'nosuch'/]].map(([name, re]) => {
       const p = enc.encode(name);
       const [m, s] = withWs([f('x', { kind: 'command', key: sha(p) })]);
       s.set(sha(p), p);
-      return [`command ${JSON.stringify(name)}`, [m, s], re];
+      const rootHash = sha(Buffer.concat([enc.encode('mem-sandbox-directory-v1\0F\0\0\0\x01x'),
+        Buffer.from(sha(''), 'hex')]));
+      return [`command ${JSON.stringify(name)}`, [{ ...m, rootHash }, s], re];
     }),
     ['bomb', [{ ...manifest, workspace: { ...manifest.workspace, key: sha(bomb) } }, bombStore],
       /more entries than the node quota/],
