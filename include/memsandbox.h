@@ -618,8 +618,10 @@ void msb_op_close(msb_sandbox *sb);
 /* The outermost open operation is one operation in the events: its
  * "operation.started" at msb_op_open, its steps' events (but denials and
  * limits) left out, one terminal event at the matching msb_op_close,
- * "operation.failed" if msb_op_fail said so. msb_op_id is its id (0 when
- * none is open), the id a tool envelope reports. */
+ * "operation.failed" if msb_op_fail said so. msb_op_id is its id, the id
+ * a tool envelope reports; after msb_op_open refused an operation
+ * (MSB_EPOLICY), the refused one's id, which its events carry; 0 before
+ * any msb_op_open. */
 uint64_t msb_op_id(const msb_sandbox *sb);
 void msb_op_fail(msb_sandbox *sb, int rc);
 /* Records an operation the host carries out by itself, outside the core

@@ -31,6 +31,8 @@ export class MemSandboxError extends Error {
   readonly operation?: string;
   /** The path that call was given, when it took one. */
   readonly path?: string;
+  /** A policy denial: the id of the operation it refused (its events'). */
+  readonly operationId?: number;
   readonly correctable: boolean;
   readonly retryable: boolean;
   toJSON(): {
@@ -273,7 +275,7 @@ export type GetPiece = (key: string) =>
 export const STATE_FORMAT: 'memsandbox-state-1';
 /** Entries of a directory piece (throws malformed_input on a bad one). */
 export function dirEntries(piece: Uint8Array, key?: string): {
-  kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
+  kind: 'file' | 'directory' | 'symlink' | 'command'; mode: number; mtime: string; key: string; name: Uint8Array;
 }[];
 
 /** Where content-addressed state lives: string keys to bytes. */

@@ -14,7 +14,7 @@ import {
 import { loadModule } from './loader.js';
 import { Instance, K, OP, Scope } from './instance.js';
 import { PROFILES, memoryPages, normaliseLimits, policyText, profileLimits } from './options.js';
-import { checkPatchGuards, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
+import { checkGuardedPatch, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
 import { collectPieces, exportState, importRecords } from './state.js';
 
 /** @import * as T from './index.js' */
@@ -124,6 +124,8 @@ export class Sandbox {
     this._pendingCwd = null;
     this._running = false; // a sliced execute is between two slices
     this._stepsPerSlice = FIRST_SLICE_STEPS;
+    this._seq = 0; // the last event's seq (see _emit)
+    this._seqShift = 0;
     /** Opaque id carried by every event as `sandbox`. */
     this.id = randomHandle();
   }
@@ -316,10 +318,19 @@ export class Sandbox {
       `the sandbox failed: ${this._failure}`);
   }
 
+  // One sequence per sandbox (the reference's §1.11): an event made here
+  // (lifecycle) takes the next number, and the core's numbers move up past
+  // it, so seq stays strictly increasing with the core's gaps kept.
   _emit(event) {
+    if (typeof event.seq === 'number') {
+      this._seq = event.seq + this._seqShift;
+    } else {
+      this._seq++;
+      this._seqShift++;
+    }
     if (!this._onEvent) return;
     try {
-      this._onEvent({ ...event, sandbox: this.id });
+      this._onEvent({ ...event, seq: this._seq, sandbox: this.id });
     } catch {
       // A subscriber's exception must not break the sandbox.
     }
@@ -666,8 +677,16 @@ export class Sandbox {
   }
 
   _opOpen(what, op, path) {
-    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
-      typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    try {
+      this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
+        typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    } catch (e) {
+      // a denied operation was created all the same; its events carry this id
+      if (e instanceof MemSandboxError && e.errno === K.MSB_EPOLICY) {
+        Object.assign(e, { operationId: this._inst.call(OP.op_id, this._sb) >>> 0 });
+      }
+      throw e;
+    }
     return this._inst.call(OP.op_id, this._sb) >>> 0;
   }
 
@@ -968,7 +987,7 @@ export class Sandbox {
       return files;
     };
     try {
-      if (guards.size) checkPatchGuards(guards, run(true), options.cwd ?? '/workspace');
+      if (guards.size) checkGuardedPatch(guards, options.cwd ?? '/workspace', () => run(true), (p) => this._hash(p));
       const files = run(Boolean(options.dryRun));
       return { files, revision: this.revision };
     } catch (e) {

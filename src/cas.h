@@ -7,10 +7,13 @@
  * hashes no unchanged file). A directory's piece lists its entries in byte
  * order of names:
  *
- *   "msb-dir-1\n", then per entry: kind ('F', 'D', 'L'), mode (u32),
- *   mtime in ns (i64), key (32 bytes), name length (u32), name bytes
+ *   "msb-dir-1\n", then per entry: kind ('F', 'D', 'L', 'X'), mode
+ *   (u32), mtime in ns (i64), key (32 bytes), name length (u32), name bytes
  *
- * (integers big-endian); its key is the SHA-256 of those bytes.
+ * (integers big-endian); its key is the SHA-256 of those bytes. 'X' is a
+ * command file (an empty file that runs a command, vfs_set_prog): its
+ * piece is the command's name, checked on import as restore checks the
+ * snapshot's command record.
  *
  * Records: export and import exchange a sequence of records, each a tag
  * byte, a u32 big-endian payload length and the payload:
@@ -21,7 +24,7 @@
  *                                (u32), mtime (i64)
  *   'D' (export) a directory's piece: key, path length (u32), absolute
  *       path, piece bytes
- *   'L' (export) a link's piece: key, target
+ *   'L' (export) a link's or command file's piece: key, target or name
  *   'U' (export) a directory unchanged since an earlier export: its key
  *   'P' (import) a piece: key, bytes; a piece that does not hash to its
  *       key is rejected by name

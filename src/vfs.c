@@ -1045,22 +1045,17 @@ static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
         continue;
       }
       {
-        static const char pre[] = "mem-sandbox-directory-v1";
         sha256_ctx ctx;
         size_t i;
-        sha256_init(&ctx);
-        sha256_update(&ctx, pre, sizeof pre); /* with its NUL */
+        sha256_dir_init(&ctx);
         for (i = 0; !vfs_end(d, i); i = vfs_next(d, i)) {
           vnode *c = vfs_at(d, i)->n;
-          uint8_t hd[5], lh[32];
-          uint32_t nl = vfs_at(d, i)->nm->len;
-          hd[0] = c->kind == VFS_DIR ? 'D' : c->kind == VFS_FILE ? 'F' : 'L';
-          hd[1] = (uint8_t)(nl >> 24);
-          hd[2] = (uint8_t)(nl >> 16);
-          hd[3] = (uint8_t)(nl >> 8);
-          hd[4] = (uint8_t)nl;
-          sha256_update(&ctx, hd, 5);
-          sha256_update(&ctx, vfs_at(d, i)->nm->s, nl);
+          uint8_t lh[32];
+          sha256_dir_entry(&ctx,
+                           c->kind == VFS_DIR    ? 'D'
+                           : c->kind == VFS_FILE ? 'F'
+                                                 : 'L',
+                           vfs_at(d, i)->nm->s, vfs_at(d, i)->nm->len);
           if (c->kind == VFS_DIR) {
             sha256_update(&ctx, c->hash, 32);
           } else if (c->kind == VFS_FILE) {
