@@ -162,9 +162,47 @@ uint64_t vfs_nbytes(const vnode *n) {
   return n->kind == VFS_FILE ? n->b->len : 0;
 }
 
-/* Nodes a node accounts for (subtree for directories). */
+/* Nodes a node accounts for (subtree for directories); a file in the
+ * link table counts through its names. */
 uint64_t vfs_nnodes(const vnode *n) {
-  return n->kind == VFS_DIR ? n->nodes : 1;
+  if (n->kind == VFS_DIR) return n->nodes;
+  return (n->mode & VFS_TAB) ? 0 : 1;
+}
+
+/* Hard-link names a node accounts for (subtree for directories). */
+uint64_t vfs_nlinks(const vnode *n) {
+  if (n->kind == VFS_DIR) return n->links;
+  return vfs_is_stub(n) ? 1 : 0;
+}
+
+/* Fixed-width hexadecimal, so keys sort as numbers. */
+void vfs_tab_key(uint64_t ino, char key[VFS_TAB_KEY]) {
+  static const char hex[] = "0123456789abcdef";
+  int i;
+  for (i = VFS_TAB_KEY - 1; i >= 0; i--, ino >>= 4) key[i] = hex[ino & 15];
+}
+
+/* The link table: the root's entry with the empty name, which sorts
+ * first. */
+vnode *vfs_tab(const vfs *v, size_t *pos) {
+  const vnode *r = v->root;
+  vent *e;
+  if (!r->nch) return NULL;
+  e = vfs_at(r, 0);
+  if (e->nm->len) return NULL;
+  if (pos) *pos = 0;
+  return e->n;
+}
+
+/* The file a stub names. */
+vnode *vfs_tab_file(const vfs *v, const vnode *stub) {
+  char key[VFS_TAB_KEY];
+  vnode *t = vfs_tab(v, NULL);
+  size_t pos;
+  if (!t) return NULL;
+  vfs_tab_key(stub->ino, key);
+  if (!vfs_find(t, key, VFS_TAB_KEY, &pos)) return NULL;
+  return vfs_at(t, pos)->n;
 }
 
 /* Makes the chunk holding pos unshared (d itself must be unshared). */
@@ -820,6 +858,11 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
     if (last) {
       w->found = 1;
       w->node = child;
+      if (vfs_is_stub(child)) {
+        w->stub = child;
+        w->node = vfs_tab_file(v, child);
+        if (!w->node) return MSB_ECORRUPT;
+      }
       w->name = vfs_at(dir, idx)->nm->s;
       w->nlen = cl;
       w->idx = idx;
@@ -934,13 +977,13 @@ int vfs_access(vfs *v, const char *path, int acc) {
 static void vfs_fill(const vnode *n, struct vfs_stat *st) {
   memset(st, 0, sizeof *st);
   st->kind = n->kind;
-  st->mode = n->mode;
+  st->mode = n->mode & ~VFS_INTERNAL;
   st->mtime_ns = n->mtime;
   st->ino = n->ino;
   st->prog = n->prog;
   st->nodes = vfs_nnodes(n);
   st->bytes = vfs_nbytes(n);
-  st->nlink = 1;
+  st->nlink = (n->mode & VFS_TAB) ? n->links : 1;
   if (n->kind == VFS_DIR)
     st->nlink = (uint32_t)(2 + n->ndirs);
   else
@@ -1013,8 +1056,18 @@ int vfs_readlink(vfs *v, const char *path, buf *out) {
   return rc;
 }
 
+/* The file whose contents a name hashes as: a stub hashes as its file,
+ * so a tree hashes the same whether its equal files are linked or not. */
+static const vnode *vfs_hash_file(vfs *v, const vnode *c) {
+  const vnode *t = vfs_is_stub(c) ? vfs_tab_file(v, c) : NULL;
+  return t ? t : c;
+}
+
 /* Digest of a node, computing stale directory hashes bottom-up with an
- * explicit stack. */
+ * explicit stack. A directory with hard-link names below keeps no cached
+ * hash: a write through another name changes its files unseen. The link
+ * table (the root's empty name) is left out: its files count through
+ * their names. */
 static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
   size_t sp = 0;
   if (n->kind != VFS_DIR) {
@@ -1031,16 +1084,18 @@ static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
     v->fr[sp++].i = 0;
     while (sp) {
       vfs_frame *f = &v->fr[sp - 1];
-      vnode *d = f->d;
+      vnode *d = f->d, *c = NULL;
       while (!vfs_end(d, f->i)) {
-        vnode *c = vfs_at(d, f->i)->n;
-        if (c->kind == VFS_DIR && !c->hash_ok) break;
-        if (c->kind != VFS_DIR) vfs_blob_hash(c->b);
+        c = vfs_at(d, f->i)->n;
         f->i = vfs_next(d, f->i);
+        if (!vfs_at(d, 0)->nm->len && c == vfs_at(d, 0)->n) continue;
+        if (c->kind == VFS_DIR && !c->hash_ok) break;
+        if (c->kind != VFS_DIR) vfs_blob_hash(vfs_hash_file(v, c)->b);
+        c = NULL;
       }
-      if (!vfs_end(d, f->i)) {
+      if (c) { /* hash the child first; the final pass reads its hash */
         if (vfs_frames(v, sp + 1)) return MSB_ENOMEM;
-        v->fr[sp].d = vfs_at(d, v->fr[sp - 1].i)->n;
+        v->fr[sp].d = c;
         v->fr[sp++].i = 0;
         continue;
       }
@@ -1051,27 +1106,28 @@ static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
         sha256_init(&ctx);
         sha256_update(&ctx, pre, sizeof pre); /* with its NUL */
         for (i = 0; !vfs_end(d, i); i = vfs_next(d, i)) {
-          vnode *c = vfs_at(d, i)->n;
+          const vnode *e = vfs_at(d, i)->n;
           uint8_t hd[5], lh[32];
           uint32_t nl = vfs_at(d, i)->nm->len;
-          hd[0] = c->kind == VFS_DIR ? 'D' : c->kind == VFS_FILE ? 'F' : 'L';
+          if (!nl) continue; /* the link table */
+          hd[0] = e->kind == VFS_DIR ? 'D' : e->kind == VFS_FILE ? 'F' : 'L';
           hd[1] = (uint8_t)(nl >> 24);
           hd[2] = (uint8_t)(nl >> 16);
           hd[3] = (uint8_t)(nl >> 8);
           hd[4] = (uint8_t)nl;
           sha256_update(&ctx, hd, 5);
           sha256_update(&ctx, vfs_at(d, i)->nm->s, nl);
-          if (c->kind == VFS_DIR) {
-            sha256_update(&ctx, c->hash, 32);
-          } else if (c->kind == VFS_FILE) {
-            sha256_update(&ctx, c->b->hash, 32);
+          if (e->kind == VFS_DIR) {
+            sha256_update(&ctx, e->hash, 32);
+          } else if (e->kind == VFS_FILE) {
+            sha256_update(&ctx, vfs_hash_file(v, e)->b->hash, 32);
           } else {
-            sha256_digest(c->b->data, c->b->len, lh);
+            sha256_digest(e->b->data, e->b->len, lh);
             sha256_update(&ctx, lh, 32);
           }
         }
         sha256_final(&ctx, d->hash);
-        d->hash_ok = 1;
+        d->hash_ok = d->links == 0;
       }
       sp--;
     }
@@ -1110,12 +1166,22 @@ int vfs_opendir(vfs *v, const char *path, vfs_dir *d) {
 int vfs_readdir(vfs_dir *d, const char **name, size_t *namelen,
                 struct vfs_stat *st) {
   vent *e;
+  const vnode *n;
   if (!d->dir || vfs_end(d->dir, d->i)) return 0;
   e = vfs_at(d->dir, d->i);
   d->i = vfs_next(d->dir, d->i);
+  if (!e->nm->len) { /* the link table is nobody's name */
+    if (vfs_end(d->dir, d->i)) return 0;
+    e = vfs_at(d->dir, d->i);
+    d->i = vfs_next(d->dir, d->i);
+  }
   *name = e->nm->s;
   if (namelen) *namelen = e->nm->len;
-  if (st) vfs_fill(e->n, st);
+  n = e->n;
+  /* a name describes its file as the table holds it now; a file removed
+   * since the directory was pinned describes its empty name */
+  if (vfs_is_stub(n) && vfs_tab_file(d->v, n)) n = vfs_tab_file(d->v, n);
+  if (st) vfs_fill(n, st);
   return 1;
 }
 

@@ -114,6 +114,12 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags);
  * directory unless VFS_CP_OVERWRITE). */
 int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags);
 int vfs_symlink(vfs *v, const char *target, const char *linkpath);
+/* Creates a hard link: dst becomes another name of the file src names (a
+ * final symlink not followed), as link(2). Both then stand for one file
+ * (contents, mode, mtime, inode number; nlink counts the names) until
+ * the last is removed. MSB_EPERM for a directory, MSB_EEXIST when dst
+ * exists. A symlink or device gets a copy instead (one name each). */
+int vfs_link(vfs *v, const char *src, const char *dst);
 int vfs_chmod(vfs *v, const char *path, uint32_t mode);
 /* Marks a file as the command numbered prog (0: none), as a multi-call
  * binary is that command: copies and moves keep the mark, writing new
