@@ -107,7 +107,8 @@ static int ln_one(ln_state *s, const char *target, const char *name) {
               cmd_quotef(c, target));
       return 1;
     }
-    if (exists && s->force && st.ino == ts.ino) {
+    /* one entry under two spellings; other names of the file are fine */
+    if (exists && s->force && st.ino == ts.ino && !strcmp(tabs, nabs)) {
       cmd_err(c, "%s and %s are the same file", cmd_quote(c, target),
               cmd_quote(c, name));
       return 1;
