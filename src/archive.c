@@ -982,7 +982,11 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
   size_t nlen, plen = 0, llen = e->link ? strlen(e->link) : 0;
   int64_t secs = e->mtime_ns / 1000000000, frac = e->mtime_ns % 1000000000;
   uint64_t size = e->type == ARC_FILE ? e->size : 0;
-  int type = e->type == ARC_DIR ? '5' : e->type == ARC_SYMLINK ? '2' : '0';
+  int type = e->type == ARC_DIR       ? '5'
+             : e->type == ARC_SYMLINK ? '2'
+             : e->type == ARC_HARDLINK ? '1'
+                                      : '0';
+  int linked = e->type == ARC_SYMLINK || e->type == ARC_HARDLINK;
   if (out->err) return out->err;
   buf_init(&x, out->m);
   buf_init(&nm, out->m);
@@ -1059,7 +1063,7 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
     arc_header(h, name, nlen, prefix, plen, e->mode, e->uid, e->gid,
                size > 077777777777 ? 0 : size,
                secs < 0 || secs > 077777777777 ? 0 : secs, type,
-               e->type == ARC_SYMLINK ? lk : NULL, e->uname, e->gname);
+               linked ? lk : NULL, e->uname, e->gname);
   }
   buf_finish(&x);
   buf_put(out, h, ARC_BLOCK);

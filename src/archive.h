@@ -232,9 +232,9 @@ int arc_path_clean(const char *in, buf *out, int *had_slash, const char **why);
 /* ---- tar writing ----------------------------------------------------- */
 
 typedef struct arc_wentry {
-  int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK */
+  int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK, ARC_HARDLINK */
   const char *path;    /* without a trailing "/" (added for directories) */
-  const char *link;    /* symlink target */
+  const char *link;    /* symlink target; a hard link's earlier member */
   uint32_t mode;
   int64_t mtime_ns;
   const uint8_t *data; /* file bytes */
