@@ -1071,6 +1071,53 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
   return out->err;
 }
 
+struct arc_link_slot {
+  uint64_t ino;
+  size_t off; /* the first name, in names */
+};
+
+void arc_links_init(arc_links *l, mem *m) {
+  memset(l, 0, sizeof *l);
+  buf_init(&l->names, m);
+}
+
+/* Doubles the table (at most half full). */
+static int arc_links_grow(arc_links *l) {
+  size_t nc = l->cap ? l->cap * 2 : 64, k, i;
+  struct arc_link_slot *ns = mem_zalloc(l->names.m, nc * sizeof *ns);
+  if (!ns) return l->names.err = MSB_ENOMEM;
+  for (k = 0; k < l->cap; k++) {
+    if (!l->e[k].ino) continue;
+    for (i = l->e[k].ino & (nc - 1); ns[i].ino; i = (i + 1) & (nc - 1)) {
+    }
+    ns[i] = l->e[k];
+  }
+  mem_free(l->names.m, l->e);
+  l->e = ns;
+  l->cap = nc;
+  return 0;
+}
+
+/* The first name of ino, or NULL after recording path as it. */
+const char *arc_links_seen(arc_links *l, uint64_t ino, const char *path) {
+  size_t i;
+  if (2 * (l->n + 1) > l->cap && arc_links_grow(l)) return NULL;
+  for (i = ino & (l->cap - 1); l->e[i].ino; i = (i + 1) & (l->cap - 1))
+    if (l->e[i].ino == ino) return l->names.p + l->e[i].off;
+  l->e[i].ino = ino;
+  l->e[i].off = l->names.len;
+  l->n++;
+  buf_puts(&l->names, path);
+  buf_putc(&l->names, 0);
+  return NULL;
+}
+
+void arc_links_finish(arc_links *l) {
+  mem_free(l->names.m, l->e);
+  buf_finish(&l->names);
+  memset(l, 0, sizeof *l);
+}
+
 /* Appends one member. */
 int arc_tar_put(buf *out, const arc_wentry *e) {
   if (arc_tar_put_header(out, e)) return out->err;

@@ -50,14 +50,7 @@ typedef struct snap_out {
   buf *tar;
   arc_gzw *gz;
   buf tmp;
-  /* files of several names met so far: inode -> first member's path (an
-   * offset into names), so later names become hard-link members */
-  struct snap_seen {
-    uint64_t ino; /* 0: free slot */
-    size_t off;
-  } *seen;
-  size_t nseen, capseen;
-  buf names;
+  arc_links links; /* files of several names met so far */
 } snap_out;
 
 typedef struct snap_frame {
@@ -102,38 +95,6 @@ static int snap_piece(snap_out *o, const uint8_t *d, size_t n, void **slot,
   return 0;
 }
 
-/* The member path of ino's first name, or NULL after recording path as
- * that name (or when out of memory: o->names.err). */
-static const char *snap_seen(snap_out *o, uint64_t ino, const char *path) {
-  size_t i, mask;
-  if (2 * (o->nseen + 1) > o->capseen) {
-    size_t nc = o->capseen ? o->capseen * 2 : 64, k;
-    struct snap_seen *ns = mem_zalloc(o->m, nc * sizeof *ns);
-    if (!ns) {
-      o->names.err = MSB_ENOMEM;
-      return NULL;
-    }
-    for (k = 0; k < o->capseen; k++) {
-      if (!o->seen[k].ino) continue;
-      for (i = o->seen[k].ino & (nc - 1); ns[i].ino; i = (i + 1) & (nc - 1)) {
-      }
-      ns[i] = o->seen[k];
-    }
-    mem_free(o->m, o->seen);
-    o->seen = ns;
-    o->capseen = nc;
-  }
-  mask = o->capseen - 1;
-  for (i = ino & mask; o->seen[i].ino; i = (i + 1) & mask)
-    if (o->seen[i].ino == ino) return o->names.p + o->seen[i].off;
-  o->seen[i].ino = ino;
-  o->seen[i].off = o->names.len;
-  o->nseen++;
-  buf_puts(&o->names, path);
-  buf_putc(&o->names, 0);
-  return NULL;
-}
-
 static int snap_put_node(snap_out *o, const char *abs,
                          const struct vfs_stat *st) {
   arc_wentry w;
@@ -156,10 +117,11 @@ static int snap_put_node(snap_out *o, const char *abs,
     if (rc) return rc;
     w.type = ARC_SYMLINK;
     w.link = buf_str(&o->tmp);
-  } else if (st->nlink > 1 && (w.link = snap_seen(o, st->ino, w.path))) {
-    w.type = ARC_HARDLINK; /* as GNU tar: a later name of an earlier file */
+  } else if (st->nlink > 1 &&
+             (w.link = arc_links_seen(&o->links, st->ino, w.path))) {
+    w.type = ARC_HARDLINK;
   } else {
-    if (o->names.err) return o->names.err;
+    if (o->links.names.err) return o->links.names.err;
     rc = vfs_read_slot(o->fs, abs, &d, &n, &slot);
     if (rc) return rc;
     w.type = ARC_FILE;
@@ -323,12 +285,11 @@ static int snap_run(vfs *fs, const char *cwd, const char *extra,
   o.tar = tar;
   o.gz = gz;
   buf_init(&o.tmp, o.m);
-  buf_init(&o.names, o.m);
+  arc_links_init(&o.links, o.m);
   if (gz) rc = snap_reserve(&o, extralen, out);
   if (!rc) rc = snap_tar(&o, cwd, extra, extralen, hex);
   buf_finish(&o.tmp);
-  buf_finish(&o.names);
-  mem_free(o.m, o.seen);
+  arc_links_finish(&o.links);
   return rc;
 }
 
