@@ -273,7 +273,7 @@ export type GetPiece = (key: string) =>
 export const STATE_FORMAT: 'memsandbox-state-1';
 /** Entries of a directory piece (throws malformed_input on a bad one). */
 export function dirEntries(piece: Uint8Array, key?: string): {
-  kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
+  kind: 'file' | 'directory' | 'symlink' | 'hardlink'; mode: number; mtime: string; key: string; name: Uint8Array;
 }[];
 
 /** Where content-addressed state lives: string keys to bytes. */

@@ -56,10 +56,17 @@ static void cas_meta(buf *out, const uint8_t key[32], uint32_t mode,
   buf_put(out, key, 32);
 }
 
+/* An entry kind beside the VFS_* ones: a later name of a file ('H'), whose
+ * piece is the first name's member path. */
+#define CAS_HARDLINK 'H'
+
 static void cas_entry(buf *piece, int kind, uint32_t mode, int64_t mtime,
                       const uint8_t key[32], const char *name, size_t nl) {
   uint8_t b[4];
-  buf_putc(piece, kind == VFS_DIR ? 'D' : kind == VFS_FILE ? 'F' : 'L');
+  buf_putc(piece, kind == CAS_HARDLINK ? 'H'
+                  : kind == VFS_DIR    ? 'D'
+                  : kind == VFS_FILE   ? 'F'
+                                       : 'L');
   cas_meta(piece, key, mode, mtime);
   cas_u32(b, (uint32_t)nl);
   buf_put(piece, b, 4);
@@ -74,6 +81,7 @@ typedef struct cas_frame {
   size_t nlen; /* its name's length (the path's tail) */
   uint32_t mode;
   int64_t mtime;
+  int keep; /* no multi-name file below: the node vouches for its subtree */
   buf piece;
 } cas_frame;
 
@@ -96,6 +104,7 @@ typedef struct cas_out {
   size_t sp, cap;
   const cas_cache *old; /* lookups; NULL for a full export */
   cas_cache next;       /* this export's directories */
+  arc_links links;      /* multi-name files met so far */
 } cas_out;
 
 static void cas_cache_clear(cas_cache *c) {
@@ -173,18 +182,30 @@ static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s,
   f->nlen = nlen;
   f->mode = s->mode;
   f->mtime = s->mtime_ns;
+  f->keep = s->links == 0;
   buf_init(&f->piece, o->m);
   buf_put(&f->piece, CAS_DIR_MAGIC, CAS_DIR_MAGIC_LEN);
   o->sp++;
   return 0;
 }
 
-/* The key of a file or link at the current path. */
-static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, uint8_t key[32]) {
+/* The key of a file or link at the current path; *kind becomes
+ * CAS_HARDLINK for a later name of a file met before. */
+static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, int *kind,
+                        uint8_t key[32]) {
+  const char *first;
   int rc;
-  if (s->kind == VFS_FILE) return vfs_hash(o->fs, buf_str(&o->path), 0, key);
   buf_clear(&o->tmp);
-  rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  if (s->kind == VFS_FILE && s->nlink > 1 &&
+      (first = arc_links_seen(&o->links, s->ino, buf_str(&o->path) + 1))) {
+    *kind = CAS_HARDLINK;
+    rc = buf_puts(&o->tmp, first);
+  } else if (s->kind == VFS_FILE) {
+    if (o->links.names.err) return o->links.names.err;
+    return vfs_hash(o->fs, buf_str(&o->path), 0, key);
+  } else {
+    rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  }
   if (rc) return rc;
   sha256_digest(o->tmp.p ? o->tmp.p : "", o->tmp.len, key);
   /* targets are small and a host could not read them as bytes */
@@ -203,7 +224,10 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
   if (rc) vfs_closedir(&f->d);
   if (!rc) {
     sha256_digest(f->piece.p, f->piece.len, key);
-    rc = cas_keep(o, &f->d, key);
+    if (f->keep)
+      rc = cas_keep(o, &f->d, key);
+    else
+      vfs_closedir(&f->d);
   }
   if (!rc) {
     cas_rec(o->out, 'D', 32 + 4 + f->plen + f->piece.len);
@@ -260,8 +284,9 @@ static int cas_top(cas_out *o, const char *top, int tag) {
         rc = 0;
       }
     } else if (!rc) {
-      rc = cas_leaf_key(o, &s, key);
-      if (!rc) cas_entry(&f->piece, s.kind, s.mode, s.mtime_ns, key, name, nl);
+      int kind = s.kind;
+      rc = cas_leaf_key(o, &s, &kind, key);
+      if (!rc) cas_entry(&f->piece, kind, s.mode, s.mtime_ns, key, name, nl);
     }
   }
   while (o->sp) {
@@ -286,6 +311,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   o.old = cached ? *cache : NULL;
   buf_init(&o.path, o.m);
   buf_init(&o.tmp, o.m);
+  arc_links_init(&o.links, o.m);
   rc = cas_top(&o, "/tmp", 'T');
   if (!rc) rc = cas_top(&o, "/workspace", 'W');
   if (!rc) rc = vfs_hash(fs, "/workspace", 0, h);
@@ -323,6 +349,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   mem_free(o.m, o.st);
   buf_finish(&o.path);
   buf_finish(&o.tmp);
+  arc_links_finish(&o.links);
   return rc;
 }
 
@@ -469,7 +496,7 @@ static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
   if (type == ARC_FILE) {
     w.data = pc->p;
     w.size = pc->len;
-  } else if (type == ARC_SYMLINK) {
+  } else if (type == ARC_SYMLINK || type == ARC_HARDLINK) {
     if (!pc->len || memchr(pc->p, 0, pc->len))
       return cas_fail(s, "invalid link target in piece %s", pc->key);
     link = mem_alloc(s->m, pc->len + 1);
@@ -532,7 +559,7 @@ static int cas_step(cas_in *s, buf *tar) {
       left - CAS_ENTRY_FIXED < (nl = cas_get32(e + 45)))
     return cas_fail(s, "directory piece %s is truncated", pc->key);
   kind = e[0];
-  if (kind != 'F' && kind != 'D' && kind != 'L')
+  if (kind != 'F' && kind != 'D' && kind != 'L' && kind != 'H')
     return cas_fail(s, "directory piece %s has an unknown entry kind", pc->key);
   if (!cas_name_ok(e + CAS_ENTRY_FIXED, nl, prev, pl))
     return cas_fail(s,
@@ -555,7 +582,11 @@ static int cas_step(cas_in *s, buf *tar) {
   }
   leaf = cas_find(s, e + 13);
   if (!leaf) return cas_fail(s, "missing piece %s", e + 13);
-  return cas_member(s, tar, kind == 'F' ? ARC_FILE : ARC_SYMLINK, e + 1, leaf);
+  return cas_member(s, tar,
+                    kind == 'F'   ? ARC_FILE
+                    : kind == 'H' ? ARC_HARDLINK
+                                  : ARC_SYMLINK,
+                    e + 1, leaf);
 }
 
 /* Appends one top directory and everything below it. */

@@ -985,7 +985,7 @@ static void vfs_fill(const vnode *n, struct vfs_stat *st) {
   st->bytes = vfs_nbytes(n);
   st->nlink = (n->mode & VFS_TAB) ? n->links : 1;
   if (n->kind == VFS_DIR)
-    st->nlink = (uint32_t)(2 + n->ndirs);
+    st->nlink = (uint32_t)(2 + n->ndirs), st->links = n->links;
   else
     st->size = n->b->len;
 }

@@ -43,6 +43,8 @@ struct vfs_stat {
   uint32_t nlink;   /* as Linux reports: files 1, dirs 2 + subdirectories */
   uint64_t ino;     /* stable per node identity for ls -i / find -samefile */
   unsigned prog;    /* files: the command the file is (vfs_set_prog), 0 */
+  uint32_t links;   /* directories: names of multi-name files below (such
+                       a file can change through a name elsewhere) */
 };
 
 /* Creates a filesystem holding "/", "/workspace" and "/tmp" (mode 1777). */
