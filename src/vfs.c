@@ -984,6 +984,7 @@ static void vfs_fill(const vnode *n, struct vfs_stat *st) {
   st->nodes = vfs_nnodes(n);
   st->bytes = vfs_nbytes(n);
   st->nlink = (n->mode & VFS_TAB) ? n->links : 1;
+  if (n->mode & VFS_CHR) st->rdev = n->links;
   if (n->kind == VFS_DIR)
     st->nlink = (uint32_t)(2 + n->ndirs), st->links = n->links;
   else
@@ -1035,6 +1036,8 @@ int vfs_read_slot(vfs *v, const char *path, const uint8_t **data, size_t *len,
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_READ);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind == VFS_DIR) rc = MSB_EISDIR;
+  if (!rc && (w.node->mode & VFS_CHR) && w.node->links != VFS_DEV_NULL)
+    rc = MSB_ENOTSUP; /* endless: the reader makes the bytes */
   if (!rc) {
     static const uint8_t empty[1] = {0};
     *data = w.node->b->data ? w.node->b->data : empty;

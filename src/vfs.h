@@ -45,6 +45,7 @@ struct vfs_stat {
   unsigned prog;    /* files: the command the file is (vfs_set_prog), 0 */
   uint32_t links;   /* directories: names of multi-name files below (such
                        a file can change through a name elsewhere) */
+  uint32_t rdev;    /* devices: VFS_DEV_* */
 };
 
 /* Creates a filesystem holding "/", "/workspace" and "/tmp" (mode 1777). */
@@ -91,10 +92,22 @@ int vfs_readlink(vfs *v, const char *path, buf *out);
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect);
 
-/* Mode bit of the one character device, /dev/null: an empty file node that
- * discards what vfs_write and vfs_copy put into it. */
+/* Mode bit of the character devices: empty file nodes. What vfs_write and
+ * vfs_copy put into one is discarded, except /dev/full's (MSB_ENOSPC);
+ * vfs_read gives /dev/null's nothing and refuses the endless ones
+ * (MSB_ENOTSUP): their bytes come from the reader (cmd_input). */
 #define VFS_CHR 0020000u
-/* Creates path as the null device (mode 0666 | VFS_CHR). */
+/* Device numbers (major << 8 | minor), as Linux numbers them. */
+enum {
+  VFS_DEV_NULL = 0x103,
+  VFS_DEV_ZERO = 0x105,
+  VFS_DEV_FULL = 0x107,
+  VFS_DEV_RANDOM = 0x108,
+  VFS_DEV_URANDOM = 0x109
+};
+/* Creates path as device rdev (VFS_DEV_*, mode 0666 | VFS_CHR). */
+int vfs_mkdev(vfs *v, const char *path, uint32_t rdev);
+/* Creates path as the null device. */
 int vfs_mknull(vfs *v, const char *path);
 
 #define VFS_MK_PARENTS 1u

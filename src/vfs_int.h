@@ -55,7 +55,8 @@ struct vnode {
   uint8_t hash_ok;  /* directories: hash is current */
   uint16_t prog;    /* files: the command this file is (vfs_set_prog) */
   uint32_t mode;    /* permission bits, VFS_CHR, VFS_HL, VFS_TAB */
-  uint32_t links;   /* dirs: hard-link names below; table files: names */
+  uint32_t links;   /* dirs: hard-link names below; table files: names;
+                       devices: the device number (VFS_DEV_*) */
   int64_t mtime;
   uint64_t ino;
   uint8_t hash[32];

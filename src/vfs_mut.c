@@ -523,6 +523,14 @@ out:
 
 /* ---- mutations ------------------------------------------------------- */
 
+/* What writing len bytes into device n gives (0 for a file). Opening
+ * /dev/full (the empty write that truncates) succeeds, as on Linux. */
+static int vfs_dev_write(const vnode *n, size_t len) {
+  return (n->mode & VFS_CHR) && n->links == VFS_DEV_FULL && len ? MSB_ENOSPC
+                                                                : 0;
+}
+
+
 /* Whether writing data (into old, NULL for a new file) would store a
  * secret value: the new bytes are searched after the tail of what the
  * guard let in before and, for an append, after the file's old tail, so
@@ -580,8 +588,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   n = w.node;
   rc = MSB_EEXIST;
   if (flags & VFS_EXCL) goto out;
-  rc = 0;
-  if (n->mode & VFS_CHR) goto out; /* /dev/null swallows it */
+  rc = vfs_dev_write(n, len);
+  if (n->mode & VFS_CHR) goto out; /* a device swallows it, or is full */
   rc = MSB_EISDIR;
   if (n->kind != VFS_FILE) goto out;
   rc = MSB_ESECRET;
@@ -636,8 +644,8 @@ out:
   return rc;
 }
 
-/* Creates the null device node. */
-int vfs_mknull(vfs *v, const char *path) {
+/* Creates a device node. */
+int vfs_mkdev(vfs *v, const char *path, uint32_t rdev) {
   vfs_walk w;
   vnode *leaf;
   int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_WRITE);
@@ -647,12 +655,18 @@ int vfs_mknull(vfs *v, const char *path) {
   leaf = vfs_node_new(v, VFS_FILE, 0666);
   if (!leaf) goto out;
   leaf->mode |= VFS_CHR; /* vfs_node_new keeps permission bits only */
+  leaf->links = rdev;
   leaf->b = vfs_blob_new(v, "", 0, NULL, 0);
   if (leaf->b) rc = vfs_create_at(v, &w, leaf, 0);
   vfs_unref(v, leaf);
 out:
   vfs_walk_finish(&w);
   return rc;
+}
+
+/* Creates the null device node. */
+int vfs_mknull(vfs *v, const char *path) {
+  return vfs_mkdev(v, path, VFS_DEV_NULL);
 }
 
 /* Creates a directory. */
@@ -735,7 +749,7 @@ out:
 static void vfs_copy_own(vfs *v, vnode *c, int keep_meta) {
   c->ino = v->next_ino++;
   if (!keep_meta) c->mtime = VFS_NOW(v);
-  if (c->kind != VFS_FILE) return;
+  if (!(c->mode & VFS_TAB)) return;
   c->mode &= ~VFS_TAB;
   c->links = 0;
 }
@@ -885,7 +899,7 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   }
   rc = MSB_EPERM;
   if (d->found && vfs_protected(d)) goto out;
-  rc = 0;
+  rc = d->found ? vfs_dev_write(d->node, vfs_nbytes(sn)) : 0;
   if (d->found && (d->node->mode & VFS_CHR) && sn->kind == VFS_FILE) goto out;
   rc = MSB_EINVAL;
   if (vfs_samepath(&ws, d) && d->found) goto out;
@@ -903,9 +917,17 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
       goto out;
     }
   }
+  rc = MSB_ENOTSUP; /* reading an endless device to its end */
+  if ((sn->mode & VFS_CHR) && sn->links != VFS_DEV_NULL &&
+      !(flags & VFS_CP_KEEP_META))
+    goto out;
   rc = MSB_ENOMEM;
   leaf = vfs_copy_node(v, sn, (flags & VFS_CP_KEEP_META) != 0);
   if (!leaf) goto out;
+  if ((leaf->mode & VFS_CHR) && !(flags & VFS_CP_KEEP_META)) {
+    leaf->mode &= ~VFS_CHR; /* its contents: a file, empty */
+    leaf->links = 0;
+  }
   /* the copy's totals, hard-link names turned into files included */
   if (d->found) {
     old = d->stub ? d->stub : d->node;

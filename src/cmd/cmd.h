@@ -95,6 +95,11 @@ struct cmd_ctx {
   const char *fail;
   char **envp;           /* exported "NAME=value", NULL-terminated */
   uint64_t *rng;         /* shared random state (seeded by the host) */
+  /* Bytes cmd_input gives of an endless device (/dev/zero, /dev/urandom,
+   * /dev/random, /dev/full): what the command reads at most (head -c N,
+   * od -N N). 0 refuses such a device (MSB_ENOTSUP): read to its end, it
+   * never ends. */
+  uint64_t dev_want;
   int64_t *clock_ns;     /* sandbox clock; sleep advances it */
   uint64_t out_max;      /* cmd_write fails with MSB_ELIMIT past this */
   void *shell;           /* opaque, for run() */

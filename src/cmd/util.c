@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../regex.h"
+#include "../rng.h"
 #include "cmd.h"
 
 /* ---- Diagnostics ----------------------------------------------------- */
@@ -326,6 +327,26 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
   return arena_strndup(c->a, s, n);
 }
 
+/* The first c->dev_want bytes of endless device p: zeros, or the
+ * sandbox's seeded random stream for /dev/urandom and /dev/random. */
+static int cmd_device(cmd_ctx *c, const char *p, const uint8_t **data,
+                      size_t *len) {
+  struct vfs_stat st;
+  uint8_t *d;
+  size_t i, n;
+  int rc = vfs_stat(c->fs, p, 1, &st);
+  if (rc) return rc;
+  if (!c->dev_want) return MSB_ENOTSUP;
+  if (c->dev_want > c->lim->max_file_bytes) return MSB_EFBIG;
+  n = (size_t)c->dev_want;
+  if (!(d = arena_zalloc(c->a, n + 1))) return MSB_ENOMEM;
+  if (st.rdev == VFS_DEV_URANDOM || st.rdev == VFS_DEV_RANDOM)
+    for (i = 0; i < n; i++) d[i] = (uint8_t)rng_next(c->rng);
+  *data = d;
+  *len = n;
+  return 0;
+}
+
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
@@ -351,6 +372,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   }
   if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
   rc = vfs_read(c->fs, p, data, len);
+  if (rc == MSB_ENOTSUP) rc = cmd_device(c, p, data, len);
   /* Reading is paid by the file's size; past the limit the command
    * stops at its next charge (the limit is sticky). */
   if (!rc) cmd_charge_bytes(c, *len);
