@@ -212,7 +212,9 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
   rc = vfs_copy(c->fs, sabs, dabs, fl);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
-    if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
+    if (rc == MSB_ENOSPC) /* the write failed: a full device or quota */
+      cmd_err(c, "error writing %s: %s", cmd_quote(c, dst), cmd_strerror(rc));
+    else if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
       cmd_err(
           c, "cannot create %s %s: %s",
           sst->kind == VFS_LINK && !follow ? "symbolic link" : "regular file",
