@@ -608,8 +608,36 @@ void vfs_set_builtin_nodes(vfs *v, uint64_t n) { v->sys_nodes = 2 + n; }
 /* ---- paths ------------------------------------------------------------ */
 
 /* Joins path onto cwd when relative and normalises it lexically. */
-int vfs_abspath(const char *cwd, const char *path, buf *out) {
+
+/* Before a ".." of vfs_abspath_phys: when the path so far (out from base)
+ * names a symlink, it becomes where the link leads, so that ".." leaves
+ * that directory, as the kernel resolves it. 1 when the link leads
+ * nowhere: the rest of the path then stays as written, for the walk to
+ * fail on as the kernel would. */
+static int vfs_dotdot(vfs *v, buf *out, size_t base) {
+  struct vfs_stat st;
+  const char *p;
+  buf r;
+  int rc;
+  if (out->len == base || out->err) return out->err;
+  p = buf_str(out) + base;
+  if (vfs_stat(v, p, 0, &st) || st.kind != VFS_LINK) return 0;
+  buf_init(&r, out->m);
+  rc = vfs_realpath(v, p, 0, &r);
+  if (!rc) {
+    buf_truncate(out, base);
+    if (r.len > 1) buf_put(out, r.p, r.len);
+  }
+  buf_finish(&r);
+  if (rc == MSB_ENOMEM) return rc;
+  return rc ? 1 : out->err;
+}
+
+/* Joins and normalises as vfs_abspath; with v, ".." after a symlink
+ * leaves the link's target (vfs_dotdot). */
+static int vfs_abspath_v(vfs *v, const char *cwd, const char *path, buf *out) {
   size_t base = out->len, pass;
+  int rc, raw = 0;
   if (!path || !*path) return MSB_ENOENT;
   if (!cwd || path[0] == '/') cwd = "/";
   for (pass = 0; pass < 2; pass++) {
@@ -622,12 +650,18 @@ int vfs_abspath(const char *cwd, const char *path, buf *out) {
       while (*p && *p != '/') p++;
       cl = (size_t)(p - c);
       if (!cl || (cl == 1 && c[0] == '.')) continue;
-      if (cl == 2 && c[0] == '.' && c[1] == '.') {
-        size_t k = out->len;
-        while (k > base && out->p[k - 1] != '/') k--;
-        if (k > base) k--;
-        buf_truncate(out, k);
-        continue;
+      if (cl == 2 && c[0] == '.' && c[1] == '.' && !raw) {
+        size_t k;
+        if (v && (rc = vfs_dotdot(v, out, base)) < 0) return rc;
+        if (v && rc == 1) {
+          raw = 1;
+        } else {
+          k = out->len;
+          while (k > base && out->p[k - 1] != '/') k--;
+          if (k > base) k--;
+          buf_truncate(out, k);
+          continue;
+        }
       }
       buf_putc(out, '/');
       buf_put(out, c, cl);
@@ -635,6 +669,14 @@ int vfs_abspath(const char *cwd, const char *path, buf *out) {
   }
   if (out->len == base) buf_putc(out, '/');
   return out->err;
+}
+
+int vfs_abspath(const char *cwd, const char *path, buf *out) {
+  return vfs_abspath_v(NULL, cwd, path, out);
+}
+
+int vfs_abspath_phys(vfs *v, const char *cwd, const char *path, buf *out) {
+  return vfs_abspath_v(v, cwd, path, out);
 }
 
 /* Frees what a walk allocated; safe after any vfs_walk_run result. */

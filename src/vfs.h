@@ -64,6 +64,11 @@ mem *vfs_mem(const vfs *v);
 /* Joins path onto cwd when relative and normalises "." / ".." / "//"
  * lexically (no symlinks). Appends to out. */
 int vfs_abspath(const char *cwd, const char *path, buf *out);
+/* vfs_abspath for a path the kernel would resolve (every command's
+ * operand): a ".." after a component that is a symlink leaves the link's
+ * target, not the directory holding the link (cat link/../f). The shell's
+ * cd keeps its logical PWD with vfs_abspath. */
+int vfs_abspath_phys(vfs *v, const char *cwd, const char *path, buf *out);
 
 /* Canonical path with symlinks resolved (realpath). missing_ok: 0 all
  * components must exist (-e); 1 all but the last (default realpath);

@@ -289,15 +289,28 @@ void cmd_stdin_close_err(cmd_ctx *c, const char *name) {
       cmd_err(c, "standard input: %s", cmd_strerror(c->in_err));
 }
 
-const char *cmd_path(cmd_ctx *c, const char *operand) {
+/* An operand as an absolute path, ".." resolved physically (phys) or
+ * lexically. */
+static const char *cmd_path_as(cmd_ctx *c, const char *operand, int phys) {
   buf b;
   char *r = 0;
+  const char *cwd = c->cwd ? c->cwd : "/";
+  int rc;
   if (!*operand) return ""; /* every vfs call fails it with MSB_ENOENT */
   buf_init(&b, c->m);
-  if (vfs_abspath(c->cwd ? c->cwd : "/", operand, &b) == 0 && !b.err)
-    r = arena_strndup(c->a, buf_str(&b), b.len);
+  rc = phys ? vfs_abspath_phys(c->fs, cwd, operand, &b)
+            : vfs_abspath(cwd, operand, &b);
+  if (rc == 0 && !b.err) r = arena_strndup(c->a, buf_str(&b), b.len);
   buf_finish(&b);
   return r;
+}
+
+const char *cmd_path(cmd_ctx *c, const char *operand) {
+  return cmd_path_as(c, operand, 1);
+}
+
+const char *cmd_path_lexical(cmd_ctx *c, const char *operand) {
+  return cmd_path_as(c, operand, 0);
 }
 
 int cmd_slash_check(cmd_ctx *c, const char *operand, const char *abs) {
