@@ -982,10 +982,10 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
   size_t nlen, plen = 0, llen = e->link ? strlen(e->link) : 0;
   int64_t secs = e->mtime_ns / 1000000000, frac = e->mtime_ns % 1000000000;
   uint64_t size = e->type == ARC_FILE ? e->size : 0;
-  int type = e->type == ARC_DIR       ? '5'
-             : e->type == ARC_SYMLINK ? '2'
+  int type = e->type == ARC_DIR        ? '5'
+             : e->type == ARC_SYMLINK  ? '2'
              : e->type == ARC_HARDLINK ? '1'
-                                      : '0';
+                                       : '0';
   int linked = e->type == ARC_SYMLINK || e->type == ARC_HARDLINK;
   if (out->err) return out->err;
   buf_init(&x, out->m);

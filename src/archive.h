@@ -245,7 +245,6 @@ void arc_links_init(arc_links *l, mem *m);
 const char *arc_links_seen(arc_links *l, uint64_t ino, const char *path);
 void arc_links_finish(arc_links *l);
 
-
 typedef struct arc_wentry {
   int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK, ARC_HARDLINK */
   const char *path;    /* without a trailing "/" (added for directories) */

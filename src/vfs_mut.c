@@ -530,7 +530,6 @@ static int vfs_dev_write(const vnode *n, size_t len) {
                                                                 : 0;
 }
 
-
 /* Whether writing data (into old, NULL for a new file) would store a
  * secret value: the new bytes are searched after the tail of what the
  * guard let in before and, for an append, after the file's old tail, so

@@ -1024,16 +1024,19 @@ TEST("snap-8.1") { /* hard links: tar '1' members, rebuilt on restore,
   uint32_t cp;
   char dir[] = "/tmp/msb-snap-XXXXXX", cmd[512];
   REQUIRE(a && b);
-  CHECK(ts_run(a, "echo hi > a; ln a b; mkdir d; ln a d/c; echo x > /tmp/t;"
-                  " ln /tmp/t t2") == 0);
+  CHECK(ts_run(a,
+               "echo hi > a; ln a b; mkdir d; ln a d/c; echo x > /tmp/t;"
+               " ln /tmp/t t2") == 0);
   s1 = ts_snap(a, &n1);
   REQUIRE(s1);
   CHECK(msb_restore(b, s1, n1) == 0);
   CHECK(ts_says(b, "stat -c %h a b d/c t2 /tmp/t", "3\n3\n3\n2\n2\n"));
   CHECK(ts_says(b, "echo more >> d/c; cat a; [ a -ef b ] && echo same",
                 "hi\nmore\nsame\n"));
-  CHECK(ts_says(b, "test \"$(stat -c %i a)\" = \"$(stat -c %i d/c)\" && "
-                   "echo eq", "eq\n"));
+  CHECK(ts_says(b,
+                "test \"$(stat -c %i a)\" = \"$(stat -c %i d/c)\" && "
+                "echo eq",
+                "eq\n"));
   /* the same state snapshots to the same bytes, and hashes the same */
   CHECK(ts_run(b, "printf 'hi\\n' > a") == 0);
   CHECK(msb_root_hash(a, ha) == 0 && msb_root_hash(b, hb) == 0);

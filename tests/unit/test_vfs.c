@@ -964,7 +964,8 @@ static int tv_op(tv *t, int op) {
   case 21: return vfs_link(v, "/workspace/hl", "/workspace/empty/h3");
   case 22: return vfs_write(v, "/workspace/hl", "y", 1, VFS_APPEND, 0, 0);
   case 23: return vfs_remove(v, "/workspace/hl", 0);
-  case 24: return vfs_copy(v, "/workspace/d", "/workspace/c2", VFS_CP_KEEP_META);
+  case 24:
+    return vfs_copy(v, "/workspace/d", "/workspace/c2", VFS_CP_KEEP_META);
   case 25: return vfs_rename(v, "/workspace/hl", "/workspace/d/hl", 0);
   case 26: return vfs_chmod(v, "/workspace/hl", 0600);
   case 27:
@@ -1418,7 +1419,8 @@ TEST("vfs-10.1") { /* hard links: one file, several names (#16 item 10) */
     tv_open(&u);
     CHECK(tv_put(&u, "/workspace/a", "hello!") == 0);
     CHECK(tv_put(&u, "/workspace/b", "hello!") == 0);
-    CHECK(!strcmp(tv_hash(&t, "/workspace", h1), tv_hash(&u, "/workspace", h2)));
+    CHECK(
+        !strcmp(tv_hash(&t, "/workspace", h1), tv_hash(&u, "/workspace", h2)));
     CHECK(tv_close(&u));
   }
   /* a checkpoint keeps the sharing */
