@@ -360,7 +360,8 @@ export class Sandbox {
   appendFile(path: string, content: Content, options?: { parents?: boolean }): Promise<{ revision: number }>;
   stat(path: string, options?: { followSymlinks?: boolean }): Promise<Stat>;
   exists(path: string): Promise<boolean>;
-  list(path?: string): Promise<string[]>;
+  list(path?: string | Uint8Array): Promise<string[]>;
+  list(path: string | Uint8Array, options: { encoding: 'bytes' }): Promise<Uint8Array[]>;
   mkdir(path: string, options?: { parents?: boolean; existOk?: boolean; mode?: number }): Promise<{ revision: number }>;
   remove(path: string, options?: { recursive?: boolean; missingOk?: boolean }): Promise<{ revision: number }>;
   copy(src: string, dst: string, options?: { recursive?: boolean; overwrite?: boolean; parents?: boolean }): Promise<{ revision: number }>;
