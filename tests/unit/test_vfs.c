@@ -1475,3 +1475,35 @@ TEST("vfs-10.1") { /* hard links: one file, several names (#16 item 10) */
   CHECK(vfs_total_bytes(t.v) == 6 + 5);
   CHECK(tv_close(&t));
 }
+
+TEST("vfs-10.2") { /* devices: numbers, writes, endless reads (#16 item 11) */
+  tv t;
+  struct vfs_stat st;
+  const uint8_t *d;
+  size_t n;
+  tv_open(&t);
+  CHECK(vfs_mkdir(t.v, "/dev", 0755, 0) == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/full", VFS_DEV_FULL) == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/zero", VFS_DEV_ZERO) == 0);
+  CHECK(vfs_mknull(t.v, "/dev/null") == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/zero", VFS_DEV_ZERO) == MSB_EEXIST);
+  CHECK(vfs_stat(t.v, "/dev/zero", 0, &st) == 0 && (st.mode & VFS_CHR) &&
+        st.rdev == VFS_DEV_ZERO && (st.mode & 07777) == 0666);
+  /* /dev/full: opening (the empty write) works, writing does not */
+  CHECK(vfs_write(t.v, "/dev/full", "", 0, 0, 0644, NULL) == 0);
+  CHECK(vfs_write(t.v, "/dev/full", "x", 1, VFS_APPEND, 0644, NULL) ==
+        MSB_ENOSPC);
+  CHECK(vfs_write(t.v, "/dev/zero", "x", 1, 0, 0644, NULL) == 0);
+  CHECK(vfs_read(t.v, "/dev/null", &d, &n) == 0 && n == 0);
+  CHECK(vfs_read(t.v, "/dev/zero", &d, &n) == MSB_ENOTSUP);
+  /* a copy of the null device is an empty file; of an endless one, refused */
+  CHECK(tv_put(&t, "/workspace/f", "data") == 0);
+  CHECK(vfs_copy(t.v, "/dev/null", "/workspace/n", 0) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/n", 0, &st) == 0 && !(st.mode & VFS_CHR));
+  CHECK(vfs_copy(t.v, "/dev/zero", "/workspace/z", 0) == MSB_ENOTSUP);
+  CHECK(vfs_copy(t.v, "/workspace/f", "/dev/full", VFS_CP_OVERWRITE) ==
+        MSB_ENOSPC);
+  CHECK(vfs_copy(t.v, "/workspace/f", "/dev/zero", VFS_CP_OVERWRITE) == 0);
+  CHECK(vfs_stat(t.v, "/dev/zero", 0, &st) == 0 && st.rdev == VFS_DEV_ZERO);
+  CHECK(tv_close(&t));
+}
