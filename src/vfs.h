@@ -93,6 +93,9 @@ int vfs_readlink(vfs *v, const char *path, buf *out);
 #define VFS_PARENTS 4u     /* create missing parent directories (0755) */
 #define VFS_HASH_EQ 8u     /* current content hash must equal expect */
 #define VFS_KEEP_MODE 16u  /* mode argument ignored for existing files */
+/* A new file takes the name, as renaming a temporary file over it does
+ * (sed -i, patch): another name of the old file keeps the old contents. */
+#define VFS_REPLACE 32u
 /* Writes a file (follows a final symlink; creates with mode if new). */
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect);

@@ -551,6 +551,29 @@ static void vfs_guard_put(vfs *v, const void *data, size_t len) {
   if (v->gwin) secret_window_put(v->gwin, data, len);
 }
 
+static vnode *vfs_replace(vfs *v, vfs_walk *w, vnode *n);
+
+/* vfs_write with VFS_REPLACE over a hard-link name: a new file takes the
+ * name and the old one keeps its other names. */
+static int vfs_write_new(vfs *v, vfs_walk *w, const void *data, size_t len,
+                         unsigned flags, uint32_t mode) {
+  vnode *leaf, *old;
+  int rc = vfs_quota(v, 0, 0, len, 0);
+  if (rc) return rc;
+  if (flags & VFS_KEEP_MODE) mode = w->node->mode;
+  if (!(leaf = vfs_node_new(v, VFS_FILE, mode & 07777))) return MSB_ENOMEM;
+  if (!(leaf->b = vfs_blob_new(v, data, len, NULL, 0)) ||
+      (rc = vfs_entry_prep(v, w))) {
+    vfs_unref(v, leaf);
+    return rc ? rc : MSB_ENOMEM;
+  }
+  old = vfs_replace(v, w, leaf);
+  vfs_drop_names(v, old);
+  vfs_unref(v, old);
+  vfs_changed(v);
+  return 0;
+}
+
 /* Writes a file. */
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect) {
@@ -603,6 +626,11 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   if (nl > v->lim.max_file_bytes) goto out;
   rc = MSB_ENOMEM; /* a 32-bit target cannot hold it whatever the quota */
   if (nl > SIZE_MAX) goto out;
+  if ((flags & VFS_REPLACE) && !(flags & VFS_APPEND) && w.stub) {
+    rc = vfs_write_new(v, &w, data, len, flags, mode);
+    if (!rc) vfs_guard_put(v, data, len);
+    goto out;
+  }
   if ((rc = vfs_quota(v, 0, 0, nl, old))) goto out;
   if ((rc = vfs_own_file(v, &w, &tw, &at))) goto out;
   n = w.node;
