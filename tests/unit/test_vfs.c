@@ -970,13 +970,15 @@ static int tv_op(tv *t, int op) {
   case 26: return vfs_chmod(v, "/workspace/hl", 0600);
   case 27:
     return vfs_copy(v, "/workspace/g", "/workspace/hl", VFS_CP_OVERWRITE);
+  case 28:
+    return vfs_write(v, "/workspace/hl", "new", 3, VFS_REPLACE, 0644, NULL);
   }
   return -1000;
 }
 
 TEST("vfs-7.1") { /* fault injection: fail each allocation in turn */
   int op, cp;
-  for (op = 0; op < 28; op++) {
+  for (op = 0; op < 29; op++) {
     for (cp = 0; cp < 2; cp++) {
       long k;
       int rc = MSB_ENOMEM;
@@ -1444,6 +1446,14 @@ TEST("vfs-10.1") { /* hard links: one file, several names (#16 item 10) */
   CHECK(!strcmp(tv_get(&t, "/workspace/b", out, sizeof out), "hello!"));
   vfs_destroy(c);
   CHECK(m2.used == 0);
+  /* a replacing write (sed -i) gives the name a file of its own */
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/r") == 0);
+  CHECK(vfs_write(t.v, "/workspace/r", "new", 3, VFS_REPLACE | VFS_KEEP_MODE,
+                  0644, NULL) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/r", 0, &b) == 0 && b.nlink == 1 &&
+        b.mode == 0600);
+  CHECK(!strcmp(tv_get(&t, "/workspace/a", out, sizeof out), "hello!"));
+  CHECK(vfs_remove(t.v, "/workspace/r", 0) == 0);
   /* a copy is a file of its own; moving a name keeps the link */
   CHECK(vfs_copy(t.v, "/workspace/a", "/workspace/c", 0) == 0);
   CHECK(vfs_stat(t.v, "/workspace/c", 0, &b) == 0 && b.nlink == 1);
