@@ -275,7 +275,7 @@ export type GetPiece = (key: string) =>
 export const STATE_FORMAT: 'memsandbox-state-1';
 /** Entries of a directory piece (throws malformed_input on a bad one). */
 export function dirEntries(piece: Uint8Array, key?: string): {
-  kind: 'file' | 'directory' | 'symlink' | 'command'; mode: number; mtime: string; key: string; name: Uint8Array;
+  kind: 'file' | 'directory' | 'symlink' | 'command' | 'hardlink'; mode: number; mtime: string; key: string; name: Uint8Array;
 }[];
 
 /** Where content-addressed state lives: string keys to bytes. */
@@ -362,7 +362,8 @@ export class Sandbox {
   appendFile(path: string, content: Content, options?: { parents?: boolean }): Promise<{ revision: number }>;
   stat(path: string, options?: { followSymlinks?: boolean }): Promise<Stat>;
   exists(path: string): Promise<boolean>;
-  list(path?: string): Promise<string[]>;
+  list(path?: string | Uint8Array): Promise<string[]>;
+  list(path: string | Uint8Array, options: { encoding: 'bytes' }): Promise<Uint8Array[]>;
   mkdir(path: string, options?: { parents?: boolean; existOk?: boolean; mode?: number }): Promise<{ revision: number }>;
   remove(path: string, options?: { recursive?: boolean; missingOk?: boolean }): Promise<{ revision: number }>;
   copy(src: string, dst: string, options?: { recursive?: boolean; overwrite?: boolean; parents?: boolean }): Promise<{ revision: number }>;

@@ -824,15 +824,25 @@ export class Sandbox {
     }
   }
 
-  /** Entry names of a directory, sorted bytewise. */
-  async list(path = '.') {
+  /**
+   * Entry names of a directory, sorted bytewise; with encoding 'bytes',
+   * as Uint8Array, exact for names that are not UTF-8 (a path argument
+   * may be bytes too).
+   */
+  async list(path = '.', options = {}) {
     let names = [];
     this._call('list', (s) => {
       const b = this._inst.outRec;
       const rc = this._inst.call(OP.list, this._sb, s.str(path), b);
       if (rc >= 0) {
         const { data, count } = this._inst.takeBlob(this._sb, b);
-        names = count ? dec.decode(data).split('\0').slice(0, count) : [];
+        names = [];
+        for (let i = 0, at = 0; names.length < count && i <= data.length; i++) {
+          if (i < data.length && data[i] !== 0) continue;
+          const name = data.slice(at, i);
+          names.push(options.encoding === 'bytes' ? name : dec.decode(name));
+          at = i + 1;
+        }
       }
       return rc;
     }, path);

@@ -20,7 +20,7 @@ export const STATE_FORMAT = 'memsandbox-state-1';
 
 const DIR_MAGIC = new TextEncoder().encode('msb-dir-1\n');
 const ENTRY_FIXED = 1 + 4 + 8 + 32 + 4;
-const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink', 0x58: 'command' };
+const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink', 0x58: 'command', 0x48: 'hardlink' };
 const TAG = (c) => c.charCodeAt(0);
 // Bounds on what a manifest may make an import fetch, before the core's
 // own quotas apply to what it builds.

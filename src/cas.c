@@ -63,7 +63,8 @@ static void cas_meta(buf *out, const uint8_t key[32], uint32_t mode,
 
 /* An entry's kind letter: a command file (an empty file marked by
  * vfs_set_prog) is 'X', its key naming a piece that holds the command's
- * name, so the mark travels as snapshots carry it. */
+ * name, so the mark travels as snapshots carry it. A later name of a file
+ * is 'H' (cas_leaf_key). */
 static int cas_kind(const vfs *fs, const struct vfs_stat *s) {
   if (s->kind == VFS_DIR) return 'D';
   if (s->kind != VFS_FILE) return 'L';
@@ -88,6 +89,7 @@ typedef struct cas_frame {
   size_t nlen; /* its name's length (the path's tail) */
   uint32_t mode;
   int64_t mtime;
+  int keep; /* no multi-name file below: the node vouches for its subtree */
   buf piece;
 } cas_frame;
 
@@ -110,6 +112,7 @@ typedef struct cas_out {
   size_t sp, cap;
   const cas_cache *old; /* lookups; NULL for a full export */
   cas_cache next;       /* this export's directories */
+  arc_links links;      /* multi-name files met so far */
 } cas_out;
 
 static void cas_cache_clear(cas_cache *c) {
@@ -187,22 +190,33 @@ static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s,
   f->nlen = nlen;
   f->mode = s->mode;
   f->mtime = s->mtime_ns;
+  f->keep = s->links == 0;
   buf_init(&f->piece, o->m);
   buf_put(&f->piece, CAS_DIR_MAGIC, CAS_DIR_MAGIC_LEN);
   o->sp++;
   return 0;
 }
 
-/* The key of a file, command file or link at the current path. */
-static int cas_leaf_key(cas_out *o, int kind, const struct vfs_stat *s,
+/* The key of a file, command file or link at the current path; *kind
+ * becomes 'H' for a later name of a file met before, whose piece is the
+ * first name's member path. */
+static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, int *kind,
                         uint8_t key[32]) {
-  int rc = 0;
-  if (kind == 'F') return vfs_hash(o->fs, buf_str(&o->path), 0, key);
+  const char *first;
+  int rc;
   buf_clear(&o->tmp);
-  if (kind == 'X')
-    buf_puts(&o->tmp, vfs_prog_name(o->fs, s->prog));
-  else
+  if (*kind == 'F' && s->nlink > 1 &&
+      (first = arc_links_seen(&o->links, s->ino, buf_str(&o->path) + 1))) {
+    *kind = 'H';
+    rc = buf_puts(&o->tmp, first);
+  } else if (*kind == 'F') {
+    if (o->links.names.err) return o->links.names.err;
+    return vfs_hash(o->fs, buf_str(&o->path), 0, key);
+  } else if (*kind == 'X') {
+    rc = buf_puts(&o->tmp, vfs_prog_name(o->fs, s->prog));
+  } else {
     rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  }
   if (rc) return rc;
   sha256_digest(o->tmp.p ? o->tmp.p : "", o->tmp.len, key);
   /* targets and names are small and a host could not read them as bytes */
@@ -221,7 +235,10 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
   if (rc) vfs_closedir(&f->d);
   if (!rc) {
     sha256_digest(f->piece.p, f->piece.len, key);
-    rc = cas_keep(o, &f->d, key);
+    if (f->keep)
+      rc = cas_keep(o, &f->d, key);
+    else
+      vfs_closedir(&f->d);
   }
   if (!rc) {
     cas_rec(o->out, 'D', 32 + 4 + f->plen + f->piece.len);
@@ -279,7 +296,7 @@ static int cas_top(cas_out *o, const char *top, int tag) {
       }
     } else if (!rc) {
       int kind = cas_kind(o->fs, &s);
-      rc = cas_leaf_key(o, kind, &s, key);
+      rc = cas_leaf_key(o, &s, &kind, key);
       if (!rc) cas_entry(&f->piece, kind, s.mode, s.mtime_ns, key, name, nl);
     }
   }
@@ -305,6 +322,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   o.old = cached ? *cache : NULL;
   buf_init(&o.path, o.m);
   buf_init(&o.tmp, o.m);
+  arc_links_init(&o.links, o.m);
   rc = cas_top(&o, "/tmp", 'T');
   if (!rc) rc = cas_top(&o, "/workspace", 'W');
   if (!rc) rc = vfs_hash(fs, "/workspace", 0, h);
@@ -342,6 +360,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   mem_free(o.m, o.st);
   buf_finish(&o.path);
   buf_finish(&o.tmp);
+  arc_links_finish(&o.links);
   return rc;
 }
 
@@ -504,14 +523,14 @@ static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
   if (type == ARC_FILE) {
     w.data = pc->p;
     w.size = pc->len;
-  } else if (type == ARC_SYMLINK || type == 'X') {
+  } else if (type == ARC_SYMLINK || type == ARC_HARDLINK || type == 'X') {
     if (!pc->len || memchr(pc->p, 0, pc->len))
       return cas_fail(s, "invalid link target in piece %s", pc->key);
     text = mem_alloc(s->m, pc->len + 1);
     if (!text) return MSB_ENOMEM;
     memcpy(text, pc->p, pc->len);
     text[pc->len] = 0;
-    w.type = type == 'X' ? ARC_FILE : ARC_SYMLINK;
+    w.type = type == 'X' ? ARC_FILE : type;
     if (type == 'X')
       w.command = text;
     else
@@ -571,6 +590,44 @@ static int cas_name_ok(const uint8_t *nm, size_t nl, const uint8_t *prev,
   return c < 0 || (!c && pl < nl);
 }
 
+/* The contents' key of the file a hard link's piece names (its first
+ * name's member path, "workspace/a/f"), found through the listings from
+ * the top directory; NULL when there is no such file. A hashed import
+ * needs it: a hard link's own key names its piece, not the contents its
+ * name hashes as. */
+static const uint8_t *cas_first_key(const cas_in *s, const cas_piece *leaf) {
+  const uint8_t *p = leaf->p, *end = leaf->p + leaf->len, *key;
+  if (leaf->len > 4 && !memcmp(p, "tmp/", 4) && s->top[0]) {
+    key = s->top[0] + 12;
+    p += 4;
+  } else if (leaf->len > 10 && !memcmp(p, "workspace/", 10)) {
+    key = s->top[1] + 12;
+    p += 10;
+  } else {
+    return NULL;
+  }
+  if (end[-1] == '/') return NULL;
+  while (p < end) {
+    const uint8_t *slash = memchr(p, '/', (size_t)(end - p));
+    size_t nl = slash ? (size_t)(slash - p) : (size_t)(end - p);
+    const cas_piece *d = cas_find(s, key);
+    size_t at = CAS_DIR_MAGIC_LEN;
+    if (!d || d->len < at || memcmp(d->p, CAS_DIR_MAGIC, at)) return NULL;
+    for (key = NULL; !key && d->len - at >= CAS_ENTRY_FIXED;) {
+      const uint8_t *e = d->p + at;
+      uint32_t el = cas_get32(e + 45);
+      if (d->len - at - CAS_ENTRY_FIXED < el) return NULL;
+      if (el == nl && !memcmp(e + CAS_ENTRY_FIXED, p, nl) &&
+          e[0] == (slash ? 'D' : 'F'))
+        key = e + 13;
+      at += CAS_ENTRY_FIXED + el;
+    }
+    if (!key) return NULL;
+    p += nl + (slash != NULL);
+  }
+  return key;
+}
+
 /* The next entry of the innermost directory, as a member. */
 static int cas_step(cas_in *s, buf *tar) {
   cas_pos *f = &s->st[s->sp - 1];
@@ -586,7 +643,7 @@ static int cas_step(cas_in *s, buf *tar) {
       left - CAS_ENTRY_FIXED < (nl = cas_get32(e + 45)))
     return cas_fail(s, "directory piece %s is truncated", pc->key);
   kind = e[0];
-  if (kind != 'F' && kind != 'D' && kind != 'L' && kind != 'X')
+  if (kind != 'F' && kind != 'D' && kind != 'L' && kind != 'X' && kind != 'H')
     return cas_fail(s, "directory piece %s has an unknown entry kind", pc->key);
   if (!cas_name_ok(e + CAS_ENTRY_FIXED, nl, prev, pl))
     return cas_fail(s,
@@ -604,18 +661,24 @@ static int cas_step(cas_in *s, buf *tar) {
   if (s->path.len > (size_t)s->lim->max_header)
     return cas_fail(s, "a path is longer than the limit%s", NULL);
   if (s->hashing)
-    sha256_dir_entry(&f->h, kind == 'X' ? 'F' : kind, e + CAS_ENTRY_FIXED,
-                     (uint32_t)nl);
+    sha256_dir_entry(&f->h, kind == 'X' || kind == 'H' ? 'F' : kind,
+                     e + CAS_ENTRY_FIXED, (uint32_t)nl);
   if (kind == 'D') {
     int rc = cas_member(s, tar, ARC_DIR, e + 1, NULL);
     return rc ? rc : cas_enter(s, e + 13);
   }
   leaf = cas_find(s, e + 13);
   if (!leaf) return cas_fail(s, "missing piece %s", e + 13);
-  if (s->hashing) sha256_update(&f->h, kind == 'X' ? s->empty : e + 13, 32);
+  if (s->hashing) {
+    const uint8_t *k = kind == 'X' ? s->empty : e + 13;
+    if (kind == 'H' && !(k = cas_first_key(s, leaf)))
+      return cas_fail(s, "hard link %s names no earlier file", e + 13);
+    sha256_update(&f->h, k, 32);
+  }
   return cas_member(s, tar,
                     kind == 'F'   ? ARC_FILE
                     : kind == 'L' ? ARC_SYMLINK
+                    : kind == 'H' ? ARC_HARDLINK
                                   : 'X',
                     e + 1, leaf);
 }

@@ -343,9 +343,10 @@ int interp_input_end(shell *sh, int fd) {
   return s && s->kind == SH_S_IN && s->cut ? interp_pipe_overrun(sh) : 0;
 }
 
-/* Absolute path against cwd. */
+/* Absolute path against cwd, ".." after a symlink as the kernel resolves
+ * it (cd's logical paths use vfs_abspath). */
 int interp_abspath(shell *sh, const char *p, buf *out) {
-  return vfs_abspath(sh->cwd, p, out);
+  return vfs_abspath_phys(sh->fs, sh->cwd, p, out);
 }
 
 /* Plain assignment, reporting readonly errors. */

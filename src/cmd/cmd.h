@@ -96,6 +96,11 @@ struct cmd_ctx {
   const char *fail;
   char **envp;           /* exported "NAME=value", NULL-terminated */
   uint64_t *rng;         /* shared random state (seeded by the host) */
+  /* Bytes cmd_input gives of an endless device (/dev/zero, /dev/urandom,
+   * /dev/random, /dev/full): what the command reads at most (head -c N,
+   * od -N N). 0 refuses such a device (MSB_ENOTSUP): read to its end, it
+   * never ends. */
+  uint64_t dev_want;
   int64_t *clock_ns;     /* sandbox clock; sleep advances it */
   uint64_t out_max;      /* cmd_write fails with MSB_ELIMIT past this */
   void *shell;           /* opaque, for run() */
@@ -248,9 +253,12 @@ int cmd_tick(cmd_ctx *c, uint64_t n);
 int cmd_charge_bytes(cmd_ctx *c, uint64_t n);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
- * normalised lexically (arena; NULL on out of memory). An empty operand
- * gives "", which every vfs call rejects with MSB_ENOENT, as Linux does. */
+ * normalised, ".." after a symlink as the kernel resolves it
+ * (vfs_abspath_phys; arena; NULL on out of memory). An empty operand
+ * gives "", which every vfs call rejects with MSB_ENOENT, as Linux does.
+ * cmd_path_lexical drops the name before each ".." (realpath -s). */
 const char *cmd_path(cmd_ctx *c, const char *operand);
+const char *cmd_path_lexical(cmd_ctx *c, const char *operand);
 /* MSB_ENOTDIR when operand ends in '/' but abs is not a directory (after
  * links), as the kernel reports for "file/"; else 0. cmd_path drops the
  * slash, so commands call this on operands before using abs. */

@@ -456,7 +456,8 @@ int cmd_file(cmd_ctx *c) {
       vfs_readlink(c->fs, abs, &desc);
       mt = "inode/symlink";
     } else if (st.mode & VFS_CHR) { /* /dev/null is 1,3 on Linux */
-      buf_puts(&desc, "character special (1/3)");
+      buf_printf(&desc, "character special (%u/%u)", (unsigned)(st.rdev >> 8),
+                 (unsigned)(st.rdev & 0xff));
       mt = "inode/chardevice";
     } else if (st.size == 0) {
       buf_puts(&desc, "empty");

@@ -51,7 +51,7 @@ static const cmd_opt realpath_opts[] = {
 /* Resolves one path into b (0 or an MSB_E* code). */
 static int realpath_resolve(cmd_ctx *c, const char *p, int mode, int strip,
                             buf *b) {
-  const char *abs = cmd_path(c, p);
+  const char *abs = strip ? cmd_path_lexical(c, p) : cmd_path(c, p);
   if (!abs) return MSB_ENOMEM;
   if (mode < 2 && cmd_slash_check(c, p, abs)) return MSB_ENOTDIR;
   if (strip) {

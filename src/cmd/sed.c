@@ -1775,8 +1775,8 @@ static int sed_inplace(sed *s, char *name) {
   s->out = s->c->out;
   if (rc == 0 && out.err) rc = out.err;
   if (rc == 0) {
-    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len, VFS_KEEP_MODE,
-                   CMD_NEWFILE(s->c), NULL);
+    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len,
+                   VFS_KEEP_MODE | VFS_REPLACE, CMD_NEWFILE(s->c), NULL);
     if (rc < 0) {
       cmd_err(s->c, "couldn't open temporary file %s: %s", name,
               cmd_strerror(rc));

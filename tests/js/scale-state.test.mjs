@@ -261,3 +261,25 @@ test('scale-1.9 command files (copies of /usr/bin files) come back as commands, 
   await check(next.manifest, 'data\nmore\nmine\nempty\n');
   await sb.close();
 });
+
+test('scale-1.10 hard links survive exportState / importState as hardlink entries (#16 item 10)', async () => {
+  const a = await open();
+  const r = await a.execute('mkdir x y && echo 1 > x/f && ln x/f y/g && ln x/f h');
+  assert.equal(r.exitCode, 0, r.stderr);
+  const first = await a.exportState();
+  const kinds = [];
+  for (const [, p] of first.pieces) {
+    if (p.length > 10 && Buffer.from(p.subarray(0, 10)).toString() === 'msb-dir-1\n') {
+      for (const e of dirEntries(p)) kinds.push(e.kind);
+    }
+  }
+  assert.equal(kinds.filter((k) => k === 'hardlink').length, 2);
+  await a.execute('echo changed > h');
+  const { manifest, pieces } = await a.exportState({ since: first });
+  const all = new Map([...first.pieces, ...pieces]);
+  const b = await Sandbox.importState(manifest, (k) => all.get(k));
+  assert.equal((await b.execute('stat -c %h x/f y/g h; cat y/g')).stdout, '3\n3\n3\nchanged\n');
+  assert.equal(await b.rootHash(), await a.rootHash());
+  await a.close();
+  await b.close();
+});

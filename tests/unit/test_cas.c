@@ -230,6 +230,43 @@ TEST("cas-1.3") { /* a command file (a copy of /usr/bin/cat) keeps its mark:
   msb_close(b);
 }
 
+TEST("cas-1.4") { /* hard links: 'H' entries name the first member; a
+                     directory with a multi-name file below is never
+                     reused, since a write through another name leaves
+                     its node as it was (#16 item 10) */
+  msb_sandbox *a = tc_open(), *b = tc_open();
+  uint8_t *d = NULL, w[32];
+  size_t len = 0;
+  buf rec;
+  msb_result r;
+  static const char s[] =
+      "mkdir -p x y z && echo 1 > x/f && ln x/f y/g && echo 3 > z/h";
+  static const char t[] = "echo changed > x/f";
+  static const char q[] = "stat -c %h x/f y/g; cat y/g";
+  REQUIRE(a && b);
+  REQUIRE(msb_exec(a, s, sizeof s - 1, NULL, &r) == 0);
+  msb_result_finish(a, &r);
+  REQUIRE(msb_state_export(a, MSB_STATE_SINCE_LAST, &d, &len) == 0);
+  msb_free(a, d);
+  REQUIRE(msb_exec(a, t, sizeof t - 1, NULL, &r) == 0);
+  msb_result_finish(a, &r);
+  REQUIRE(msb_state_export(a, MSB_STATE_SINCE_LAST, &d, &len) == 0);
+  /* /workspace, x and y listed again (y's node did not change: its
+   * listing is rebuilt anyway); only /tmp and z reused */
+  CHECK(tc_count(d, len, 'U', w) == 2);
+  CHECK(tc_count(d, len, 'D', w) == 3);
+  msb_free(a, d);
+  buf_init(&rec, &b->m);
+  CHECK(tc_records(a, &rec) == 0);
+  CHECK(msb_state_import(b, (const uint8_t *)rec.p, rec.len) == 0);
+  CHECK(msb_exec(b, q, sizeof q - 1, NULL, &r) == 0);
+  CHECK_STR((const char *)r.out, "2\n2\nchanged\n");
+  msb_result_finish(b, &r);
+  buf_finish(&rec);
+  msb_close(a);
+  msb_close(b);
+}
+
 /* rec's records with every piece whose bytes are from replaced by to (the
  * keys kept: a trusted import takes them as given), 'K' first. */
 static void tc_swap(const buf *rec, const char *from, const char *to,
