@@ -443,6 +443,8 @@ int builtin_run(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* Assigns name=value honoring attributes (integer). Prints errors. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags);
+/* GLOBIGNORE may have changed: dotglob follows it as in bash. */
+void builtin_globignore_changed(shell *sh);
 /* declare -p style description of one variable into b. */
 int builtin_describe(shell *sh, var *v, buf *b);
 

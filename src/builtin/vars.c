@@ -6,6 +6,19 @@
 
 #include "builtin.h"
 
+/* Setting GLOBIGNORE to a non-empty value turns dotglob on, unsetting it
+ * turns dotglob off (bash's sv_globignore); an empty value changes
+ * nothing. Called whenever GLOBIGNORE may have changed. */
+void builtin_globignore_changed(shell *sh) {
+  const char *v;
+  if (!var_lookup(sh->vars, "GLOBIGNORE")) {
+    sh->shopts &= ~SH_SO_DOTGLOB;
+    return;
+  }
+  v = var_value(sh->vars, "GLOBIGNORE");
+  if (v && *v) sh->shopts |= SH_SO_DOTGLOB;
+}
+
 /* Assignment honoring -i (arithmetic) and readonly. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags) {
@@ -45,6 +58,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   }
   if (rc) return rc;
   if (!strcmp(name, "SECONDS")) expand_seconds_assigned(sh, val);
+  if (!strcmp(name, "GLOBIGNORE")) builtin_globignore_changed(sh);
   if (sh->opts & SH_O_ALLEXPORT) {
     v = var_get(sh->vars, name, NULL);
     if (v && !(v->attr & VAR_EXPORT)) {
@@ -764,6 +778,7 @@ int bi_unset(shell *sh, int argc, char **argv) {
         interp_errf(sh, "unset: %s: cannot unset: readonly variable", name);
         status = 1;
       }
+      if (!strcmp(name, "GLOBIGNORE")) builtin_globignore_changed(sh);
     } else if (!vars)
       interp_func_unset(sh, name);
   }
