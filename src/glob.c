@@ -1070,8 +1070,7 @@ static int glob_trailing_star(const char *pat, size_t plen) {
 
 /* One GLOBIGNORE pattern against one expanded name. */
 static int glob_ignore_one(mem *m, const char *pat, size_t plen,
-                           const char *name, unsigned flags,
-                           uint64_t *budget) {
+                           const char *name, unsigned flags, uint64_t *budget) {
   size_t n = strlen(name), k;
   uint8_t *ends;
   int rc = glob_match(m, pat, plen, name, n, flags | GLOB_PATHNAME, budget);
@@ -1079,8 +1078,8 @@ static int glob_ignore_one(mem *m, const char *pat, size_t plen,
   while (plen && glob_trailing_star(pat, plen)) plen--;
   ends = mem_alloc(m, n + 1);
   if (!ends) return MSB_ENOMEM;
-  rc = glob_match_ends(m, pat, plen, name, n, flags | GLOB_PATHNAME, 0,
-                       budget, ends);
+  rc = glob_match_ends(m, pat, plen, name, n, flags | GLOB_PATHNAME, 0, budget,
+                       ends);
   for (k = 0; !rc && k <= n; k++)
     if (ends[k]) rc = 1;
   mem_free(m, ends);
