@@ -114,6 +114,7 @@ typedef struct sh_func {
   char *name;
   ast_node *body;
   ast_tree *tree;
+  int trace; /* declare -ft: DEBUG and RETURN traps run inside it */
 } sh_func;
 
 /* One entry of the call stack behind FUNCNAME, BASH_SOURCE, BASH_LINENO:

@@ -322,6 +322,7 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
                            unsigned force_set) {
   unsigned set = force_set, clr = 0;
   int i, print = 0, funcs = 0, fnames = 0, global = 0, status = 0, rc;
+  int trace = -1; /* -t: 1, +t: 0 */
   const char *cmd = argv[0];
   buf b;
   if (local && !sh->funcs_active) {
@@ -348,7 +349,7 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
       case 'n': f = VAR_NAMEREF; break;
       case 'r': f = VAR_READONLY; break;
       case 'x': f = VAR_EXPORT; break;
-      case 't': break;
+      case 't': trace = plus ? 0 : 1; break;
       case 'p': print = 1; break;
       case 'f': funcs = 1; break;
       case 'F': fnames = 1; break;
@@ -397,7 +398,10 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
       return bi_out(sh, &b);
     }
     for (; i < argc; i++) {
-      if (interp_func_get(sh, argv[i])) {
+      sh_func *fn = interp_func_get(sh, argv[i]);
+      if (fn && trace >= 0)
+        fn->trace = trace; /* `declare -ft f` sets, never prints */
+      else if (fn) {
         if (fnames)
           buf_printf(&b, "%s\n", argv[i]);
         else
