@@ -593,6 +593,7 @@ static void interp_free_state(shell *sh) {
     mem_free(sh->m, sh->aliases[i].value);
   }
   mem_free(sh->m, sh->aliases);
+  bi_complete_free(sh);
   interp_free_pos(sh);
   mem_free(sh->m, sh->arg0);
   mem_free(sh->m, sh->trap_exit);
@@ -642,6 +643,8 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   c->funcn = c->funcused = 0;
   c->aliases = NULL;
   c->naliases = 0;
+  c->compspecs = NULL;
+  c->ncompspecs = 0;
   c->pos = NULL;
   c->npos = 0;
   c->dirstack = NULL;
@@ -677,6 +680,7 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   /* a subshell resets caught signals, but `trap -p` there still lists
    * them as bash does; signals never arrive, so a copy is both */
   if (trap_copy_signals(c, sh)) goto fail;
+  if (bi_complete_copy(c, sh)) goto fail;
   if (sh->last_arg && !(c->last_arg = interp_dupn(c, sh->last_arg))) goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
   for (i = 0; i < sh->funcn; i++)

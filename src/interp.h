@@ -204,6 +204,8 @@ struct shell {
   size_t funcn, funcused;
   sh_alias *aliases;
   size_t naliases;
+  struct bi_compspec *compspecs; /* `complete` specs (builtin/complete.c) */
+  size_t ncompspecs;
   unsigned opts, shopts;
   char **pos;           /* $1... (owned) */
   int npos;
@@ -446,6 +448,10 @@ int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags);
 /* GLOBIGNORE may have changed: dotglob follows it as in bash. */
 void builtin_globignore_changed(shell *sh);
+/* Frees the completion specs `complete` recorded (shell teardown). */
+void bi_complete_free(shell *sh);
+/* Gives c (a copy of sh) sh's completion specs: 0 or MSB_ENOMEM. */
+int bi_complete_copy(shell *c, const shell *sh);
 /* declare -p style description of one variable into b. */
 int builtin_describe(shell *sh, var *v, buf *b);
 

@@ -42,6 +42,12 @@ typedef struct help_text {
 #include "builtins.def"
 #undef BUILTIN
 
+/* ---- options.c -------------------------------------------------------- */
+
+/* The i-th name `shopt` (shopt 1) or `set -o` (0) lists; NULL past the
+ * end. */
+const char *bi_option_name(int shopt, size_t i);
+
 /* ---- util.c ----------------------------------------------------------- */
 
 /* Prints "NAME: usage: USAGE" and returns 2, bash's status for misuse. */

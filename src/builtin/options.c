@@ -577,3 +577,8 @@ done:
   builtin_assign(sh, name, "?", 0);
   return 1;
 }
+
+const char *bi_option_name(int shopt, size_t i) {
+  if (shopt) return i < BI_NSHOPTS ? bi_shopts[i].name : NULL;
+  return i < BI_NSETOPTS ? bi_setopts[i].name : NULL;
+}
