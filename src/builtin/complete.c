@@ -810,16 +810,76 @@ static void bi_comp_glob(bi_words *w, const char *pat) {
   glob_free(sh->m, res, n);
 }
 
-/* -W: the list split at IFS (no further expansion), filtered by word. */
-static void bi_comp_wordlist(bi_words *w, const char *list, const char *word) {
-  char **f = NULL;
-  int nf = 0, k;
-  if (expand_split_read(w->sh, list, strlen(list), 0, &f, &nf)) {
-    w->err = MSB_ENOMEM;
-    return;
+/* One -W word with quotes or expansions: the shell expands it (in a
+ * subshell) and each resulting field is a word. */
+static void bi_comp_expand_word(bi_words *w, const char *field,
+                                const char *word) {
+  buf cmd, out;
+  size_t i, st = 0;
+  buf_init(&cmd, w->sh->m);
+  buf_init(&out, w->sh->m);
+  buf_printf(&cmd, "printf '%%s\\0' %s", field);
+  if (!cmd.err &&
+      interp_capture_text(w->sh, cmd.p, cmd.len, w->sh->line, &out) >= 0)
+    for (i = 0; i < out.len; i++)
+      if (!out.p[i]) {
+        if (!strncmp(out.p + st, word, strlen(word)))
+          bi_words_add(w, out.p + st, i - st);
+        st = i + 1;
+      }
+  buf_finish(&cmd);
+  buf_finish(&out);
+}
+
+/* The end of the word of a -W list that starts at p: IFS characters end
+ * it outside quotes, $(...) and `...` (bash's split_at_delims). */
+static const char *bi_comp_word_end(const char *p, const char *ifs) {
+  int depth = 0;
+  char q = 0;
+  for (; *p; p++) {
+    if (*p == '\\' && q != '\'' && p[1])
+      p++;
+    else if (q) {
+      if (*p == q) q = 0;
+    } else if (*p == '\'' || *p == '"' || *p == '`')
+      q = *p;
+    else if (*p == '$' && p[1] == '(')
+      depth++, p++;
+    else if (*p == ')' && depth)
+      depth--;
+    else if (!depth && strchr(ifs, *p))
+      break;
   }
-  for (k = 0; k < nf; k++) bi_words_match(w, word, f[k]);
-  expand_free(w->sh, f, nf);
+  return p;
+}
+
+/* -W: the list split at IFS, each word expanded, filtered by word. */
+static void bi_comp_wordlist(bi_words *w, const char *list, const char *word) {
+  const char *ifs =
+      var_lookup(w->sh->vars, "IFS") ? var_value(w->sh->vars, "IFS") : " \t\n";
+  const char *p = list, *e;
+  buf f;
+  if (!ifs) ifs = "";
+  buf_init(&f, w->sh->m);
+  while (*p) {
+    if (*ifs && strchr(ifs, *p)) {
+      p++;
+      continue;
+    }
+    e = bi_comp_word_end(p, ifs);
+    f.len = 0;
+    buf_put(&f, p, (size_t)(e - p));
+    if (f.err) {
+      w->err = MSB_ENOMEM;
+      break;
+    }
+    if (strpbrk(buf_str(&f), "$`\"'\\~"))
+      bi_comp_expand_word(w, buf_str(&f), word);
+    else
+      bi_words_match(w, word, buf_str(&f));
+    p = e;
+  }
+  buf_finish(&f);
 }
 
 /* "CMD 'compgen' 'WORD' ''": the command line -F and -C run. */
