@@ -1258,6 +1258,11 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       if (depth > 0 && c == '(') depth++;
       break;
     case LEX_X_REGEX:
+      if (depth == 0 && (c == '<' || c == '>') && lex_ch(st, 1) == '(') {
+        r = lex_procsub(st, &w);
+        if (r) goto out;
+        continue;
+      }
       if (depth == 0 && (lex_is_blank(c) || c == '\n' || c == ';' || c == '&' ||
                          c == '<' || c == '>'))
         goto out;
@@ -1271,6 +1276,13 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       if (c == '"') goto out;
       break;
     case LEX_X_PARAM:
+      /* ${x:-<(cmd)} substitutes a process outside double quotes. */
+      if ((c == '<' || c == '>') && lex_ch(st, 1) == '(' &&
+          !(opts & LEX_O_INDQ)) {
+        r = lex_procsub(st, &w);
+        if (r) goto out;
+        continue;
+      }
       if (c == '}' && bdepth == 0) goto out;
       if (c == '}') bdepth--;
       if (c == '{') bdepth++;
