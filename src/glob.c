@@ -459,6 +459,23 @@ static int glob_group_ends(glob_m *x, size_t g, size_t p, size_t e,
   return 0;
 }
 
+/* How far the star at node i may reach when matching s[p..e): it may
+ * leave off before the returned position. bash's star, followed by more
+ * pattern, leaves that pattern a non-empty rest of the string (`*!(a)`
+ * does not match "a"), except when the pattern after it is only *(..)
+ * ?(..) groups and stars (`a*?(b)` matches "a"), or the string is used up
+ * and a !(..) group follows (`x*!(q)` matches "x"). */
+static size_t glob_star_end(const glob_m *x, size_t i, size_t p, size_t e) {
+  const glob_node *n = x->pat->n;
+  size_t j = i + 1;
+  int bang = n[j].type == GN_EXT && n[j].ch == '!';
+  while (n[j].type == GN_STAR ||
+         (n[j].type == GN_EXT && (n[j].ch == '?' || n[j].ch == '*')))
+    j = n[j].type == GN_STAR ? j + 1 : n[j].next;
+  if (n[j].type == GN_END || n[j].type == GN_ALT) return e + 1;
+  return p == e && bang ? e + 1 : e;
+}
+
 /* Whether the node sequence from i matches s[p..e) exactly. */
 static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
   const glob_node *n = x->pat->n;
@@ -485,7 +502,8 @@ static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
   r = 0;
   if (n[i].type == GN_STAR) {
     if (!glob_leading(x, p)) {
-      for (q = p; q <= e; q++) {
+      size_t end = glob_star_end(x, i, p, e);
+      for (q = p; q < end; q++) {
         rc = glob_seq(x, i + 1, q, e);
         if (rc) {
           r = rc;

@@ -99,6 +99,8 @@ int glob_ignore(mem *m, const char *ignore, unsigned flags, char **list,
  * consecutive globstar segments ("**" + "/" + "**") act as one "**", where
  * bash drops or adds a slash on the starting directory; an unclosed extglob
  * group such as "*(" is matched literally, where bash's result depends on
- * the rest of the pattern. */
+ * the rest of the pattern; a star followed by ?(..) and then another group
+ * (`*?(b)@()`) matches where bash, whose star treats `?(` apart, does not
+ * when the star has more than one character to choose from. */
 
 #endif
