@@ -405,8 +405,8 @@ size_t lex_ansi_escape(const char *s, size_t n, buf *out, int *cut) {
     break;
   case 'u':
   case 'U':
-    for (i = 0; i < (c == 'u' ? 4u : 8u) && k < n &&
-                (d = lex_hexval(s[k])) >= 0;
+    for (i = 0;
+         i < (c == 'u' ? 4u : 8u) && k < n && (d = lex_hexval(s[k])) >= 0;
          i++, k++)
       v = v * 16 + (unsigned long)d;
     if (!i) {
@@ -468,8 +468,8 @@ static int lex_ansi(lex_state *st, lex_wb *w) {
       if (!cut) buf_putc(&b, '\\');
       continue;
     }
-    lex_adv(st, lex_ansi_escape(st->src + st->pos, st->len - st->pos, &b,
-                                &cut));
+    lex_adv(st,
+            lex_ansi_escape(st->src + st->pos, st->len - st->pos, &b, &cut));
   }
   if (b.err) {
     buf_finish(&b);

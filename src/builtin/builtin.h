@@ -9,6 +9,7 @@
  *   jobs.c     trap wait bg fg times ulimit umask (signals: src/trap.c)
  *   lookup.c   type command builtin hash alias unalias caller enable
  *   help.c     help
+ *   complete.c compgen complete compopt logout
  *   util.c     what they share
  *
  * builtins.def is the one sorted table (table.c); adding a builtin is a

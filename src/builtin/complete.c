@@ -1,8 +1,10 @@
 /* complete.c - programmable completion's builtins, as bash 5.2 has them
  * for a non-interactive shell: `complete` records, prints and removes
- * completion specs; `compgen` prints the words an action list, a word
- * list, a glob, a shell function or a command give for a word (hosts and
- * the browser terminal call it for tab completion).
+ * completion specs, `compopt` changes their options; `compgen` prints the
+ * words an action list, a word list, a glob, a shell function or a command
+ * give for a word (hosts and the browser terminal call it for tab
+ * completion). `logout` lives here too: like them, it only means something
+ * to an interactive shell.
  *
  * `complete -p` lists specs in bash's hash-table order (FNV-1 over 512
  * buckets, the newest first within a bucket) so listings match bash's.

@@ -27,8 +27,12 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   char nb[24];
   const char *target;
   if (var_resolve(sh->vars, name, &target)) {
+    /* bash warns, then assigns the global a local `-n v=v` hides */
     interp_errf(sh, "warning: %s: circular name reference", name);
-    return 1;
+    v = var_lookup(sh->vars, name);
+    if (!v || v->level == 0) return 1;
+    rc = var_set(sh->vars, name, val, flags | VS_GLOBAL);
+    return rc == VAR_ERO ? 1 : rc;
   }
   if (strchr(target, '[')) return interp_assign_element(sh, target, val, flags);
   name = target;
@@ -70,7 +74,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   return 0;
 }
 
-static void bi_dq(buf *b, const char *s) {
+void builtin_dquote(buf *b, const char *s) {
   const char *p;
   /* bash shows values with control or non-ASCII bytes as $'...' */
   for (p = s; *p; p++)
@@ -135,12 +139,12 @@ int builtin_describe(shell *sh, var *v, buf *b) {
           if (plain)
             buf_puts(b, k);
           else
-            bi_dq(b, k);
+            builtin_dquote(b, k);
         }
         buf_puts(b, "]=");
       } else
         buf_printf(b, "[%lld]=", (long long)el[i]->idx);
-      bi_dq(b, el[i]->val);
+      builtin_dquote(b, el[i]->val);
     }
     if ((v->attr & VAR_ASSOC) && n) buf_putc(b, ' ');
     buf_puts(b, ")\n");
@@ -148,7 +152,7 @@ int builtin_describe(shell *sh, var *v, buf *b) {
     return b->err;
   }
   buf_putc(b, '=');
-  bi_dq(b, v->val ? v->val : "");
+  builtin_dquote(b, v->val ? v->val : "");
   buf_putc(b, '\n');
   return b->err;
 }
@@ -307,6 +311,7 @@ int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
                        (append ? VS_APPEND : 0) | (global ? VS_GLOBAL : 0));
       }
       if (rc < 0) return rc;
+      if (!strcmp(v->name, "GLOBIGNORE")) builtin_globignore_changed(sh);
     }
   }
   if (pend) {
