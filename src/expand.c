@@ -254,18 +254,36 @@ int expand_heredoc(shell *sh, ast_word *w, char **out) {
   return rc;
 }
 
+/* The /dev/fd/N path of the next process substitution. */
+static void expand_procsub_path(shell *sh, buf *path) {
+  int n = sh->run->procsub_next--;
+  if (n < 10) n = sh->run->procsub_next = 63;
+  buf_printf(path, "/dev/fd/%d", n);
+  vfs_mkdir(sh->fs, "/dev/fd", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
+  sh->run->made_devfd = 1;
+}
+
+/* >(cmd): an empty file the command writes; cmd reads it once the command
+ * is done (interp_procout_add). */
+static int expand_procout(xw *x, const ast_part *p) {
+  shell *sh = x->sh;
+  buf path;
+  int rc;
+  buf_init(&path, sh->m);
+  expand_procsub_path(sh, &path);
+  rc = path.err ? path.err
+                : vfs_write(sh->fs, buf_str(&path), "", 0, 0, 0600, NULL);
+  if (!rc) rc = interp_procout_add(sh, buf_str(&path), p->cmd, sh->line);
+  if (!rc) xw_lit(x, path.p, path.len, 1);
+  buf_finish(&path);
+  return rc == MSB_ENOMEM ? rc : rc ? 1 : 0;
+}
+
 static int expand_procsub(xw *x, const ast_part *p) {
   shell *sh = x->sh;
   buf out, path;
-  int rc, n;
-  if (p->text && p->text[0] == '>') {
-    interp_errf(sh,
-                "memsandbox: process substitution >(...) is not "
-                "supported");
-    sh->status = 2;
-    sh->flow = SH_FLOW_EXIT;
-    return 1;
-  }
+  int rc;
+  if (p->text && p->text[0] == '>') return expand_procout(x, p);
   buf_init(&out, sh->m);
   rc = interp_capture(sh, p->cmd, &out);
   if (rc < 0) {
@@ -276,12 +294,8 @@ static int expand_procsub(xw *x, const ast_part *p) {
     buf_finish(&out);
     return MSB_ENOMEM;
   }
-  n = sh->run->procsub_next--;
-  if (n < 10) n = sh->run->procsub_next = 63;
   buf_init(&path, sh->m);
-  buf_printf(&path, "/dev/fd/%d", n);
-  vfs_mkdir(sh->fs, "/dev/fd", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-  sh->run->made_devfd = 1;
+  expand_procsub_path(sh, &path);
   rc = vfs_write(sh->fs, buf_str(&path), out.p ? out.p : "", out.len, 0, 0600,
                  NULL);
   buf_finish(&out);
@@ -410,6 +424,18 @@ static int expand_push_text(shell *sh, xfield *f, char ***av, int *ac,
   return rc;
 }
 
+/* GLOBIGNORE drops names from a glob's matches; when it drops all, the
+ * word matched nothing (nullglob and failglob apply). */
+static int expand_globignore(shell *sh, unsigned fl, char **res, size_t *n,
+                             uint64_t *budget) {
+  const char *ign = var_value(sh->vars, "GLOBIGNORE");
+  int rc;
+  if (!ign || !*ign) return 0;
+  rc = glob_ignore(sh->m, ign, fl, res, n, budget);
+  if (!rc && !*n) glob_free(sh->m, res, 0);
+  return rc;
+}
+
 static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
@@ -428,6 +454,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
     return expand_push_text(sh, f, av, ac, cap);
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
+  if (!rc && n) rc = expand_globignore(sh, fl, res, &n, &budget);
   if (rc == MSB_ELIMIT) {
     if (!sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
     return rc;

@@ -234,6 +234,8 @@ int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd) {
     if (v->level > 0) { /* a local may name the global it hides */
       interp_errf(sh, "%s%swarning: %s: circular name reference", pre, sep,
                   v->name);
+      /* bash warns again as it resolves the new reference */
+      interp_errf(sh, "warning: %s: circular name reference", v->name);
       break;
     }
     interp_errf(sh, "%s%s%s: nameref variable self references not allowed", pre,

@@ -77,8 +77,7 @@ int bi_cd(shell *sh, int argc, char **argv) {
       else if (*o == 'e' || *o == '@')
         ;
       else
-        return bi_badopt(sh, "cd", argv[i] + (o - argv[i] - 1),
-                         "cd [-L|[-P [-e]] [-@]] [dir]");
+        return bi_badletter(sh, "cd", *o, "cd [-L|[-P [-e]] [-@]] [dir]");
     }
   }
   if (argc - i > 1) {
