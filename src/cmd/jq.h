@@ -290,7 +290,8 @@ struct jq_ev {
   jv *gvals;
   int nglobals;
   /* Input stream for input/inputs. */
-  int (*next_input)(jq_ev *E, jv *out); /* 1 value, 0 end, <0 stop */
+  /* 1 value, 0 end, JQ_INPUT_ERR (E->err set), <0 stop */
+  int (*next_input)(jq_ev *E, jv *out);
   void *input_ctx;
   const char *input_name;
   int halted, halt_code;
@@ -298,6 +299,7 @@ struct jq_ev {
   jv named_args;     /* $ARGS */
   int64_t now_ns;
   size_t input_line; /* lines read of the current input */
+  jq_fmt debug_fmt;  /* debug's output: -a and -S apply, compact */
 };
 
 /* Path tracking: a path value of kind JV_INVALID with n == 0 means "not
@@ -328,5 +330,6 @@ int jq_call_native(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                    jq_k k, void *kd);
 int jq_format(jq_ev *E, const char *fmt, jv v, jv *out);
 extern const char jq_prelude[];
-#define JQ_HALT 4 /* halt / halt_error: E->halt_code set */
+#define JQ_HALT 4
+#define JQ_INPUT_ERR 2 /* next_input: an input could not be parsed */ /* halt / halt_error: E->halt_code set */
 int jq_recurse_all(jq_ev *E, jv in, jv ip, jq_k k, void *kd);

@@ -77,14 +77,15 @@ const char jq_prelude[] =
     "else empty end);"
     "def truncate_stream(stream): . as $n | null | stream | . as $input | "
     "if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;"
-    "def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . "
-    "+ 1; $item, if . >= $n then break $out else empty end) elif $n == 0 "
+    /* counts down from $n as jq 1.7.1 does, so a non-number $n fails the
+       same way */
+    "def limit($n; f): if $n > 0 then label $out | foreach f as $item ($n; "
+    ". - 1; $item, if . <= 0 then break $out else empty end) elif $n == 0 "
     "then empty else f end;"
     "def first(f): label $out | (f | ., break $out);"
     "def isempty(g): label $go | (g | false, break $go), true;"
     "def env: $ENV;"
     "def halt_error: halt_error(5);"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
     "def match(re; mode): _match_impl(re; mode; false) | .[];"
     "def match($val): ($val | type) as $vt | if $vt == \"string\" then "
     "match($val; null) elif $vt == \"array\" and ($val | length) > 1 then "
@@ -117,7 +118,6 @@ const char jq_prelude[] =
     "else . end) | implode;"
     "def ascii_upcase: explode | map(if 97 <= . and . <= 122 then . - 32 "
     "else . end) | implode;"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
     "def index($i): indices($i) | .[0];"
     "def rindex($i): indices($i) | .[-1:][0];"
     "def indices($i): if type == \"array\" and ($i | type) == \"array\" then "
@@ -134,7 +134,11 @@ const char jq_prelude[] =
     "def INDEX(stream; idx_expr): reduce stream as $row ({}; "
     ".[$row | idx_expr | tostring] |= $row);"
     "def INDEX(idx_expr): INDEX(.[]; idx_expr);"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");";
+    "def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];"
+    "def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];"
+    "def JOIN($idx; stream; idx_expr; join_expr): stream | [., "
+    "$idx[idx_expr]] | join_expr;"
+    ;
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -161,6 +165,20 @@ static jv jq_strv(jq_ev *E, buf *b) {
   v = jv_str(&E->R, buf_str(b), b->len);
   buf_finish(b);
   return v;
+}
+
+/* "Cannot iterate over number (1)", as `.[]` words it. */
+static int jq_kerr_iter(jq_ev *E, jv v) {
+  buf b;
+  buf_init(&b, E->R.m);
+  buf_printf(&b, "Cannot iterate over %s", jv_kind_name(v.k));
+  if (v.k != JV_NULL) {
+    buf_puts(&b, " (");
+    jv_dump_trunc(&E->R, &b, v, 15);
+    buf_putc(&b, ')');
+  }
+  E->err = jq_strv(E, &b);
+  return JQ_ERR;
 }
 
 static jv jq_tostring(jq_ev *E, jv v) {
@@ -311,7 +329,7 @@ static int jqb_add(jq_ev *E, jv in, jv *a, jv *out) {
     return 0;
   }
   if (in.k != JV_ARRAY)
-    return jq_errf(E, "Cannot iterate over %s%s", jv_kind_name(in.k), "");
+    return jq_kerr_iter(E, in);
   for (i = 0; i < jv_alen(in); i++) {
     jv x = jv_aget(in, i), r;
     if (acc.k == JV_STRING && x.k == JV_STRING) {
@@ -388,7 +406,7 @@ static int jqb_tonumber(jq_ev *E, jv in, jv *a, jv *out) {
 static int jqb_explode(jq_ev *E, jv in, jv *a, jv *out) {
   size_t i = 0, n = jv_sl(in);
   (void)a;
-  if (in.k != JV_STRING) return jq_kerr(E, in, "cannot be exploded");
+  if (in.k != JV_STRING) return jq_errf(E, "explode input must be a string");
   *out = jv_arr(&E->R);
   while (i < n) {
     uint32_t cp;
@@ -513,9 +531,14 @@ static int jqb_sort(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+static int jq_kerr_by_obj(jq_ev *E, const jq_node *f, jq_env *env, jv in);
+
 static int jqb_unique(jq_ev *E, jv in, jv *a, jv *out) {
   jv s;
   size_t i;
+  /* jq 1.7.1: def unique: group_by(.) | map(.[0]); */
+  if (in.k == JV_OBJECT) return jq_kerr_by_obj(E, NULL, NULL, in);
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   if (jqb_sort(E, in, a, &s)) return JQ_ERR;
   *out = jv_arr(&E->R);
   for (i = 0; i < jv_alen(s); i++)
@@ -546,8 +569,17 @@ static int jqb_reverse(jq_ev *E, jv in, jv *a, jv *out) {
 
 static int jq_minmax(jq_ev *E, jv in, jv keys, int max, jv *out) {
   size_t i, best = 0;
-  if (in.k != JV_ARRAY)
-    return jq_kerr(E, in, "and number (0) cannot be iterated over");
+  if (in.k != JV_ARRAY) {
+    buf b;
+    buf_init(&b, E->R.m);
+    buf_printf(&b, "%s (", jv_kind_name(in.k));
+    jv_dump_trunc(&E->R, &b, in, 15);
+    buf_printf(&b, ") and %s (", jv_kind_name(keys.k));
+    jv_dump_trunc(&E->R, &b, keys, 15);
+    buf_puts(&b, ") cannot be iterated over");
+    E->err = jq_strv(E, &b);
+    return JQ_ERR;
+  }
   if (!jv_alen(in)) {
     *out = jv_null();
     return 0;
@@ -590,8 +622,17 @@ static int jqb_flatten1(jq_ev *E, jv in, jv *a, jv *out) {
   if (a[0].k != JV_NUMBER)
     return jq_errf(E, "flatten depth must not be negative");
   if (a[0].n < 0) return jq_errf(E, "flatten depth must not be negative");
-  if (in.k != JV_ARRAY)
-    return jq_errf(E, "Cannot iterate over %s", jv_kind_name(in.k));
+  if (in.k == JV_OBJECT) {
+    jq_ent *e;
+    size_t it = 0;
+    jv vals = jv_arr(&E->R);
+    while ((e = jv_onext(in, &it))) jv_apush(&E->R, &vals, jv_ref(e->val));
+    *out = jv_arr(&E->R);
+    jq_flat(E, vals, a[0].n, out);
+    jv_unref(&E->R, vals);
+    return 0;
+  }
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   *out = jv_arr(&E->R);
   jq_flat(E, in, a[0].n, out);
   return 0;
@@ -735,10 +776,16 @@ static int jqb_isnormal(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+/* jq 1.7.1: `if . < 0 then - . else . end`, so null and booleans (which
+ * sort below numbers) fail to negate and other kinds pass through. */
 static int jqb_abs(jq_ev *E, jv in, jv *a, jv *out) {
   (void)a;
-  if (in.k != JV_NUMBER) return jq_kerr(E, in, "has no absolute value");
-  *out = in.n < 0 ? jv_num(-in.n) : jv_ref(in);
+  if (in.k == JV_NUMBER && in.n < 0) {
+    *out = jv_num(-in.n);
+    return 0;
+  }
+  if (in.k <= JV_TRUE) return jq_kerr(E, in, "cannot be negated");
+  *out = jv_ref(in);
   return 0;
 }
 
@@ -1575,6 +1622,7 @@ static int jqx_input(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   (void)n, (void)env, (void)in;
   rc = E->next_input ? E->next_input(E, &v) : 0;
   if (rc < 0) return rc;
+  if (rc == JQ_INPUT_ERR) return JQ_ERR;
   if (!rc) return jq_errf(E, "break");
   return jq_emit(E, v, ip, k, kd);
 }
@@ -1582,19 +1630,19 @@ static int jqx_input(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
 static int jqx_inputs(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                       jq_k k, void *kd) {
   jv v;
-  int rc;
+  int rc = 0;
   (void)n, (void)env, (void)in;
-  while (E->next_input && (rc = E->next_input(E, &v)) > 0)
+  while (E->next_input && (rc = E->next_input(E, &v)) == 1)
     if ((rc = jq_emit(E, v, ip, k, kd))) return rc;
+  if (rc == JQ_INPUT_ERR) return JQ_ERR;
   return rc < 0 ? rc : 0;
 }
 
 static int jqx_debug(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                      jq_k k, void *kd) {
-  jq_fmt f = {0, 0, 0, 0};
   (void)n, (void)env;
   buf_puts(E->c->err, "[\"DEBUG:\",");
-  jv_dump(&E->R, E->c->err, in, &f, 0);
+  jv_dump(&E->R, E->c->err, in, &E->debug_fmt, 0);
   buf_puts(E->c->err, "]\n");
   return k(E, in, ip, kd);
 }
@@ -1603,7 +1651,11 @@ static int jqx_stderr(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                       jq_k k, void *kd) {
   jq_fmt f = {0, 0, 0, 0};
   (void)n, (void)env;
-  jv_dump(&E->R, E->c->err, in, &f, 0);
+  /* jq 1.7.1 writes a string's bytes as they are */
+  if (in.k == JV_STRING)
+    buf_put(E->c->err, jv_sp(in), jv_sl(in));
+  else
+    jv_dump(&E->R, E->c->err, in, &f, 0);
   return k(E, in, ip, kd);
 }
 
@@ -1642,16 +1694,45 @@ static int jqx_halt_error(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   return jq_eval(E, n->args[0], env, in, jq_pt_off(), jq_k_halt_error, &h);
 }
 
+/* jq 1.7.1 defines sort_by(f) as _sort_by_impl(map([f])): on an object
+ * map's keys are computed from its values, then the impl refuses the
+ * object. */
+static int jq_kerr_by_obj(jq_ev *E, const jq_node *f, jq_env *env, jv in) {
+  jq_ent *e;
+  size_t it = 0;
+  jv keys = jv_arr(&E->R);
+  int rc = 0;
+  buf b;
+  while (!rc && (e = jv_onext(in, &it))) {
+    jv key;
+    if (f)
+      rc = jq_collect(E, f, env, e->val, &key);
+    else
+      key = jv_arr(&E->R), jv_apush(&E->R, &key, jv_ref(e->val));
+    if (!rc) jv_apush(&E->R, &keys, key);
+  }
+  if (rc) {
+    jv_unref(&E->R, keys);
+    return rc;
+  }
+  buf_init(&b, E->R.m);
+  buf_puts(&b, "object (");
+  jv_dump_trunc(&E->R, &b, in, 15);
+  buf_puts(&b, ") and array (");
+  jv_dump_trunc(&E->R, &b, keys, 15);
+  buf_puts(&b, ") cannot be sorted, as they are not both arrays");
+  jv_unref(&E->R, keys);
+  E->err = jq_strv(E, &b);
+  return JQ_ERR;
+}
+
 /* sort_by / group_by: keys are [f] per element. */
 static int jq_bykeys(jq_ev *E, const jq_node *f, jq_env *env, jv in,
                      jv *pairs) {
   size_t i;
   int rc;
-  if (in.k != JV_ARRAY) {
-    if (in.k == JV_OBJECT || in.k == JV_STRING || in.k == JV_NUMBER ||
-        in.k == JV_NULL || in.k == JV_TRUE || in.k == JV_FALSE)
-      return jq_kerr(E, in, "cannot be sorted, as it is not an array");
-  }
+  if (in.k == JV_OBJECT) return jq_kerr_by_obj(E, f, env, in);
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   *pairs = jv_arr(&E->R);
   for (i = 0; i < jv_alen(in); i++) {
     jv key, pr = jv_arr(&E->R);
