@@ -95,6 +95,7 @@ static const char jq_usage[] =
 
 typedef struct jq_opts {
   int null_in, raw_in, slurp, raw_out, join, raw0, seq, stream, exit_st;
+  int stream_errors;
   int tab, indent, ascii, sort;
   const char *prog;
   int from_file; /* -f: the program operand names a file */
@@ -122,6 +123,10 @@ typedef struct jq_in {
   size_t raw_pos;
   int slurped;
   const uint8_t *last_end; /* after the last value read */
+  jv evq;                  /* --stream: events read, next at evi */
+  size_t evi;
+  int err_pending;         /* --stream: a parse error after the events */
+  int ended;               /* --stream-errors: reported an error */
 } jq_in;
 
 /* jq's die(): the hint after a usage error. */
@@ -222,22 +227,66 @@ static int jq_closed_at_eof(jq_in *in) {
   return !memchr(in->last_end, '\n', (size_t)(end - in->last_end));
 }
 
+/* The reader's last error as jq words it. */
+static jv jq_parse_msg(jq_in *in) {
+  char t[256];
+  snprintf(t, sizeof t, "%s at line %zu, column %zu", in->rd.err, in->rd.eline,
+           in->rd.ecol);
+  return jv_cstr(&in->E->R, t);
+}
+
+/* --stream: the next queued event, or after the events read before a
+ * parse error, the error (as an event under --stream-errors). Returns 1,
+ * -2 for the error, or 0 when the queue is empty. */
+static int jq_next_event(jq_in *in, jv *out) {
+  jq_rt *R = &in->E->R;
+  if (in->evq.k == JV_ARRAY && in->evi < jv_alen(in->evq)) {
+    *out = jv_ref(jv_aget(in->evq, in->evi++));
+    return 1;
+  }
+  if (!in->err_pending) return 0;
+  in->err_pending = 0;
+  if (!in->o->stream_errors) {
+    in->failed = 1;
+    return -2;
+  }
+  /* the reading ends there, but not as a failure */
+  in->ended = 1;
+  *out = jv_arr(R);
+  jv_apush(R, out, jq_parse_msg(in));
+  jv_apush(R, out, jv_ref(in->rd.epath));
+  return 1;
+}
+
 static int jq_next_value(jq_in *in, jv *out) {
   for (;;) {
     int rc;
-    if (in->failed) return 0;
+    if (in->o->stream && (rc = jq_next_event(in, out)) != 0) return rc;
+    if (in->failed || in->ended) return 0;
     if (!in->open) {
       rc = jq_open_next(in);
       if (rc <= 0) return rc;
+    }
+    if (in->o->stream) {
+      jv_unref(&in->E->R, in->evq);
+      in->evq = jv_arr(&in->E->R);
+      in->evi = 0;
+      in->rd.evs = &in->evq;
     }
     rc = jq_rd_next(&in->rd, out);
     if (rc == 1) {
       in->E->input_line = jq_lines(in, in->rd.p);
       in->last_end = in->rd.p;
-      return 1;
+      if (!in->o->stream) return 1;
+      jv_unref(&in->E->R, *out);
+      continue;
     }
     if (rc == 0 && jq_closed_at_eof(in)) in->name = NULL;
     if (rc < 0) {
+      if (in->o->stream) {
+        in->err_pending = 1;
+        continue;
+      }
       in->failed = 1;
       return -2;
     }
@@ -246,14 +295,6 @@ static int jq_next_value(jq_in *in, jv *out) {
 }
 
 static int jq_slurp(jq_in *in, jv *out);
-
-/* The reader's last error as jq words it. */
-static jv jq_parse_msg(jq_in *in) {
-  char t[256];
-  snprintf(t, sizeof t, "%s at line %zu, column %zu", in->rd.err, in->rd.eline,
-           in->rd.ecol);
-  return jv_cstr(&in->E->R, t);
-}
 
 /* A parse error of the main input loop, printed. */
 static void jq_parse_error(jq_in *in) {
@@ -318,45 +359,6 @@ typedef struct jq_out {
   jv last;
 } jq_out;
 
-static void jq_stream_ev(jq_ev *E, jv v, jv path, int top, jv *evs) {
-  jq_rt *R = &E->R;
-  if ((v.k == JV_ARRAY && jv_alen(v)) || (v.k == JV_OBJECT && jv_olen(v))) {
-    jv lastp = jv_null();
-    if (v.k == JV_ARRAY) {
-      size_t i;
-      for (i = 0; i < jv_alen(v); i++) {
-        jv p = jv_ref(path);
-        jv_apush(R, &p, jv_num((double)i));
-        jq_stream_ev(E, jv_aget(v, i), jv_ref(p), 0, evs);
-        jv_unref(R, lastp);
-        lastp = p;
-      }
-    } else {
-      jq_ent *e;
-      size_t it = 0;
-      while ((e = jv_onext(v, &it))) {
-        jv p = jv_ref(path);
-        jv_apush(R, &p, jv_ref(e->key));
-        jq_stream_ev(E, e->val, jv_ref(p), 0, evs);
-        jv_unref(R, lastp);
-        lastp = p;
-      }
-    }
-    {
-      jv ev = jv_arr(R);
-      jv_apush(R, &ev, lastp);
-      jv_apush(R, evs, ev);
-    }
-  } else {
-    jv ev = jv_arr(R);
-    jv_apush(R, &ev, jv_ref(path));
-    jv_apush(R, &ev, jv_ref(v));
-    jv_apush(R, evs, ev);
-  }
-  (void)top;
-  jv_unref(R, path);
-}
-
 static int jq_k_out(jq_ev *E, jv v, jv p, void *d) {
   jq_out *o = d;
   cmd_ctx *c = E->c;
@@ -390,15 +392,7 @@ static int jq_k_out(jq_ev *E, jv v, jv p, void *d) {
 static int jq_run1(jq_ev *E, jq_node *prog, jv v, jq_out *o, jq_in *in,
                    const char *where) {
   int rc;
-  if (o->o->stream) {
-    jv evs = jv_arr(&E->R);
-    size_t i;
-    jq_stream_ev(E, v, jv_arr(&E->R), 1, &evs);
-    for (i = 0, rc = 0; i < jv_alen(evs) && !rc; i++)
-      rc = jq_eval(E, prog, NULL, jv_aget(evs, i), jq_pt_off(), jq_k_out, o);
-    jv_unref(&E->R, evs);
-  } else
-    rc = jq_eval(E, prog, NULL, v, jq_pt_off(), jq_k_out, o);
+  rc = jq_eval(E, prog, NULL, v, jq_pt_off(), jq_k_out, o);
   if (rc == JQ_ERRX) rc = JQ_ERR;
   if (rc == JQ_ERR) {
     jv e = E->err;
@@ -527,7 +521,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
       else if (!strcmp(l, "stream"))
         o->stream = 1;
       else if (!strcmp(l, "stream-errors"))
-        o->stream = 1;
+        o->stream = o->stream_errors = 1;
       else if (!strcmp(l, "exit-status"))
         o->exit_st = 1;
       else if (!strcmp(l, "args"))
@@ -783,6 +777,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   if (rc == 0 && in.status) status = in.status;
   jv_unref(&E->R, out.last);
   buf_finish(&out.tmp);
+  jv_unref(&E->R, in.evq);
+  jv_unref(&E->R, in.rd.epath);
   if (E->R.oom && rc == 0) rc = MSB_ENOMEM;
   return rc < 0 ? rc : status;
 }

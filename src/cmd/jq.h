@@ -144,6 +144,12 @@ typedef struct jq_rd {
   const char *err;  /* message on failure */
   size_t eline, ecol;
   int depth;
+  /* --stream: when set, jq_rd_next appends jq's stream events
+   * ([path, leaf] and [path] when a container closes) here as the text
+   * is read, the ones before an error included; epath is the path
+   * where an error stopped the reading (owned, --stream-errors). */
+  jv *evs;
+  jv epath;
 } jq_rd;
 void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n);
 /* 1 and *out for the next value, 0 at the end, -1 on a syntax error

@@ -353,6 +353,7 @@ static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
 void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n) {
   memset(r, 0, sizeof *r);
   r->R = R;
+  r->epath = jv_null();
   r->p = r->start = p;
   r->end = p + n;
 }
@@ -360,6 +361,7 @@ void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n) {
 typedef struct jq_frame {
   jv c;      /* container */
   jv key;    /* pending key (objects) */
+  jv last;   /* key of the last member (objects, --stream) */
   int state; /* 0 expecting first/value, 1 after value, 2 after ',', 3
                 after key, 4 after ':' */
 } jq_frame;
@@ -533,7 +535,48 @@ static void jq_rd_unwind(jq_rd *r, jq_frame *st, int sp) {
     sp--;
     jv_unref(r->R, st[sp].c);
     jv_unref(r->R, st[sp].key);
+    jv_unref(r->R, st[sp].last);
   }
+}
+
+/* ---- --stream events ------------------------------------------------- */
+
+/* The path of the value being read in the top of n frames: each array's
+ * next index, each object's pending key (null before it is read). */
+static jv jq_rd_path(jq_rd *r, jq_frame *st, int n) {
+  jv p = jv_arr(r->R);
+  int i;
+  for (i = 0; i < n; i++)
+    jv_apush(r->R, &p,
+             st[i].c.k == JV_ARRAY ? jv_num((double)jv_alen(st[i].c))
+                                   : jv_ref(st[i].key));
+  return p;
+}
+
+/* [path, v] for a leaf (a scalar or an empty container). */
+static void jq_rd_leaf(jq_rd *r, jq_frame *st, int sp, jv v) {
+  jv ev = jv_arr(r->R);
+  jv_apush(r->R, &ev, jq_rd_path(r, st, sp));
+  jv_apush(r->R, &ev, jv_ref(v));
+  jv_apush(r->R, r->evs, ev);
+}
+
+/* The event of the top frame's container closing: [path to its last
+ * member], or [path, []] / [path, {}] when it is empty. */
+static void jq_rd_close_ev(jq_rd *r, jq_frame *st, int sp) {
+  jq_frame *f = &st[sp - 1];
+  jv p, ev;
+  size_t n = f->c.k == JV_ARRAY ? jv_alen(f->c) : jv_olen(f->c);
+  if (!n) {
+    jq_rd_leaf(r, st, sp - 1, f->c);
+    return;
+  }
+  p = jq_rd_path(r, st, sp - 1);
+  jv_apush(r->R, &p,
+           f->c.k == JV_ARRAY ? jv_num((double)n - 1) : jv_ref(f->last));
+  ev = jv_arr(r->R);
+  jv_apush(r->R, &ev, p);
+  jv_apush(r->R, r->evs, ev);
 }
 
 /* Places a finished value v into the top frame, or returns it when the
@@ -551,6 +594,10 @@ static int jq_rd_place(jq_rd *r, jq_frame *st, int sp, jv v, const uint8_t *p) {
     return 0;
   }
   if (f->state == 4) {
+    if (r->evs) {
+      jv_unref(r->R, f->last);
+      f->last = jv_ref(f->key);
+    }
     jv_oset(r->R, &f->c, f->key, v);
     f->key = jv_null();
     f->state = 1;
@@ -620,6 +667,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       }
       st[sp].c = c == '[' ? jv_arr(r->R) : jv_obj(r->R);
       st[sp].key = jv_null();
+      st[sp].last = jv_null();
       st[sp].state = 0;
       sp++;
       p++;
@@ -635,7 +683,8 @@ int jq_rd_next(jq_rd *r, jv *out) {
       }
       if (f->state == 2) {
         jq_rd_fail(r,
-                   c == ']' ? "Expected another array element"
+                   c == ']'  ? "Expected another array element"
+                   : r->evs ? "Expected another key:value pair"
                             : "Expected another key-value pair",
                    p);
         goto fail;
@@ -644,7 +693,9 @@ int jq_rd_next(jq_rd *r, jv *out) {
         jq_rd_fail(r, "Objects must consist of key:value pairs", p);
         goto fail;
       }
+      if (r->evs) jq_rd_close_ev(r, st, sp);
       v = f->c;
+      jv_unref(r->R, f->last);
       sp--;
       goto value;
     }
@@ -678,6 +729,16 @@ int jq_rd_next(jq_rd *r, jv *out) {
       if (jq_rd_string(r, &p, &v)) goto fail;
     } else if (jq_rd_literal(r, &p, &v))
       goto fail;
+    if (r->evs && lit && sp && p >= r->end) {
+      /* jq's streaming parser ends a bare literal at its delimiter */
+      jv_unref(r->R, v);
+      jq_rd_fail(r, "Unfinished JSON term at EOF", p);
+      goto fail;
+    }
+    /* a leaf's event, unless it is an object's key */
+    if (r->evs && (!sp || st[sp - 1].c.k == JV_ARRAY ||
+                   st[sp - 1].state == 4))
+      jq_rd_leaf(r, st, sp, v);
   value:
     if (!sp) {
       *out = v;
@@ -689,6 +750,10 @@ int jq_rd_next(jq_rd *r, jv *out) {
       goto fail;
   }
 fail:
+  if (r->evs) {
+    jv_unref(r->R, r->epath);
+    r->epath = jq_rd_path(r, st, sp);
+  }
   jq_rd_unwind(r, st, sp);
   r->p = r->end;
   rc = -1;
