@@ -6,7 +6,6 @@
  * output), halt_error's code. The language lives in jq_parse.c,
  * jq_eval.c and jq_builtin.c, values and JSON text in jq_value.c and
  * jq_json.c. Deviations: -C (colour), -L and modules are refused;
- * `input_line_number` is 0; --seq does not parse RS-separated input;
  * $__prog_args is not provided; times are UTC (the sandbox's TZ).
  *
  * Usage: jq [options] <jq filter> [file...] */
@@ -127,6 +126,8 @@ typedef struct jq_in {
   size_t evi;
   int err_pending;         /* --stream: a parse error after the events */
   int ended;               /* --stream-errors: reported an error */
+  int seq_wait;            /* --seq: before the first RS */
+  int resync;              /* --seq: the error was inside a text */
 } jq_in;
 
 /* jq's die(): the hint after a usage error. */
@@ -163,6 +164,8 @@ static size_t jq_lines(jq_in *in, const uint8_t *p) {
   return in->lc_n;
 }
 
+static void jq_seq_text(jq_in *in, const uint8_t *p);
+
 static int jq_open_next(jq_in *in) {
   cmd_ctx *c = in->E->c;
   jq_opts *o = in->o;
@@ -187,6 +190,7 @@ static int jq_open_next(jq_in *in) {
     in->E->input_name = in->name;
     in->lc_pos = in->lc_n = in->raw_pos = 0;
     jq_rd_init(&in->rd, &in->E->R, in->d, in->len);
+    if (o->seq && !in->seq_wait) jq_seq_text(in, in->d);
     in->last_end = in->d;
     in->open = 1;
     return 1;
@@ -230,9 +234,97 @@ static int jq_closed_at_eof(jq_in *in) {
 /* The reader's last error as jq words it. */
 static jv jq_parse_msg(jq_in *in) {
   char t[256];
-  snprintf(t, sizeof t, "%s at line %zu, column %zu", in->rd.err, in->rd.eline,
-           in->rd.ecol);
+  snprintf(t, sizeof t, "%s at line %zu, column %zu%s", in->rd.err,
+           in->rd.eline, in->rd.ecol,
+           in->resync ? " (need RS to resync)" : "");
   return jv_cstr(&in->E->R, t);
+}
+
+/* ---- --seq ----------------------------------------------------------- */
+
+/* --seq reads RS-separated texts as jq 1.7.1 does: bytes before the first
+ * RS are skipped, an RS ends the text before it (inside a string too),
+ * a value the RS cut off is an error unless whitespace preceded the RS, a
+ * bare number right before an RS or the end may have been truncated so
+ * it is an error, and after any other error the reading goes on right
+ * after the offending byte. Errors are not fatal: jq prints them as
+ * "ignoring parse error". */
+#define JQ_RS 0x1e
+
+/* Reads the text starting at p, up to the next RS or the end. */
+static void jq_seq_text(jq_in *in, const uint8_t *p) {
+  const uint8_t *end = in->d + in->len;
+  const uint8_t *rs = memchr(p, JQ_RS, (size_t)(end - p));
+  in->rd.p = p;
+  in->rd.end = rs ? rs : end;
+}
+
+static int jq_isws(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Like jq_rd_next; -1 errors leave the message in in->rd and the reading
+ * ready to go on. */
+static int jq_seq_next(jq_in *in, jv *out) {
+  jq_rd *r = &in->rd;
+  const uint8_t *end = in->d + in->len, *text;
+  int rc, at_rs;
+  in->resync = 0;
+  for (;;) {
+    if (in->seq_wait) {
+      const uint8_t *rs = memchr(r->p, JQ_RS, (size_t)(end - r->p));
+      if (!rs) {
+        if (in->fi < in->o->nfiles) return 0;
+        jq_rd_fail(r, "Unfinished abandoned text at EOF", end);
+        r->p = r->end = end;
+        in->seq_wait = 0;
+        return -1;
+      }
+      in->seq_wait = 0;
+      jq_seq_text(in, rs + 1);
+    }
+    text = r->p;
+    at_rs = r->end < end;
+    rc = jq_rd_next(r, out);
+    if (rc == 1 && r->p == r->end && out->k <= JV_NUMBER &&
+        !jq_isws(r->p[-1]) && (at_rs || out->k == JV_NUMBER)) {
+      /* a bare literal the RS or the end cut */
+      int num = out->k == JV_NUMBER;
+      jv_unref(&in->E->R, *out);
+      if (!at_rs) {
+        jq_rd_fail(r,
+                   "Potentially truncated top-level numeric value at EOF",
+                   end);
+        return -1;
+      }
+      jq_rd_fail(r,
+                 num ? "Potentially truncated top-level numeric value"
+                     : "Truncated value",
+                 r->end + 1);
+      jq_seq_text(in, r->end + 1);
+      return -1;
+    }
+    if (rc == 1) return 1;
+    if (rc == 0) {
+      if (!at_rs) return 0;
+      jq_seq_text(in, r->end + 1);
+      continue;
+    }
+    if (!strstr(r->err, "at EOF")) {
+      /* jq resets its parser and reads on after the byte */
+      in->resync = 1;
+      jq_seq_text(in, r->errp);
+      return -1;
+    }
+    if (!at_rs) return -1;
+    {
+      const uint8_t *rs = r->end;
+      int ws = rs > text && jq_isws(rs[-1]);
+      jq_rd_fail(r, "Truncated value", rs + 1);
+      jq_seq_text(in, rs + 1);
+      if (!ws) return -1;
+    }
+  }
 }
 
 /* --stream: the next queued event, or after the events read before a
@@ -273,7 +365,7 @@ static int jq_next_value(jq_in *in, jv *out) {
       in->evi = 0;
       in->rd.evs = &in->evq;
     }
-    rc = jq_rd_next(&in->rd, out);
+    rc = in->o->seq ? jq_seq_next(in, out) : jq_rd_next(&in->rd, out);
     if (rc == 1) {
       in->E->input_line = jq_lines(in, in->rd.p);
       in->last_end = in->rd.p;
@@ -282,6 +374,10 @@ static int jq_next_value(jq_in *in, jv *out) {
       continue;
     }
     if (rc == 0 && jq_closed_at_eof(in)) in->name = NULL;
+    if (rc < 0 && in->o->seq) {
+      jq_lines(in, in->rd.errp); /* errors are "at" the lines read */
+      return -3;                 /* not fatal */
+    }
     if (rc < 0) {
       if (in->o->stream) {
         in->err_pending = 1;
@@ -296,10 +392,11 @@ static int jq_next_value(jq_in *in, jv *out) {
 
 static int jq_slurp(jq_in *in, jv *out);
 
-/* A parse error of the main input loop, printed. */
-static void jq_parse_error(jq_in *in) {
+/* A parse error of the main input loop, printed; -3 is --seq's. */
+static void jq_parse_error(jq_in *in, int rc) {
   jv m = jq_parse_msg(in);
-  buf_printf(in->E->c->err, "jq: parse error: %s\n", jv_sp(m));
+  buf_printf(in->E->c->err, "jq: %s: %s\n",
+             rc == -3 ? "ignoring parse error" : "parse error", jv_sp(m));
   jv_unref(&in->E->R, m);
 }
 
@@ -314,7 +411,7 @@ static int jq_input_cb(jq_ev *E, jv *out) {
     return rc < 0 ? rc : rc == 5 ? 0 : 1;
   }
   rc = in->o->raw_in ? jq_next_raw(in, out) : jq_next_value(in, out);
-  if (rc == -2) {
+  if (rc == -2 || rc == -3) {
     /* for input/inputs a parse error is an error of the program */
     E->err = jq_parse_msg(in);
     return JQ_INPUT_ERR;
@@ -339,10 +436,15 @@ static int jq_slurp(jq_in *in, jv *out) {
     return rc < 0 ? rc : 0;
   }
   all = jv_arr(R);
-  while ((rc = jq_next_value(in, &v)) > 0) jv_apush(R, &all, v);
+  while ((rc = jq_next_value(in, &v)) > 0 || rc == -3) {
+    if (rc == -3)
+      jq_parse_error(in, rc);
+    else
+      jv_apush(R, &all, v);
+  }
   if (rc < 0) {
     jv_unref(R, all);
-    if (rc == -2) jq_parse_error(in);
+    if (rc == -2) jq_parse_error(in, rc);
     return rc == -2 ? 5 : rc;
   }
   *out = all;
@@ -721,6 +823,7 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   E->nglobals = o->ng;
 
   memset(&in, 0, sizeof in);
+  in.seq_wait = o->seq;
   in.E = E;
   in.o = o;
   E->input_ctx = &in;
@@ -750,7 +853,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     jv v;
     for (;;) {
       int r = o->raw_in ? jq_next_raw(&in, &v) : jq_next_value(&in, &v);
-      if (r == -2) jq_parse_error(&in);
+      if (r == -2 || r == -3) jq_parse_error(&in, r);
+      if (r == -3) continue;
       if (r <= 0) {
         if (in.failed) status = 5;
         rc = r == -2 ? 0 : r;

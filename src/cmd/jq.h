@@ -150,7 +150,10 @@ typedef struct jq_rd {
    * where an error stopped the reading (owned, --stream-errors). */
   jv *evs;
   jv epath;
+  const uint8_t *errp; /* where the error was seen (after that byte) */
 } jq_rd;
+/* Sets r's error to msg at the position after consuming up to p. */
+void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p);
 void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n);
 /* 1 and *out for the next value, 0 at the end, -1 on a syntax error
  * (r->err and position set). */

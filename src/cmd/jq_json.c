@@ -367,7 +367,7 @@ typedef struct jq_frame {
 } jq_frame;
 
 /* Position after consuming up to p. */
-static void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
+void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
   const uint8_t *q;
   size_t line = 1, col = 0;
   for (q = r->start; q < p; q++) {
@@ -377,6 +377,7 @@ static void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
       col++;
   }
   r->err = msg;
+  r->errp = p;
   r->eline = line;
   r->ecol = col;
 }
