@@ -1032,8 +1032,9 @@ static int jq_tm_from(jq_ev *E, jv in, cmd_tm *tm, double *frac,
     *frac = in.n - t;
     return 0;
   }
-  if (in.k != JV_ARRAY || jv_alen(in) < 6)
-    return jq_errf(E, "%s requires array of 6 numbers", who);
+  if (in.k != JV_ARRAY) return jq_errf(E, "%s requires array inputs", who);
+  if (jv_alen(in) < 6)
+    return jq_errf(E, "%s requires parsed datetime inputs", who);
   for (i = 0; i < jv_alen(in) && i < 8; i++) {
     if (jv_aget(in, i).k != JV_NUMBER)
       return jq_errf(E, "%s requires parsed datetime inputs", who);
@@ -1068,7 +1069,7 @@ static int jqb_gmtime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
   (void)a;
-  if (in.k != JV_NUMBER) return jq_errf(E, "gmtime() requires a number");
+  if (in.k != JV_NUMBER) return jq_errf(E, "gmtime() requires numeric inputs");
   jq_tm_from(E, in, &tm, &frac, "gmtime");
   *out = jq_tm_arr(E, &tm, frac);
   return 0;
@@ -1078,7 +1079,7 @@ static int jqb_mktime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
   (void)a;
-  if (in.k != JV_ARRAY) return jq_errf(E, "mktime requires array of 6 numbers");
+  if (in.k != JV_ARRAY) return jq_errf(E, "mktime requires array inputs");
   if (jq_tm_from(E, in, &tm, &frac, "mktime")) return JQ_ERR;
   *out = jv_num((double)cmd_timegm(&tm));
   return 0;

@@ -304,6 +304,42 @@ static int jq_plain_num(const char *t, size_t n) {
   return sig <= 15 && lead <= 3;
 }
 
+/* The double of a literal as jq 1.7.1 computes it: decNumber rounds the
+ * literal to 17 significant digits (half even) before converting, so
+ * 100000000000000000000001 is 1e+23, not 1.0000000000000001e+23. */
+static double jq_lit_double(const char *t) {
+  char dig[600], out[640];
+  int nd = 0, dot = 0, neg = 0, any = 0, i;
+  long e10 = 0;
+  const char *p = t;
+  if (*p == '-' || *p == '+') neg = *p++ == '-';
+  for (;; p++) {
+    if (*p == '.' && !dot) {
+      dot = 1;
+      continue;
+    }
+    if (*p < '0' || *p > '9') break;
+    if (dot) e10--;
+    if (*p == '0' && !nd) continue;
+    if (nd < (int)sizeof dig - 1) dig[nd++] = *p;
+  }
+  if (nd <= 17) return strtod(t, NULL);
+  if (*p == 'e' || *p == 'E') e10 += strtol(p + 1, NULL, 10);
+  for (i = 18; i < nd; i++) any |= dig[i] != '0';
+  e10 += nd - 17;
+  if (dig[17] > '5' || (dig[17] == '5' && (any || (dig[16] - '0') % 2))) {
+    for (i = 16; i >= 0 && dig[i] == '9'; i--) dig[i] = '0';
+    if (i < 0) {
+      memmove(dig + 1, dig, 16);
+      dig[0] = '1';
+      e10++;
+    } else
+      dig[i]++;
+  }
+  snprintf(out, sizeof out, "%s%.17se%ld", neg ? "-" : "", dig, e10);
+  return strtod(out, NULL);
+}
+
 /* A number from its text: the double and, when it prints differently,
  * the canonical literal. */
 static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
@@ -337,7 +373,7 @@ static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
     *out = jv_num(v);
     return 0;
   }
-  v = strtod(t, &end);
+  v = jq_lit_double(t);
   if (lit.err) R->oom = 1;
   jv_dblfmt(d, v);
   if (isinf(v) || strcmp(d, buf_str(&lit)))
