@@ -259,6 +259,10 @@ static int jqb_has(jq_ev *E, jv in, jv *a, jv *out) {
     *out = jv_bool(a[0].n >= 0 && a[0].n < (double)jv_alen(in));
     return 0;
   }
+  if (in.k == JV_NULL && (a[0].k == JV_STRING || a[0].k == JV_NUMBER)) {
+    *out = jv_bool(0); /* jq 1.7.1: null has no keys */
+    return 0;
+  }
   return jq_errf(E, "Cannot check whether %s has a %s key", jv_kind_name(in.k),
                  jv_kind_name(a[0].k));
 }
@@ -928,7 +932,9 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
     case 'i': cf |= RX_ICASE; break;
     case 'x': break;
     case 'n': noempty = 1; break;
-    case 's': buf_puts(&pat, "(?s)"); break;
+    /* Oniguruma's SINGLELINE: only `$` changes, `.` still stops at a
+       newline; 'p' adds MULTILINE, where `.` matches it */
+    case 's': break;
     case 'l': break;
     case 'p': buf_puts(&pat, "(?s)"); break;
     default:

@@ -392,6 +392,8 @@ void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n) {
   r->epath = jv_null();
   r->p = r->start = p;
   r->end = p + n;
+  /* jq skips a UTF-8 byte order mark at the start */
+  if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) r->p += 3;
 }
 
 typedef struct jq_frame {

@@ -62,6 +62,8 @@ typedef struct jq_ps {
   jq_scope *sc;
   int fdepth;           /* function nesting */
   int toplevel_prog;    /* parsing the user's program (not the prelude) */
+  const char *first_ts; /* the program's first token */
+  int leftover;         /* a token after the whole program */
   jq_node *pending;     /* prelude calls to later definitions (via ->c) */
   jq_node spare;
 } jq_ps;
@@ -247,7 +249,16 @@ static void jq_syntax_exp(jq_ps *P, const char *expecting) {
   P->fatal = 1;
   P->nerr++;
   buf_puts(P->err, "jq: error: syntax error, unexpected ");
-  jq_tokname(P, P->err);
+  /* where only the end may follow (bison has reduced to the top), jq
+     says so, and its lexer calls a closer without an opener invalid */
+  if (!expecting && P->toplevel_prog &&
+      (P->leftover || (P->ts == P->first_ts && P->tok != T_EOF)))
+    expecting = "end of file";
+  if (expecting && !strcmp(expecting, "end of file") && P->te - P->ts == 1 &&
+      strchr(")]}", *P->ts))
+    buf_puts(P->err, "INVALID_CHARACTER");
+  else
+    jq_tokname(P, P->err);
   if (expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
   jq_where(P, P->tline, P->tok == T_EOF && P->pts ? P->pts : P->ts);
@@ -1169,10 +1180,12 @@ int jq_compile(arena *a, jq_rt *R, const char *prelude, const char *src,
   P.line = 0;
   P.toplevel_prog = 1;
   jq_lex(&P);
+  P.first_ts = P.ts;
   if (P.tok == T_EOF)
     *out = jq_nn(&P, JN_ID);
   else {
     *out = jq_pipe(&P);
+    P.leftover = 1;
     if (!P.fatal && P.tok != T_EOF) jq_syntax(&P);
   }
   if (R->oom && !P.nerr) P.nerr = 1;
