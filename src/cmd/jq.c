@@ -235,8 +235,7 @@ static int jq_closed_at_eof(jq_in *in) {
 static jv jq_parse_msg(jq_in *in) {
   char t[256];
   snprintf(t, sizeof t, "%s at line %zu, column %zu%s", in->rd.err,
-           in->rd.eline, in->rd.ecol,
-           in->resync ? " (need RS to resync)" : "");
+           in->rd.eline, in->rd.ecol, in->resync ? " (need RS to resync)" : "");
   return jv_cstr(&in->E->R, t);
 }
 
@@ -292,8 +291,7 @@ static int jq_seq_next(jq_in *in, jv *out) {
       int num = out->k == JV_NUMBER;
       jv_unref(&in->E->R, *out);
       if (!at_rs) {
-        jq_rd_fail(r,
-                   "Potentially truncated top-level numeric value at EOF",
+        jq_rd_fail(r, "Potentially truncated top-level numeric value at EOF",
                    end);
         return -1;
       }

@@ -339,6 +339,6 @@ int jq_call_native(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                    jq_k k, void *kd);
 int jq_format(jq_ev *E, const char *fmt, jv v, jv *out);
 extern const char jq_prelude[];
-#define JQ_HALT 4
-#define JQ_INPUT_ERR 2 /* next_input: an input could not be parsed */ /* halt / halt_error: E->halt_code set */
+#define JQ_HALT 4      /* halt / halt_error: E->halt_code set */
+#define JQ_INPUT_ERR 2 /* next_input: an input could not be parsed */
 int jq_recurse_all(jq_ev *E, jv in, jv ip, jq_k k, void *kd);

@@ -137,8 +137,7 @@ const char jq_prelude[] =
     "def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];"
     "def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];"
     "def JOIN($idx; stream; idx_expr; join_expr): stream | [., "
-    "$idx[idx_expr]] | join_expr;"
-    ;
+    "$idx[idx_expr]] | join_expr;";
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -332,8 +331,7 @@ static int jqb_add(jq_ev *E, jv in, jv *a, jv *out) {
     *out = acc;
     return 0;
   }
-  if (in.k != JV_ARRAY)
-    return jq_kerr_iter(E, in);
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   for (i = 0; i < jv_alen(in); i++) {
     jv x = jv_aget(in, i), r;
     if (acc.k == JV_STRING && x.k == JV_STRING) {

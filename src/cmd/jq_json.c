@@ -722,7 +722,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       }
       if (f->state == 2) {
         jq_rd_fail(r,
-                   c == ']'  ? "Expected another array element"
+                   c == ']' ? "Expected another array element"
                    : r->evs ? "Expected another key:value pair"
                             : "Expected another key-value pair",
                    p);
@@ -775,8 +775,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       goto fail;
     }
     /* a leaf's event, unless it is an object's key */
-    if (r->evs && (!sp || st[sp - 1].c.k == JV_ARRAY ||
-                   st[sp - 1].state == 4))
+    if (r->evs && (!sp || st[sp - 1].c.k == JV_ARRAY || st[sp - 1].state == 4))
       jq_rd_leaf(r, st, sp, v);
   value:
     if (!sp) {
