@@ -909,6 +909,27 @@ static jv jq_mkcap(jq_ev *E, jv s, long so, long eo) {
   return o;
 }
 
+/* Oniguruma's words for our regex engine's compile errors, which jq 1.7.1
+ * prints after "Regex failure: ". */
+static const char *jq_onig_msg(const char *ours) {
+  static const char *const map[][2] = {
+      {"missing closing parenthesis", "end pattern with unmatched parenthesis"},
+      {"unmatched closing parenthesis", "unmatched close parenthesis"},
+      {"missing terminating ] for character class",
+       "premature end of char-class"},
+      {"quantifier does not follow a repeatable item",
+       "target of repeat operator is not specified"},
+      {"\\ at end of pattern", "end pattern at escape"},
+      {"reference to non-existent subpattern", "invalid backref number/name"},
+      {"numbers out of order in {} quantifier",
+       "upper is smaller than lower in repeat range"},
+  };
+  size_t i;
+  for (i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(ours, map[i][0])) return map[i][1];
+  return ours;
+}
+
 /* _match_impl(re; flags; testmode): array of matches, or a boolean. */
 static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
   jv re = a[0], fl = a[1], names;
@@ -974,8 +995,7 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
       return MSB_ENOMEM;
     }
     e = jq_strv(E, &err);
-    rc = jq_errf(E, "%s (at offset 0) is not a valid regex: %s", jv_sp(re),
-                 jv_sp(e));
+    rc = jq_errf(E, "Regex failure: %s", jq_onig_msg(jv_sp(e)));
     jv_unref(&E->R, e);
     return rc;
   }
@@ -1140,25 +1160,25 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
       tm->year = v;
       break;
     case 'm':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 1 || v > 12) return -1;
       tm->mon = (int)v;
       break;
     case 'd':
     case 'e':
       while (*s == ' ') s++;
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 1 || v > 31) return -1;
       tm->mday = (int)v;
       break;
     case 'H':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 23) return -1;
       tm->hour = (int)v;
       break;
     case 'M':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 59) return -1;
       tm->min = (int)v;
       break;
     case 'S':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 60) return -1;
       tm->sec = (int)v;
       break;
     case 'y':
@@ -1240,6 +1260,9 @@ static int jqb_strptime(jq_ev *E, jv in, jv *a, jv *out) {
   if (jq_strptime(jv_sp(in), jv_sp(a[0]), &tm))
     return jq_errf(E, "date \"%s\" does not match format \"%s\"", jv_sp(in),
                    jv_sp(a[0]));
+  /* jq 1.7.1 normalises through timegm: Feb 30 is Mar 2, 23:59:60 is
+     the next day */
+  cmd_gmtime(cmd_timegm(&tm), &tm);
   *out = jq_tm_arr(E, &tm, 0);
   return 0;
 }
