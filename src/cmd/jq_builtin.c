@@ -1823,14 +1823,6 @@ typedef struct jq_subc {
   void *kd;
 } jq_subc;
 
-typedef struct jq_subk {
-  jq_subc *s;
-  size_t i;
-  jv acc;
-} jq_subk;
-
-static int jq_sub_step(jq_ev *E, jq_subc *s, size_t i, jv acc);
-
 static size_t jq_cpbyte(jv s, double cp) {
   size_t i, n = 0, l = jv_sl(s);
   for (i = 0; i < l; i++)
@@ -1838,62 +1830,54 @@ static size_t jq_cpbyte(jv s, double cp) {
   return l;
 }
 
-static int jq_k_sub(jq_ev *E, jv v, jv p, void *d) {
-  jq_subk *x = d;
-  jv acc;
-  int rc;
-  (void)p;
-  if (v.k != JV_STRING) {
-    buf t;
-    buf_init(&t, E->R.m);
-    buf_puts(&t, "string (");
-    jv_dump_trunc(&E->R, &t, x->acc, 15);
-    buf_printf(&t, ") and %s (", jv_kind_name(v.k));
-    jv_dump_trunc(&E->R, &t, v, 15);
-    buf_puts(&t, ") cannot be added");
-    E->err = jq_strv(E, &t);
-    return JQ_ERR;
-  }
-  acc = jv_ref(x->acc);
-  acc = jv_sappend(&E->R, acc, jv_sp(v), jv_sl(v));
-  rc = jq_sub_step(E, x->s, x->i + 1, acc);
-  jv_unref(&E->R, acc);
-  return rc;
-}
-
-static int jq_sub_step(jq_ev *E, jq_subc *s, size_t i, jv acc) {
-  jv m, caps, obj;
-  size_t prev, j, off;
-  jq_subk x;
-  int rc;
-  if (i > 0) {
-    jv pm = jv_aget(s->matches, i - 1);
-    prev = jq_cpbyte(s->in,
-                     jv_oget(pm, "offset", 6)->n + jv_oget(pm, "length", 6)->n);
-  } else
-    prev = 0;
-  if (i == jv_alen(s->matches)) {
-    jv r = jv_ref(acc);
-    r = jv_sappend(&E->R, r, jv_sp(s->in) + prev, jv_sl(s->in) - prev);
-    return jq_emit(E, r, s->ip, s->k, s->kd);
-  }
-  m = jv_aget(s->matches, i);
-  off = jq_cpbyte(s->in, jv_oget(m, "offset", 6)->n);
-  caps = *jv_oget(m, "captures", 8);
-  obj = jv_obj(&E->R);
+/* The captures of match m as {name: string} (the replacement's input). */
+static jv jq_sub_caps(jq_ev *E, jv m) {
+  jv caps = *jv_oget(m, "captures", 8), obj = jv_obj(&E->R);
+  size_t j;
   for (j = 0; j < jv_alen(caps); j++) {
     jv c = jv_aget(caps, j), *nm = jv_oget(c, "name", 4);
     if (nm && nm->k == JV_STRING)
       jv_oset(&E->R, &obj, jv_ref(*nm), jv_ref(*jv_oget(c, "string", 6)));
   }
-  x.s = s;
-  x.i = i;
-  x.acc = jv_ref(acc);
-  if (off > prev)
-    x.acc = jv_sappend(&E->R, x.acc, jv_sp(s->in) + prev, off - prev);
-  rc = jq_eval(E, s->repl, s->env, obj, jq_pt_off(), jq_k_sub, &x);
-  jv_unref(&E->R, x.acc);
-  jv_unref(&E->R, obj);
+  return obj;
+}
+
+/* jq 1.7.1's sub: the replacement's outputs for a match are numbered, and
+ * result i strings together the gaps and each match's output i, so
+ * `sub("a"; "x", "y")` gives two strings, not one per combination. */
+static int jq_sub_run(jq_ev *E, jq_subc *s) {
+  jv results = jv_arr(&E->R);
+  size_t i, ix, prev = 0;
+  int rc = 0;
+  for (i = 0; !rc && i < jv_alen(s->matches); i++) {
+    jv m = jv_aget(s->matches, i), ins, obj = jq_sub_caps(E, m);
+    size_t off = jq_cpbyte(s->in, jv_oget(m, "offset", 6)->n);
+    rc = jq_collect(E, s->repl, s->env, obj, &ins);
+    jv_unref(&E->R, obj);
+    if (rc) break;
+    /* .result[ix] += gap + output ix, with jq's + (null adds nothing) */
+    for (ix = 0; !rc && ix < jv_alen(ins); ix++) {
+      jv gap = jv_str(&E->R, jv_sp(s->in) + prev, off - prev), piece, r;
+      rc = jq_binop(E, JO_ADD, gap, jv_aget(ins, ix), &piece);
+      jv_unref(&E->R, gap);
+      if (rc) break;
+      if (ix == jv_alen(results)) jv_apush(&E->R, &results, jv_null());
+      rc = jq_binop(E, JO_ADD, jv_aget(results, ix), piece, &r);
+      jv_unref(&E->R, piece);
+      if (!rc) jv_aset(&E->R, &results, ix, r);
+    }
+    jv_unref(&E->R, ins);
+    prev = jq_cpbyte(s->in,
+                     jv_oget(m, "offset", 6)->n + jv_oget(m, "length", 6)->n);
+  }
+  if (!rc && !jv_alen(results))
+    rc = jq_emit(E, jv_ref(s->in), s->ip, s->k, s->kd);
+  for (i = 0; !rc && i < jv_alen(results); i++) {
+    jv r = jv_ref(jv_aget(results, i));
+    r = jv_sappend(&E->R, r, jv_sp(s->in) + prev, jv_sl(s->in) - prev);
+    rc = jq_emit(E, r, s->ip, s->k, s->kd);
+  }
+  jv_unref(&E->R, results);
   return rc;
 }
 
@@ -1929,7 +1913,7 @@ static int jq_k_subflags(jq_ev *E, jv fl, jv p, void *d) {
   s.ip = a->ip;
   s.k = a->k;
   s.kd = a->kd;
-  rc = jq_sub_step(E, &s, 0, jv_str(&E->R, "", 0));
+  rc = jq_sub_run(E, &s);
   jv_unref(&E->R, matches);
   return rc;
 }
