@@ -930,6 +930,40 @@ static const char *jq_onig_msg(const char *ours) {
   return ours;
 }
 
+static int jq_has_utf8(jv s) {
+  size_t i;
+  for (i = 0; i < jv_sl(s); i++)
+    if ((uint8_t)jv_sp(s)[i] >= 0x80) return 1;
+  return 0;
+}
+
+/* Copies pattern p with each `.` outside a class made to match one UTF-8
+ * sequence (a newline too when dotall). */
+static void jq_utf8_dots(buf *out, const char *p, size_t n, int dotall) {
+  const char *end = p + n;
+  int cls = 0;
+  for (; p < end; p++) {
+    if (*p == '\\' && p + 1 < end) {
+      buf_put(out, p++, 2);
+      continue;
+    }
+    if (cls) {
+      if (*p == ']') cls = 0;
+    } else if (*p == '[') {
+      cls = 1;
+      buf_putc(out, *p);
+      if (p + 1 < end && p[1] == '^') buf_putc(out, *++p);
+      if (p + 1 < end && p[1] == ']') buf_putc(out, *++p);
+      continue;
+    } else if (*p == '.') {
+      buf_puts(out, dotall ? "(?:[\\x00-\\x7f]" : "(?:[^\\n\\x80-\\xff]");
+      buf_puts(out, "|[\\xc0-\\xff][\\x80-\\xbf]*)");
+      continue;
+    }
+    buf_putc(out, *p);
+  }
+}
+
 /* _match_impl(re; flags; testmode): array of matches, or a boolean. */
 static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
   jv re = a[0], fl = a[1], names;
@@ -985,6 +1019,15 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
     }
   } else
     buf_put(&pat, jv_sp(re), jv_sl(re));
+  if (jq_has_utf8(in)) {
+    /* the engine's `.` takes a byte; Oniguruma's takes a character */
+    buf u;
+    buf_init(&u, E->R.m);
+    jq_utf8_dots(&u, buf_str(&pat), pat.len,
+                 fl.k == JV_STRING && memchr(jv_sp(fl), 'p', jv_sl(fl)));
+    buf_finish(&pat);
+    pat = u;
+  }
   buf_init(&err, E->R.m);
   rc = rx_compile(E->R.m, buf_str(&pat), pat.len, cf, &r, &err);
   buf_finish(&pat);
