@@ -694,7 +694,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
             return 2;
           }
           if (!strcmp(l, "rawfile"))
-            v = jv_str(&E->R, (const char *)d, n);
+            v = jv_str_utf8(&E->R, (const char *)d, n); /* U+FFFD */
           else {
             jq_rd r;
             jv x;
