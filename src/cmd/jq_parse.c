@@ -244,6 +244,17 @@ static void jq_where(jq_ps *P, int line, const char *at) {
   buf_printf(P->err, "%*s\n", (int)(at - ls), "");
 }
 
+/* Where jq places an error at the end: where trailing whitespace starts
+ * (flex's last match), else at the last token. */
+static const char *jq_eof_at(jq_ps *P) {
+  size_t n;
+  if (P->tok != T_EOF) return P->ts;
+  n = strlen(P->src);
+  if (!n || !strchr(" \t\n\r", P->src[n - 1])) return P->pts ? P->pts : P->ts;
+  while (n && strchr(" \t\n\r", P->src[n - 1])) n--;
+  return P->src + n;
+}
+
 static void jq_syntax_exp(jq_ps *P, const char *expecting) {
   if (P->fatal) return;
   P->fatal = 1;
@@ -261,7 +272,7 @@ static void jq_syntax_exp(jq_ps *P, const char *expecting) {
     jq_tokname(P, P->err);
   if (expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
-  jq_where(P, P->tline, P->tok == T_EOF && P->pts ? P->pts : P->ts);
+  jq_where(P, P->tline, jq_eof_at(P));
 }
 
 static void jq_syntax(jq_ps *P) { jq_syntax_exp(P, NULL); }
@@ -442,6 +453,17 @@ static jq_node *jq_string(jq_ps *P, const char *fmt) {
       break;
     }
     default:
+      if (*p > ' ' && *p < 0x7f) {
+        /* jq's lexer hands the escape alone to its JSON parser */
+        char m[80];
+        snprintf(m, sizeof m,
+                 "Invalid escape at line 1, column 4 (while parsing "
+                 "'\"\\%c\"')",
+                 *p);
+        jq_perr_at(P, P->line, p - 1, "%s", m);
+        P->fatal = 1;
+        goto out;
+      }
     bad:
       P->tok = T_BAD;
       P->ts = p - 1;
@@ -522,6 +544,18 @@ static jq_node *jq_var(jq_ps *P, const char *name, int line, const char *at) {
   return n;
 }
 
+/* jq folds a constant key at compile time and refuses one that is not a
+ * string there. */
+static void jq_badkey(jq_ps *P, int line, const char *at, jv key) {
+  buf m;
+  buf_init(&m, P->R->m);
+  buf_printf(&m, "Cannot use %s (", jv_kind_name(key.k));
+  jv_dump_trunc(P->R, &m, key, 15);
+  buf_puts(&m, ") as object key");
+  jq_perr_at(P, line, at, "%s", buf_str(&m));
+  buf_finish(&m);
+}
+
 /* Object construction after '{'. */
 static jq_node *jq_object(jq_ps *P) {
   jq_node *n = jq_nn(P, JN_OBJECT);
@@ -561,9 +595,11 @@ static jq_node *jq_object(jq_ps *P) {
       k = jq_string(P, fmt);
       if (P->tok != T_COLON) v = jq_n2(P, JN_INDEX, jq_nn(P, JN_ID), k);
     } else if (P->tok == T_LP) {
+      const char *lp = P->ts;
       jq_lex(P);
       k = jq_pipe(P);
       if (jq_expect(P, T_RP)) break;
+      if (k->t == JN_LIT && k->v.k != JV_STRING) jq_badkey(P, line, lp, k->v);
       if (P->tok != T_COLON) {
         jq_syntax(P);
         break;
