@@ -371,7 +371,11 @@ static int jq_next_value(jq_in *in, jv *out) {
       jv_unref(&in->E->R, *out);
       continue;
     }
-    if (rc == 0 && jq_closed_at_eof(in)) in->name = NULL;
+    if (rc == 0 && jq_closed_at_eof(in)) {
+      /* closing the file forgets its name and line count */
+      in->name = NULL;
+      in->lc_n = in->E->input_line = 0;
+    }
     if (rc < 0 && in->o->seq) {
       jq_lines(in, in->rd.errp); /* errors are "at" the lines read */
       return -3;                 /* not fatal */

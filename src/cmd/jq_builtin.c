@@ -170,12 +170,9 @@ static jv jq_strv(jq_ev *E, buf *b) {
 static int jq_kerr_iter(jq_ev *E, jv v) {
   buf b;
   buf_init(&b, E->R.m);
-  buf_printf(&b, "Cannot iterate over %s", jv_kind_name(v.k));
-  if (v.k != JV_NULL) {
-    buf_puts(&b, " (");
-    jv_dump_trunc(&E->R, &b, v, 15);
-    buf_putc(&b, ')');
-  }
+  buf_printf(&b, "Cannot iterate over %s (", jv_kind_name(v.k));
+  jv_dump_trunc(&E->R, &b, v, 15);
+  buf_putc(&b, ')');
   E->err = jq_strv(E, &b);
   return JQ_ERR;
 }

@@ -272,7 +272,13 @@ static void jq_syntax_exp(jq_ps *P, const char *expecting) {
     jq_tokname(P, P->err);
   if (expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
-  jq_where(P, P->tline, jq_eof_at(P));
+  {
+    const char *at = jq_eof_at(P), *q;
+    int line = P->tline;
+    if (P->tok == T_EOF)
+      for (line = 0, q = P->src; q < at; q++) line += *q == '\n';
+    jq_where(P, line, at);
+  }
 }
 
 static void jq_syntax(jq_ps *P) { jq_syntax_exp(P, NULL); }
