@@ -1179,8 +1179,39 @@ static int jq_num_at(const char **s, int maxd, long *v) {
   return n ? 0 : -1;
 }
 
-static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
+/* The format with %T, %R, %D and %F spelled out (false when too long). */
+static int jq_strptime_expand(const char *f, char *out, size_t n) {
+  size_t o = 0;
+  for (; *f; f++) {
+    const char *rep = NULL;
+    if (*f == '%' && f[1]) {
+      rep = f[1] == 'T'   ? "%H:%M:%S"
+            : f[1] == 'R' ? "%H:%M"
+            : f[1] == 'D' ? "%m/%d/%y"
+            : f[1] == 'F' ? "%Y-%m-%d"
+                          : NULL;
+    }
+    if (rep) {
+      size_t l = strlen(rep);
+      if (o + l >= n) return 0;
+      memcpy(out + o, rep, l);
+      o += l;
+      f++;
+      continue;
+    }
+    if (o + 1 >= n) return 0;
+    out[o++] = *f;
+  }
+  out[o] = 0;
+  return 1;
+}
+
+static int jq_strptime(const char *s, const char *f0, cmd_tm *tm,
+                       const char **rest) {
   long v;
+  char f_[512];
+  const char *f = f_;
+  if (!jq_strptime_expand(f0, f_, sizeof f_)) return -1;
   memset(tm, 0, sizeof *tm);
   tm->year = 1970;
   tm->mday = 1;
@@ -1236,10 +1267,6 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
       *tm = t2;
       break;
     }
-    case 'T':
-      if (jq_strptime(s, "%H:%M:%S", tm) < 0) return -1;
-      s += 8;
-      break;
     case 'z':
       if (*s == 'Z')
         s++;
@@ -1279,7 +1306,11 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
     default: return -1;
     }
   }
-  if (*s) return -1;
+  /* jq accepts text after the date when it starts with a space */
+  if (*s && !(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+              *s == '\f' || *s == '\v'))
+    return -1;
+  *rest = s;
   {
     /* day of week and year from the date, as glibc's timegm would */
     cmd_tm t2;
@@ -1293,17 +1324,20 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
 
 static int jqb_strptime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
+  const char *rest;
   if (in.k != JV_STRING)
     return jq_errf(E, "strptime/1 requires string inputs and arguments");
   if (a[0].k != JV_STRING)
     return jq_errf(E, "strptime/1 requires string inputs and arguments");
-  if (jq_strptime(jv_sp(in), jv_sp(a[0]), &tm))
+  if (jq_strptime(jv_sp(in), jv_sp(a[0]), &tm, &rest))
     return jq_errf(E, "date \"%s\" does not match format \"%s\"", jv_sp(in),
                    jv_sp(a[0]));
   /* jq 1.7.1 normalises through timegm: Feb 30 is Mar 2, 23:59:60 is
      the next day */
   cmd_gmtime(cmd_timegm(&tm), &tm);
   *out = jq_tm_arr(E, &tm, 0);
+  /* and hands back the text after the date as a 9th item */
+  if (*rest) jv_apush(&E->R, out, jv_cstr(&E->R, rest));
   return 0;
 }
 
