@@ -5,8 +5,12 @@
  * errors and invalid input, -e's 1 (last output false or null) and 4 (no
  * output), halt_error's code. The language lives in jq_parse.c,
  * jq_eval.c and jq_builtin.c, values and JSON text in jq_value.c and
- * jq_json.c. Deviations: -C (colour), -L and modules are refused;
- * $__prog_args is not provided; times are UTC (the sandbox's TZ).
+ * jq_json.c. Input modes: JSON texts, -R lines, -s, --seq
+ * (RS-separated, jq's recovery rules), --stream / --stream-errors (events
+ * as the text is read). Deviations: -C (colour), -L and modules are
+ * refused; $__prog_args is not provided; times are UTC (the sandbox's
+ * TZ); the version and --build-configuration are jq 1.7.1's release
+ * ones, not the oracle build's "1.7.1-dirty".
  *
  * Usage: jq [options] <jq filter> [file...] */
 #include <math.h>
