@@ -381,9 +381,10 @@ int jq_binop(jq_ev *E, int op, jv a, jv b, jv *out) {
 
 int jq_getpath(jq_ev *E, jv v, jv path, jv *out) {
   size_t i;
-  jv cur = jv_ref(v);
+  jv cur;
   if (path.k != JV_ARRAY)
     return jq_errf(E, "Path must be specified as an array");
+  cur = jv_ref(v);
   for (i = 0; i < jv_alen(path); i++) {
     jv next;
     if (cur.k == JV_NULL) break;
