@@ -220,13 +220,14 @@ const help_text bi_help_compgen = {
     "wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S "
     "suffix] [word]",
     "\n"
-    "Intended to be used from within a shell function generating possible\n"
-    "completions.  If the optional WORD argument is supplied, matches against\n"
-    "WORD are generated.\n"
+    "Prints, one per line, the words a completion with the given options\n"
+    "would offer, keeping those that start with WORD when it is given:\n"
+    "command names, files, directories, variables, functions, aliases or\n"
+    "the words of a list (-W).  Most useful inside a completion function.\n"
+    "Users, groups, host names and services do not exist in the sandbox.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or an error "
-    "occurs.\n"};
+    "Exit status:\n"
+    "0 when some word was printed, 1 when none matched, 2 on a bad option.\n"};
 
 /* help complete */
 const help_text bi_help_complete = {
@@ -234,31 +235,15 @@ const help_text bi_help_complete = {
     "globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P "
     "prefix] [-S suffix] [name ...]",
     "\n"
-    "For each NAME, specify how arguments are to be completed.  If no options\n"
-    "are supplied, existing completion specifications are printed in a way "
-    "that\n"
-    "allows them to be reused as input.\n"
+    "Records for each NAME how its arguments are to be completed; the\n"
+    "options are compgen's.  With -p or no options, prints the recorded\n"
+    "rules as commands that would record them again; -r removes the rules\n"
+    "of each NAME, or all of them.  -D, -E and -I set the rule used for\n"
+    "commands with none of their own, for an empty line and for the first\n"
+    "word; when several are given, -D wins over -E, and -E over -I.\n"
     "\n"
-    "Options:\n"
-    "  -p\tprint existing completion specifications in a reusable format\n"
-    "  -r\tremove a completion specification for each NAME, or, if no\n"
-    "\t\tNAMEs are supplied, all completion specifications\n"
-    "  -D\tapply the completions and actions as the default for commands\n"
-    "\t\twithout any specific completion defined\n"
-    "  -E\tapply the completions and actions to \"empty\" commands --\n"
-    "\t\tcompletion attempted on a blank line\n"
-    "  -I\tapply the completions and actions to the initial (usually the\n"
-    "\t\tcommand) word\n"
-    "\n"
-    "When completion is attempted, the actions are applied in the order the\n"
-    "uppercase-letter options are listed above. If multiple options are "
-    "supplied,\n"
-    "the -D option takes precedence over -E, and both take precedence over "
-    "-I.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or an error "
-    "occurs.\n"};
+    "Exit status:\n"
+    "0 unless an option or a NAME is invalid.\n"};
 
 /* ---- complete ------------------------------------------------------------ */
 
@@ -1027,35 +1012,14 @@ int bi_compgen(shell *sh, int argc, char **argv) {
 const help_text bi_help_compopt = {
     "compopt [-o|+o option] [-DEI] [name ...]",
     "\n"
-    "Modify the completion options for each NAME, or, if no NAMEs are "
-    "supplied,\n"
-    "the completion currently being executed.  If no OPTIONs are given, "
-    "print\n"
-    "the completion options for each NAME or the current completion "
-    "specification.\n"
+    "Turns completion options (-o) on or off (+o) in the rules already\n"
+    "recorded by complete for each NAME, or in the rule of the completion\n"
+    "running now when no NAME is given.  Without -o or +o, prints the\n"
+    "options in force.  -D, -E and -I address the default, empty-line and\n"
+    "first-word rules.\n"
     "\n"
-    "Options:\n"
-    "\t-o option\tSet completion option OPTION for each NAME\n"
-    "\t-D\t\tChange options for the \"default\" command completion\n"
-    "\t-E\t\tChange options for the \"empty\" command completion\n"
-    "\t-I\t\tChange options for completion on the initial word\n"
-    "\n"
-    "Using `+o' instead of `-o' turns off the specified option.\n"
-    "\n"
-    "Arguments:\n"
-    "\n"
-    "Each NAME refers to a command for which a completion specification "
-    "must\n"
-    "have previously been defined using the `complete' builtin.  If no "
-    "NAMEs\n"
-    "are supplied, compopt must be called by a function currently "
-    "generating\n"
-    "completions, and the options for that currently-executing completion\n"
-    "generator are modified.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or NAME does not\n"
-    "have a completion specification defined.\n"};
+    "Exit status:\n"
+    "0 unless an option is invalid or a NAME has no rule.\n"};
 
 #define BI_COMPOPT_USAGE "compopt [-o|+o option] [-DEI] [name ...]"
 
@@ -1148,9 +1112,8 @@ int bi_compopt(shell *sh, int argc, char **argv) {
 const help_text bi_help_logout = {
     "logout [n]",
     "\n"
-    "Exits a login shell with exit status N.  Returns an error if not "
-    "executed\n"
-    "in a login shell.\n"};
+    "Leaves a login shell with status N.  A script in the sandbox is never a\n"
+    "login shell, so here it only reports that `exit' is the way out.\n"};
 
 /* A script is never a login shell. */
 int bi_logout(shell *sh, int argc, char **argv) {
