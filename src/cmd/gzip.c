@@ -20,9 +20,10 @@
 #include <string.h>
 
 #include "../archive.h"
+#include "../cold.h"
 #include "cmd.h"
 
-static const char gzip_usage[] =
+static const char gzip_usage[] MSB_COLD =
     "Usage: gzip [OPTION]... [FILE]...\n"
     "Compress or uncompress FILEs (by default, compress FILES in-place).\n"
     "\n"

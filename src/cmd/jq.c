@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "jq.h"
 
-static const char jq_usage[] =
+static const char jq_usage[] MSB_COLD =
     "Usage:\tjq [options] <jq filter> [file...]\n"
     "\tjq [options] --args <jq filter> [strings...]\n"
     "\tjq [options] --jsonargs <jq filter> [JSON_TEXTS...]\n"
@@ -440,7 +441,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
       else if (!strcmp(l, "jsonargs"))
         args_mode = 2;
       else if (!strcmp(l, "help")) {
-        buf_puts(c->out, jq_usage);
+        buf_puts(c->out, cold_get(jq_usage));
         return -100;
       } else if (!strcmp(l, "version")) {
         buf_puts(c->out, "jq-1.7.1\n");
@@ -559,7 +560,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
                    "jq: memsandbox: modules (-L) are not "
                    "supported\n");
           return 2;
-        case 'h': buf_puts(c->out, jq_usage); return -100;
+        case 'h': buf_puts(c->out, cold_get(jq_usage)); return -100;
         case 'V': buf_puts(c->out, "jq-1.7.1\n"); return -100;
         case 'f':
           if (i + 1 >= c->argc) {

@@ -6,9 +6,10 @@
  * change independently and each reports a link count of 1.
  *
  * Usage: link FILE1 FILE2 */
+#include "../cold.h"
 #include "cmd.h"
 
-static const char link_usage[] =
+static const char link_usage[] MSB_COLD =
     "Usage: link FILE1 FILE2\n"
     "  or:  link OPTION\n"
     "Call the link function to create a link named FILE2 to an existing "

@@ -10,9 +10,10 @@
  * two then change independently and each reports a link count of 1. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char ln_usage[] =
+static const char ln_usage[] MSB_COLD =
     "Usage: ln [OPTION]... [-T] TARGET LINK_NAME\n"
     "  or:  ln [OPTION]... TARGET\n"
     "  or:  ln [OPTION]... TARGET... DIRECTORY\n"
