@@ -45,7 +45,7 @@ static const cmd_opt bc_opts[] = {{'h', "help", CMD_ARG_NONE, 'h'},
 
 /* The -l library, written for memsandbox: each function works at a
  * higher scale and truncates its result to the caller's. */
-static const char bc_mathlib[] =
+static const char bc_mathlib[] MSB_COLD =
     "define e(x) {\n"
     "  auto a, d, f, i, m, n, s, v\n"
     "  s = scale\n"
@@ -1700,7 +1700,7 @@ int cmd_bc(cmd_ctx *c) {
   s.linelen = bc_line_length(c);
   if (mathlib) {
     buf *out = c->out;
-    rc = bc_run_source(&s, "(library)", (const uint8_t *)bc_mathlib,
+    rc = bc_run_source(&s, "(library)", (const uint8_t *)cold_get(bc_mathlib),
                        sizeof bc_mathlib - 1);
     c->out = out;
     s.scale = 20;

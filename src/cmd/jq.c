@@ -627,8 +627,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     jv_oset(&E->R, &args, jv_cstr(&E->R, "named"), jv_ref(o->named));
     o->gvals[o->ng++] = args;
   }
-  nerr = jq_compile(ar, &E->R, jq_prelude, src, o->gnames, o->ng, &gnodes,
-                    &prog, &err);
+  nerr = jq_compile(ar, &E->R, cold_get(jq_prelude), src, o->gnames, o->ng,
+                    &gnodes, &prog, &err);
   if (E->R.oom) {
     buf_finish(&err);
     return MSB_ENOMEM;

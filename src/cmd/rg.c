@@ -480,7 +480,7 @@ static int rg_ignored(rg_st *st, const char *abs, int is_dir, int *err) {
 
 /* The globs of type name (borrowed from the table), or NULL. */
 static const char *rg_type_find(const char *name, size_t *len) {
-  const char *p = rg_type_table;
+  const char *p = cold_get(rg_type_table);
   size_t nl = strlen(name);
   while (*p) {
     const char *eol = strchr(p, '\n');
@@ -1311,7 +1311,7 @@ static void rg_settle(rg_st *st, rg_opts_st *o, int nops, int anydir) {
 }
 
 static int rg_type_list(cmd_ctx *c) {
-  return buf_puts(c->out, rg_type_table) < 0 ? MSB_ENOMEM : 0;
+  return buf_puts(c->out, cold_get(rg_type_table)) < 0 ? MSB_ENOMEM : 0;
 }
 
 /* Entry point: see the usage above. */
