@@ -127,9 +127,9 @@ int interp_tick_pace(shell *sh) {
 int interp_charge_bytes(shell *sh, uint64_t n) {
   sh_run *r = sh->run;
   r->byte_carry += n;
-  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
-  n = r->byte_carry / CMD_BYTES_PER_STEP;
-  r->byte_carry %= CMD_BYTES_PER_STEP;
+  if (r->byte_carry < SH_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / SH_BYTES_PER_STEP;
+  r->byte_carry %= SH_BYTES_PER_STEP;
   return interp_tick(sh, n);
 }
 
@@ -2265,6 +2265,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
   int rc;
   if (a->is_array) return interp_assign_array(sh, a, fl);
   rc = expand_string(sh, a->value, &val);
+  /* the value is copied once more, into the variable */
+  if (!rc && (rc = interp_charge_bytes(sh, strlen(val)))) mem_free(sh->m, val);
   if (rc) return rc;
   if (a->index) {
     var *v = var_get(sh->vars, a->name, NULL);
