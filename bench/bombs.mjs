@@ -29,6 +29,7 @@ const BOMBS = [
   ['t=$s on 60 MB in a loop', 'normal', `${MB60}; while :; do t=$s; done`],
   [': "$s" on 60 MB in a loop', 'normal', `${MB60}; while :; do : "$s"; done`],
   [': $s on 60 MB in a loop', 'normal', `${MB60}; while :; do : $s; done`],
+  [': ${#s} on 60 MB in a loop', 'normal', `${MB60}; while :; do : \${#s}; done`],
   ['echo $s > f on 60 MB in a loop', 'normal',
     `${MB60}; while :; do echo "$s" > f; done`],
   ['cat 60 MB file in a loop', 'normal',

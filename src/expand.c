@@ -1486,10 +1486,10 @@ static int expand_param(xw *x, ast_param *pe, int quoted) {
     break;
   case AST_PE_LENGTH: {
     char nb[24];
-    if (v.list)
-      expand_fmt_i64(nb, (int64_t)v.n);
-    else
-      expand_fmt_i64(nb, v.n ? (int64_t)strlen(v.v[0]) : 0);
+    size_t len = v.list ? v.n : v.n ? strlen(v.v[0]) : 0;
+    /* counting a value passes over it: paid like a copy */
+    if (!v.list && (rc = interp_charge_bytes(sh, len))) break;
+    expand_fmt_i64(nb, (int64_t)len);
     xw_exp(x, nb, strlen(nb), quoted);
     break;
   }

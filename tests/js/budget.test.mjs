@@ -100,12 +100,13 @@ test('budget-1.6 the shell pays for every pass over a value (#21 item 4)', async
   // 1 MB value, 100,000 steps of 256 bytes (SH_BYTES_PER_STEP): an
   // assignment copies the value twice (expansion, variable), an unquoted
   // expansion passes over it twice (IFS scan, copy), so about 12 turns
-  // fit; a quoted one passes once (about 25). Before the charges each ran
-  // 97 turns (49 for the write), and to the normal profile's end took a
-  // minute or more on a 60 MB value (bench/bombs.mjs).
+  // fit; a quoted one, or counting its length, passes once (about 25).
+  // Before the charges each ran 97 turns (49 for the write, 19,620 for the
+  // length), and to the normal profile's end took a minute or more on a
+  // 60 MB value (bench/bombs.mjs).
   const sb = await Sandbox.create({ limits: { max_steps: 100000 } });
   for (const [body, most] of [['t=$s', 13], [': $s', 13], [': "$s"', 26],
-    ['echo "$s" > f', 13]]) {
+    ['echo "$s" > f', 13], [': ${#s}', 26]]) {
     await stopsOn(sb, `s=$(printf '%1000000s' | tr ' ' a); n=0; while :; do ${body}; n=$((n+1)); done`,
       'max_steps');
     const n = Number((await sb.execute('echo $n')).stdout);
