@@ -114,3 +114,16 @@ test('budget-1.6 the shell pays for every pass over a value (#21 item 4)', async
   }
   await sb.close();
 });
+
+test('budget-1.7 gzip pays for deflating by input byte (#21 item 4)', async () => {
+  // 1 MB in, 32 units a byte (GZIP_DEFLATE_COST) against 100,000 steps of
+  // 1,024: three turns. Before, 5,684 turns (the input read straight from
+  // the filesystem cost nothing), 37 minutes to the normal budget's end.
+  const sb = await Sandbox.create({ limits: { max_steps: 100000 } });
+  await sb.execute("printf '%1000000s' | tr ' ' a | fold -w 100 > f");
+  await stopsOn(sb, 'n=0; while :; do gzip -c f > /dev/null; n=$((n+1)); done', 'max_steps');
+  const n = Number((await sb.execute('echo $n')).stdout);
+  assert.ok(n >= 1 && n <= 4, `${n} turns`);
+  assert.equal((await sb.execute('gzip -c f | gunzip | cmp - f && echo same')).stdout, 'same\n');
+  await sb.close();
+});
