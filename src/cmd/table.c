@@ -3,10 +3,11 @@
  * checks it). */
 #include <string.h>
 
+#include "../order.h"
 #include "cmd.h"
 
 static const cmd_desc table_cmds[] = {
-#define CMD(name, fn, flags, purpose) {name, fn, flags, purpose},
+#define CMD(name, fn, file, flags, purpose) {name, fn, flags, purpose},
 #include "commands.def"
 #undef CMD
     {0, 0, 0, 0}};
@@ -14,17 +15,7 @@ static const cmd_desc table_cmds[] = {
 #define TABLE_N (sizeof table_cmds / sizeof table_cmds[0] - 1)
 
 const cmd_desc *cmd_find(const char *name) {
-  size_t lo = 0, hi = TABLE_N;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int r = strcmp(name, table_cmds[mid].name);
-    if (r == 0) return &table_cmds[mid];
-    if (r < 0)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return 0;
+  return order_find_name(table_cmds, TABLE_N, sizeof *table_cmds, name);
 }
 
 const cmd_desc *cmd_table(size_t *count) {
