@@ -99,17 +99,44 @@ void xw_end(xw *x) {
   x->magic = 0;
 }
 
+/* Bytes xw_lit cannot copy as they are: XW_ESC, a quoted one needs an
+ * escape in a pattern (xw_needs_escape); XW_GLOB, an unquoted one may
+ * start a glob (xw_is_glob, and extglob's @( !( +( ). */
+enum { XW_ESC = 1, XW_GLOB = 2 };
+static const uint8_t xw_special[256] = {
+    ['*'] = XW_ESC | XW_GLOB, ['?'] = XW_ESC | XW_GLOB,
+    ['['] = XW_ESC | XW_GLOB, ['@'] = XW_ESC | XW_GLOB,
+    ['!'] = XW_ESC | XW_GLOB, ['+'] = XW_ESC | XW_GLOB,
+    [']'] = XW_ESC,           ['\\'] = XW_ESC,
+    ['('] = XW_ESC,           [')'] = XW_ESC,
+    ['|'] = XW_ESC,           ['&'] = XW_ESC,
+    ['^'] = XW_ESC,           ['-'] = XW_ESC};
+
 static int xw_is_glob(int c) { return c == '*' || c == '?' || c == '['; }
 
-static int xw_needs_escape(int c) {
-  return c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' ||
-         c == '(' || c == ')' || c == '|' || c == '@' || c == '!' || c == '+' ||
-         c == '&' || c == '^' || c == '-';
+static int xw_needs_escape(int c) { return xw_special[(uint8_t)c] & XW_ESC; }
+
+static int xw_in_map(const uint8_t *map, int c) {
+  return (map[c >> 3] >> (c & 7)) & 1;
+}
+
+static void xw_map_set(uint8_t *map, const char *chars) {
+  for (; *chars; chars++)
+    map[(uint8_t)*chars >> 3] |= (uint8_t)(1u << ((uint8_t)*chars & 7));
+}
+
+/* The length of s's first run of bytes xw_lit copies as they are, in one
+ * buf_put: a long value then costs about a memcpy, not a call per byte. */
+static size_t xw_plain_run(const char *s, size_t n, int quoted) {
+  size_t i = 0;
+  int stop = quoted ? XW_ESC : XW_GLOB;
+  while (i < n && !(xw_special[(uint8_t)s[i]] & stop)) i++;
+  return i;
 }
 
 /* Appends literal text: quoted (never special) or unquoted (globbing). */
 void xw_lit(xw *x, const char *s, size_t n, int quoted) {
-  size_t i;
+  size_t i, run;
   uint64_t max = x->sh->lim->max_string_bytes;
   if (x->err) return;
   if (max && x->cur.len + n > max) {
@@ -133,6 +160,9 @@ void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     if (quoted) {
       buf_truncate(&x->cur, x->cur.len - n);
       for (i = 0; i < n; i++) {
+        run = xw_plain_run(s + i, n - i, 1);
+        buf_put(&x->cur, s + i, run);
+        if ((i += run) == n) break;
         if (xw_needs_escape((uint8_t)s[i])) buf_putc(&x->cur, '\\');
         buf_putc(&x->cur, s[i]);
       }
@@ -141,7 +171,11 @@ void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     return;
   }
   for (i = 0; i < n; i++) {
-    int c = (uint8_t)s[i];
+    int c;
+    run = xw_plain_run(s + i, n - i, quoted);
+    buf_put(&x->pat, s + i, run);
+    if ((i += run) == n) break;
+    c = (uint8_t)s[i];
     if (quoted) {
       if (xw_needs_escape(c)) buf_putc(&x->pat, '\\');
     } else if (xw_is_glob(c) || ((x->sh->shopts & SH_SO_EXTGLOB) &&
@@ -163,9 +197,14 @@ void xw_exp(xw *x, const char *s, size_t n, int quoted) {
     xw_lit(x, s, n, quoted);
     return;
   }
+  if (interp_charge_bytes(x->sh, n)) { /* the scan for IFS bytes */
+    x->err = MSB_ELIMIT;
+    return;
+  }
   if (!x->ifs_set) {
     x->ifs = var_value(x->sh->vars, "IFS");
     x->ifs_set = 1;
+    xw_map_set(x->ifs_map, x->ifs ? x->ifs : " \t\n");
   }
   ifs = x->ifs ? x->ifs : " \t\n";
   if (!*ifs) {
@@ -175,7 +214,7 @@ void xw_exp(xw *x, const char *s, size_t n, int quoted) {
   st = 0;
   for (i = 0; i < n && !x->err; i++) {
     int c = (uint8_t)s[i];
-    if (!c || !strchr(ifs, c)) continue;
+    if (!xw_in_map(x->ifs_map, c)) continue;
     if (i > st) xw_lit(x, s + st, i - st, 0);
     st = i + 1;
     if (xw_ifs_ws(c)) {

@@ -25,6 +25,7 @@ typedef struct xw {
   int litsplit; /* literal text of ${x-word} in unquoted context splits */
   const char *ifs; /* $IFS, looked up at the first unquoted expansion */
   int ifs_set;
+  uint8_t ifs_map[32]; /* the bytes of ifs, one bit each */
   int err;      /* sticky: <0 fatal, 1 expansion error */
 } xw;
 

@@ -106,8 +106,9 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
 }
 
 /* Work a match costs beyond its bytes (a search restarted, the
- * replacement put), in bytes (interp_charge_bytes). */
-#define EXPAND_MATCH_BYTES 64
+ * replacement put), in bytes (interp_charge_bytes): a sixteenth of a
+ * step. */
+#define EXPAND_MATCH_BYTES 16
 
 /* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
  * literal, the text between matches copied in bulk. Returns the number of
@@ -893,10 +894,10 @@ int expand_param(xw *x, ast_param *pe, int quoted) {
     break;
   case AST_PE_LENGTH: {
     char nb[24];
-    if (v.list)
-      expand_fmt_i64(nb, (int64_t)v.n);
-    else
-      expand_fmt_i64(nb, v.n ? (int64_t)strlen(v.v[0]) : 0);
+    size_t len = v.list ? v.n : v.n ? strlen(v.v[0]) : 0;
+    /* counting a value passes over it: paid like a copy */
+    if (!v.list && (rc = interp_charge_bytes(sh, len))) break;
+    expand_fmt_i64(nb, (int64_t)len);
     xw_exp(x, nb, strlen(nb), quoted);
     break;
   }

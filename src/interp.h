@@ -300,10 +300,19 @@ int interp_tick(shell *sh, uint64_t n);
 /* interp_tick(sh, 1) at a statement or a loop's turn, where a paced run
  * may suspend (see shell_pace); MSB_ELIMIT when the host ended it. */
 int interp_tick_pace(shell *sh);
+/* Bytes of the shell's own work per step: 4 times the commands' rate
+ * (CMD_BYTES_PER_STEP), measured in wasm on 2026-12-02. An assignment of
+ * a 60 MB value costs about 90 ms (1.5 ns a byte: the expansion, the copy
+ * into the variable, freeing the old value), an unquoted expansion about
+ * 200 ms (IFS scan, glob scan, copies), and the cheapest step 0.13 us; at
+ * 256 bytes a step the shell's byte work to the end of the normal
+ * profile's budget takes seconds, not minutes (bench/bombs.mjs). */
+#define SH_BYTES_PER_STEP 256u
 /* Charges n bytes copied, scanned or matched, one step per
- * CMD_BYTES_PER_STEP (cmd.h); as interp_tick. The places that move data
- * in bulk call it: expansion results (expand.c), writes to any stream and
- * input consumed (interp_io.c), pattern removal and substitution. */
+ * SH_BYTES_PER_STEP; as interp_tick. The places that move data in bulk
+ * call it: expansion results and field splitting (expand.c), assignments
+ * (interp_assign.c), writes to any stream and input consumed
+ * (interp_io.c), pattern removal and substitution. */
 int interp_charge_bytes(shell *sh, uint64_t n);
 /* Charges n bytes of native stack for a recursion (SH_STACK_*): 0, or
  * MSB_ELIMIT with a message when SH_STACK_MAX would be passed (the run

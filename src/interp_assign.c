@@ -256,6 +256,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
   int rc;
   if (a->is_array) return interp_assign_array(sh, a, fl);
   rc = expand_string(sh, a->value, &val);
+  /* the value is copied once more, into the variable */
+  if (!rc && (rc = interp_charge_bytes(sh, strlen(val)))) mem_free(sh->m, val);
   if (rc) return rc;
   if (a->index) {
     var *v = var_get(sh->vars, a->name, NULL);

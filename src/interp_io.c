@@ -110,9 +110,9 @@ int interp_tick_pace(shell *sh) {
 int interp_charge_bytes(shell *sh, uint64_t n) {
   sh_run *r = sh->run;
   r->byte_carry += n;
-  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
-  n = r->byte_carry / CMD_BYTES_PER_STEP;
-  r->byte_carry %= CMD_BYTES_PER_STEP;
+  if (r->byte_carry < SH_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / SH_BYTES_PER_STEP;
+  r->byte_carry %= SH_BYTES_PER_STEP;
   return interp_tick(sh, n);
 }
 

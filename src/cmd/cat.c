@@ -9,9 +9,10 @@
  * and squeezing continue across files exactly like GNU cat. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cat_usage[] =
+static const char cat_usage[] MSB_COLD =
     "Usage: cat [OPTION]... [FILE]...\n"
     "Concatenate FILE(s) to standard output.\n"
     "\n"

@@ -124,12 +124,13 @@ struct cmd_ctx {
   uint64_t byte_carry; /* bytes of work not yet paid (cmd_charge_bytes) */
 };
 
-/* Work by volume: every CMD_BYTES_PER_STEP bytes copied, scanned or
- * matched cost one step, in the shell (expansion results, writes to any
- * stream, input consumed) and in commands (files read), so that the step
- * limit bounds time whatever a step does: moving 1 KiB takes about as long
- * as the cheapest shell step in wasm. A script that moves a few MB pays a
- * few thousand steps, well inside either profile. */
+/* Work by volume: every CMD_BYTES_PER_STEP bytes a command copies, scans
+ * or matches (files read) cost one step, so that the step limit bounds
+ * time whatever a step does: moving 1 KiB takes about as long as the
+ * cheapest shell step in wasm. The shell's own byte work (expansions,
+ * assignments, writes to any stream, input consumed) is dearer per byte
+ * and pays SH_BYTES_PER_STEP (interp.h). A script that moves a few MB
+ * pays a few thousand steps, well inside either profile. */
 #define CMD_BYTES_PER_STEP 1024u
 
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */

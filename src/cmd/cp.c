@@ -15,9 +15,10 @@
  * tree cannot spill outside the destination through links in it. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cp_usage[] =
+static const char cp_usage[] MSB_COLD =
     "Usage: cp [OPTION]... [-T] SOURCE DEST\n"
     "  or:  cp [OPTION]... SOURCE... DIRECTORY\n"
     "  or:  cp [OPTION]... -t DIRECTORY SOURCE...\n"

@@ -22,10 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../rng.h"
 #include "cmd.h"
 
-static const char dd_usage[] =
+static const char dd_usage[] MSB_COLD =
     "Usage: dd [OPERAND]...\n"
     "  or:  dd OPTION\n"
     "Copy a file, converting and formatting according to the operands.\n"

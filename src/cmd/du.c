@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char du_usage[] =
+static const char du_usage[] MSB_COLD =
     "Usage: du [OPTION]... [FILE]...\n"
     "Summarize device usage of the set of FILEs, recursively for "
     "directories.\n"

@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char file_usage[] =
+static const char file_usage[] MSB_COLD =
     "Usage: file [-bhiL] [--mime-type] [--mime-encoding] [--] FILE...\n"
     "Determine type of FILEs.\n"
     "\n"

@@ -21,6 +21,7 @@
  * Usage: grep [OPTION]... PATTERNS [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../regex.h"
 #include "cmd.h"
@@ -29,7 +30,7 @@
  * read of this many bytes. */
 #define GREP_BUFSIZE ((size_t)98304)
 
-static const char grep_usage[] =
+static const char grep_usage[] MSB_COLD =
     "Usage: grep [OPTION]... PATTERNS [FILE]...\n"
     "Search for PATTERNS in each FILE.\n"
     "Example: grep -i 'hello world' menu.h main.c\n"
@@ -893,7 +894,7 @@ int cmd_grep(cmd_ctx *c) {
         else {
           /* GNU grep answers an unknown WHEN with its --help text. */
           buf_finish(&pats);
-          buf_puts(c->out, grep_usage);
+          buf_puts(c->out, cold_get(grep_usage));
           return 0;
         }
         buf_finish(&pats);

@@ -8,9 +8,10 @@
  * Usage: head [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char head_usage[] =
+static const char head_usage[] MSB_COLD =
     "Usage: head [OPTION]... [FILE]...\n"
     "Print the first 10 lines of each FILE to standard output.\n"
     "With more than one FILE, precede each with a header giving the file "

@@ -17,9 +17,10 @@
  *        install [OPTION]... -d DIRECTORY... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char install_usage[] =
+static const char install_usage[] MSB_COLD =
     "Usage: install [OPTION]... [-T] SOURCE DEST\n"
     "  or:  install [OPTION]... SOURCE... DIRECTORY\n"
     "  or:  install [OPTION]... -t DIRECTORY SOURCE...\n"

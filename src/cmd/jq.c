@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "jq.h"
 
-static const char jq_usage[] =
+static const char jq_usage[] MSB_COLD =
     "jq - commandline JSON processor [version 1.7.1]\n"
     "\n"
     "Usage:\tjq [options] <jq filter> [file...]\n"
@@ -637,7 +638,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
       else if (!strcmp(l, "jsonargs"))
         args_mode = 2;
       else if (!strcmp(l, "help")) {
-        buf_puts(c->out, jq_usage);
+        buf_puts(c->out, cold_get(jq_usage));
         return -100;
       } else if (!strcmp(l, "version")) {
         buf_puts(c->out, "jq-1.7.1\n");
@@ -751,7 +752,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
                    "jq: memsandbox: modules (-L) are not "
                    "supported\n");
           return 2;
-        case 'h': buf_puts(c->out, jq_usage); return -100;
+        case 'h': buf_puts(c->out, cold_get(jq_usage)); return -100;
         case 'V': buf_puts(c->out, "jq-1.7.1\n"); return -100;
         case 'f': o->from_file = 1; break;
         default: jq_usage_err(c, "Unknown option %s", a); return 2;
@@ -807,8 +808,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     jv_oset(&E->R, &args, jv_cstr(&E->R, "named"), jv_ref(o->named));
     o->gvals[o->ng++] = args;
   }
-  nerr = jq_compile(ar, &E->R, jq_prelude, src, o->gnames, o->ng, &gnodes,
-                    &prog, &err);
+  nerr = jq_compile(ar, &E->R, cold_get(jq_prelude), src, o->gnames, o->ng,
+                    &gnodes, &prog, &err);
   if (E->R.oom) {
     buf_finish(&err);
     return MSB_ENOMEM;

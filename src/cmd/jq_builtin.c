@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "jq.h"
 
-const char jq_prelude[] =
+const char jq_prelude[] MSB_COLD =
     "def values: select(. != null);"
     "def nulls: select(. == null);"
     "def booleans: select(type == \"boolean\");"

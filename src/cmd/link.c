@@ -2,9 +2,10 @@
  * existing FILE1 (GNU coreutils 9): exactly two operands.
  *
  * Usage: link FILE1 FILE2 */
+#include "../cold.h"
 #include "cmd.h"
 
-static const char link_usage[] =
+static const char link_usage[] MSB_COLD =
     "Usage: link FILE1 FILE2\n"
     "  or:  link OPTION\n"
     "Call the link function to create a link named FILE2 to an existing "

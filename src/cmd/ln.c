@@ -9,9 +9,10 @@
  * symlink, a copy of the symlink. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char ln_usage[] =
+static const char ln_usage[] MSB_COLD =
     "Usage: ln [OPTION]... [-T] TARGET LINK_NAME\n"
     "  or:  ln [OPTION]... TARGET\n"
     "  or:  ln [OPTION]... TARGET... DIRECTORY\n"

@@ -13,10 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../order.h"
 #include "cmd.h"
 
-static const char ls_usage[] =
+static const char ls_usage[] MSB_COLD =
     "Usage: ls [OPTION]... [FILE]...\n"
     "List information about the FILEs (the current directory by default).\n"
     "Sort entries alphabetically if none of -StU is specified.\n"

@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char od_usage[] =
+static const char od_usage[] MSB_COLD =
     "Usage: od [OPTION]... [FILE]...\n"
     "Write an unambiguous representation, octal bytes by default,\n"
     "of FILE to standard output.  With more than one FILE argument,\n"

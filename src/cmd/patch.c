@@ -31,10 +31,11 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../patch.h"
 #include "cmd.h"
 
-static const char patch_usage[] =
+static const char patch_usage[] MSB_COLD =
     "Usage: patch [OPTION]... [ORIGFILE [PATCHFILE]]\n"
     "\n"
     "Input options:\n"

@@ -9,9 +9,10 @@
  * By default all but the last component must exist. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char realpath_usage[] =
+static const char realpath_usage[] MSB_COLD =
     "Usage: realpath [OPTION]... FILE...\n"
     "Print the resolved absolute file name;\n"
     "all but the last component must exist\n"

@@ -21,10 +21,11 @@
  * Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char sed_usage[] =
+static const char sed_usage[] MSB_COLD =
     "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n"
     "\n"
     "  -n, --quiet, --silent\n"
@@ -1796,7 +1797,7 @@ static void sed_usage_err(cmd_ctx *c, size_t mark) {
   char *nl = p ? memchr(p, '\n', e->len - mark) : NULL;
   if (!nl) return;
   buf_truncate(e, (size_t)(nl + 1 - e->p));
-  buf_puts(e, sed_usage);
+  buf_puts(e, cold_get(sed_usage));
 }
 
 /* Entry point: see the usage above. */
@@ -1916,7 +1917,7 @@ int cmd_sed(cmd_ctx *c) {
   nops = g.nops;
   if (!have) {
     if (nops < 1) {
-      buf_puts(c->err, sed_usage);
+      buf_puts(c->err, cold_get(sed_usage));
       buf_finish(&script);
       sed_cleanup(&s);
       return 1;

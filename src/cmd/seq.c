@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char seq_usage[] =
+static const char seq_usage[] MSB_COLD =
     "Usage: seq [OPTION]... LAST\n"
     "  or:  seq [OPTION]... FIRST LAST\n"
     "  or:  seq [OPTION]... FIRST INCREMENT LAST\n"

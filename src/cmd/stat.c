@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char stat_usage[] =
+static const char stat_usage[] MSB_COLD =
     "Usage: stat [OPTION]... FILE...\n"
     "Display file or file system status.\n"
     "\n"

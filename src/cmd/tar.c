@@ -35,11 +35,12 @@
 #include <string.h>
 
 #include "../archive.h"
+#include "../cold.h"
 #include "../glob.h"
 #include "../inf.h"
 #include "cmd.h"
 
-static const char tar_usage[] =
+static const char tar_usage[] MSB_COLD =
     "Usage: tar [OPTION...] [FILE]...\n"
     "GNU 'tar' saves many files together into a single tape or disk "
     "archive,\nand can restore individual files from the archive.\n"

@@ -7,9 +7,10 @@
  * the limit stops the run, as no reader would ever have stopped yes. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char yes_usage[] =
+static const char yes_usage[] MSB_COLD =
     "Usage: yes [STRING]...\n"
     "  or:  yes OPTION\n"
     "Repeatedly output a line with all specified STRING(s), or 'y'.\n"
