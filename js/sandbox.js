@@ -135,6 +135,7 @@ export class Sandbox {
     this._pendingCwd = null;
     this._running = false; // a sliced execute is between two slices
     this._runEnded = null; // settles when that execute ends
+    this._runRec = 0; // the result and blob records of execute's runs
     this._stepsPerSlice = FIRST_SLICE_STEPS;
     /** Opaque id carried by every event as `sandbox`. */
     this.id = randomHandle();
@@ -502,26 +503,23 @@ export class Sandbox {
     const call = this._execCall(script, options);
     const inst = this._inst;
     const scope = new Scope(inst);
-    const streams = [
-      new OutputStream(1, options.onStdout, options.encoding),
-      new OutputStream(2, options.onStderr, options.encoding),
-    ];
+    const streams = [];
+    if (options.onStdout) streams.push(new OutputStream(1, options.onStdout, options.encoding));
+    if (options.onStderr) streams.push(new OutputStream(2, options.onStderr, options.encoding));
     let run = 0;
-    let res = 0;
-    let ended = () => {};
+    let ended = null;
+    // the sandbox's own records (one run at a time): other calls may use
+    // the instance's scratch records between slices
+    this._runRec ||= inst.alloc(K.MSB_WASM_RES_SIZE + K.MSB_WASM_BLOB_SIZE + 8);
+    const res = this._runRec;
+    const blob = res + ((K.MSB_WASM_RES_SIZE + 7) & ~7);
     try {
-      // the records live in this call's scope: other calls may use the
-      // instance's scratch records between slices
-      res = scope.alloc(K.MSB_WASM_RES_SIZE);
-      const blob = scope.alloc(K.MSB_WASM_BLOB_SIZE);
       this._call('execute', () => {
         const { code, len, opts } = call.write(scope);
         const rc = inst.call(OP.exec_start, this._sb, code, len, opts, blob);
         run = inst.dv().getUint32(blob, true);
         return rc;
       });
-      this._running = true;
-      this._runEnded = new Promise((resolve) => { ended = resolve; });
       const deadline = timeoutMs === undefined ? Infinity : started + timeoutMs;
       let cancelled = false;
       const cancelIfDue = () => {
@@ -550,6 +548,10 @@ export class Sandbox {
         const scaled = Math.round(steps * sliceMs / Math.max(took, 0.01));
         steps = Math.min(MAX_SLICE_STEPS, Math.max(MIN_SLICE_STEPS, Math.min(scaled, steps * 4)));
         this._stepsPerSlice = steps;
+        if (!ended) { // the first pause: calls made from now on wait
+          this._running = true;
+          this._runEnded = new Promise((resolve) => { ended = resolve; });
+        }
         for (const st of streams) st.pump(inst, run, blob);
         await yieldToHost();
         if (this._state === SandboxState.CLOSED) run = 0; // close() ended the run
@@ -561,7 +563,7 @@ export class Sandbox {
         if (inst.call(OP.exec_step, run, 0, res) === 0) inst.call(OP.result_finish, this._sb, res);
       }
       this._running = false;
-      ended();
+      ended?.();
       if (this._state !== SandboxState.FAILED && this._state !== SandboxState.CLOSED) {
         scope.free();
         this._flushEvents();
@@ -1280,6 +1282,7 @@ export class Sandbox {
     const child = new Sandbox(inst, this._sb, info);
     sbClock = () => child._clockNow();
     child._pendingCwd = this._pendingCwd;
+    child._runRec = this._runRec; // copied along with the memory
     child._state = SandboxState.RUNNING;
     // the copy carries the policy (C memory); the events are the child's own
     child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
