@@ -182,6 +182,22 @@ test('slice-1.11 a run paused deep in recursion resumes intact', async () => {
   await sb.close();
 });
 
+test('slice-1.12 long commands pause inside: an abort stops seq itself', async () => {
+  const sb = await open();
+  const script = 'seq 1 30000 | grep 7 | sed s/7/x/ | tail -2; yes ab | head -c 50000 | cat -n | tail -1';
+  const want = await sb.execute(script, { sliceMs: Infinity });
+  assert.equal(want.stdout, '2998x\n2999x\n 16667\tab');
+  assert.equal((await sb.execute(script, { sliceMs: 0.001 })).stdout, want.stdout);
+  // run whole, seq would fill the string limit long before it returned
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 0);
+  const r = await sb.execute('seq 1 1000000000 > /dev/null', { signal: ac.signal });
+  assert.equal(r.exitCode, 130);
+  assert.equal(r.limit, 'cancelled');
+  assert.equal((await sb.execute('echo ok')).stdout, 'ok\n');
+  await sb.close();
+});
+
 test('slice-2.1 the execute tool: timeout_seconds and a signal stop the run', async () => {
   const { createTools } = await import('../../build/npm/tools.js');
   const sb = await open();
