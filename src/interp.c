@@ -2812,25 +2812,16 @@ static int interp_capture_text_run(shell *sh, const char *text, size_t len,
   return rc;
 }
 
-/* A command substitution runs whole within a slice of a paced run, and
- * expansion reaches it through a pointer: Asyncify, told to ignore
- * indirect calls, then leaves expansion's frames as they are, which keeps
- * deep nesting within V8's stack (see SH_STACK_MAX). */
+/* A paced run may pause inside a command substitution: expansion calls it
+ * directly, so Asyncify instruments expansion's frames on the way (3.7 KB
+ * gzipped; tests/js/stack.test.mjs holds the nesting bounds with them). */
 int interp_capture(shell *sh, ast_node *n, buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture(sh, n, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_run(sh, n, out);
 }
 
 int interp_capture_text(shell *sh, const char *text, size_t len, int line,
                         buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture_text(sh, text, len, line, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_text_run(sh, text, len, line, out);
 }
 
 static int interp_subshell(shell *sh, ast_node *body) {
@@ -4546,8 +4537,6 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   run.procsub_next = 63;
   run.pace = sh->pace;
   if (run.pace) run.pace->run = &run;
-  run.capture = interp_capture_run;
-  run.capture_text = interp_capture_text_run;
   sh->run = &run;
   var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;

@@ -182,7 +182,7 @@ test('slice-1.11 a run paused deep in recursion resumes intact', async () => {
   await sb.close();
 });
 
-test('slice-1.12 long commands pause inside: an abort stops seq itself', async () => {
+test('slice-1.12 long commands and $( ) pause inside: an abort stops them', async () => {
   const sb = await open();
   const script = 'seq 1 30000 | grep 7 | sed s/7/x/ | tail -2; yes ab | head -c 50000 | cat -n | tail -1';
   const want = await sb.execute(script, { sliceMs: Infinity });
@@ -195,6 +195,12 @@ test('slice-1.12 long commands pause inside: an abort stops seq itself', async (
   assert.equal(r.exitCode, 130);
   assert.equal(r.limit, 'cancelled');
   assert.equal((await sb.execute('echo ok')).stdout, 'ok\n');
+  // and inside $( ), which ran whole within a slice before
+  const ac2 = new AbortController();
+  setTimeout(() => ac2.abort(), 0);
+  const r2 = await sb.execute('x=$(while :; do :; done); echo no', { signal: ac2.signal });
+  assert.equal(r2.exitCode, 130);
+  assert.equal(r2.stdout, '');
   await sb.close();
 });
 

@@ -195,3 +195,26 @@ TEST("run-6 long commands pause inside (cat grep sed seq yes)") {
   msb_result_finish(sb, &r);
   CHECK(api_close(sb) == 0);
 }
+
+/* A command substitution pauses inside (it ran whole within a step):
+ * the same output, a pause per loop turn, and a cancel stops it. */
+TEST("run-7 a run pauses inside $( )") {
+  static const char s[] =
+      "x=$(i=0; while [ $i -lt 300 ]; do i=$((i+1)); done; echo $i); "
+      "echo \"$x $(echo in)\"";
+  static const char loop[] = "x=$(while :; do :; done); echo no";
+  msb_sandbox *sb;
+  msb_run *run;
+  msb_result r;
+  REQUIRE((sb = tr_open()));
+  CHECK(tr_run(sb, s, 1, NULL, &r) > 300);
+  CHECK(r.exit_code == 0 && r.out_len == 7 && !memcmp(r.out, "300 in\n", 7));
+  msb_result_finish(sb, &r);
+  REQUIRE(msb_exec_start(sb, loop, strlen(loop), NULL, &run) == 0);
+  CHECK(msb_exec_step(run, 100, &r) == MSB_PAUSED);
+  msb_exec_cancel(run, MSB_CANCEL_ABORT);
+  REQUIRE(msb_exec_step(run, 100, &r) == 0);
+  CHECK(r.exit_code == 130 && r.out_len == 0);
+  msb_result_finish(sb, &r);
+  CHECK(api_close(sb) == 0);
+}
