@@ -250,10 +250,14 @@ EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
   -sEXPORTED_FUNCTIONS=$(subst $(space),$(,),$(WASM_EXPORTS:%=_%)) \
   --js-library wasm/emcc-asyncify.js
 
+# The link runs binaryen at -O1: at -O2 it would inline across the module
+# before Asyncify, and coro_yield inlined into the interpreter makes the
+# pass treat the call that starts an unwind as an ordinary one (the run
+# traps at its first pause). The -O2 after Asyncify inlines safely.
 $(B)/emcc/memsandbox.wasm: $(call lib_obj,emcc) $(B)/emcc/wasm/abi.o \
                            wasm/exports.list wasm/emcc-asyncify.js
 	@echo "emcc-ld $@"
-	@$(EMCC) $(WASM_OPT) $(EMCC_LDFLAGS) -o $(B)/emcc/memsandbox.js \
+	@$(EMCC) -O1 $(EMCC_LDFLAGS) -o $(B)/emcc/memsandbox.js \
 	  $(filter %.o,$^)
 	@rm -f $(B)/emcc/memsandbox.js
 	$(WASM_OPT_BIN) $(ASYNCIFY) $(WASM_OPT) $@ -o $@

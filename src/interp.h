@@ -1,4 +1,4 @@
-/* interp.h - interpreter internals shared by interp.c, expand.c and
+/* interp.h - interpreter internals shared by src/interp*.c, expand.c and
  * src/builtin/ (not an API: the API is shell.h).
  *
  * I/O model: a shell has ten file descriptors, each a reference to a stream.
@@ -263,7 +263,7 @@ struct shell {
                            instead of the shell's exports (borrowed) */
 };
 
-/* ---- interp.c ------------------------------------------------------- */
+/* ---- src/interp*.c --------------------------------------------------- */
 
 /* Runs a node; returns the exit status (0-255) or a negative MSB_E* code
  * that stops the whole run (limits, out of memory). */
@@ -283,7 +283,7 @@ int interp_tick_pace(shell *sh);
 /* Charges n bytes copied, scanned or matched, one step per
  * CMD_BYTES_PER_STEP (cmd.h); as interp_tick. The places that move data
  * in bulk call it: expansion results (expand.c), writes to any stream and
- * input consumed (interp.c), pattern removal and substitution. */
+ * input consumed (interp_io.c), pattern removal and substitution. */
 int interp_charge_bytes(shell *sh, uint64_t n);
 /* Charges n bytes of native stack for a recursion (SH_STACK_*): 0, or
  * MSB_ELIMIT with a message when SH_STACK_MAX would be passed (the run

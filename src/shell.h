@@ -27,7 +27,7 @@ typedef struct shell_pace {
   uint64_t until;  /* yield once the run's steps reach it; 0 = never */
   uint64_t steps;  /* the run's steps at the last yield */
   int stop;        /* a limit_id: end the run with it when resumed */
-  void *run;       /* the run's state while it runs (interp.c) */
+  void *run;       /* the run's state while it runs (interp_exec.c) */
 } shell_pace;
 /* The run's stdout (fd 1) or stderr (fd 2) so far, as the result will hold
  * it (redacted; a secret's possible start is held back until it is known

@@ -2,7 +2,7 @@
  *
  * Signals never reach the sandbox, so a signal's trap is only recorded:
  * `trap -p` lists it exactly as bash does, and scripts that install
- * cleanup handlers run unchanged. EXIT, ERR and RETURN run (interp.c). */
+ * cleanup handlers run unchanged. EXIT, ERR and RETURN run (interp_exec.c). */
 #ifndef MSB_TRAP_H
 #define MSB_TRAP_H
 

@@ -158,7 +158,9 @@ static int awk_setup(awk_rt *A) {
   awk_set_num(A, &A->g[V_ARGC].v, A->o->nargs + 1);
   if ((rc = awk_arr_set(A, pi, "version", "5.2.1", 5)) != 0 ||
       (rc = awk_arr_set(A, pi, "FS", "FS", 2)) != 0 ||
-      (rc = awk_arr_set(A, pi, "platform", "posix", 5)) != 0)
+      (rc = awk_arr_set(A, pi, "platform", "posix", 5)) != 0 ||
+      (rc = awk_arr_set(A, pi, "strftime", AWK_STRFTIME_FMT,
+                        strlen(AWK_STRFTIME_FMT))) != 0)
     return rc;
   if ((rc = awk_set_record(A, "", 0)) != 0) return rc;
   if (A->o->csv) {
@@ -464,12 +466,7 @@ int cmd_awk(cmd_ctx *c) {
       if (*a == ' ') break;
     }
   }
-  if (!g.nsrc) {
-    if (i >= c->argc) return awk_usage_err(c);
-    rc = awk_add_src(c, &g, "cmd. line", c->argv[i], strlen(c->argv[i]));
-    if (rc) return rc;
-    i++;
-  }
+  /* gawk checks -v operands before it looks for the program */
   for (k = 0; k < nassign; k++) {
     const char *eq = strchr(assigns[k], '=');
     if (!eq || !awk_is_name(assigns[k], (size_t)(eq - assigns[k]))) {
@@ -478,6 +475,12 @@ int cmd_awk(cmd_ctx *c) {
                  cmd_name(c), assigns[k]);
       return awk_usage_err(c);
     }
+  }
+  if (!g.nsrc) {
+    if (i >= c->argc) return awk_usage_err(c);
+    rc = awk_add_src(c, &g, "cmd. line", c->argv[i], strlen(c->argv[i]));
+    if (rc) return rc;
+    i++;
   }
   for (; i < c->argc; i++) args[nargs++] = c->argv[i];
   o.assigns = assigns;

@@ -80,6 +80,8 @@ enum {
   S_BREAK,
   S_CONTINUE,
   S_DELETE,
+  S_SWITCH, /* a: subject; b: S_CASE list (a: label or NULL, b: body) */
+  S_CASE,
   S_GETLINE_UNUSED
 };
 
@@ -238,6 +240,9 @@ enum {
   T_EXIT,
   T_RETURN,
   T_DELETE,
+  T_SWITCH,
+  T_CASE,
+  T_DEFAULT,
   T_GETLINE,
   T_PRINT,
   T_PRINTF,
@@ -319,17 +324,32 @@ int awk_run(cmd_ctx *c, awk_prog *p, const awk_opts *o);
 
 /* ---- runtime (shared by awk_interp.c, awk_io.c, awk_func.c) ---------- */
 
-/* Associative array: insertion-ordered entries, open-addressed index. */
+/* Associative array: insertion-ordered entries, open-addressed index.
+ * The g* fields model where gawk would store each key, which is the order
+ * for (k in a) lists them in (awk_order.c). */
 typedef struct awk_ent {
   awk_str *key; /* NULL: deleted */
   awk_val v;
   uint32_t hash;
+  uint32_t gcode;  /* gawk's hash of the key in its table */
+  uint32_t gstamp; /* insertion rank in that table */
+  uint8_t gpart;   /* AP_STR, AP_CINT or AP_INT: the gawk table holding it */
+  int32_t gint;    /* the key as an integer (AP_CINT, AP_INT) */
 } awk_ent;
 typedef struct awk_arr {
   awk_ent *e;
   size_t n, cap, live; /* entries used (with holes), allocated, live */
   uint32_t *ix;        /* 0 empty, else entry index + 1 */
   size_t ixcap;        /* power of two */
+  /* gawk's storage model (awk_order.c) */
+  uint8_t gkind, xkind; /* the array's type; its extra part's (cint only) */
+  uint32_t gsize, gcount, gtick; /* string table: buckets, keys, last rank */
+  uint32_t isize, icount, itick; /* integer hash table: the same */
+  size_t ncint;                  /* keys in the cint part */
+  long long gcap;                /* cint leaf slots allocated */
+  long long *lbase; /* cint leaves: first key (open addressing) */
+  uint32_t *lcount; /* and keys in it (0: freed) */
+  size_t lcap, lused;
 } awk_arr;
 
 enum { C_UNTYPED, C_SCALAR, C_ARRAY, C_REF };
@@ -343,18 +363,18 @@ typedef struct awk_cell {
 typedef struct awk_field {
   size_t off, len; /* span in the record while not materialised */
   awk_val v;
-  int mat;         /* v holds the value */
+  int mat; /* v holds the value */
 } awk_field;
 
 /* An input source: the main input, `getline < file` or `cmd | getline`. */
 typedef struct awk_in {
-  char *name;          /* file or command (owned) */
-  int kind;            /* RD_FILE, RD_CMD, or RD_NONE for the main input */
-  char *abs;           /* absolute path for files (refetched after writes) */
+  char *name; /* file or command (owned) */
+  int kind; /* RD_FILE, RD_CMD, or RD_NONE for the main input */
+  char *abs; /* absolute path for files (refetched after writes) */
   const uint8_t *data; /* the bytes */
   size_t len, pos;
-  buf own;             /* owned bytes (command output) */
-  unsigned gen;        /* filesystem generation the view belongs to */
+  buf own; /* owned bytes (command output) */
+  unsigned gen; /* filesystem generation the view belongs to */
   int eof;
 } awk_in;
 
@@ -396,7 +416,7 @@ typedef struct awk_rt {
   int split, dirty; /* fields split from rec; rec stale (fields changed) */
   /* input */
   awk_in main;
-  int argi;            /* next ARGV index for the main input */
+  int argi; /* next ARGV index for the main input */
   int main_done, main_open;
   awk_in *ins[AWK_MAX_STREAMS];
   int nins;
@@ -430,6 +450,15 @@ typedef struct awk_rt {
   rx **lits; /* compiled regex literals, freed at the end */
   size_t nlits, litcap;
 } awk_rt;
+
+/* awk_order.c: gawk's for-in order. */
+enum { AP_STR, AP_CINT, AP_INT };
+int awk_order_add(awk_rt *A, awk_arr *a, awk_ent *e);
+void awk_order_del(awk_rt *A, awk_arr *a, awk_ent *e);
+void awk_order_clear(awk_rt *A, awk_arr *a);
+
+/* gawk's default for strftime() and PROCINFO["strftime"]. */
+#define AWK_STRFTIME_FMT "%a %b %e %H:%M:%S %Z %Y"
 
 /* Control results of statements besides 0 and negative codes. */
 enum {
@@ -481,6 +510,8 @@ awk_arr *awk_cell_arr(awk_rt *A, awk_node *var); /* the array a name holds */
 int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n);
 /* Regex: a regex literal node or a dynamic string. */
 rx *awk_regex(awk_rt *A, awk_node *n, int *rc);
+int awk_rx_compile(mem *m, const char *s, size_t n, int icase, rx **out,
+                   buf *msg);
 rx *awk_regex_str(awk_rt *A, const char *s, size_t n, int *rc);
 int awk_rx_exec(awk_rt *A, rx *r, const char *s, size_t n, size_t start,
                 unsigned ef, rx_match *m, size_t nm);
@@ -499,7 +530,7 @@ int awk_split_csv(awk_rt *A, const char *s, size_t n);
 /* The next non-empty match of re in s from *pos (FPAT, patsplit): 1 with
  * m set and *pos past it, 0 at the end, or a negative code. */
 int awk_next_field_match(awk_rt *A, rx *re, const char *s, size_t n,
-                         size_t *pos, rx_match *m);
+                         size_t *pos, size_t *last, rx_match *m);
 int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
                  awk_arr *arr, awk_arr *seps, int *count);
 /* A `var=value` operand or -v assignment: 1 when s was one, else 0. */
@@ -510,6 +541,10 @@ int awk_print(awk_rt *A, awk_node *n);
 int awk_out_stream(awk_rt *A, int kind, const char *name, buf **b);
 int awk_close(awk_rt *A, const char *name, size_t n, double *res);
 int awk_flush_all(awk_rt *A);
+int awk_fflush(awk_rt *A, const char *name, double *res);
+void awk_set_errno(awk_rt *A, const char *msg);
+int awk_split_csv_arr(awk_rt *A, const char *s, size_t n, awk_arr *arr,
+                      awk_arr *seps, int *count);
 int awk_close_all(awk_rt *A);
 int awk_system(awk_rt *A, const char *cmd, double *status);
 int awk_ob_flush(awk_rt *A);

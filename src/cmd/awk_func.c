@@ -60,23 +60,32 @@ static double awk_rand(awk_rt *A) {
 
 /* ---- special variables ---------------------------------------------- */
 
+/* The field splitting in force (0 FS, 3 FIELDWIDTHS, 4 FPAT), named in
+ * PROCINFO["FS"] as gawk does; --csv overrides all three. */
+static int awk_set_fs_mode(awk_rt *A, int mode) {
+  static const char *const names[] = {"FS", "", "", "FIELDWIDTHS", "FPAT"};
+  awk_val *e;
+  if (A->o->csv) return 0;
+  A->fs_mode = mode;
+  if (A->g[V_PROCINFO].kind != C_ARRAY) return 0;
+  if (!(e = awk_arr_get(A, A->g[V_PROCINFO].a, "FS", 2, 1))) return A->err;
+  return awk_set_str(A, e, names[mode], strlen(names[mode]), 0);
+}
+
 int awk_special_set(awk_rt *A, int slot) {
   awk_val *v = &A->g[slot].v;
   int rc;
   switch (slot) {
   case V_NF: return awk_set_nf(A, awk_val_num(v));
   case V_FS:
-    A->fs_mode = A->o->csv ? 5 : 0;
-    A->split = A->split && !A->dirty ? A->split : A->split;
+    if ((rc = awk_set_fs_mode(A, 0)) != 0) return rc;
     return awk_val_str(A, v, 0);
   case V_FIELDWIDTHS:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
-    A->fs_mode = 3;
-    return 0;
+    return awk_set_fs_mode(A, 3);
   case V_FPAT:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
-    A->fs_mode = 4;
-    return 0;
+    return awk_set_fs_mode(A, 4);
   case V_RS:
     if ((rc = awk_val_str(A, v, 0)) != 0) return rc;
     if (v->s->len == 0)
@@ -114,29 +123,19 @@ static int awk_fmt_num(buf *o, const char *spec, double d, int w, int pr) {
   return 0;
 }
 
-/* nan and inf as gawk prints them in every numeric conversion. */
-static void awk_fmt_special(buf *o, double d, const char *flags, int w,
-                            int upper) {
-  char tmp[16];
-  const char *s = isnan(d) ? "nan" : "inf";
-  int neg = signbit(d) != 0, n;
-  n = snprintf(tmp, sizeof tmp, "%s%s", neg ? "-" : "+", s);
-  if (upper) {
-    int i;
-    for (i = 0; i < n; i++)
-      if (tmp[i] >= 'a' && tmp[i] <= 'z') tmp[i] = (char)(tmp[i] - 32);
-  }
-  if (strchr(flags, '-'))
-    buf_printf(o, "%-*s", w, tmp);
-  else
-    buf_printf(o, "%*s", w, tmp);
+/* nan and inf as gawk prints them in every numeric conversion: signed,
+ * upper case for %E %F %G, and with no width or padding at all. */
+static void awk_fmt_special(buf *o, double d, int upper) {
+  const char *s = isnan(d) ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
+  buf_putc(o, signbit(d) ? '-' : '+');
+  buf_puts(o, s);
 }
 
 static int awk_fmt_int(buf *o, char conv, const char *flags, int w, int pr,
                        int haspr, double d) {
   char spec[48];
   if (isnan(d) || isinf(d)) {
-    awk_fmt_special(o, d, flags, w, 0);
+    awk_fmt_special(o, d, 0);
     return 0;
   }
   d = d < 0 ? ceil(d) : floor(d);
@@ -149,16 +148,14 @@ static int awk_fmt_int(buf *o, char conv, const char *flags, int w, int pr,
     snprintf(spec, sizeof spec, "%%%s*.0f", flags);
     return buf_printf(o, spec, w, d);
   }
+  if (d < -9223372036854775808.0 || d >= 18446744073709551616.0) {
+    /* out of 64-bit range: gawk's "emergency use of %g format" */
+    snprintf(spec, sizeof spec, "%%%s*.*g", flags);
+    return awk_fmt_num(o, spec, d, w, haspr ? pr : -1);
+  }
   {
-    unsigned long long u;
-    if (d < 0) {
-      if (d < -9.2e18) return awk_fmt_num(o, "%*.*g", d, w, 17);
-      u = (unsigned long long)(long long)d;
-    } else if (d >= 1.8446744073709552e19) {
-      snprintf(spec, sizeof spec, "%%%s*.0f", flags);
-      return buf_printf(o, spec, w, d);
-    } else
-      u = (unsigned long long)d;
+    unsigned long long u =
+        d < 0 ? (unsigned long long)(long long)d : (unsigned long long)d;
     snprintf(spec, sizeof spec, "%%%s*.*ll%c", flags, conv);
     return buf_printf(o, spec, w, haspr ? pr : -1, u);
   }
@@ -223,7 +220,7 @@ static int awk_fmt_one(awk_rt *A, buf *o, char conv, const char *flags, int w,
   default:
     d = awk_val_num(v);
     if (isnan(d) || isinf(d)) {
-      awk_fmt_special(o, d, flags, w, conv >= 'A' && conv <= 'Z');
+      awk_fmt_special(o, d, conv >= 'A' && conv <= 'Z');
       return 0;
     }
     snprintf(spec, sizeof spec, "%%%s*.*%c", flags, conv);
@@ -244,13 +241,46 @@ static int awk_fmt_short(awk_rt *A, const char *f, size_t fn, size_t at) {
   return A->err = AWK_FATAL;
 }
 
+/* gawk's "%N$" argument index at f[*i] (1-based; 0 when absent, -1 after
+ * a fatal error). *mode remembers whether formats use them (1) or not (2):
+ * gawk refuses a mix. */
+static int awk_fmt_pos(awk_rt *A, const char *f, size_t fn, size_t *i,
+                       int nargs, int *mode) {
+  size_t j = *i;
+  long n = 0;
+  while (j < fn && f[j] >= '0' && f[j] <= '9' && n < 100000)
+    n = n * 10 + (f[j++] - '0');
+  if (j == *i || j >= fn || f[j] != '$') {
+    if (*mode == 1) goto mixed;
+    *mode = 2;
+    return 0;
+  }
+  if (*mode == 2) goto mixed;
+  *mode = 1;
+  *i = j + 1;
+  if (n <= 0) {
+    A->err = awk_fatal(A, "argument index with `$' must be > 0");
+    return -1;
+  }
+  if (n > nargs) {
+    A->err = awk_fatal(
+        A, "argument index %ld greater than total number of supplied arguments",
+        n);
+    return -1;
+  }
+  return (int)n;
+mixed:
+  A->err = awk_fatal(A, "must use `count$' on all formats or none");
+  return -1;
+}
+
 int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
                int nargs) {
   size_t i = 0;
-  int ai = 0, rc;
+  int ai = 0, rc, posmode = 0;
   while (i < fn) {
     char flags[8];
-    int nf = 0, w = 0, pr = 0, haspr = 0;
+    int nf = 0, w = 0, pr = 0, haspr = 0, pos;
     size_t start = i;
     if (f[i] != '%') {
       const char *q = memchr(f + i, '%', fn - i);
@@ -260,19 +290,31 @@ int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
       continue;
     }
     i++;
+    if (i < fn && f[i] == '%') {
+      buf_putc(o, '%');
+      i++;
+      continue;
+    }
+    if ((pos = awk_fmt_pos(A, f, fn, &i, nargs, &posmode)) < 0) return A->err;
+    if (pos) ai = pos - 1;
     while (i < fn && strchr("-+ #0'", f[i]) && f[i]) {
       if (nf < 6 && f[i] != '\'') flags[nf++] = f[i];
       i++;
     }
     flags[nf] = 0;
     if (i < fn && f[i] == '*') {
-      if (ai >= nargs) return awk_fmt_short(A, f, fn, i);
+      int wpos;
+      i++;
+      if ((wpos = awk_fmt_pos(A, f, fn, &i, nargs, &posmode)) < 0)
+        return A->err;
+      if (wpos) ai = wpos - 1;
+      if (ai >= nargs) return awk_fmt_short(A, f, fn, i - 1);
       w = (int)awk_val_num(&args[ai++]);
+      if (pos) ai = pos - 1; /* the value is the positional argument */
       if (w < 0) {
         w = -w;
         if (nf < 6) flags[nf++] = '-', flags[nf] = 0;
       }
-      i++;
     } else
       while (i < fn && f[i] >= '0' && f[i] <= '9') w = w * 10 + (f[i++] - '0');
     if (i < fn && f[i] == '.') {
@@ -322,32 +364,49 @@ int awk_format(awk_rt *A, buf *o, const char *f, size_t fn, awk_val *args,
 
 /* ---- sub, gsub, gensub ------------------------------------------------ */
 
-/* Appends the replacement for one match: & and \\& per POSIX, and with
- * gensub \0..\9. */
+/* The backslash sequences of sub and gsub's replacement, as gawk reads
+ * them (measured against gawk 5): text, its length, whether the matched
+ * text follows. Anything else is a literal backslash. */
+static const struct {
+  const char *seq;
+  size_t len;
+  const char *out;
+  int match;
+} awk_sub_escapes[] = {
+    {"\\\\\\&", 4, "\\&", 0}, /* \\\& -> \& */
+    {"\\\\&", 3, "\\", 1},      /* \\& -> \ then the match */
+    {"\\&", 2, "&", 0},             /* \& -> & */
+    {"\\\\\\\\", 4, "\\\\", 0}, /* four backslashes -> two */
+};
+
+/* Appends the replacement for one match: & is the matched text; sub and
+ * gsub read backslashes by awk_sub_escapes, gensub takes \0..\9 as
+ * groups and any other escaped character as itself. */
 static void awk_repl(buf *o, const char *r, size_t rn, const char *s,
                      const rx_match *m, int gen) {
-  size_t i;
+  size_t i, k;
   for (i = 0; i < rn; i++) {
-    if (r[i] == '\\' && i + 1 < rn) {
-      char c = r[i + 1];
-      if (c == '&') {
-        buf_putc(o, '&');
-        i++;
-        continue;
-      }
-      if (gen && c >= '0' && c <= '9') {
+    if (r[i] == '\\' && gen && i + 1 < rn) {
+      char c = r[++i];
+      if (c >= '0' && c <= '9') {
         const rx_match *g = &m[c - '0'];
         if (g->so >= 0) buf_put(o, s + g->so, (size_t)(g->eo - g->so));
-        i++;
-        continue;
-      }
-      if (c == '\\') {
-        buf_putc(o, '\\');
-        i++;
-        continue;
-      }
-      buf_putc(o, '\\');
+      } else
+        buf_putc(o, c);
       continue;
+    }
+    if (r[i] == '\\' && !gen) {
+      for (k = 0; k < sizeof awk_sub_escapes / sizeof awk_sub_escapes[0]; k++)
+        if (rn - i >= awk_sub_escapes[k].len &&
+            !memcmp(r + i, awk_sub_escapes[k].seq, awk_sub_escapes[k].len))
+          break;
+      if (k < sizeof awk_sub_escapes / sizeof awk_sub_escapes[0]) {
+        buf_puts(o, awk_sub_escapes[k].out);
+        if (awk_sub_escapes[k].match)
+          buf_put(o, s + m[0].so, (size_t)(m[0].eo - m[0].so));
+        i += awk_sub_escapes[k].len - 1;
+        continue;
+      }
     }
     if (r[i] == '&') {
       buf_put(o, s + m[0].so, (size_t)(m[0].eo - m[0].so));
@@ -587,7 +646,7 @@ static int awk_b_split(awk_rt *A, awk_node *n, awk_node **a, awk_val *out) {
       rc = awk_patsplit(A, s.s->p, s.s->len, n->idx > 2 ? a[2] : NULL, arr,
                         seps, &cnt);
     } else if (n->idx <= 2 && A->fs_mode == 5) {
-      rc = awk_split_str(A, s.s->p, s.s->len, &fs, NULL, arr, seps, &cnt);
+      rc = awk_split_csv_arr(A, s.s->p, s.s->len, arr, seps, &cnt);
     } else
       rc = awk_split_str(A, s.s->p, s.s->len, &fs, n->idx > 2 ? a[2] : NULL,
                          arr, seps, &cnt);
@@ -602,7 +661,7 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
                  awk_arr *arr, awk_arr *seps, int *count) {
   rx *re;
   int rc = 0, k = 0;
-  size_t pos = 0, prev = 0;
+  size_t pos = 0, prev = 0, last = SIZE_MAX;
   rx_match m;
   char key[24];
   if (pat)
@@ -613,7 +672,7 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     re = awk_regex_str(A, fp->s->p, fp->s->len, &rc);
   }
   if (!re) return rc ? rc : A->err;
-  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1) {
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &last, &m)) == 1) {
     int kn;
     if (seps) {
       kn = snprintf(key, sizeof key, "%d", k);
@@ -625,10 +684,10 @@ int awk_patsplit(awk_rt *A, const char *s, size_t n, awk_node *pat,
     if ((rc = awk_set_elem(A, arr, key, (size_t)kn, s + m.so,
                            (size_t)(m.eo - m.so), 0, 0)) != 0)
       return rc;
-    prev = pos;
+    prev = (size_t)m.eo;
   }
   if (rc < 0) return rc;
-  if (seps && prev < n) {
+  if (seps && (k > 0 || prev < n)) { /* seps[n] even when empty */
     int kn = snprintf(key, sizeof key, "%d", k);
     if ((rc = awk_set_elem(A, seps, key, (size_t)kn, s + prev, n - prev, 0,
                            0)) != 0)
@@ -938,8 +997,8 @@ static int awk_b_bits(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   return 0;
 }
 
+/* Hex and octal only at the very start: gawk reads " 0x10" as decimal. */
 static double awk_strtonum(const char *s) {
-  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
     return (double)strtoull(s, 0, 16);
   if (s[0] == '0' && s[1] >= '0' && s[1] <= '7') {
@@ -952,6 +1011,33 @@ static double awk_strtonum(const char *s) {
     int looks;
     return awk_strtod(s, strlen(s), &looks);
   }
+}
+
+/* strftime() without arguments formats with PROCINFO["strftime"]. */
+static const char *awk_strftime_default(awk_rt *A) {
+  awk_val *v = A->g[V_PROCINFO].kind == C_ARRAY
+                   ? awk_arr_get(A, A->g[V_PROCINFO].a, "strftime", 8, 0)
+                   : NULL;
+  if (!v || awk_val_str(A, v, 0)) return AWK_STRFTIME_FMT;
+  return v->s->p;
+}
+
+/* strftime(fmt, t, utc): gawk's zone name under gmtime is "GMT", where the
+ * sandbox's local zone (UTC) is "UTC"; %Z is spelled out before formatting. */
+static int awk_strftime_gmt(awk_rt *A, buf *o, const char *fmt, int64_t t) {
+  buf f;
+  int rc;
+  buf_init(&f, A->m);
+  for (; *fmt; fmt++)
+    if (fmt[0] == '%' && fmt[1] == 'Z')
+      buf_puts(&f, "GMT"), fmt++;
+    else if (fmt[0] == '%' && fmt[1])
+      buf_putc(&f, *fmt++), buf_putc(&f, *fmt);
+    else
+      buf_putc(&f, *fmt);
+  rc = f.err ? f.err : cmd_strftime(o, f.p ? f.p : "", t * 1000000000LL);
+  buf_finish(&f);
+  return rc;
 }
 
 static int awk_b_time(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
@@ -980,12 +1066,14 @@ static int awk_b_time(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
     return 0;
   }
   {
-    const char *fmt = n->idx > 0 ? av[0].s->p : "%a %b %e %H:%M:%S %Z %Y";
+    const char *fmt = n->idx > 0 ? av[0].s->p : awk_strftime_default(A);
     int64_t t = n->idx > 1 ? (int64_t)awk_val_num(&av[1]) : cmd_ns_to_s(now);
     buf o;
     int rc;
     buf_init(&o, A->m);
-    rc = cmd_strftime(&o, fmt, t * 1000000000LL);
+    rc = n->idx > 2 && awk_val_bool(A, &av[2])
+             ? awk_strftime_gmt(A, &o, fmt, t)
+             : cmd_strftime(&o, fmt, t * 1000000000LL);
     if (!rc && !o.err)
       rc = awk_set_str(A, out, o.p ? o.p : "", o.len, 0);
     else if (!rc)
@@ -1084,7 +1172,12 @@ static int awk_b_math(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   case B_SIN: r = sin(x); break;
   case B_COS: r = cos(x); break;
   case B_ATAN2: r = atan2(x, awk_val_num(&av[1])); break;
-  case B_EXP: r = exp(x); break;
+  case B_EXP:
+    r = exp(x);
+    /* overflow or underflow: glibc's ERANGE, which gawk reports */
+    if (isfinite(x) && (isinf(r) || r == 0))
+      awk_warn(A, "exp: argument %g is out of range", x);
+    break;
   case B_LOG:
     if (x < 0) awk_warn(A, "log: received negative argument %g", x);
     r = log(x);
@@ -1116,7 +1209,7 @@ static int awk_b_io(awk_rt *A, awk_node *n, awk_val *av, awk_val *out) {
   switch (n->sub) {
   case B_SYSTEM: rc = awk_system(A, av[0].s->p, &d); break;
   case B_CLOSE: rc = awk_close(A, av[0].s->p, av[0].s->len, &d); break;
-  case B_FFLUSH: rc = awk_flush_all(A); break;
+  case B_FFLUSH: rc = awk_fflush(A, n->idx ? av[0].s->p : NULL, &d); break;
   default: return -1;
   }
   if (!rc) awk_set_num(A, out, d);

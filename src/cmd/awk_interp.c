@@ -276,6 +276,7 @@ awk_arr *awk_arr_new(awk_rt *A) {
 
 void awk_arr_clear(awk_rt *A, awk_arr *a) {
   size_t i;
+  awk_order_clear(A, a);
   for (i = 0; i < a->n; i++)
     if (a->e[i].key) {
       awk_str_unref(A->m, a->e[i].key);
@@ -362,6 +363,7 @@ awk_val *awk_arr_get(awk_rt *A, awk_arr *a, const char *k, size_t n,
   e->hash = h;
   a->ix[slot] = (uint32_t)++a->n;
   a->live++;
+  if (awk_order_add(A, a, e)) return NULL;
   return &e->v;
 }
 
@@ -369,45 +371,12 @@ void awk_arr_del(awk_rt *A, awk_arr *a, const char *k, size_t n) {
   long i = awk_arr_find(a, k, n, awk_hash(k, n), NULL);
   if (i < 0) return;
   /* keep the slot as a tombstone: the probe chains stay intact */
+  awk_order_del(A, a, &a->e[i]);
   awk_str_unref(A->m, a->e[i].key);
   a->e[i].key = NULL;
   awk_val_free(A, &a->e[i].v);
   a->live--;
   if (!a->live) awk_arr_clear(A, a);
-}
-
-/* A key gawk keeps in its integer part: 0 or digits without a leading 0. */
-static int awk_int_key(const awk_str *k) {
-  size_t i;
-  if (!k->len || k->len > 18 || (k->p[0] == '0' && k->len > 1)) return 0;
-  for (i = 0; i < k->len; i++)
-    if (k->p[i] < '0' || k->p[i] > '9') return 0;
-  return 1;
-}
-
-static int awk_int_key_cmp(const void *x, const void *y) {
-  const awk_str *a = *(awk_str *const *)x, *b = *(awk_str *const *)y;
-  if (a->len != b->len) return a->len < b->len ? -1 : 1;
-  return memcmp(a->p, b->p, a->len);
-}
-
-/* for (k in a) without sorted_in: like gawk, the other keys come first
- * (in insertion order here), then the integer keys in ascending order. */
-int awk_arr_keys(awk_rt *A, awk_arr *a, awk_str ***keys, size_t *n) {
-  size_t i, j = 0, ni = 0, pass;
-  awk_str **k = mem_alloc(A->m, sizeof *k * (a->live + 1));
-  if (!k) return A->err = MSB_ENOMEM;
-  for (pass = 0; pass < 2; pass++)
-    for (i = 0; i < a->n; i++)
-      if (a->e[i].key && awk_int_key(a->e[i].key) == (int)pass) {
-        k[j] = a->e[i].key;
-        k[j++]->ref++;
-        ni += pass;
-      }
-  qsort(k + j - ni, ni, sizeof *k, awk_int_key_cmp);
-  *keys = k;
-  *n = j;
-  return 0;
 }
 
 /* ---- cells ------------------------------------------------------------ */
@@ -473,23 +442,30 @@ int awk_icase(awk_rt *A) {
   return v->type != AV_UNINIT && awk_val_bool(A, v);
 }
 
+/* Whether "{" starts an interval: digits, an optional comma and digits,
+ * then "}". Otherwise gawk reads the brace literally ("a{", "a{x}"). */
+static int awk_rx_interval_ahead(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  if (i < n && s[i] == ',')
+    for (i++; i < n && s[i] >= '0' && s[i] <= '9';) i++;
+  return i < n && s[i] == '}';
+}
+
 /* gawk's regex dialect on the shared engine: \y is GNU's \b (\B, \<,
- * \>, \w, \s stay), and *, + or ? with nothing to repeat (at the start,
- * after "(" or "|") is a literal character. */
-static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
-                        rx **out) {
-  buf b;
+ * \>, \w, \s stay), *, + or ? with nothing to repeat (at the start,
+ * after "(" or "|") is a literal character, and so is a "{" that starts no
+ * interval. */
+static void awk_rx_translate(buf *b, const char *s, size_t n) {
   size_t i;
-  int rc;
   int start = 1, br = 0;
-  buf_init(&b, A->m);
   for (i = 0; i < n; i++) {
     char ch = s[i];
     if (ch == '\\' && i + 1 < n) {
       if (s[i + 1] == 'y' && !br)
-        buf_puts(&b, "\\b");
+        buf_puts(b, "\\b");
       else
-        buf_put(&b, s + i, 2);
+        buf_put(b, s + i, 2);
       i++;
       start = 0;
       continue;
@@ -499,7 +475,7 @@ static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
       if (ch == '[' && i + 1 < n && strchr(":.=", s[i + 1]) && s[i + 1]) {
         const char *e = memchr(s + i + 2, s[i + 1], n - i - 2);
         if (e && e + 1 < s + n && e[1] == ']') {
-          buf_put(&b, s + i, (size_t)(e + 2 - (s + i)));
+          buf_put(b, s + i, (size_t)(e + 2 - (s + i)));
           i = (size_t)(e + 1 - s);
           br++;
           continue;
@@ -509,28 +485,47 @@ static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
         br = 0;
       else
         br++;
-      buf_putc(&b, ch);
+      buf_putc(b, ch);
       continue;
     }
-    if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(&b, '\\');
-    buf_putc(&b, ch);
+    if (start && (ch == '*' || ch == '+' || ch == '?')) buf_putc(b, '\\');
+    if (ch == '{' && (start || !awk_rx_interval_ahead(s + i + 1, n - i - 1)))
+      buf_putc(b, '\\');
+    buf_putc(b, ch);
     if (ch == '[') {
       br = 1;
-      if (i + 1 < n && s[i + 1] == '^') buf_putc(&b, s[++i]);
-      if (i + 1 < n && s[i + 1] == ']') buf_putc(&b, s[++i]), br++;
+      if (i + 1 < n && s[i + 1] == '^') buf_putc(b, s[++i]);
+      if (i + 1 < n && s[i + 1] == ']') buf_putc(b, s[++i]), br++;
     }
     start = ch == '(' || ch == '|' || (ch == '^' && start);
   }
-  if (b.err) return buf_finish(&b), A->err = MSB_ENOMEM;
+}
+
+/* Compiles gawk regex S into *out; a syntax error is MSB_EINVAL with the
+ * engine's message in msg. */
+int awk_rx_compile(mem *m, const char *s, size_t n, int icase, rx **out,
+                   buf *msg) {
+  buf b;
+  int rc;
+  buf_init(&b, m);
+  awk_rx_translate(&b, s, n);
+  rc = b.err ? b.err
+             : rx_compile(m, b.p ? b.p : "", b.len,
+                          RX_ERE | (icase ? RX_ICASE : 0), out, msg);
+  buf_finish(&b);
+  return rc;
+}
+
+static int awk_rx_build(awk_rt *A, const char *s, size_t n, int icase,
+                        rx **out) {
+  int rc;
   buf_clear(&A->tmp2);
-  rc = rx_compile(A->m, b.p ? b.p : "", b.len, RX_ERE | (icase ? RX_ICASE : 0),
-                  out, &A->tmp2);
+  rc = awk_rx_compile(A->m, s, n, icase, out, &A->tmp2);
   if (rc == MSB_EINVAL) {
     A->err = awk_fatal(A, "invalid regexp: %s: /%.*s/", buf_str(&A->tmp2),
                        (int)n, s);
   } else if (rc)
     A->err = rc;
-  buf_finish(&b);
   return rc ? A->err : 0;
 }
 
@@ -678,18 +673,23 @@ int awk_store_lval(awk_rt *A, awk_node *n, awk_val *v) {
   return 0;
 }
 
-static double awk_arith(awk_rt *A, int op, double x, double y, int *rc) {
+/* x op y; `assign` for op= (gawk names /= and %= in its errors). */
+static double awk_arith(awk_rt *A, int op, double x, double y, int assign,
+                        int *rc) {
   *rc = 0;
   switch (op) {
   case AR_ADD: return x + y;
   case AR_SUB: return x - y;
   case AR_MUL: return x * y;
   case AR_DIV:
-    if (y == 0) *rc = A->err = awk_fatal(A, "division by zero attempted");
+    if (y == 0)
+      *rc = A->err = awk_fatal(A, assign ? "division by zero attempted in `/='"
+                                         : "division by zero attempted");
     return y ? x / y : 0;
   case AR_MOD:
     if (y == 0)
-      *rc = A->err = awk_fatal(A, "division by zero attempted in `%%'");
+      *rc = A->err = awk_fatal(A, "division by zero attempted in `%%%s'",
+                               assign ? "=" : "");
     return y ? fmod(x, y) : 0;
   case AR_POW: {
     /* integer powers by repeated multiplication, as gawk */
@@ -805,7 +805,7 @@ static int awk_eval_assign(awk_rt *A, awk_node *n, awk_val *out) {
     if ((rc = awk_eval(A, n->a, &cur)) != 0) return rc;
     x = awk_val_num(&cur);
     awk_val_free(A, &cur);
-    x = awk_arith(A, n->sub, x, y, &rc);
+    x = awk_arith(A, n->sub, x, y, 1, &rc);
     if (rc) return rc;
     awk_set_num(A, &v, x);
   } else if (v.type == AV_STRNUM || v.type == AV_NUMSTR) {
@@ -948,7 +948,7 @@ int awk_eval(awk_rt *A, awk_node *n, awk_val *out) {
   case N_ARITH:
     if ((rc = awk_eval_num(A, n->a, &a)) || (rc = awk_eval_num(A, n->b, &b)))
       return rc;
-    a = awk_arith(A, n->sub, a, b, &rc);
+    a = awk_arith(A, n->sub, a, b, 0, &rc);
     if (rc) return rc;
     awk_set_num(A, out, a);
     return 0;
@@ -1146,6 +1146,50 @@ static int awk_exec_delete(awk_rt *A, awk_node *n) {
   return rc;
 }
 
+/* Whether a case label takes the switch's subject: a regex matches it,
+ * a constant equals it by the rules of ==. */
+static int awk_case_hit(awk_rt *A, awk_node *label, awk_val *subj, int *hit) {
+  awk_val lv;
+  int rc, r;
+  if (label->op == N_ERE) {
+    rx *re = awk_regex(A, label, &rc);
+    rx_match m;
+    if (!re) return rc ? rc : A->err;
+    if ((rc = awk_val_str(A, subj, 0)) != 0) return rc;
+    r = awk_rx_exec(A, re, subj->s->p, subj->s->len, 0, 0, &m, 1);
+    if (r < 0) return r;
+    *hit = r == 1;
+    return 0;
+  }
+  memset(&lv, 0, sizeof lv);
+  if ((rc = awk_eval(A, label, &lv)) != 0) return rc;
+  rc = awk_compare(A, subj, &lv, &r);
+  awk_val_free(A, &lv);
+  *hit = !rc && r == 0;
+  return rc;
+}
+
+static int awk_exec_switch(awk_rt *A, awk_node *n) {
+  awk_val v;
+  awk_node *c, *from = NULL, *dflt = NULL;
+  int rc, hit = 0;
+  memset(&v, 0, sizeof v);
+  if ((rc = awk_eval(A, n->a, &v)) != 0) return rc;
+  for (c = n->b; c && !from && !rc; c = c->next)
+    if (!c->a)
+      dflt = dflt ? dflt : c;
+    else if (!(rc = awk_case_hit(A, c->a, &v, &hit)) && hit)
+      from = c;
+  awk_val_free(A, &v);
+  if (rc) return rc;
+  for (c = from ? from : dflt; c; c = c->next) {
+    rc = awk_exec(A, c->b);
+    if (rc == AWK_BREAK) return 0;
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 int awk_exec(awk_rt *A, awk_node *n) {
   int rc, c;
   awk_val v;
@@ -1176,6 +1220,9 @@ int awk_exec(awk_rt *A, awk_node *n) {
       break;
     case S_FORIN:
       if ((rc = awk_exec_forin(A, n)) != 0) return rc;
+      break;
+    case S_SWITCH:
+      if ((rc = awk_exec_switch(A, n)) != 0) return rc;
       break;
     case S_NEXT: return AWK_NEXT;
     case S_NEXTFILE: return AWK_NEXTFILE;

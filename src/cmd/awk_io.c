@@ -90,7 +90,7 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
       if ((rc = add(A, ctx, i, 1, i, 0)) != 0) return rc;
     return 0;
   }
-  if (!re && (fsn == 1 && fs[0] != '\\')) {
+  if (!re && fsn == 1) {
     char ch = fs[0];
     for (st = 0, i = 0; i <= n; i++)
       if (i == n || s[i] == ch || (para && s[i] == '\n')) {
@@ -135,8 +135,8 @@ static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
 /* FS as a regex when it is one (not " ", not a single plain char). */
 static rx *awk_fs_regex(awk_rt *A, awk_val *fs, int *rc) {
   *rc = 0;
-  /* " ", "" and a single plain character are not regexes */
-  if (fs->s->len == 0 || (fs->s->len == 1 && fs->s->p[0] != '\\')) return NULL;
+  /* " ", "" and a single character (even a backslash) are not regexes */
+  if (fs->s->len <= 1) return NULL;
   return awk_regex_str(A, fs->s->p, fs->s->len, rc);
 }
 
@@ -167,18 +167,21 @@ static int awk_split_fw(awk_rt *A, size_t n) {
   return 0;
 }
 
+/* The next FPAT field from *pos, as gawk finds them: a non-empty match is a
+ * field; an empty match is an empty field unless it sits where the previous
+ * non-empty field ended (*last, SIZE_MAX before any). */
 int awk_next_field_match(awk_rt *A, rx *re, const char *s, size_t n,
-                         size_t *pos, rx_match *m) {
+                         size_t *pos, size_t *last, rx_match *m) {
+  if (n == 0) return 0;
   while (*pos <= n) {
     int r = awk_rx_exec(A, re, s, n, *pos, 0, m, 1);
     if (r != 1) return r;
     if (m->eo > m->so) {
-      *pos = (size_t)m->eo;
+      *pos = *last = (size_t)m->eo;
       return 1;
     }
-    /* an empty match is no field: look one byte further */
-    if ((size_t)m->so >= n) return 0;
     *pos = (size_t)m->so + 1;
+    if ((size_t)m->so != *last) return 1;
   }
   return 0;
 }
@@ -187,10 +190,10 @@ static int awk_split_fpat(awk_rt *A, const char *s, size_t n) {
   awk_val *fp = &A->g[V_FPAT].v;
   int rc;
   rx *re = awk_regex_str(A, fp->s->p, fp->s->len, &rc);
-  size_t pos = 0;
+  size_t pos = 0, last = SIZE_MAX;
   rx_match m;
   if (!re) return rc ? rc : A->err;
-  while ((rc = awk_next_field_match(A, re, s, n, &pos, &m)) == 1)
+  while ((rc = awk_next_field_match(A, re, s, n, &pos, &last, &m)) == 1)
     if (awk_add_span(A, (size_t)m.so, (size_t)(m.eo - m.so))) return A->err;
   return rc;
 }
@@ -265,15 +268,27 @@ int awk_rec_val(awk_rt *A, awk_val **out) {
   return 0;
 }
 
+/* More fields than memory could ever hold (and than a 32-bit size_t can
+ * count safely): the memory limit's error, before any conversion. */
+#define AWK_MAX_FIELD ((double)(SIZE_MAX / 64))
+
+/* A field number as gawk converts it: beyond the range of a long (or nan)
+ * it is LONG_MIN, which is refused like any negative one. */
+static double awk_field_num(double idx) {
+  return idx > -9.2e18 && idx < 9.2e18 ? idx : -9223372036854775807.0 - 1;
+}
+
 int awk_field_get(awk_rt *A, double idx, awk_val **out) {
   size_t i;
   int rc;
+  idx = awk_field_num(idx);
   if (idx < 0)
     return A->err =
                awk_fatal(A, "attempt to access field %lld", (long long)idx);
   if (idx < 1) return awk_rec_val(A, out);
   if ((rc = awk_split_rec(A)) != 0) return rc;
-  i = (size_t)idx - 1;
+  /* compared as doubles first: a 32-bit size_t cannot hold every index */
+  i = idx - 1 < (double)A->nf ? (size_t)idx - 1 : A->nf;
   if (i >= A->nf) {
     if (!A->nofield.s && (rc = awk_set_str(A, &A->nofield, "", 0, 1)) != 0)
       return rc;
@@ -306,6 +321,11 @@ static int awk_fields_extend(awk_rt *A, size_t n) {
 int awk_field_set(awk_rt *A, double idx, awk_val *v) {
   size_t i;
   int rc;
+  idx = awk_field_num(idx);
+  if (idx > AWK_MAX_FIELD) {
+    awk_val_free(A, v);
+    return A->err = MSB_ENOMEM;
+  }
   if (idx < 0) {
     awk_val_free(A, v);
     return A->err =
@@ -331,6 +351,8 @@ int awk_field_set(awk_rt *A, double idx, awk_val *v) {
 int awk_set_nf(awk_rt *A, double d) {
   size_t n;
   int rc;
+  d = awk_field_num(d);
+  if (d > AWK_MAX_FIELD) return A->err = MSB_ENOMEM;
   if (d < 0) return A->err = awk_fatal(A, "NF set to negative value");
   n = (size_t)d;
   if ((rc = awk_split_rec(A)) != 0) return rc;
@@ -366,21 +388,36 @@ typedef struct awk_splitctx {
   int n;
 } awk_splitctx;
 
+/* arr[k] = the bytes s[0..n), a strnum as split() makes them. */
+static int awk_put_elem(awk_rt *A, awk_arr *arr, int k, const char *s,
+                        size_t n) {
+  char key[24];
+  int kn = snprintf(key, sizeof key, "%d", k);
+  awk_val *v = awk_arr_get(A, arr, key, (size_t)kn, 1);
+  if (!v || awk_set_str(A, v, s, n, 1)) return A->err;
+  return 0;
+}
+
 static int awk_add_elem(awk_rt *A, void *ctx, size_t off, size_t len, size_t so,
                         size_t sl) {
   awk_splitctx *x = ctx;
-  char key[32];
-  int kn;
-  awk_val *v;
   x->n++;
-  kn = snprintf(key, sizeof key, "%d", x->n);
-  if (!(v = awk_arr_get(A, x->arr, key, (size_t)kn, 1))) return A->err;
-  if (awk_set_str(A, v, x->s + off, len, 1)) return A->err;
-  if (x->seps && x->n > 1) {
-    kn = snprintf(key, sizeof key, "%d", x->n - 1);
-    if (!(v = awk_arr_get(A, x->seps, key, (size_t)kn, 1))) return A->err;
-    if (awk_set_str(A, v, x->s + so, sl, 1)) return A->err;
-  }
+  if (awk_put_elem(A, x->arr, x->n, x->s + off, len)) return A->err;
+  if (x->seps && x->n > 1 && awk_put_elem(A, x->seps, x->n - 1, x->s + so, sl))
+    return A->err;
+  return 0;
+}
+
+/* split(s, a, " ", seps): the blanks before the first field are seps[0]
+ * and those after the last are seps[n], as gawk keeps them. */
+static int awk_blank_seps(awk_rt *A, const char *s, size_t n, awk_arr *seps,
+                          int nf) {
+  size_t lead = 0, trail = 0;
+  while (lead < n && awk_is_blank((unsigned char)s[lead], 1)) lead++;
+  if (lead && awk_put_elem(A, seps, 0, s, lead)) return A->err;
+  if (!nf) return 0;
+  while (trail < n && awk_is_blank((unsigned char)s[n - 1 - trail], 1)) trail++;
+  if (trail && awk_put_elem(A, seps, nf, s + n - trail, trail)) return A->err;
   return 0;
 }
 
@@ -409,20 +446,24 @@ int awk_split_str(awk_rt *A, const char *s, size_t n, awk_val *fs,
   }
   rc = awk_split_by(A, s, n, fp, fl, re, 0, awk_add_elem, &x);
   *count = x.n;
+  if (!rc && seps && !re && fl == 1 && fp[0] == ' ')
+    rc = awk_blank_seps(A, s, n, seps, x.n);
   return rc;
 }
 
 /* CSV fields (--csv, as gawk 5.3): commas separate, a double-quoted field
- * may hold commas, newlines and "" for a quote. Fields are values at once
- * since a quoted field is not a span of the record. */
-int awk_split_csv(awk_rt *A, const char *s, size_t n) {
+ * may hold commas, newlines and "" for a quote. Each field's value is built
+ * in a buffer (a quoted field is not a span of the text) and handed to fn. */
+typedef int (*awk_csvfn)(awk_rt *A, void *ctx, const char *p, size_t n);
+
+static int awk_csv_scan(awk_rt *A, const char *s, size_t n, awk_csvfn fn,
+                        void *ctx) {
   size_t i = 0;
   buf b;
   int rc = 0;
   if (n == 0) return 0;
   buf_init(&b, A->m);
   for (;;) {
-    awk_field *f;
     buf_clear(&b);
     if (i < n && s[i] == '"') {
       i++;
@@ -438,21 +479,55 @@ int awk_split_csv(awk_rt *A, const char *s, size_t n) {
         }
         buf_putc(&b, s[i++]);
       }
-      while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
-    } else
-      while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
-    if (b.err || awk_add_span(A, 0, 0)) {
-      rc = b.err ? (A->err = b.err) : A->err;
+    }
+    while (i < n && s[i] != ',') buf_putc(&b, s[i++]);
+    if (b.err) {
+      rc = A->err = b.err;
       break;
     }
-    f = &A->f[A->nf - 1];
-    memset(&f->v, 0, sizeof f->v);
-    if ((rc = awk_set_str(A, &f->v, b.p ? b.p : "", b.len, 1)) != 0) break;
-    f->mat = 1;
+    if ((rc = fn(A, ctx, b.p ? b.p : "", b.len)) != 0) break;
     if (i >= n) break;
     i++; /* the comma */
   }
   buf_finish(&b);
+  return rc;
+}
+
+static int awk_csv_field(awk_rt *A, void *ctx, const char *p, size_t n) {
+  awk_field *f;
+  (void)ctx;
+  if (awk_add_span(A, 0, 0)) return A->err;
+  f = &A->f[A->nf - 1];
+  memset(&f->v, 0, sizeof f->v);
+  if (awk_set_str(A, &f->v, p, n, 1)) return A->err;
+  f->mat = 1;
+  return 0;
+}
+
+int awk_split_csv(awk_rt *A, const char *s, size_t n) {
+  return awk_csv_scan(A, s, n, awk_csv_field, NULL);
+}
+
+static int awk_csv_elem(awk_rt *A, void *ctx, const char *p, size_t n) {
+  awk_splitctx *x = ctx;
+  x->n++;
+  if (awk_put_elem(A, x->arr, x->n, p, n)) return A->err;
+  if (x->seps && x->n > 1 && awk_put_elem(A, x->seps, x->n - 1, ",", 1))
+    return A->err;
+  return 0;
+}
+
+/* split(s, a) under --csv: the CSV rules, as gawk 5.3 splits. */
+int awk_split_csv_arr(awk_rt *A, const char *s, size_t n, awk_arr *arr,
+                      awk_arr *seps, int *count) {
+  awk_splitctx x;
+  int rc;
+  x.s = s;
+  x.arr = arr;
+  x.seps = seps;
+  x.n = 0;
+  rc = awk_csv_scan(A, s, n, awk_csv_elem, &x);
+  *count = x.n;
   return rc;
 }
 
@@ -580,6 +655,10 @@ static void awk_bump(awk_rt *A, int slot) {
   awk_set_num(A, v, awk_val_num(v) + 1);
 }
 
+void awk_set_errno(awk_rt *A, const char *msg) {
+  awk_set_str(A, &A->g[V_ERRNO].v, msg, strlen(msg), 0);
+}
+
 static int awk_run_rules(awk_rt *A, int kind) {
   int i, rc;
   for (i = 0; i < A->p->nrules; i++)
@@ -601,7 +680,9 @@ static const awk_val *awk_argv(awk_rt *A, int i) {
   return v;
 }
 
-static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
+/* Opens main input NAME: 0 when open, 1 for a directory, 2 when it cannot
+ * be read (the reason in *oerr); FILENAME names it in every case. */
+static int awk_open_main(awk_rt *A, const char *name, size_t nlen, int *oerr) {
   const char *abs;
   int rc;
   struct vfs_stat st;
@@ -623,17 +704,12 @@ static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
   } else {
     abs = cmd_path(A->c, in->name);
     if (!abs) return A->err = MSB_ENOMEM;
-    if (vfs_stat(A->c->fs, abs, 1, &st) == 0 && st.kind == VFS_DIR) {
-      awk_warn(A, "command line argument `%s' is a directory: skipped",
-               in->name);
-      return 1;
-    }
+    if ((rc = awk_set_str(A, &A->g[V_FILENAME].v, in->name, nlen, 0)) != 0)
+      return rc;
+    if (vfs_stat(A->c->fs, abs, 1, &st) == 0 && st.kind == VFS_DIR) return 1;
     /* cmd_input charges the read to the step budget */
     rc = cmd_input(A->c, in->name, &in->data, &in->len);
-    if (rc) {
-      return A->err = awk_fatal(A, "cannot open file `%s' for reading: %s",
-                                in->name, cmd_strerror(rc));
-    }
+    if (rc) return *oerr = rc, 2;
     in->abs = mem_strdup(A->m, abs);
     if (!in->abs) return A->err = MSB_ENOMEM;
     in->gen = A->gen;
@@ -645,9 +721,36 @@ static int awk_open_main(awk_rt *A, const char *name, size_t nlen) {
   return 0;
 }
 
+static int awk_has_rules(awk_rt *A, int kind) {
+  int i;
+  for (i = 0; i < A->p->nrules; i++)
+    if (A->p->rules[i].kind == kind) return 1;
+  return 0;
+}
+
+/* A main input that is a directory (err 0) or unreadable: BEGINFILE sees
+ * ERRNO and may skip it with nextfile (1); otherwise a directory is skipped
+ * with gawk's warning and an unreadable file is fatal. */
+static int awk_open_failed(awk_rt *A, int err) {
+  const char *name = A->main.name;
+  if (awk_has_rules(A, R_BEGINFILE)) {
+    int rc;
+    awk_set_errno(A, err ? cmd_strerror(err) : "Is a directory");
+    rc = awk_run_rules(A, R_BEGINFILE);
+    if (rc == AWK_NEXTFILE) return 1;
+    if (rc) return rc;
+  }
+  if (!err) {
+    awk_warn(A, "command line argument `%s' is a directory: skipped", name);
+    return 1;
+  }
+  return A->err = awk_fatal(A, "cannot open file `%s' for reading: %s", name,
+                            cmd_strerror(err));
+}
+
 /* Opens the next main input file; 0 when one is open, 1 at the end. */
 static int awk_main_advance(awk_rt *A) {
-  int rc;
+  int rc, oerr = 0;
   for (;;) {
     const awk_val *a;
     int argc = (int)awk_val_num(&A->g[V_ARGC].v);
@@ -656,7 +759,7 @@ static int awk_main_advance(awk_rt *A) {
       A->main_done = 1;
       if (A->nfiles) return 1;
       A->nfiles++;
-      if ((rc = awk_open_main(A, "-", 1)) != 0) return rc;
+      if ((rc = awk_open_main(A, "-", 1, &oerr)) != 0) return rc;
       awk_set_str(A, &A->g[V_FILENAME].v, "", 0, 0);
       break;
     }
@@ -666,7 +769,9 @@ static int awk_main_advance(awk_rt *A) {
     if (rc < 0 || rc == AWK_FATAL) return rc;
     if (rc == 1) continue;
     A->nfiles++;
-    rc = awk_open_main(A, a->s->p, a->s->len);
+    awk_set_errno(A, "");
+    rc = awk_open_main(A, a->s->p, a->s->len, &oerr);
+    if (rc == 1 || rc == 2) rc = awk_open_failed(A, rc == 1 ? 0 : oerr);
     if (rc == 1) continue;
     if (rc) return rc;
     break;
@@ -868,6 +973,30 @@ int awk_close(awk_rt *A, const char *name, size_t n, double *res) {
       awk_in_free(A, in);
       return 0;
     }
+  awk_set_errno(A, "close of redirection that was never opened");
+  return 0;
+}
+
+/* fflush(name): everything is flushed (output reaches the sandbox in order
+ * anyway); the result and warnings are gawk's for a name not open for
+ * writing. */
+int awk_fflush(awk_rt *A, const char *name, double *res) {
+  int i, rc = awk_flush_all(A);
+  *res = 0;
+  if (rc || !name || !*name || !strcmp(name, "/dev/stdout") ||
+      !strcmp(name, "/dev/stderr"))
+    return rc;
+  for (i = 0; i < A->nouts; i++)
+    if (!strcmp(A->outs[i]->name, name)) return 0;
+  *res = -1;
+  for (i = 0; i < A->nins; i++)
+    if (!strcmp(A->ins[i]->name, name)) {
+      awk_warn(A,
+               "fflush: cannot flush: %s `%s' opened for reading, not writing",
+               A->ins[i]->kind == RD_CMD ? "pipe" : "file", name);
+      return 0;
+    }
+  awk_warn(A, "fflush: `%s' is not an open file, pipe or co-process", name);
   return 0;
 }
 
@@ -931,6 +1060,7 @@ static int awk_in_stream(awk_rt *A, int kind, const char *name, awk_in **out) {
       return awk_in_free(A, in), A->err = MSB_ENOMEM;
     rc = cmd_input(A->c, name, &in->data, &in->len);
     if (rc) {
+      awk_set_errno(A, cmd_strerror(rc));
       awk_in_free(A, in);
       *out = NULL;
       return 0;

@@ -1,5 +1,5 @@
 /* awk_lex.c - awk's lexer: tokens of the POSIX grammar plus gawk's
- * keywords (BEGINFILE, ENDFILE, nextfile, @include).
+ * keywords (BEGINFILE, ENDFILE, nextfile, switch, @include).
  *
  * Newlines are tokens, except after the tokens the grammar lets a line
  * continue past ("," "{" "&&" "||" "do" "else") and after a backslash.
@@ -24,10 +24,12 @@ static const struct {
     {"asorti", T_BUILTIN, B_ASORTI},
     {"atan2", T_BUILTIN, B_ATAN2},
     {"break", T_BREAK, 0},
+    {"case", T_CASE, 0},
     {"close", T_BUILTIN, B_CLOSE},
     {"compl", T_BUILTIN, B_COMPL},
     {"continue", T_CONTINUE, 0},
     {"cos", T_BUILTIN, B_COS},
+    {"default", T_DEFAULT, 0},
     {"delete", T_DELETE, 0},
     {"do", T_DO, 0},
     {"else", T_ELSE, 0},
@@ -68,6 +70,7 @@ static const struct {
     {"strtonum", T_BUILTIN, B_STRTONUM},
     {"sub", T_BUILTIN, B_SUB},
     {"substr", T_BUILTIN, B_SUBSTR},
+    {"switch", T_SWITCH, 0},
     {"system", T_BUILTIN, B_SYSTEM},
     {"systime", T_BUILTIN, B_SYSTIME},
     {"tolower", T_BUILTIN, B_TOLOWER},
@@ -238,11 +241,15 @@ static int awk_lex_string(awk_lex *l) {
 int awk_lex_regex(awk_lex *l) {
   buf b;
   int ch, inbr = 0;
+  size_t body = l->pos;
   buf_init(&b, l->c->m);
   for (;;) {
     ch = awk_lex_peekc(l, 0);
     if (ch < 0 || ch == '\n') {
       buf_finish(&b);
+      /* gawk's caret: under the regex's first character */
+      l->tok_start = body;
+      l->at_start = 1;
       awk_lex_error(l, "unterminated regexp");
       return l->tok = T_BAD;
     }

@@ -20,7 +20,7 @@ typedef struct awk_parser {
   awk_prog *p;
   char **params; /* parameters of the function being parsed */
   int nparams;
-  int in_func, in_loop, in_end;
+  int in_func, in_loop, in_end, in_switch;
   awk_node **calls; /* user function calls, checked at the end */
   int ncalls, calls_cap;
   int depth;
@@ -50,6 +50,8 @@ static void ap_fail(awk_parser *P, const char *msg) {
     msg = (P->l.tok == T_NL || P->l.tok == T_EOF)
               ? "unexpected newline or end of string"
               : "syntax error";
+  /* gawk puts the caret under a misplaced case or default */
+  if (P->l.tok == T_CASE || P->l.tok == T_DEFAULT) P->l.at_start = 1;
   if (P->l.tok != T_BAD) awk_lex_error(&P->l, msg);
   P->err = 1;
 }
@@ -133,6 +135,16 @@ static awk_node *ap_var(awk_parser *P, const char *name) {
       if (n) n->idx = i;
       return n;
     }
+  for (i = 0; i < P->p->nfuncs; i++)
+    if (P->p->funcs[i].defined && !strcmp(P->p->funcs[i].name, name)) {
+      char msg[300];
+      snprintf(msg, sizeof msg,
+               "function `%s' called with space between name and `(',\n"
+               "or used as a variable or an array",
+               name);
+      ap_plain(P, msg, 1);
+      return NULL;
+    }
   n = ap_node(P, N_VAR);
   if (n && (n->idx = awk_global(P->c, P->p, name)) < 0) P->err = MSB_ENOMEM;
   return n;
@@ -157,6 +169,25 @@ static awk_str *ap_const(awk_parser *P, const char *s, size_t n) {
   return r;
 }
 
+/* A regex literal that does not compile is gawk's parse-time error. */
+static int ap_regex_check(awk_parser *P, const awk_str *re) {
+  buf msg;
+  rx *r = NULL;
+  int rc;
+  buf_init(&msg, P->c->m);
+  rc = awk_rx_compile(P->c->m, re->p, re->len, 0, &r, &msg);
+  if (r) rx_free(r);
+  if (rc == MSB_EINVAL) {
+    char text[400];
+    snprintf(text, sizeof text, "%s: /%.*s/", buf_str(&msg),
+             (int)(re->len < 300 ? re->len : 300), re->p);
+    ap_plain(P, text, 1);
+  } else if (rc)
+    P->err = rc;
+  buf_finish(&msg);
+  return !rc;
+}
+
 static awk_node *ap_regex(awk_parser *P) {
   awk_node *n;
   buf b;
@@ -172,6 +203,7 @@ static awk_node *ap_regex(awk_parser *P) {
   n->str = b.err ? NULL : ap_const(P, b.p ? b.p : "", b.len);
   buf_finish(&b);
   if (!n->str) P->err = MSB_ENOMEM;
+  if (!P->err && !ap_regex_check(P, n->str)) return NULL;
   ap_next(P);
   return n;
 }
@@ -355,10 +387,21 @@ static awk_node *ap_primary(awk_parser *P) {
       }
       ix->sub = cnt;
       if (!ap_expect(P, ']')) return NULL;
+      if (P->l.tok == '[') {
+        ap_fail(P, "arrays of arrays are not supported in this awk");
+        return NULL;
+      }
       return ix;
     }
     return n;
   }
+  case T_INCLUDE:
+    if (strcmp(P->l.text, "@include") && strcmp(P->l.text, "@load") &&
+        strcmp(P->l.text, "@namespace"))
+      ap_fail(P, "indirect function calls are not supported in this awk");
+    else
+      ap_fail(P, NULL);
+    return NULL;
   case '(': {
     int cnt;
     ap_next(P);
@@ -493,11 +536,26 @@ static awk_node *ap_binary(awk_parser *P, awk_node *a, int op, int sub,
   return n->b ? n : NULL;
 }
 
+/* A numeric literal, signed or not (gawk folds these at parse time). */
+static int ap_const_num(const awk_node *n) {
+  if (n->op == N_NEG || n->op == N_PLUS) n = n->a;
+  return n->op == N_NUM;
+}
+
 static awk_node *ap_mul(awk_parser *P) {
   awk_node *n = ap_unary(P);
   while (n && (P->l.tok == '*' || P->l.tok == '/' || P->l.tok == '%')) {
     int s = P->l.tok == '*' ? AR_MUL : P->l.tok == '/' ? AR_DIV : AR_MOD;
     n = ap_binary(P, n, N_ARITH, s, ap_unary);
+    /* constant / 0 is gawk's parse-time error */
+    if (n && s != AR_MUL && ap_const_num(n->a) && ap_const_num(n->b) &&
+        (n->b->op == N_NUM ? n->b->num : n->b->a->num) == 0) {
+      ap_plain(P,
+               s == AR_DIV ? "division by zero attempted"
+                           : "division by zero attempted in `%'",
+               1);
+      return NULL;
+    }
   }
   return n;
 }
@@ -805,11 +863,13 @@ static awk_node *ap_for(awk_parser *P) {
 static awk_node *ap_simple_kw(awk_parser *P, int op) {
   awk_node *n = ap_node(P, op);
   if (!n) return NULL;
-  if ((op == S_BREAK || op == S_CONTINUE) && !P->in_loop) {
+  if ((op == S_BREAK || op == S_CONTINUE) && !P->in_loop &&
+      !(op == S_BREAK && P->in_switch)) {
+    /* gawk reports it twice, but a continue outside a switch once */
     ap_plain(P,
              op == S_BREAK ? "`break' is not allowed outside a loop or switch"
                            : "`continue' is not allowed outside a loop",
-             op == S_BREAK ? 2 : 1);
+             op == S_BREAK || P->in_switch ? 2 : 1);
     return NULL;
   }
   ap_next(P);
@@ -818,6 +878,97 @@ static awk_node *ap_simple_kw(awk_parser *P, int op) {
     if (!(n->a = ap_expr(P))) return NULL;
   }
   return ap_simple_end(P, n);
+}
+
+/* A case label: a number (optionally signed), a string or a regex, the
+ * constants gawk allows. */
+static awk_node *ap_case_label(awk_parser *P) {
+  awk_node *n;
+  int neg = P->l.tok == '-';
+  if (P->l.tok == '-' || P->l.tok == '+') ap_next(P);
+  if (P->l.tok == T_NUMBER) {
+    if ((n = ap_node(P, N_NUM))) n->num = neg ? -P->l.num : P->l.num;
+    ap_next(P);
+    return n;
+  }
+  if (P->l.tok == T_STRING || P->l.tok == '/' || P->l.tok == T_DIV_ASSIGN)
+    return ap_primary(P);
+  ap_fail(P, NULL);
+  return NULL;
+}
+
+/* A case constant as the string gawk compares labels by. */
+static void ap_case_text(awk_node *n, char *out, size_t cap) {
+  if (n->op != N_NUM)
+    snprintf(out, cap, "%.*s", (int)n->str->len, n->str->p);
+  else if (n->num == (double)(long long)n->num)
+    snprintf(out, cap, "%lld", (long long)n->num);
+  else
+    snprintf(out, cap, "%.6g", n->num);
+}
+
+/* Two constant labels with the same string value (1 and "1" alike) are
+ * gawk's error; regex labels are never compared. */
+static int ap_case_dup(awk_parser *P, awk_node *cases, awk_node *label) {
+  char msg[300], mine[200], other[200];
+  if (label->op == N_ERE) return 0;
+  ap_case_text(label, mine, sizeof mine);
+  for (; cases; cases = cases->next) {
+    if (!cases->a || cases->a->op == N_ERE) continue;
+    ap_case_text(cases->a, other, sizeof other);
+    if (strcmp(mine, other)) continue;
+    snprintf(msg, sizeof msg, "duplicate case values in switch body: %s", mine);
+    ap_plain(P, msg, 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* The statements of one case, up to the next case, default or "}". */
+static awk_node *ap_case_body(awk_parser *P) {
+  awk_node *head = NULL, **tail = &head, *s;
+  ap_terms(P);
+  while (P->l.tok != T_CASE && P->l.tok != T_DEFAULT && P->l.tok != '}') {
+    if (P->l.tok == T_EOF) return ap_fail(P, NULL), NULL;
+    if (!(s = ap_stmt(P))) return NULL;
+    *tail = s;
+    while (s->next) s = s->next;
+    tail = &s->next;
+    ap_terms(P);
+  }
+  return head ? head : ap_node(P, S_BLOCK);
+}
+
+/* gawk's switch: the first case whose constant equals (or regex matches)
+ * the subject, else default, runs on through the later cases until break. */
+static awk_node *ap_switch(awk_parser *P) {
+  awk_node *n = ap_node(P, S_SWITCH), **tail, *c;
+  int defaults = 0;
+  if (!n) return NULL;
+  ap_next(P);
+  if (!(n->a = ap_cond_paren(P))) return NULL;
+  ap_newlines(P);
+  if (!ap_expect(P, '{')) return NULL;
+  ap_terms(P);
+  tail = &n->b;
+  P->in_switch++;
+  while (!P->err && (P->l.tok == T_CASE || P->l.tok == T_DEFAULT)) {
+    int is_default = P->l.tok == T_DEFAULT;
+    if (!(c = ap_node(P, S_CASE))) break;
+    if (is_default && defaults++) {
+      ap_plain(P, "duplicate `default' detected in switch body", 1);
+      break;
+    }
+    ap_next(P);
+    if (!is_default && !(c->a = ap_case_label(P))) break;
+    if (c->a && ap_case_dup(P, n->b, c->a)) break;
+    if (!ap_expect(P, ':') || !(c->b = ap_case_body(P))) break;
+    *tail = c;
+    tail = &c->next;
+  }
+  P->in_switch--;
+  if (P->err || !ap_expect(P, '}')) return NULL;
+  return n;
 }
 
 static awk_node *ap_delete(awk_parser *P) {
@@ -871,6 +1022,7 @@ static awk_node *ap_stmt(awk_parser *P) {
     }
     break;
   case T_FOR: n = ap_for(P); break;
+  case T_SWITCH: n = ap_switch(P); break;
   case T_PRINT:
   case T_PRINTF: n = ap_print(P); break;
   case T_NEXT:
@@ -928,12 +1080,60 @@ static awk_rule *ap_rule(awk_parser *P, int kind) {
   return &p->rules[p->nrules++];
 }
 
+/* A global variable's slot, or -1 (no new slot is made). */
+static int ap_global_slot(awk_parser *P, const char *name) {
+  int i;
+  for (i = 0; i < P->p->nglobals; i++)
+    if (!strcmp(P->p->gnames[i], name)) return i;
+  return -1;
+}
+
+/* gawk's checks of a parameter list: not the function's own name, not a
+ * special variable, not a repeat. */
+static int ap_param_ok(awk_parser *P, const char *fn, char **params, int np) {
+  char msg[400];
+  const char *p = params[np - 1];
+  int i, slot = ap_global_slot(P, p);
+  msg[0] = 0;
+  if (!strcmp(p, fn))
+    snprintf(msg, sizeof msg,
+             "function `%s': cannot use function name as parameter name", fn);
+  else if (slot >= 0 && slot < V_NSPECIAL)
+    snprintf(msg, sizeof msg,
+             "function `%s': cannot use special variable `%s' as a function "
+             "parameter",
+             fn, p);
+  for (i = 0; !msg[0] && i < np - 1; i++)
+    if (!strcmp(params[i], p))
+      snprintf(msg, sizeof msg,
+               "function `%s': parameter #%d, `%s', duplicates parameter #%d",
+               fn, np, p, i + 1);
+  if (msg[0]) ap_plain(P, msg, 1);
+  return !msg[0];
+}
+
 static int ap_function(awk_parser *P) {
   awk_func *f;
   int fi;
   char **params = NULL;
   int np = 0, t = ap_next(P);
+  if (t == T_BUILTIN) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "`%s' is a built-in function, it cannot be redefined",
+             P->l.text ? P->l.text : "");
+    P->l.at_start = 1;
+    ap_fail(P, msg);
+    return 0;
+  }
   if (t != T_NAME && t != T_FUNC_NAME) return ap_fail(P, NULL), 0;
+  if (ap_global_slot(P, P->l.text) >= 0) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "function name `%s' previously defined",
+             P->l.text);
+    ap_plain(P, msg, 1);
+    return 0;
+  }
   fi = ap_func_index(P, P->l.text);
   if (P->err) return 0;
   f = &P->p->funcs[fi];
@@ -950,6 +1150,7 @@ static int ap_function(awk_parser *P) {
   if (!params) return P->err = MSB_ENOMEM, 0;
   while (P->l.tok == T_NAME && np < 256) {
     params[np++] = P->l.text;
+    if (!ap_param_ok(P, P->p->funcs[fi].name, params, np)) return 0;
     ap_next(P);
     if (P->l.tok != ',') break;
     ap_next(P);
