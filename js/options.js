@@ -55,6 +55,8 @@ export function normaliseLimits(limits) {
     if (!Number.isSafeInteger(value) || value < 0 || value > max) {
       throw invalid(`limit ${key} must be an integer from 0 to ${max}`);
     }
+    const { min } = constants.limits.find((l) => l.name === name);
+    if (value < min) throw invalid(`limit ${key} must be at least ${min}`);
     out[name] = value;
   }
   return out;

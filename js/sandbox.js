@@ -198,7 +198,9 @@ export class Sandbox {
       const out = inst.outRec;
       const rc = inst.call(OP.open, r, out);
       if (rc < 0) {
-        throw errorFromCode(rc, `cannot open a sandbox: ${inst.strerror(rc)}`);
+        // The limits passed normaliseLimits: only their sum can be wrong.
+        throw errorFromCode(rc, `cannot open a sandbox: ${rc === K.MSB_EINVAL
+          ? 'max_file_bytes exceeds max_total_bytes' : inst.strerror(rc)}`);
       }
       handle = inst.dv().getUint32(out, true);
     } finally {

@@ -121,10 +121,11 @@ typedef struct cli_limit {
   const char *name;
   size_t off;
   int is32;
+  uint64_t min; /* the smallest value msb_open accepts */
 } cli_limit;
 
 #define LIMIT(id, field, type, normal, strict, min, code, noun, bounds) \
-  {#field, offsetof(msb_limits, field), sizeof(type) == 4},
+  {#field, offsetof(msb_limits, field), sizeof(type) == 4, min},
 static const cli_limit cli_limits[] = {
 #include "limits.def"
 };
@@ -176,6 +177,12 @@ static int cli_set_limits(msb_limits *lim, const char *spec) {
     }
     if (cli_u64(eq + 1, &v) || (l->is32 && v > UINT32_MAX)) {
       fprintf(stderr, "msb: --limits: bad value for %s: '%s'\n", tok, eq + 1);
+      rc = -1;
+      break;
+    }
+    if (v < l->min) {
+      fprintf(stderr, "msb: --limits: %s must be at least %llu\n", tok,
+              (unsigned long long)l->min);
       rc = -1;
       break;
     }
@@ -695,8 +702,10 @@ int main(int argc, char **argv) {
   cfg.limits = &lim;
   cfg.clock_ns = clock_ns;
   cfg.seed = rng;
-  if (msb_open(&cfg, &sb)) {
-    fprintf(stderr, "msb: cannot open a sandbox: %s\n", msb_errmsg(0));
+  if ((status = msb_open(&cfg, &sb))) {
+    fprintf(stderr, "msb: cannot open a sandbox: %s\n",
+            status == MSB_EINVAL ? "max_file_bytes exceeds max_total_bytes"
+                                 : msb_strerror(status));
     return CLI_FAIL;
   }
   if ((load && cli_load(sb, load)) ||

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "memsandbox.h"
+#include "order.h"
 
 enum { GN_END, GN_ALT, GN_LIT, GN_ANY, GN_STAR, GN_SET, GN_EXT };
 
@@ -849,29 +850,18 @@ static int glob_walk(glob_x *g, const char *pre, int all, int links,
   return rc;
 }
 
-static int glob_cmp(const char *a, const char *b) { return strcmp(a, b); }
+static int glob_order(const void *a, const void *b, void *arg) {
+  (void)arg;
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-/* Merge sort (stable, O(n log n), no libc qsort callback needed). */
+/* Sorts the matches bytewise (stable, O(n log n)). */
 static int glob_sort(mem *m, char **v, size_t n) {
   char **tmp;
-  size_t w, i, lo, mid, hi, a, b, k;
   if (n < 2) return 0;
   tmp = mem_alloc(m, n * sizeof *tmp);
   if (!tmp) return MSB_ENOMEM;
-  for (w = 1; w < n; w *= 2) {
-    for (lo = 0; lo < n; lo += 2 * w) {
-      mid = lo + w < n ? lo + w : n;
-      hi = lo + 2 * w < n ? lo + 2 * w : n;
-      a = lo;
-      b = mid;
-      k = lo;
-      while (a < mid && b < hi)
-        tmp[k++] = glob_cmp(v[a], v[b]) <= 0 ? v[a++] : v[b++];
-      while (a < mid) tmp[k++] = v[a++];
-      while (b < hi) tmp[k++] = v[b++];
-    }
-    for (i = 0; i < n; i++) v[i] = tmp[i];
-  }
+  order_sort(v, n, sizeof *v, tmp, glob_order, NULL);
   mem_free(m, tmp);
   return 0;
 }

@@ -8,10 +8,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define KiB(n) ((uint64_t)(n) << 10)
-#define MiB(n) ((uint64_t)(n) << 20)
-#define GiB(n) ((uint64_t)(n) << 30)
-
 /* msb_limits as limits.def declares it. */
 typedef struct limit_mirror {
 #define LIMIT(id, field, type, normal, strict, min, code, noun, bounds) \

@@ -32,6 +32,11 @@
 // modes of the files it creates and the `umask` it prints never depend on
 // the host.
 //
+// Files: shell cases are filed by bash-manual topic, the file named by its
+// chapter (syntax-, commands-, parameters-, expansions-, redirections-,
+// executing-, builtins-, conditionals-, arithmetic, aliases, arrays, jobs-);
+// command cases by command (tests/cmd/sort.cases, tests/diff/bc.cases).
+//
 // Differences between real bash and the sandbox that are accepted live in
 // tests/diff/accepted.txt as "ID reason" lines; in every mode a
 // listed case that differs counts as accepted, one that agrees is reported
@@ -39,16 +44,20 @@
 // is 1 when anything failed.
 //
 // Case file format (see the project notes): a case starts with
-// "=== ID description"; sections are "--- NAME [ARGS]" lines followed by
-// body lines: file PATH [noeol] [mode=NNN], dir PATH, link PATH TARGET,
-// stdin [noeol], cmd, stdout [noeol], stderr [noeol], exit N,
+// "=== ID description"; an ID is words of letters and digits joined by
+// single '-' or '.' (ID_GRAMMAR: "diff-pipes-28", "cat-1.2"), unique across
+// every file of a run. Sections are "--- NAME [ARGS]" lines followed by
+// body lines: file PATH [noeol] [mode=NNN] [repeat=N], dir PATH, link PATH
+// TARGET, stdin [noeol] [repeat=N], cmd, stdout [noeol], stderr [noeol],
+// exit N,
 // sandbox-only REASON, policy (the body is a host policy in memsandbox.h's
 // text form, set after seeding; such a case is sandbox-only), recorded
 // REASON (real bash's answer is racy or depends on the host, its speed or
 // its login shell: the case's stdout, stderr and exit sections hold that
-// answer, written by --record). Lines before
-// the first "===" are comments. Bodies are bytes; escapes are not
-// interpreted.
+// answer, written by --record). repeat=N makes the runner generate a large
+// input instead of the file holding it: the body, N times over (after
+// noeol is applied to each copy). Lines before the first "===" are
+// comments. Bodies are bytes; escapes are not interpreted.
 //
 // Library use (ESM): parseCases(text, file) parses one file; runCases(files,
 // executor, opts) runs cases with any executor(case) -> Promise<{stdout:
@@ -66,6 +75,10 @@ const SECTIONS = new Set(['file', 'dir', 'link', 'stdin', 'cmd', 'stdout',
 // The sections --record rewrites.
 const ANSWER = ['stdout', 'stderr', 'exit'];
 const TIMEOUT_MS = 30000;
+// What a case id may be (see the format above).
+export const ID_GRAMMAR = /^[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*$/;
+// The most copies repeat=N may ask for: generated inputs stay test-sized.
+const MAX_REPEAT = 1000000;
 const RECORD_TIMEOUT_MS = 3600000;
 
 /** Parses the text of a .cases file (a string or Buffer) into case objects:
@@ -92,7 +105,7 @@ export function parseCases(text, file = '<input>') {
     if (!cur || !sec) return;
     let body = sec.lines.map((l) => l + '\n').join('');
     if (sec.noeol && body.endsWith('\n')) body = body.slice(0, -1);
-    const data = Buffer.from(body, 'latin1');
+    const data = Buffer.from(body.repeat(sec.repeat), 'latin1');
     switch (sec.name) {
       case 'file':
         cur.files.push({ path: sec.path, data, mode: sec.mode });
@@ -115,6 +128,9 @@ export function parseCases(text, file = '<input>') {
       closeSection();
       const m = /^=== (\S+)\s*(.*)$/.exec(line);
       if (!m) fail(ln, 'case header needs an id');
+      if (!ID_GRAMMAR.test(m[1]))
+        fail(ln, `malformed case id '${m[1]}' (words of letters and digits `
+          + "joined by '-' or '.')");
       cur = {
         id: m[1], desc: m[2], file, line: ln, files: [], dirs: [],
         links: [], stdin: null, cmd: null, stdout: null, stderr: null,
@@ -128,7 +144,13 @@ export function parseCases(text, file = '<input>') {
       closeSection();
       const name = hm[1];
       const args = (hm[2] || '').split(' ').filter((a) => a !== '');
-      sec = { name, lines: [], line: ln, noeol: false };
+      sec = { name, lines: [], line: ln, noeol: false, repeat: 1 };
+      const repeat = (a) => {
+        const n = /^repeat=([1-9]\d*)$/.exec(a);
+        if (!n || Number(n[1]) > MAX_REPEAT)
+          fail(ln, `repeat needs a count from 1 to ${MAX_REPEAT}`);
+        sec.repeat = Number(n[1]);
+      };
       const seen = (k) => {
         if (k !== 'file' && k !== 'dir' && k !== 'link' && cur['_' + k])
           fail(ln, `duplicate section '${k}' in case ${cur.id}`);
@@ -142,6 +164,7 @@ export function parseCases(text, file = '<input>') {
           for (const a of args.slice(1)) {
             if (a === 'noeol') sec.noeol = true;
             else if (/^mode=[0-7]{3,4}$/.test(a)) sec.mode = parseInt(a.slice(5), 8);
+            else if (a.startsWith('repeat=')) repeat(a);
             else fail(ln, `unknown file option '${a}'`);
           }
           break;
@@ -156,6 +179,7 @@ export function parseCases(text, file = '<input>') {
         case 'stdin': case 'stdout': case 'stderr':
           for (const a of args) {
             if (a === 'noeol') sec.noeol = true;
+            else if (name === 'stdin' && a.startsWith('repeat=')) repeat(a);
             else fail(ln, `unknown option '${a}' for ${name}`);
           }
           break;

@@ -73,6 +73,8 @@ function parseLimits(spec) {
     if (!/^\d+$/.test(value) || Number(value) > max) {
       die(`--limits: bad value for ${name}: '${value}'`);
     }
+    const { min } = constants.limits.find((l) => l.name === name);
+    if (Number(value) < min) die(`--limits: ${name} must be at least ${min}`);
     out[name] = Number(value);
   }
   return out;
@@ -338,7 +340,7 @@ async function main() {
     sb = await Sandbox.create({ profile: opts.profile, limits: opts.limits, wasm,
       clock: opts.clock ?? 'system', seed: opts.rngSeed, onEvent });
   } catch (e) {
-    die(`cannot open a sandbox: ${e.message}`, CLI_FAIL);
+    die(e.message, CLI_FAIL);
   }
   await hostStep(opts.load, async () => sb.restore(readFileSync(opts.load)));
   await hostStep(opts.seed, async () => seedFrom(sb, opts.seed), '--seed: ');

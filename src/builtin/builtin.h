@@ -26,9 +26,9 @@
 /* builtins.def's flag for the POSIX special builtins (sh_builtin.special). */
 #define BI_SPECIAL 1
 
-/* A builtin's `help` text, in bash's words, beside its function (const
- * data: nothing per sandbox). The topic's first line, the purpose, is in
- * builtins.def; help.c prints the three as bash does. */
+/* A builtin's `help` text, written for this shell, beside its function
+ * (const data: nothing per sandbox). The topic's first line, the purpose,
+ * is in builtins.def; help.c prints the three in bash's layout. */
 typedef struct help_text {
   const char *synopsis; /* `help -s`; NULL: no topic */
   const char *body;     /* the lines after the purpose */

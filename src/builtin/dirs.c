@@ -45,45 +45,20 @@ static int bi_chdir(shell *sh, const char *arg, const char *shown,
 const help_text bi_help_cd = {
     "cd [-L|[-P [-e]] [-@]] [dir]",
     "\n"
-    "Change the current directory to DIR.  The default DIR is the value of "
-    "the\n"
-    "HOME shell variable. If DIR is \"-\", it is converted to $OLDPWD.\n"
-    "\n"
-    "The variable CDPATH defines the search path for the directory "
-    "containing\n"
-    "DIR.  Alternative directory names in CDPATH are separated by a colon "
-    "(:).\n"
-    "A null directory name is the same as the current directory.  If DIR "
-    "begins\n"
-    "with a slash (/), then CDPATH is not used.\n"
-    "\n"
-    "If the directory is not found, and the shell option `cdable_vars' is "
-    "set,\n"
-    "the word is assumed to be  a variable name.  If that variable has a "
-    "value,\n"
-    "its value is used for DIR.\n"
+    "Makes DIR the working directory and updates PWD and OLDPWD.  With no\n"
+    "DIR, goes to $HOME; `cd -' goes to $OLDPWD and prints it.  A relative\n"
+    "DIR not starting with `.' or `..' is searched for in the colon-separated\n"
+    "directories of CDPATH first; a directory found that way is printed.\n"
     "\n"
     "Options:\n"
-    "  -L\tforce symbolic links to be followed: resolve symbolic\n"
-    "\t\tlinks in DIR after processing instances of `..'\n"
-    "  -P\tuse the physical directory structure without following\n"
-    "\t\tsymbolic links: resolve symbolic links in DIR before\n"
-    "\t\tprocessing instances of `..'\n"
-    "  -e\tif the -P option is supplied, and the current working\n"
-    "\t\tdirectory cannot be determined successfully, exit with\n"
-    "\t\ta non-zero status\n"
-    "  -@\ton systems that support it, present a file with extended\n"
-    "\t\tattributes as a directory containing the file attributes\n"
+    "  -L   keep symbolic links in the new PWD, resolving `..' textually\n"
+    "       (the default)\n"
+    "  -P   resolve symbolic links to the physical directory\n"
+    "  -e   with -P, fail when the new directory cannot be determined\n"
+    "  -@   accepted for compatibility; extended attributes do not exist here\n"
     "\n"
-    "The default is to follow symbolic links, as if `-L' were specified.\n"
-    "`..' is processed by removing the immediately previous pathname "
-    "component\n"
-    "back to a slash or the beginning of DIR.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns 0 if the directory is changed, and if $PWD is set successfully "
-    "when\n"
-    "-P is used; non-zero otherwise.\n"};
+    "Exit status:\n"
+    "0 when the directory changed, otherwise nonzero.\n"};
 
 int bi_cd(shell *sh, int argc, char **argv) {
   int i = 1, phys = 0, rc;
@@ -148,15 +123,11 @@ const help_text bi_help_pwd = {
     "pwd [-LP]",
     "\n"
     "Options:\n"
-    "  -L\tprint the value of $PWD if it names the current working\n"
-    "\t\tdirectory\n"
-    "  -P\tprint the physical directory, without any symbolic links\n"
+    "  -L   print $PWD, which may contain symbolic links (the default)\n"
+    "  -P   print the path with symbolic links resolved\n"
     "\n"
-    "By default, `pwd' behaves as if `-L' were specified.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns 0 unless an invalid option is given or the current directory\n"
-    "cannot be read.\n"};
+    "Exit status:\n"
+    "0, unless an option is invalid or the directory cannot be read.\n"};
 
 int bi_pwd(shell *sh, int argc, char **argv) {
   buf b;
@@ -204,30 +175,13 @@ static int bi_dirs_print(shell *sh) {
 const help_text bi_help_dirs = {
     "dirs [-clpv] [+N] [-N]",
     "\n"
-    "Display the list of currently remembered directories.  Directories\n"
-    "find their way onto the list with the `pushd' command; you can get\n"
-    "back up through the list with the `popd' command.\n"
+    "Prints the directory stack that pushd and popd keep, the working\n"
+    "directory first, on one line, with the home directory shown as `~'.\n"
+    "The options and +N, -N are not supported in the sandbox and are\n"
+    "ignored.\n"
     "\n"
-    "Options:\n"
-    "  -c\tclear the directory stack by deleting all of the elements\n"
-    "  -l\tdo not print tilde-prefixed versions of directories relative\n"
-    "\t\tto your home directory\n"
-    "  -p\tprint the directory stack with one entry per line\n"
-    "  -v\tprint the directory stack with one entry per line prefixed\n"
-    "\t\twith its position in the stack\n"
-    "\n"
-    "Arguments:\n"
-    "  +N\tDisplays the Nth entry counting from the left of the list\n"
-    "\t\tshown by dirs when invoked without options, starting with\n"
-    "\t\tzero.\n"
-    "\n"
-    "  -N\tDisplays the Nth entry counting from the right of the list\n"
-    "\t\tshown by dirs when invoked without options, starting with\n"
-    "\t\tzero.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or an error "
-    "occurs.\n"};
+    "Exit status:\n"
+    "Always 0.\n"};
 
 int bi_dirs(shell *sh, int argc, char **argv) {
   (void)argc;
@@ -239,32 +193,12 @@ int bi_dirs(shell *sh, int argc, char **argv) {
 const help_text bi_help_pushd = {
     "pushd [-n] [+N | -N | dir]",
     "\n"
-    "Adds a directory to the top of the directory stack, or rotates\n"
-    "the stack, making the new top of the stack the current working\n"
-    "directory.  With no arguments, exchanges the top two directories.\n"
+    "Changes to DIR, keeps the previous directory on the stack and prints\n"
+    "the stack as dirs does.  The forms without DIR, +N, -N and -n are not\n"
+    "supported in the sandbox.\n"
     "\n"
-    "Options:\n"
-    "  -n\tSuppresses the normal change of directory when adding\n"
-    "\t\tdirectories to the stack, so only the stack is manipulated.\n"
-    "\n"
-    "Arguments:\n"
-    "  +N\tRotates the stack so that the Nth directory (counting\n"
-    "\t\tfrom the left of the list shown by `dirs', starting with\n"
-    "\t\tzero) is at the top.\n"
-    "\n"
-    "  -N\tRotates the stack so that the Nth directory (counting\n"
-    "\t\tfrom the right of the list shown by `dirs', starting with\n"
-    "\t\tzero) is at the top.\n"
-    "\n"
-    "  dir\tAdds DIR to the directory stack at the top, making it the\n"
-    "\t\tnew current working directory.\n"
-    "\n"
-    "The `dirs' builtin displays the directory stack.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid argument is supplied or the "
-    "directory\n"
-    "change fails.\n"};
+    "Exit status:\n"
+    "0, unless DIR is missing or the directory change fails.\n"};
 
 int bi_pushd(shell *sh, int argc, char **argv) {
   char *old, **ns;
@@ -294,29 +228,12 @@ int bi_pushd(shell *sh, int argc, char **argv) {
 const help_text bi_help_popd = {
     "popd [-n] [+N | -N]",
     "\n"
-    "Removes entries from the directory stack.  With no arguments, removes\n"
-    "the top directory from the stack, and changes to the new top "
-    "directory.\n"
+    "Takes the top directory off the stack, changes to it and prints the\n"
+    "stack as dirs does.  -n, +N and -N are not supported in the sandbox\n"
+    "and are ignored.\n"
     "\n"
-    "Options:\n"
-    "  -n\tSuppresses the normal change of directory when removing\n"
-    "\t\tdirectories from the stack, so only the stack is manipulated.\n"
-    "\n"
-    "Arguments:\n"
-    "  +N\tRemoves the Nth entry counting from the left of the list\n"
-    "\t\tshown by `dirs', starting with zero.  For example: `popd +0'\n"
-    "\t\tremoves the first directory, `popd +1' the second.\n"
-    "\n"
-    "  -N\tRemoves the Nth entry counting from the right of the list\n"
-    "\t\tshown by `dirs', starting with zero.  For example: `popd -0'\n"
-    "\t\tremoves the last directory, `popd -1' the next to last.\n"
-    "\n"
-    "The `dirs' builtin displays the directory stack.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid argument is supplied or the "
-    "directory\n"
-    "change fails.\n"};
+    "Exit status:\n"
+    "0, unless the stack is empty or the directory change fails.\n"};
 
 int bi_popd(shell *sh, int argc, char **argv) {
   char *d;

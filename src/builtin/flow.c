@@ -8,10 +8,10 @@
 /* help : */
 const help_text bi_help_colon = {":",
                                  "\n"
-                                 "No effect; the command does nothing.\n"
+                                 "Expands its arguments and ignores them.\n"
                                  "\n"
-                                 "Exit Status:\n"
-                                 "Always succeeds.\n"};
+                                 "Exit status:\n"
+                                 "Always 0.\n"};
 
 int bi_colon(shell *sh, int argc, char **argv) {
   (void)sh;
@@ -42,12 +42,11 @@ static int bi_join(shell *sh, int argc, char **argv, int from, char **out) {
 const help_text bi_help_eval = {
     "eval [arg ...]",
     "\n"
-    "Combine ARGs into a single string, use the result as input to the "
-    "shell,\n"
-    "and execute the resulting commands.\n"
+    "Joins the ARGs with spaces and parses and runs the result in the\n"
+    "current shell, so the text goes through expansion a second time.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns exit status of command or success if command is null.\n"};
+    "Exit status:\n"
+    "That of the last command run, or 0 when the text is empty.\n"};
 
 int bi_eval(shell *sh, int argc, char **argv) {
   char *s;
@@ -70,14 +69,14 @@ int bi_eval(shell *sh, int argc, char **argv) {
 /* help . and help source: one text, two names */
 static const char bi_source_help[] =
     "\n"
-    "Read and execute commands from FILENAME in the current shell.  The\n"
-    "entries in $PATH are used to find the directory containing FILENAME.\n"
-    "If any ARGUMENTS are supplied, they become the positional parameters\n"
-    "when FILENAME is executed.\n"
+    "Reads FILENAME and runs its commands in this shell, so that variables,\n"
+    "functions and directory changes it makes stay in effect afterwards.  A\n"
+    "FILENAME without a slash is looked up in the directories of $PATH.  Any\n"
+    "ARGUMENTS replace the positional parameters while the file runs.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns the status of the last command executed in FILENAME; fails if\n"
-    "FILENAME cannot be read.\n";
+    "Exit status:\n"
+    "The status of the file's last command, or failure when FILENAME cannot\n"
+    "be found or read.\n";
 
 const help_text bi_help_dot = {". filename [arguments]", bi_source_help};
 
@@ -153,8 +152,8 @@ int bi_source(shell *sh, int argc, char **argv) {
 const help_text bi_help_exit = {
     "exit [n]",
     "\n"
-    "Exits the shell with a status of N.  If N is omitted, the exit status\n"
-    "is that of the last command executed.\n"};
+    "Stops the shell with status N (0 to 255); without N, with the status\n"
+    "of the last command.  An EXIT trap runs first.\n"};
 
 /* exit and return: the status is N (the last command's by default), taken
  * modulo 256; a non-number is status 2 after bash's message, and a second
@@ -183,13 +182,11 @@ int bi_exit(shell *sh, int argc, char **argv) {
 const help_text bi_help_return = {
     "return [n]",
     "\n"
-    "Causes a function or sourced script to exit with the return value\n"
-    "specified by N.  If N is omitted, the return status is that of the\n"
-    "last command executed within the function or script.\n"
+    "Ends the running function or sourced file with status N (0 to 255),\n"
+    "or with the status of the last command when N is omitted.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns N, or failure if the shell is not executing a function or "
-    "script.\n"};
+    "Exit status:\n"
+    "N, or 1 when used outside a function or sourced file.\n"};
 
 int bi_return(shell *sh, int argc, char **argv) {
   if (!sh->funcs_active && !sh->sourcing) {
@@ -205,21 +202,21 @@ int bi_return(shell *sh, int argc, char **argv) {
 const help_text bi_help_break = {
     "break [n]",
     "\n"
-    "Exit a FOR, WHILE or UNTIL loop.  If N is specified, break N enclosing\n"
-    "loops.\n"
+    "Ends the innermost for, while, until or select loop, or the N-th\n"
+    "enclosing one when N (at least 1) is given.\n"
     "\n"
-    "Exit Status:\n"
-    "The exit status is 0 unless N is not greater than or equal to 1.\n"};
+    "Exit status:\n"
+    "0, unless N is not a positive number.\n"};
 
 /* help continue */
 const help_text bi_help_continue = {
     "continue [n]",
     "\n"
-    "Resumes the next iteration of the enclosing FOR, WHILE or UNTIL loop.\n"
-    "If N is specified, resumes the Nth enclosing loop.\n"
+    "Skips the rest of the body of the innermost for, while, until or select\n"
+    "loop and starts its next iteration; with N, of the N-th enclosing loop.\n"
     "\n"
-    "Exit Status:\n"
-    "The exit status is 0 unless N is not greater than or equal to 1.\n"};
+    "Exit status:\n"
+    "0, unless N is not a positive number.\n"};
 
 int bi_loopctl(shell *sh, int argc, char **argv) {
   int64_t n = 1;
@@ -260,23 +257,14 @@ int bi_loopctl(shell *sh, int argc, char **argv) {
 const help_text bi_help_exec = {
     "exec [-cl] [-a name] [command [argument ...]] [redirection ...]",
     "\n"
-    "Execute COMMAND, replacing this shell with the specified program.\n"
-    "ARGUMENTS become the arguments to COMMAND.  If COMMAND is not "
-    "specified,\n"
-    "any redirections take effect in the current shell.\n"
+    "With COMMAND, runs it and then ends the shell with its status, as a\n"
+    "real exec replacing the process would.  Without COMMAND, the\n"
+    "redirections apply to the current shell and stay in effect.  The\n"
+    "options -a, -c and -l are not supported in the sandbox.\n"
     "\n"
-    "Options:\n"
-    "  -a name\tpass NAME as the zeroth argument to COMMAND\n"
-    "  -c\texecute COMMAND with an empty environment\n"
-    "  -l\tplace a dash in the zeroth argument to COMMAND\n"
-    "\n"
-    "If the command cannot be executed, a non-interactive shell exits, "
-    "unless\n"
-    "the shell option `execfail' is set.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless COMMAND is not found or a redirection error "
-    "occurs.\n"};
+    "Exit status:\n"
+    "Without COMMAND, 0 unless a redirection fails; with one, the shell ends\n"
+    "with COMMAND's status (127 when it is not found).\n"};
 
 int bi_exec(shell *sh, int argc, char **argv) {
   int rc;

@@ -11,44 +11,20 @@
 const help_text bi_help_trap = {
     "trap [-lp] [[arg] signal_spec ...]",
     "\n"
-    "Defines and activates handlers to be run when the shell receives "
-    "signals\n"
-    "or other conditions.\n"
-    "\n"
-    "ARG is a command to be read and executed when the shell receives the\n"
-    "signal(s) SIGNAL_SPEC.  If ARG is absent (and a single SIGNAL_SPEC\n"
-    "is supplied) or `-', each specified signal is reset to its original\n"
-    "value.  If ARG is the null string each SIGNAL_SPEC is ignored by the\n"
-    "shell and by the commands it invokes.\n"
-    "\n"
-    "If a SIGNAL_SPEC is EXIT (0) ARG is executed on exit from the shell.  "
-    "If\n"
-    "a SIGNAL_SPEC is DEBUG, ARG is executed before every simple command.  "
-    "If\n"
-    "a SIGNAL_SPEC is RETURN, ARG is executed each time a shell function or "
-    "a\n"
-    "script run by the . or source builtins finishes executing.  A "
-    "SIGNAL_SPEC\n"
-    "of ERR means to execute ARG each time a command's failure would cause "
-    "the\n"
-    "shell to exit when the -e option is enabled.\n"
-    "\n"
-    "If no arguments are supplied, trap prints the list of commands "
-    "associated\n"
-    "with each signal.\n"
+    "Sets ARG as the command to run when one of the SIGNAL_SPECs occurs.\n"
+    "SIGNAL_SPEC is a signal name (with or without SIG) or number, or EXIT\n"
+    "(the shell ends), ERR (a command fails) or RETURN (a function or\n"
+    "sourced file ends); DEBUG is not supported in the sandbox.  An empty ARG "
+    "ignores the\n"
+    "signal; ARG `-' (or a lone number as first operand) restores the\n"
+    "default.  Without operands, or with -p, prints the traps as commands.\n"
     "\n"
     "Options:\n"
-    "  -l\tprint a list of signal names and their corresponding numbers\n"
-    "  -p\tdisplay the trap commands associated with each SIGNAL_SPEC\n"
+    "  -l   list signal names with their numbers\n"
+    "  -p   print the traps for the SIGNAL_SPECs, or all of them\n"
     "\n"
-    "Each SIGNAL_SPEC is either a signal name in <signal.h> or a signal "
-    "number.\n"
-    "Signal names are case insensitive and the SIG prefix is optional.  A\n"
-    "signal may be sent to the shell with \"kill -signal $$\".\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless a SIGSPEC is invalid or an invalid option is "
-    "given.\n"};
+    "Exit status:\n"
+    "0, unless a SIGNAL_SPEC or an option is invalid.\n"};
 
 int bi_trap(shell *sh, int argc, char **argv) {
   if (bi_opts_only(sh, argc, argv, "lp", "trap [-lp] [[arg] signal_spec ...]") <
@@ -61,51 +37,29 @@ int bi_trap(shell *sh, int argc, char **argv) {
 const help_text bi_help_disown = {
     "disown [-h] [-ar] [jobspec ... | pid ...]",
     "\n"
-    "Removes each JOBSPEC argument from the table of active jobs.  Without\n"
-    "any JOBSPECs, the shell uses its notion of the current job.\n"
+    "Background jobs in the sandbox finish before the next command, so the\n"
+    "job table is always empty: disown with no operand does nothing and any\n"
+    "named job is reported as not found.\n"
     "\n"
-    "Options:\n"
-    "  -a\tremove all jobs if JOBSPEC is not supplied\n"
-    "  -h\tmark each JOBSPEC so that SIGHUP is not sent to the job if the\n"
-    "\t\tshell receives a SIGHUP\n"
-    "  -r\tremove only running jobs\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option or JOBSPEC is given.\n"};
+    "Exit status:\n"
+    "0, or 1 when a job was named.\n"};
 
 /* help wait */
 const help_text bi_help_wait = {
     "wait [-fn] [-p var] [id ...]",
     "\n"
-    "Waits for each process identified by an ID, which may be a process ID "
-    "or a\n"
-    "job specification, and reports its termination status.  If ID is not\n"
-    "given, waits for all currently active child processes, and the return\n"
-    "status is zero.  If ID is a job specification, waits for all processes\n"
-    "in that job's pipeline.\n"
+    "Waits for each ID, a process ID or job, or for all background jobs when\n"
+    "none is given.  Background jobs in the sandbox finish before the next\n"
+    "command starts, so wait returns their status at once.\n"
     "\n"
-    "If the -n option is supplied, waits for a single job from the list of "
-    "IDs,\n"
-    "or, if no IDs are supplied, for the next job to complete and returns "
-    "its\n"
-    "exit status.\n"
+    "Options:\n"
+    "  -n       wait for one job and return its status\n"
+    "  -p VAR   store the ID of the job whose status is returned in VAR\n"
+    "  -f       accepted (there is no job control to wait around)\n"
     "\n"
-    "If the -p option is supplied, the process or job identifier of the job\n"
-    "for which the exit status is returned is assigned to the variable VAR\n"
-    "named by the option argument. The variable will be unset initially, "
-    "before\n"
-    "any assignment. This is useful only when the -n option is supplied.\n"
-    "\n"
-    "If the -f option is supplied, and job control is enabled, waits for "
-    "the\n"
-    "specified ID to terminate, instead of waiting for it to change status.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns the status of the last ID; fails if ID is invalid or an "
-    "invalid\n"
-    "option is given, or if -n is supplied and the shell has no "
-    "unwaited-for\n"
-    "children.\n"};
+    "Exit status:\n"
+    "The status of the last ID, 127 when an ID is not a child of this\n"
+    "shell.\n"};
 
 int bi_wait(shell *sh, int argc, char **argv) {
   int i = bi_opts_only(sh, argc, argv, "fnp", "wait [-fn] [-p var] [id ...]");
@@ -116,41 +70,31 @@ int bi_wait(shell *sh, int argc, char **argv) {
 const help_text bi_help_bg = {
     "bg [job_spec ...]",
     "\n"
-    "Place the jobs identified by each JOB_SPEC in the background, as if "
-    "they\n"
-    "had been started with `&'.  If JOB_SPEC is not present, the shell's "
-    "notion\n"
-    "of the current job is used.\n"
+    "The sandbox runs every command to completion and has no stopped jobs,\n"
+    "so there is nothing to resume: bg reports that job control is off.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns success unless job control is not enabled or an error occurs.\n"};
+    "Exit status:\n"
+    "Always 1.\n"};
 
 /* help fg */
 const help_text bi_help_fg = {
     "fg [job_spec]",
     "\n"
-    "Place the job identified by JOB_SPEC in the foreground, making it the\n"
-    "current job.  If JOB_SPEC is not present, the shell's notion of the\n"
-    "current job is used.\n"
+    "The sandbox has no stopped or running jobs to bring back: every job\n"
+    "has finished by the time fg runs, so it reports that job control is off.\n"
     "\n"
-    "Exit Status:\n"
-    "Status of command placed in foreground, or failure if an error occurs.\n"};
+    "Exit status:\n"
+    "Always 1.\n"};
 
 /* help suspend */
 const help_text bi_help_suspend = {
     "suspend [-f]",
     "\n"
-    "Suspend the execution of this shell until it receives a SIGCONT "
-    "signal.\n"
-    "Unless forced, login shells and shells without job control cannot be\n"
-    "suspended.\n"
+    "There is no parent to hand control back to in the sandbox, so suspend\n"
+    "reports that it cannot suspend.\n"
     "\n"
-    "Options:\n"
-    "  -f\tforce the suspend, even if the shell is a login shell or job\n"
-    "\t\tcontrol is not enabled.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless job control is not enabled or an error occurs.\n"};
+    "Exit status:\n"
+    "Always 1.\n"};
 
 int bi_nojobs(shell *sh, int argc, char **argv) {
   (void)argc;
@@ -162,64 +106,39 @@ int bi_nojobs(shell *sh, int argc, char **argv) {
 const help_text bi_help_jobs = {
     "jobs [-lnprs] [jobspec ...] or jobs -x command [args]",
     "\n"
-    "Lists the active jobs.  JOBSPEC restricts output to that job.\n"
-    "Without options, the status of all active jobs is displayed.\n"
+    "Background jobs in the sandbox finish before the next command is read,\n"
+    "so there is never a job to list; a named job is reported as not found.\n"
     "\n"
-    "Options:\n"
-    "  -l\tlists process IDs in addition to the normal information\n"
-    "  -n\tlists only processes that have changed status since the last\n"
-    "\t\tnotification\n"
-    "  -p\tlists process IDs only\n"
-    "  -r\trestrict output to running jobs\n"
-    "  -s\trestrict output to stopped jobs\n"
-    "\n"
-    "If -x is supplied, COMMAND is run after all job specifications that\n"
-    "appear in ARGS have been replaced with the process ID of that job's\n"
-    "process group leader.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is given or an error occurs.\n"
-    "If -x is used, returns the exit status of COMMAND.\n"};
+    "Exit status:\n"
+    "0, or 1 when a job was named.\n"};
 
 /* help kill */
 const help_text bi_help_kill = {
     "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l "
     "[sigspec]",
     "\n"
-    "Send the processes identified by PID or JOBSPEC the signal named by\n"
-    "SIGSPEC or SIGNUM.  If neither SIGSPEC nor SIGNUM is present, then\n"
-    "SIGTERM is assumed.\n"
+    "Would send a signal (TERM unless chosen with -s, -n or -SIGNAL) to\n"
+    "each process or job named; the sandbox has no other processes to\n"
+    "signal, so a target is refused.  With -l, prints the signal names, or\n"
+    "converts each SIGSPEC between name and number.\n"
     "\n"
-    "Options:\n"
-    "  -s sig\tSIG is a signal name\n"
-    "  -n sig\tSIG is a signal number\n"
-    "  -l\tlist the signal names; if arguments follow `-l' they are\n"
-    "\t\tassumed to be signal numbers for which names should be listed\n"
-    "  -L\tsynonym for -l\n"
-    "\n"
-    "Kill is a shell builtin for two reasons: it allows job IDs to be used\n"
-    "instead of process IDs, and allows processes to be killed if the limit\n"
-    "on processes that you can create is reached.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is given or an error occurs.\n"};
+    "Exit status:\n"
+    "0, unless a signal or target is invalid.\n"};
 
 /* help umask */
 const help_text bi_help_umask = {
     "umask [-p] [-S] [mode]",
     "\n"
-    "Sets the user file-creation mask to MODE.  If MODE is omitted, prints\n"
-    "the current value of the mask.\n"
-    "\n"
-    "If MODE begins with a digit, it is interpreted as an octal number;\n"
-    "otherwise it is a symbolic mode string like that accepted by chmod(1).\n"
+    "The bits set in the mask are removed from the permissions of new\n"
+    "files and directories.  With MODE, an octal number, sets the mask;\n"
+    "without, prints it in octal.\n"
     "\n"
     "Options:\n"
-    "  -p\tif MODE is omitted, output in a form that may be reused as input\n"
-    "  -S\tmakes the output symbolic; otherwise an octal number is output\n"
+    "  -S   print the mask symbolically, as the permissions it allows\n"
+    "  -p   print as a umask command\n"
     "\n"
-    "Exit Status:\n"
-    "Returns success unless MODE is invalid or an invalid option is given.\n"};
+    "Exit status:\n"
+    "0, unless MODE or an option is invalid.\n"};
 
 int bi_umask(shell *sh, int argc, char **argv) {
   buf b;
@@ -274,12 +193,11 @@ int bi_umask(shell *sh, int argc, char **argv) {
 const help_text bi_help_times = {
     "times",
     "\n"
-    "Prints the accumulated user and system times for the shell and all of "
-    "its\n"
-    "child processes.\n"
+    "Prints two lines of user and system time: the shell's, then its\n"
+    "children's.  The sandbox does not measure CPU time, so both are zero.\n"
     "\n"
-    "Exit Status:\n"
-    "Always succeeds.\n"};
+    "Exit status:\n"
+    "Always 0.\n"};
 
 int bi_times(shell *sh, int argc, char **argv) {
   buf b;
@@ -294,53 +212,12 @@ int bi_times(shell *sh, int argc, char **argv) {
 const help_text bi_help_ulimit = {
     "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]",
     "\n"
-    "Provides control over the resources available to the shell and "
-    "processes\n"
-    "it creates, on systems that allow such control.\n"
+    "The sandbox's real limits (memory, output, steps, time) are set by its\n"
+    "host, not by the shell, so ulimit reports every resource as\n"
+    "`unlimited' and does not change anything.\n"
     "\n"
-    "Options:\n"
-    "  -S\tuse the `soft' resource limit\n"
-    "  -H\tuse the `hard' resource limit\n"
-    "  -a\tall current limits are reported\n"
-    "  -b\tthe socket buffer size\n"
-    "  -c\tthe maximum size of core files created\n"
-    "  -d\tthe maximum size of a process's data segment\n"
-    "  -e\tthe maximum scheduling priority (`nice')\n"
-    "  -f\tthe maximum size of files written by the shell and its children\n"
-    "  -i\tthe maximum number of pending signals\n"
-    "  -k\tthe maximum number of kqueues allocated for this process\n"
-    "  -l\tthe maximum size a process may lock into memory\n"
-    "  -m\tthe maximum resident set size\n"
-    "  -n\tthe maximum number of open file descriptors\n"
-    "  -p\tthe pipe buffer size\n"
-    "  -q\tthe maximum number of bytes in POSIX message queues\n"
-    "  -r\tthe maximum real-time scheduling priority\n"
-    "  -s\tthe maximum stack size\n"
-    "  -t\tthe maximum amount of cpu time in seconds\n"
-    "  -u\tthe maximum number of user processes\n"
-    "  -v\tthe size of virtual memory\n"
-    "  -x\tthe maximum number of file locks\n"
-    "  -P\tthe maximum number of pseudoterminals\n"
-    "  -R\tthe maximum time a real-time process can run before blocking\n"
-    "  -T\tthe maximum number of threads\n"
-    "\n"
-    "Not all options are available on all platforms.\n"
-    "\n"
-    "If LIMIT is given, it is the new value of the specified resource; the\n"
-    "special LIMIT values `soft', `hard', and `unlimited' stand for the\n"
-    "current soft limit, the current hard limit, and no limit, "
-    "respectively.\n"
-    "Otherwise, the current value of the specified resource is printed.  If\n"
-    "no option is given, then -f is assumed.\n"
-    "\n"
-    "Values are in 1024-byte increments, except for -t, which is in "
-    "seconds,\n"
-    "-p, which is in increments of 512 bytes, and -u, which is an unscaled\n"
-    "number of processes.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or an error "
-    "occurs.\n"};
+    "Exit status:\n"
+    "Always 0.\n"};
 
 int bi_ulimit(shell *sh, int argc, char **argv) {
   buf b;

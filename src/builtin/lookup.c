@@ -147,30 +147,20 @@ static int bi_type_p(shell *sh, const char *name, int nofunc, buf *b) {
 const help_text bi_help_type = {
     "type [-afptP] name [name ...]",
     "\n"
-    "For each NAME, indicate how it would be interpreted if used as a\n"
-    "command name.\n"
+    "Tells for each NAME whether it is an alias, keyword, function, builtin\n"
+    "or program, and which one would run.\n"
     "\n"
     "Options:\n"
-    "  -a\tdisplay all locations containing an executable named NAME;\n"
-    "\t\tincludes aliases, builtins, and functions, if and only if\n"
-    "\t\tthe `-p' option is not also used\n"
-    "  -f\tsuppress shell function lookup\n"
-    "  -P\tforce a PATH search for each NAME, even if it is an alias,\n"
-    "\t\tbuiltin, or function, and returns the name of the disk file\n"
-    "\t\tthat would be executed\n"
-    "  -p\treturns either the name of the disk file that would be executed,\n"
-    "\t\tor nothing if `type -t NAME' would not return `file'\n"
-    "  -t\toutput a single word which is one of `alias', `keyword',\n"
-    "\t\t`function', `builtin', `file' or `', if NAME is an alias,\n"
-    "\t\tshell reserved word, shell function, shell builtin, disk file,\n"
-    "\t\tor not found, respectively\n"
+    "  -a   show every match, not just the first\n"
+    "  -f   skip functions\n"
+    "  -P   print the path of the program NAME, even if something else\n"
+    "       would run first\n"
+    "  -p   print the path only when NAME runs a program\n"
+    "  -t   print one word: alias, keyword, function, builtin, file, or\n"
+    "       nothing when not found\n"
     "\n"
-    "Arguments:\n"
-    "  NAME\tCommand name to be interpreted.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success if all of the NAMEs are found; fails if any are not "
-    "found.\n"};
+    "Exit status:\n"
+    "0 when every NAME is found, otherwise 1.\n"};
 
 int bi_type(shell *sh, int argc, char **argv) {
   int i = 1, mode = 0, all = 0, status = 0, nofunc = 0;
@@ -222,19 +212,17 @@ int bi_type(shell *sh, int argc, char **argv) {
 const help_text bi_help_command = {
     "command [-pVv] command [arg ...]",
     "\n"
-    "Runs COMMAND with ARGS suppressing  shell function lookup, or display\n"
-    "information about the specified COMMANDs.  Can be used to invoke "
-    "commands\n"
-    "on disk when a function with the same name exists.\n"
+    "Runs COMMAND with its ARGs as a builtin or a program only: a function\n"
+    "of the same name is not called.  With -v or -V, describes COMMAND\n"
+    "instead of running it.\n"
     "\n"
     "Options:\n"
-    "  -p    use a default value for PATH that is guaranteed to find all of\n"
-    "        the standard utilities\n"
-    "  -v    print a description of COMMAND similar to the `type' builtin\n"
-    "  -V    print a more verbose description of each COMMAND\n"
+    "  -p   search a default PATH that finds the standard utilities\n"
+    "  -v   print the word or path that would run COMMAND\n"
+    "  -V   print a sentence describing what COMMAND is\n"
     "\n"
-    "Exit Status:\n"
-    "Returns exit status of COMMAND, or failure if COMMAND is not found.\n"};
+    "Exit status:\n"
+    "COMMAND's status, or 127 when it cannot be found.\n"};
 
 int bi_command(shell *sh, int argc, char **argv) {
   int i = 1, mode = 0, status = 1;
@@ -283,14 +271,11 @@ int bi_command(shell *sh, int argc, char **argv) {
 const help_text bi_help_builtin = {
     "builtin [shell-builtin [arg ...]]",
     "\n"
-    "Execute SHELL-BUILTIN with arguments ARGs without performing command\n"
-    "lookup.  This is useful when you wish to reimplement a shell builtin\n"
-    "as a shell function, but need to execute the builtin within the "
-    "function.\n"
+    "Runs the builtin SHELL-BUILTIN with the ARGs even when a function of\n"
+    "the same name exists; useful inside a function that wraps a builtin.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns the exit status of SHELL-BUILTIN, or false if SHELL-BUILTIN is\n"
-    "not a shell builtin.\n"};
+    "Exit status:\n"
+    "That of SHELL-BUILTIN, or 1 when it is not a builtin.\n"};
 
 int bi_builtin(shell *sh, int argc, char **argv) {
   const sh_builtin *b;
@@ -309,25 +294,13 @@ int bi_builtin(shell *sh, int argc, char **argv) {
 const help_text bi_help_hash = {
     "hash [-lr] [-p pathname] [-dt] [name ...]",
     "\n"
-    "Determine and remember the full pathname of each command NAME.  If\n"
-    "no arguments are given, information about remembered commands is "
-    "displayed.\n"
+    "The sandbox finds commands in its own table, not by searching PATH,\n"
+    "so there are no locations to remember: without NAMEs hash reports an\n"
+    "empty table, and with NAMEs it checks that each one names a command,\n"
+    "function or path.  The options are accepted and change nothing.\n"
     "\n"
-    "Options:\n"
-    "  -d\tforget the remembered location of each NAME\n"
-    "  -l\tdisplay in a format that may be reused as input\n"
-    "  -p pathname\tuse PATHNAME as the full pathname of NAME\n"
-    "  -r\tforget all remembered locations\n"
-    "  -t\tprint the remembered location of each NAME, preceding\n"
-    "\t\teach location with the corresponding NAME if multiple\n"
-    "\t\tNAMEs are given\n"
-    "Arguments:\n"
-    "  NAME\tEach NAME is searched for in $PATH and added to the list\n"
-    "\t\tof remembered commands.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless NAME is not found or an invalid option is "
-    "given.\n"};
+    "Exit status:\n"
+    "0, unless a NAME is not found or an option is invalid.\n"};
 
 /* hash: the sandbox remembers no paths; it only checks the names. */
 int bi_hash(shell *sh, int argc, char **argv) {
@@ -354,20 +327,13 @@ int bi_hash(shell *sh, int argc, char **argv) {
 const help_text bi_help_alias = {
     "alias [-p] [name[=value] ... ]",
     "\n"
-    "Without arguments, `alias' prints the list of aliases in the reusable\n"
-    "form `alias NAME=VALUE' on standard output.\n"
+    "With NAME=VALUE, makes NAME an alias: when NAME is the first word of a\n"
+    "simple command, VALUE is used in its place.  A VALUE that ends in a\n"
+    "blank lets the next word be alias-expanded too.  A bare NAME prints\n"
+    "that alias; no operands (or -p) print every alias as `alias NAME=VALUE'.\n"
     "\n"
-    "Otherwise, an alias is defined for each NAME whose VALUE is given.\n"
-    "A trailing space in VALUE causes the next word to be checked for\n"
-    "alias substitution when the alias is expanded.\n"
-    "\n"
-    "Options:\n"
-    "  -p\tprint all defined aliases in a reusable format\n"
-    "\n"
-    "Exit Status:\n"
-    "alias returns true unless a NAME is supplied for which no alias has "
-    "been\n"
-    "defined.\n"};
+    "Exit status:\n"
+    "0, or 1 when a NAME given alone has no alias.\n"};
 
 int bi_alias(shell *sh, int argc, char **argv) {
   int i, status = 0;
@@ -438,10 +404,10 @@ int bi_alias(shell *sh, int argc, char **argv) {
 const help_text bi_help_unalias = {
     "unalias [-a] name [name ...]",
     "\n"
-    "Options:\n"
-    "  -a\tremove all alias definitions\n"
+    "Deletes the alias of each NAME; -a deletes every alias.\n"
     "\n"
-    "Return success unless a NAME is not an existing alias.\n"};
+    "Exit status:\n"
+    "0, or 1 when a NAME has no alias.\n"};
 
 int bi_unalias(shell *sh, int argc, char **argv) {
   int i, status = 0;
@@ -474,16 +440,12 @@ int bi_unalias(shell *sh, int argc, char **argv) {
 const help_text bi_help_caller = {
     "caller [expr]",
     "\n"
-    "Without EXPR, returns \"$line $filename\".  With EXPR, returns\n"
-    "\"$line $subroutine $filename\"; this extra information can be used to\n"
-    "provide a stack trace.\n"
+    "Without EXPR, prints the line number and file name of the current\n"
+    "call.  With EXPR, a number N, prints the line, function name and file of\n"
+    "the frame N levels up the call stack (0 is the current call).\n"
     "\n"
-    "The value of EXPR indicates how many call frames to go back before the\n"
-    "current one; the top frame is frame 0.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns 0 unless the shell is not executing a shell function or EXPR\n"
-    "is invalid.\n"};
+    "Exit status:\n"
+    "0, or 1 outside a function or when EXPR is beyond the stack.\n"};
 
 int bi_caller(shell *sh, int argc, char **argv) {
   (void)argc;
@@ -496,27 +458,11 @@ int bi_caller(shell *sh, int argc, char **argv) {
 const help_text bi_help_enable = {
     "enable [-a] [-dnps] [-f filename] [name ...]",
     "\n"
-    "Enables and disables builtin shell commands.  Disabling allows you to\n"
-    "execute a disk command which has the same name as a shell builtin\n"
-    "without using a full pathname.\n"
+    "The set of builtins is fixed in the sandbox; enable reports that it is\n"
+    "not supported.\n"
     "\n"
-    "Options:\n"
-    "  -a\tprint a list of builtins showing whether or not each is enabled\n"
-    "  -n\tdisable each NAME or display a list of disabled builtins\n"
-    "  -p\tprint the list of builtins in a reusable format\n"
-    "  -s\tprint only the names of Posix `special' builtins\n"
-    "\n"
-    "Options controlling dynamic loading:\n"
-    "  -f\tLoad builtin NAME from shared object FILENAME\n"
-    "  -d\tRemove a builtin loaded with -f\n"
-    "\n"
-    "Without options, each NAME is enabled.\n"
-    "\n"
-    "To use the `test' found in $PATH instead of the shell builtin\n"
-    "version, type `enable -n test'.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless NAME is not a shell builtin or an error occurs.\n"};
+    "Exit status:\n"
+    "Always 1.\n"};
 
 int bi_enable(shell *sh, int argc, char **argv) {
   (void)argc;

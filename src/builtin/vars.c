@@ -446,52 +446,36 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
 
 /* help declare */
 const help_text bi_help_declare = {
-    "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p "
-    "[-aAfFilnrtux] [name ...]",
+    "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] "
+    "[name ...]",
     "\n"
-    "Declare variables and give them attributes.  If no NAMEs are given,\n"
-    "display the attributes and values of all variables.\n"
+    "Gives each NAME the attributes selected by the options and, with\n"
+    "`=VALUE', a value.  Inside a function the variables are local unless -g\n"
+    "is given.  `+' in place of `-' removes an attribute.  Without NAMEs,\n"
+    "lists the variables (or with -f, -F, the functions) that carry the\n"
+    "selected attributes.\n"
     "\n"
     "Options:\n"
-    "  -f\trestrict action or display to function names and definitions\n"
-    "  -F\trestrict display to function names only (plus line number and\n"
-    "\t\tsource file when debugging)\n"
-    "  -g\tcreate global variables when used in a shell function; otherwise\n"
-    "\t\tignored\n"
-    "  -I\tif creating a local variable, inherit the attributes and value\n"
-    "\t\tof a variable with the same name at a previous scope\n"
-    "  -p\tdisplay the attributes and value of each NAME\n"
+    "  -a   indexed array            -A   associative array\n"
+    "  -i   integer: assignments are evaluated as arithmetic\n"
+    "  -l   lower-case the value     -u   upper-case the value\n"
+    "  -n   name reference to the variable named by the value\n"
+    "  -r   read-only                -x   exported\n"
+    "  -t   trace attribute (accepted; only functions use it)\n"
+    "  -f   work on functions        -F   functions: names only\n"
+    "  -g   create globals inside a function\n"
+    "  -p   print NAMEs as declare commands\n"
+    "  -I is not supported in the sandbox.\n"
     "\n"
-    "Options which set attributes:\n"
-    "  -a\tto make NAMEs indexed arrays (if supported)\n"
-    "  -A\tto make NAMEs associative arrays (if supported)\n"
-    "  -i\tto make NAMEs have the `integer' attribute\n"
-    "  -l\tto convert the value of each NAME to lower case on assignment\n"
-    "  -n\tmake NAME a reference to the variable named by its value\n"
-    "  -r\tto make NAMEs readonly\n"
-    "  -t\tto make NAMEs have the `trace' attribute\n"
-    "  -u\tto convert the value of each NAME to upper case on assignment\n"
-    "  -x\tto make NAMEs export\n"
-    "\n"
-    "Using `+' instead of `-' turns off the given attribute.\n"
-    "\n"
-    "Variables with the integer attribute have arithmetic evaluation (see\n"
-    "the `let' command) performed when the variable is assigned a value.\n"
-    "\n"
-    "When used in a function, `declare' makes NAMEs local, as with the "
-    "`local'\n"
-    "command.  The `-g' option suppresses this behavior.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied or a variable\n"
-    "assignment error occurs.\n"};
+    "Exit status:\n"
+    "0, unless an option is invalid or an assignment fails.\n"};
 
 /* help typeset */
 const help_text bi_help_typeset = {
     "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] "
     "[name ...]",
     "\n"
-    "A synonym for `declare'.  See `help declare'.\n"};
+    "Another name for declare; `help declare' has the details.\n"};
 
 int bi_declare(shell *sh, int argc, char **argv) {
   return bi_declare_impl(sh, argc, argv, 0, 0);
@@ -501,15 +485,12 @@ int bi_declare(shell *sh, int argc, char **argv) {
 const help_text bi_help_local = {
     "local [option] name[=value] ...",
     "\n"
-    "Create a local variable called NAME, and give it VALUE.  OPTION can\n"
-    "be any option accepted by `declare'.\n"
+    "Declares each NAME local to the running function and its callees; the\n"
+    "outer value returns when the function ends.  The options are declare's.\n"
     "\n"
-    "Local variables can only be used within a function; they are visible\n"
-    "only to the function where they are defined and its children.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is supplied, a variable\n"
-    "assignment error occurs, or the shell is not executing a function.\n"};
+    "Exit status:\n"
+    "0, unless used outside a function, an option is invalid or an\n"
+    "assignment fails.\n"};
 
 int bi_local(shell *sh, int argc, char **argv) {
   return bi_declare_impl(sh, argc, argv, 1, 0);
@@ -519,20 +500,16 @@ int bi_local(shell *sh, int argc, char **argv) {
 const help_text bi_help_export = {
     "export [-fn] [name[=value] ...] or export -p",
     "\n"
-    "Marks each NAME for automatic export to the environment of "
-    "subsequently\n"
-    "executed commands.  If VALUE is supplied, assign VALUE before "
-    "exporting.\n"
+    "Marks each NAME so that commands run from this shell receive it in\n"
+    "their environment, assigning VALUE first when given.\n"
     "\n"
     "Options:\n"
-    "  -f\trefer to shell functions\n"
-    "  -n\tremove the export property from each NAME\n"
-    "  -p\tdisplay a list of all exported variables and functions\n"
+    "  -f   NAMEs are functions\n"
+    "  -n   remove the export mark instead\n"
+    "  -p   list the exported variables as export commands\n"
     "\n"
-    "An argument of `--' disables further option processing.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is given or NAME is invalid.\n"};
+    "Exit status:\n"
+    "0, unless an option or a NAME is invalid.\n"};
 
 int bi_export(shell *sh, int argc, char **argv) {
   int i = 1, unexport = 0, print = 0, status = 0, rc, funcs = 0, c;
@@ -630,21 +607,16 @@ int bi_export(shell *sh, int argc, char **argv) {
 const help_text bi_help_readonly = {
     "readonly [-aAf] [name[=value] ...] or readonly -p",
     "\n"
-    "Mark each NAME as read-only; the values of these NAMEs may not be\n"
-    "changed by subsequent assignment.  If VALUE is supplied, assign VALUE\n"
-    "before marking as read-only.\n"
+    "Marks each NAME read-only after assigning VALUE when given; a read-only\n"
+    "variable cannot be assigned or unset for the rest of the shell.\n"
     "\n"
     "Options:\n"
-    "  -a\trefer to indexed array variables\n"
-    "  -A\trefer to associative array variables\n"
-    "  -f\trefer to shell functions\n"
-    "  -p\tdisplay a list of all readonly variables or functions,\n"
-    "\t\tdepending on whether or not the -f option is given\n"
+    "  -a   NAMEs are indexed arrays      -A   associative arrays\n"
+    "  -f   NAMEs are functions\n"
+    "  -p   list the read-only variables (or functions) as commands\n"
     "\n"
-    "An argument of `--' disables further option processing.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is given or NAME is invalid.\n"};
+    "Exit status:\n"
+    "0, unless an option or a NAME is invalid.\n"};
 
 int bi_readonly(shell *sh, int argc, char **argv) {
   int i = 1, status = 0, rc;
@@ -683,24 +655,17 @@ int bi_readonly(shell *sh, int argc, char **argv) {
 const help_text bi_help_unset = {
     "unset [-f] [-v] [-n] [name ...]",
     "\n"
-    "For each NAME, remove the corresponding variable or function.\n"
+    "Removes each NAME: a variable when one exists, otherwise a function.\n"
+    "An element such as NAME[3] removes just that array element.  Read-only\n"
+    "variables cannot be unset.\n"
     "\n"
     "Options:\n"
-    "  -f\ttreat each NAME as a shell function\n"
-    "  -v\ttreat each NAME as a shell variable\n"
-    "  -n\ttreat each NAME as a name reference and unset the variable "
-    "itself\n"
-    "\t\trather than the variable it references\n"
+    "  -f   NAMEs are functions\n"
+    "  -v   NAMEs are variables\n"
+    "  -n   remove a name reference itself, not the variable it points to\n"
     "\n"
-    "Without options, unset first tries to unset a variable, and if that "
-    "fails,\n"
-    "tries to unset a function.\n"
-    "\n"
-    "Some variables cannot be unset; also see `readonly'.\n"
-    "\n"
-    "Exit Status:\n"
-    "Returns success unless an invalid option is given or a NAME is "
-    "read-only.\n"};
+    "Exit status:\n"
+    "0, unless a NAME is read-only or invalid.\n"};
 
 int bi_unset(shell *sh, int argc, char **argv) {
   int i = 1, funcs = 0, vars = 0, refs = 0, status = 0, c;
@@ -774,11 +739,11 @@ int bi_unset(shell *sh, int argc, char **argv) {
 const help_text bi_help_shift = {
     "shift [n]",
     "\n"
-    "Rename the positional parameters $N+1,$N+2 ... to $1,$2 ...  If N is\n"
-    "not given, it is assumed to be 1.\n"
+    "Drops the first N positional parameters (default 1): $N+1 becomes $1,\n"
+    "and $# decreases by N.\n"
     "\n"
-    "Exit Status:\n"
-    "Returns success unless N is negative or greater than $#.\n"};
+    "Exit status:\n"
+    "0, or 1 when N is negative or larger than $#.\n"};
 
 int bi_shift(shell *sh, int argc, char **argv) {
   int64_t n = 1;
@@ -812,47 +777,12 @@ int bi_shift(shell *sh, int argc, char **argv) {
 const help_text bi_help_let = {
     "let arg [arg ...]",
     "\n"
-    "Evaluate each ARG as an arithmetic expression.  Evaluation is done in\n"
-    "fixed-width integers with no check for overflow, though division by 0\n"
-    "is trapped and flagged as an error.  The following list of operators "
-    "is\n"
-    "grouped into levels of equal-precedence operators.  The levels are "
-    "listed\n"
-    "in order of decreasing precedence.\n"
+    "Evaluates each ARG as an arithmetic expression with the same rules\n"
+    "as $(( )): 64-bit integers, C operators and precedence, variables by\n"
+    "name, and assignment operators that store the result.\n"
     "\n"
-    "\tid++, id--\tvariable post-increment, post-decrement\n"
-    "\t++id, --id\tvariable pre-increment, pre-decrement\n"
-    "\t-, +\t\tunary minus, plus\n"
-    "\t!, ~\t\tlogical and bitwise negation\n"
-    "\t**\t\texponentiation\n"
-    "\t*, /, %\t\tmultiplication, division, remainder\n"
-    "\t+, -\t\taddition, subtraction\n"
-    "\t<<, >>\t\tleft and right bitwise shifts\n"
-    "\t<=, >=, <, >\tcomparison\n"
-    "\t==, !=\t\tequality, inequality\n"
-    "\t&\t\tbitwise AND\n"
-    "\t^\t\tbitwise XOR\n"
-    "\t|\t\tbitwise OR\n"
-    "\t&&\t\tlogical AND\n"
-    "\t||\t\tlogical OR\n"
-    "\texpr ? expr : expr\n"
-    "\t\t\tconditional operator\n"
-    "\t=, *=, /=, %=,\n"
-    "\t+=, -=, <<=, >>=,\n"
-    "\t&=, ^=, |=\tassignment\n"
-    "\n"
-    "Shell variables are allowed as operands.  The name of the variable\n"
-    "is replaced by its value (coerced to a fixed-width integer) within\n"
-    "an expression.  The variable need not have its integer attribute\n"
-    "turned on to be used in an expression.\n"
-    "\n"
-    "Operators are evaluated in order of precedence.  Sub-expressions in\n"
-    "parentheses are evaluated first and may override the precedence\n"
-    "rules above.\n"
-    "\n"
-    "Exit Status:\n"
-    "If the last ARG evaluates to 0, let returns 1; let returns 0 "
-    "otherwise.\n"};
+    "Exit status:\n"
+    "1 when the last ARG evaluates to 0, otherwise 0.\n"};
 
 int bi_let(shell *sh, int argc, char **argv) {
   int64_t v = 0;

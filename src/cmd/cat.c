@@ -123,11 +123,10 @@ static int cat_filter(cmd_ctx *c, cat_state *s, const uint8_t *d, size_t n) {
 
 /* cat: copy each FILE (or stdin) to stdout, optionally transformed. */
 int cmd_cat(cmd_ctx *c) {
-  static char *dash[] = {(char *)"-", 0};
   cmd_getopt g;
   cat_state s;
   int k, i, status = 0, rc, plain;
-  char **ops;
+  char *const *ops;
   int nops;
   memset(&s, 0, sizeof s);
   s.at_bol = 1;
@@ -149,8 +148,7 @@ int cmd_cat(cmd_ctx *c) {
   if (k == CMD_OPT_EXIT) return 0;
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;
   plain = !(s.number || s.ends || s.squeeze || s.tabs || s.nonprint);
-  ops = g.nops ? g.ops : dash;
-  nops = g.nops ? g.nops : 1;
+  ops = cmd_operands(&g, &nops);
   for (i = 0; i < nops; i++) {
     const uint8_t *d;
     size_t n;

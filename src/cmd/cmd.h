@@ -7,8 +7,9 @@
  * call back through ctx->run. Commands return their exit status (0-255).
  *
  * Commands are listed once in commands.def, sorted by name:
- *   CMD(name, function, flags, "one-line purpose")
- * and each lives in src/cmd/NAME.c, which opens with its usage text. */
+ *   CMD(name, function, "file", flags, "one-line purpose")
+ * and each lives in src/cmd/<file> (usually NAME.c), which opens with its
+ * usage text. */
 #ifndef MSB_CMD_H
 #define MSB_CMD_H
 
@@ -292,6 +293,63 @@ void cmd_stdin_close_err(cmd_ctx *c, const char *name);
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len);
 
+/* Where the last n records of d[0..len) start (len when n is 0; a last
+ * record without its delimiter counts): head -n -N ends there, tail -n N
+ * starts there. */
+size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim);
+
+/* Room for one more element in an arena array of n elements of size
+ * bytes: v itself while n < *cap, else a copy with twice the room (first
+ * elements when empty), *cap updated; NULL when out of memory or the size
+ * would overflow (v and *cap unchanged). */
+void *cmd_grow(cmd_ctx *c, void *v, size_t n, size_t *cap, size_t size,
+               size_t first);
+
+/* A set of inodes, for the listings that must not enter a directory twice
+ * (ls -RL, tree -l): zeroed to start, grown in the command's arena. Only
+ * directories go in, so a linear scan is enough. */
+typedef struct cmd_inodes {
+  uint64_t *v;
+  size_t n, cap;
+} cmd_inodes;
+/* 1 when ino was not in s (it is now), 0 when it was, or MSB_ENOMEM. */
+int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino);
+
+/* Appends val[0..vlen) laid out by a printf-style spec (flags -+ #0',
+ * width, .precision) as find -printf and stat --format do: the precision
+ * cuts a string (numeric 0), '0' pads a number (numeric 1) with zeros. */
+void cmd_pad(buf *o, const char *spec, size_t slen, const char *val,
+             size_t vlen, int numeric);
+
+/* The operands of a filter: the command's operands, or the one operand
+ * "-" (stdin) when it has none; *n is their count. */
+char *const *cmd_operands(const cmd_getopt *g, int *n);
+
+/* The shared "operands or stdin" loop of the filters that read each input
+ * whole: cmd_inputs_next gives the bytes of the next operand it can read
+ * (name: the operand), reporting one it cannot as GNU does ("cmd: 'NAME':
+ * reason") and going on; status is then 1.
+ *   cmd_inputs in;
+ *   cmd_inputs_init(&in, c, &g);
+ *   while (cmd_inputs_next(&in, &d, &len)) ...;
+ *   return in.status; */
+typedef struct cmd_inputs {
+  cmd_ctx *c;
+  char *const *ops;
+  int n, i, status;
+  const char *name;
+} cmd_inputs;
+void cmd_inputs_init(cmd_inputs *in, cmd_ctx *c, const cmd_getopt *g);
+int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len);
+
+/* The next answer line of stdin from *pos (advancing *pos past it): its
+ * first byte, 0 for an empty line, -1 at the end of stdin. */
+int cmd_answer(cmd_ctx *c, size_t *pos);
+/* The answer to an -i prompt: reads the next line of stdin from *pos
+ * (advancing *pos past it) and returns 1 when it starts with 'y' or 'Y',
+ * GNU's affirmative in the C locale; 0 otherwise or at the end. */
+int cmd_answer_yes(cmd_ctx *c, size_t *pos);
+
 /* Record iteration over bytes with a delimiter ('\n', or 0 for -z). The
  * last record may lack its delimiter (term is then 0). */
 typedef struct cmd_lines {
@@ -356,6 +414,9 @@ int cmd_parse_mode(const char *s, uint32_t old, int is_dir, uint32_t umask,
  * ascending, at most 1024 stops (stops must hold that many). Prints GNU's
  * diagnostic and returns 1 on a bad list, else 0. */
 int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n);
+/* The tab stop after column col for cmd_parse_tabs' list (none: every 8,
+ * one: every stops[0]); 0 past the last stop of a longer list. */
+uint64_t cmd_next_tab(const uint64_t *stops, int n, uint64_t col);
 
 /* Metadata formatting. */
 /* "drwxr-xr-x" style, 10 chars + NUL. */
@@ -450,7 +511,7 @@ int cmd_is_program(const char *name);
 unsigned cmd_prog_id(const char *name);
 const char *cmd_prog_name(unsigned id);
 
-#define CMD(name, fn, flags, purpose) int fn(cmd_ctx *c);
+#define CMD(name, fn, file, flags, purpose) int fn(cmd_ctx *c);
 #include "commands.def"
 #undef CMD
 

@@ -57,12 +57,9 @@ typedef struct column_vec {
 static int column_push(cmd_ctx *c, column_vec *x, const uint8_t *p,
                        size_t len) {
   if (x->n == x->cap) {
-    size_t nc = x->cap ? x->cap * 2 : 64;
-    column_cell *nv = arena_alloc(c->a, nc * sizeof *nv);
+    column_cell *nv = cmd_grow(c, x->v, x->n, &x->cap, sizeof *nv, 64);
     if (!nv) return MSB_ENOMEM;
-    if (x->n) memcpy(nv, x->v, x->n * sizeof *nv);
     x->v = nv;
-    x->cap = nc;
   }
   x->v[x->n].p = p;
   x->v[x->n].len = len;
@@ -233,7 +230,6 @@ int cmd_column(cmd_ctx *c) {
   int opt, i, nops, status = 0, table = 0, rows = 0, rc;
   const char *sep = NULL, *osep = "  ", *names = NULL, *right = NULL;
   size_t width = 80;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   column_vec lines;
   char **env;
@@ -268,9 +264,7 @@ int cmd_column(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   for (i = 0; i < nops; i++) {
     const uint8_t *d, *rec;
     size_t len, rl;

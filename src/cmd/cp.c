@@ -81,16 +81,6 @@ typedef struct cp_state {
   int status;
 } cp_state;
 
-static int cp_yes(cp_state *s) {
-  cmd_ctx *c = s->c;
-  size_t i = s->in_pos;
-  int yes = i < c->in_len && (c->in[i] == 'y' || c->in[i] == 'Y');
-  while (i < c->in_len && c->in[i] != '\n') i++;
-  if (i < c->in_len) i++;
-  s->in_pos = i;
-  return yes;
-}
-
 static const char *cp_join(cmd_ctx *c, const char *dir, const char *name) {
   size_t dl = strlen(dir), nl = strlen(name);
   int slash = dl && dir[dl - 1] != '/';
@@ -165,7 +155,7 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
     if (s->update && dst_st.mtime_ns >= sst->mtime_ns) return 0;
     if (s->inter) {
       buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c), cmd_quote(c, dst));
-      if (!cp_yes(s)) return 0;
+      if (!cmd_answer_yes(s->c, &s->in_pos)) return 0;
     }
   }
   if (s->symlink) {

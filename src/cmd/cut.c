@@ -252,9 +252,10 @@ int cmd_cut(cmd_ctx *c) {
   cmd_getopt g;
   cut_st st;
   const char *list = NULL, *delim = NULL;
-  int opt, kind = 0, complement = 0, status = 0, i, nops, rc;
-  char *const dash[] = {(char *)"-", NULL};
-  char *const *ops;
+  int opt, kind = 0, complement = 0, rc;
+  cmd_inputs in;
+  const uint8_t *d;
+  size_t len;
   char dch[2];
   memset(&st, 0, sizeof st);
   st.delim = '\t';
@@ -313,19 +314,11 @@ int cmd_cut(cmd_ctx *c) {
     st.odelim = dch;
     st.odlen = 1;
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
-  for (i = 0; i < nops; i++) {
-    const uint8_t *d, *rec;
-    size_t len, rl;
+  cmd_inputs_init(&in, c, &g);
+  while (cmd_inputs_next(&in, &d, &len)) {
+    const uint8_t *rec;
+    size_t rl;
     cmd_lines it;
-    rc = cmd_input(c, ops[i], &d, &len);
-    if (rc < 0) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
     cmd_lines_init(&it, d, len, st.eol);
     while (cmd_lines_next(&it, &rec, &rl, NULL)) {
       if (st.fields)
@@ -336,5 +329,5 @@ int cmd_cut(cmd_ctx *c) {
     }
     if ((rc = cmd_tick(c, 1)) != 0) return rc;
   }
-  return status;
+  return in.status;
 }

@@ -23,23 +23,21 @@ static const cmd_opt expand_opts[] = {{'i', "initial", CMD_ARG_NONE, 'i'},
                                       {'t', "tabs", CMD_ARG_REQ, 't'},
                                       {0, 0, 0, 0}};
 
-/* Column of the next tab stop after col. */
+/* Column of the next tab stop after col; past an explicit list's last
+ * stop, a tab is one space. */
 static uint64_t expand_next(const uint64_t *stops, int n, uint64_t col) {
-  int i;
-  if (n == 0) return col + 8 - col % 8;
-  if (n == 1) return col + stops[0] - col % stops[0];
-  for (i = 0; i < n; i++)
-    if (stops[i] > col) return stops[i];
-  return col + 1;
+  uint64_t nx = cmd_next_tab(stops, n, col);
+  return nx ? nx : col + 1;
 }
 
 /* Entry point: see the usage above. */
 int cmd_expand(cmd_ctx *c) {
   cmd_getopt g;
-  int opt, i, nops, status = 0, initial = 0, n = 0, rc;
+  int opt, initial = 0, n = 0;
+  cmd_inputs in;
+  const uint8_t *d;
+  size_t len;
   uint64_t *stops;
-  char *const dash[] = {(char *)"-", NULL};
-  char *const *ops;
   stops = arena_alloc(c->a, 1024 * sizeof *stops);
   if (!stops) return MSB_ENOMEM;
   cmd_opt_init(&g, c, expand_opts, expand_usage, CMD_OPTF_NUMERIC);
@@ -57,20 +55,11 @@ int cmd_expand(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
-  for (i = 0; i < nops; i++) {
-    const uint8_t *d;
-    size_t len, k;
+  cmd_inputs_init(&in, c, &g);
+  while (cmd_inputs_next(&in, &d, &len)) {
+    size_t k;
     uint64_t col = 0;
     int lead = 1;
-    rc = cmd_input(c, ops[i], &d, &len);
-    if (rc < 0) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
     for (k = 0; k < len; k++) {
       int ch = d[k];
       if (ch == '\t' && (lead || !initial)) {
@@ -92,5 +81,5 @@ int cmd_expand(cmd_ctx *c) {
     }
     if (c->out->err) return c->out->err;
   }
-  return status;
+  return in.status;
 }

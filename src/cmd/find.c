@@ -932,36 +932,6 @@ static void find_check_format(find_state *s, const char *f) {
   }
 }
 
-static void find_pad(buf *o, const char *spec, size_t slen, const char *val,
-                     size_t vlen) {
-  int left = 0, width = 0, prec = -1;
-  size_t i = 0;
-  while (i < slen && strchr("-+ #0", spec[i])) {
-    if (spec[i] == '-') left = 1;
-    i++;
-  }
-  while (i < slen && spec[i] >= '0' && spec[i] <= '9')
-    width = width * 10 + (spec[i++] - '0');
-  if (i < slen && spec[i] == '.') {
-    prec = 0;
-    i++;
-    while (i < slen && spec[i] >= '0' && spec[i] <= '9')
-      prec = prec * 10 + (spec[i++] - '0');
-  }
-  if (prec >= 0 && (size_t)prec < vlen) vlen = (size_t)prec;
-  if (!left)
-    while ((size_t)width > vlen) {
-      buf_putc(o, ' ');
-      width--;
-    }
-  buf_put(o, val, vlen);
-  if (left)
-    while ((size_t)width > vlen) {
-      buf_putc(o, ' ');
-      width--;
-    }
-}
-
 static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
   cmd_ctx *c = s->c;
   buf *o = c->out;
@@ -1101,7 +1071,7 @@ static int find_printf(find_state *s, const char *f, cmd_walk_ent *e) {
         buf_putc(&tmp, d);
         break;
       }
-      find_pad(o, spec, slen, buf_str(&tmp), tmp.len);
+      cmd_pad(o, spec, slen, buf_str(&tmp), tmp.len, 0);
     }
   }
   buf_finish(&tmp);
@@ -1202,8 +1172,6 @@ static int find_exec(find_state *s, find_node *n, cmd_walk_ent *e) {
   argv[i] = 0;
   if (n->kind == FN_OK) {
     cmd_ctx *c = s->c;
-    size_t j = s->in_pos;
-    int yes;
     buf_puts(c->err, "< ");
     for (i = 0; i < n->argc; i++) {
       if (i == 1) buf_puts(c->err, "... ");
@@ -1214,11 +1182,7 @@ static int find_exec(find_state *s, find_node *n, cmd_walk_ent *e) {
     }
     if (n->argc == 1) buf_puts(c->err, "... ");
     buf_puts(c->err, "> ? ");
-    yes = j < c->in_len && (c->in[j] == 'y' || c->in[j] == 'Y');
-    while (j < c->in_len && c->in[j] != '\n') j++;
-    if (j < c->in_len) j++;
-    s->in_pos = j;
-    if (!yes) return 0;
+    if (!cmd_answer_yes(c, &s->in_pos)) return 0;
   }
   rc = find_run(s, n->argc, argv);
   if (rc < 0) return rc;

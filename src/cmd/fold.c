@@ -53,10 +53,11 @@ static int fold_width(cmd_ctx *c, const char *s, size_t *w) {
 /* Entry point: see the usage above. */
 int cmd_fold(cmd_ctx *c) {
   cmd_getopt g;
-  int opt, i, nops, status = 0, bytes = 0, spaces = 0, rc;
+  int opt, bytes = 0, spaces = 0;
+  cmd_inputs in;
+  const uint8_t *d;
+  size_t len;
   size_t width = 80;
-  char *const dash[] = {(char *)"-", NULL};
-  char *const *ops;
   buf line;
   cmd_opt_init(&g, c, fold_opts, fold_usage, CMD_OPTF_NUMERIC);
   while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
@@ -74,19 +75,10 @@ int cmd_fold(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  cmd_inputs_init(&in, c, &g);
   buf_init(&line, c->m);
-  for (i = 0; i < nops; i++) {
-    const uint8_t *d;
-    size_t len, k, col = 0;
-    rc = cmd_input(c, ops[i], &d, &len);
-    if (rc < 0) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
+  while (cmd_inputs_next(&in, &d, &len)) {
+    size_t k, col = 0;
     buf_clear(&line);
     for (k = 0; k < len; k++) {
       int ch = d[k];
@@ -136,5 +128,5 @@ int cmd_fold(cmd_ctx *c) {
     }
   }
   buf_finish(&line);
-  return status;
+  return in.status;
 }

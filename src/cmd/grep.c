@@ -437,12 +437,9 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
 
 static int grep_glob_add(cmd_ctx *c, grep_globs *g, const char *s) {
   if (g->n == g->cap) {
-    size_t nc = g->cap ? g->cap * 2 : 8;
-    const char **nv = arena_alloc(c->a, nc * sizeof *nv);
+    const char **nv = cmd_grow(c, g->v, g->n, &g->cap, sizeof *nv, 8);
     if (!nv) return MSB_ENOMEM;
-    if (g->n) memcpy(nv, g->v, g->n * sizeof *nv);
     g->v = nv;
-    g->cap = nc;
   }
   g->v[g->n++] = s;
   return 0;

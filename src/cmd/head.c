@@ -52,26 +52,12 @@ static int head_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
   return 1;
 }
 
-/* Start of the last n records of d[0..len) (len when n is 0). */
-static size_t head_tail_start(const uint8_t *d, size_t len, uint64_t n,
-                              int delim) {
-  size_t i = len;
-  if (!n) return len;
-  if (i && d[i - 1] == delim) i--;
-  while (i > 0) {
-    if (d[i - 1] == delim && --n == 0) return i;
-    i--;
-  }
-  return 0;
-}
-
 /* Entry point: see the usage above. */
 int cmd_head(cmd_ctx *c) {
   cmd_getopt g;
   uint64_t n = 10;
   int opt, bytes = 0, allbut = 0, verbose = -1, delim = '\n', status = 0;
   int first = 1, i, nops;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, head_opts, head_usage, CMD_OPTF_NUMERIC);
   while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
@@ -95,9 +81,7 @@ int cmd_head(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   if (verbose < 0) verbose = nops > 1;
   for (i = 0; i < nops; i++) {
     const uint8_t *d;
@@ -114,7 +98,7 @@ int cmd_head(cmd_ctx *c) {
         end = n >= len ? len : (size_t)n;
       enough = !allbut && n <= len;
     } else if (allbut) {
-      end = head_tail_start(d, len, n, delim);
+      end = cmd_last_records(d, len, n, delim);
     } else {
       uint64_t k = n;
       const uint8_t *p = d, *q;

@@ -274,12 +274,9 @@ static int join_load(join_st *s, int w, const char *name) {
   cmd_lines_init(&it, d, len, s->eol);
   while (cmd_lines_next(&it, &rec, &rl, NULL)) {
     if (f->n == f->cap) {
-      size_t nc = f->cap ? f->cap * 2 : 256;
-      join_line *nv = arena_alloc(s->c->a, nc * sizeof *nv);
+      join_line *nv = cmd_grow(s->c, f->v, f->n, &f->cap, sizeof *nv, 256);
       if (!nv) return MSB_ENOMEM;
-      if (f->n) memcpy(nv, f->v, f->n * sizeof *nv);
       f->v = nv;
-      f->cap = nc;
     }
     f->v[f->n].p = rec;
     f->v[f->n].len = rl;

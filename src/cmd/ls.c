@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../order.h"
 #include "cmd.h"
 
 static const char ls_usage[] =
@@ -133,8 +134,7 @@ typedef struct ls_ent {
 
 typedef struct ls_state {
   cmd_ctx *c;
-  uint64_t *seen; /* -R: inodes of directories already listed */
-  size_t nseen, cseen;
+  cmd_inodes seen; /* -R: directories already listed */
   int all, almost, dir, classify, slash, human, si, inode, numeric, noown,
       nogrp, deref, deref_cmd, reverse, rec, size, sort, format, fulltime,
       groupdirs, kib;
@@ -162,24 +162,17 @@ static int ls_cmp(const ls_state *s, const ls_ent *a, const ls_ent *b) {
   return s->reverse ? -r : r;
 }
 
-/* Stable merge sort (ties keep their order, like GNU's). */
+static int ls_order(const void *a, const void *b, void *s) {
+  return ls_cmp(s, a, b);
+}
+
+/* Stable sort (ties keep their order, like GNU's). */
 static int ls_sort(ls_state *s, ls_ent *v, size_t n) {
   ls_ent *tmp;
-  size_t w, i;
   if (s->sort == LS_SORT_NONE || n < 2) return 0;
   tmp = arena_alloc(s->c->a, n * sizeof *tmp);
   if (!tmp) return MSB_ENOMEM;
-  for (w = 1; w < n; w *= 2) {
-    for (i = 0; i < n; i += 2 * w) {
-      size_t lo = i, mid = i + w < n ? i + w : n,
-             hi = i + 2 * w < n ? i + 2 * w : n, a = lo, b = mid, k = lo;
-      while (a < mid && b < hi)
-        tmp[k++] = ls_cmp(s, &v[b], &v[a]) < 0 ? v[b++] : v[a++];
-      while (a < mid) tmp[k++] = v[a++];
-      while (b < hi) tmp[k++] = v[b++];
-    }
-    memcpy(v, tmp, n * sizeof *v);
-  }
+  order_sort(v, n, sizeof *v, tmp, ls_order, s);
   return 0;
 }
 
@@ -571,24 +564,11 @@ static int ls_dir(ls_state *s, const char *name, const char *abs, int header,
 }
 
 /* -R: 1 if the directory at abs was not listed before (and records it),
- * 0 if it was (a symlink loop under -L), or MSB_ENOMEM. Linear scan: only
- * directories are recorded. */
+ * 0 if it was (a symlink loop under -L), or MSB_ENOMEM. */
 static int ls_first_visit(ls_state *s, const char *abs) {
   struct vfs_stat st;
-  size_t i;
   if (vfs_stat(s->c->fs, abs, 1, &st) < 0) return 1;
-  for (i = 0; i < s->nseen; i++)
-    if (s->seen[i] == st.ino) return 0;
-  if (s->nseen == s->cseen) {
-    size_t nc = s->cseen ? s->cseen * 2 : 64;
-    uint64_t *nv = arena_alloc(s->c->a, nc * sizeof *nv);
-    if (!nv) return MSB_ENOMEM;
-    if (s->nseen) memcpy(nv, s->seen, s->nseen * sizeof *nv);
-    s->seen = nv;
-    s->cseen = nc;
-  }
-  s->seen[s->nseen++] = st.ino;
-  return 1;
+  return cmd_inodes_add(s->c, &s->seen, st.ino);
 }
 
 /* Lists a directory and, with -R, its subdirectories depth-first using an

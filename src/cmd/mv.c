@@ -47,16 +47,6 @@ typedef struct mv_state {
   size_t in_pos;
 } mv_state;
 
-static int mv_yes(mv_state *s) {
-  cmd_ctx *c = s->c;
-  size_t i = s->in_pos;
-  int yes = i < c->in_len && (c->in[i] == 'y' || c->in[i] == 'Y');
-  while (i < c->in_len && c->in[i] != '\n') i++;
-  if (i < c->in_len) i++;
-  s->in_pos = i;
-  return yes;
-}
-
 static int mv_one(mv_state *s, const char *src, const char *dst);
 
 static int mv_one_cb(void *s, const char *src, const char *dst) {
@@ -105,7 +95,7 @@ static int mv_one(mv_state *s, const char *src, const char *dst) {
     if (s->update && dt.mtime_ns >= st.mtime_ns) return 0;
     if (s->inter) {
       buf_printf(c->err, "%s: overwrite %s? ", cmd_name(c), cmd_quote(c, dst));
-      if (!mv_yes(s)) return 0;
+      if (!cmd_answer_yes(s->c, &s->in_pos)) return 0;
     }
     if (dt.kind == VFS_DIR && dt.nodes > 1) {
       cmd_err(c, "cannot move %s to %s: %s", cmd_quote(c, src),

@@ -102,12 +102,13 @@ static int nl_num(cmd_getopt *g, const char *arg, const char *what,
 int cmd_nl(cmd_ctx *c) {
   cmd_getopt g;
   nl_style sty[3]; /* header, body, footer */
-  int opt, i, nops, status = 0, norenum = 0, rc = 0, section = 1, k;
+  int opt, norenum = 0, rc = 0, section = 1, k;
+  cmd_inputs in;
+  const uint8_t *d;
+  size_t len;
   int64_t incr = 1, join = 1, start = 1, width = 6, line, blanks = 0;
   const char *sep = "\t", *fmt = "rn";
   char dl[3] = {'\\', ':', 0};
-  char *const dash[] = {(char *)"-", NULL};
-  char *const *ops;
   memset(sty, 0, sizeof sty);
   sty[0].kind = 'n';
   sty[1].kind = 't';
@@ -161,20 +162,12 @@ int cmd_nl(cmd_ctx *c) {
     if (rc) goto out;
   }
   if (width > 1000) width = 1000;
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  cmd_inputs_init(&in, c, &g);
   line = start;
-  for (i = 0; i < nops; i++) {
-    const uint8_t *d, *rec;
-    size_t len, rl;
+  while (cmd_inputs_next(&in, &d, &len)) {
+    const uint8_t *rec;
+    size_t rl;
     cmd_lines it;
-    int r = cmd_input(c, ops[i], &d, &len);
-    if (r < 0) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(r));
-      status = 1;
-      continue;
-    }
     cmd_lines_init(&it, d, len, '\n');
     while (cmd_lines_next(&it, &rec, &rl, NULL)) {
       int number = 0;
@@ -239,7 +232,7 @@ int cmd_nl(cmd_ctx *c) {
       goto out;
     }
   }
-  rc = status;
+  rc = in.status;
 out:
   for (k = 0; k < 3; k++) rx_free(sty[k].re);
   return rc;

@@ -87,7 +87,6 @@ int cmd_paste(cmd_ctx *c) {
   int opt, i, nops, status = 0, serial = 0, eol = '\n', rc;
   int defd[1] = {'\t'}, *dl = defd;
   size_t nd = 1, stdin_pos = 0;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   paste_in *in;
   cmd_opt_init(&g, c, paste_opts, paste_usage, 0);
@@ -105,9 +104,7 @@ int cmd_paste(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   in = arena_zalloc(c->a, (size_t)nops * sizeof *in);
   if (!in) return MSB_ENOMEM;
   for (i = 0; i < nops; i++) {

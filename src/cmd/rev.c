@@ -29,7 +29,6 @@ static const cmd_opt rev_opts[] = {
 int cmd_rev(cmd_ctx *c) {
   cmd_getopt g;
   int opt, i, nops, status = 0, delim = '\n', rc;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, rev_opts, rev_usage, 0);
   while ((opt = cmd_opt_next(&g)) != CMD_OPT_END) {
@@ -43,9 +42,7 @@ int cmd_rev(cmd_ctx *c) {
       break;
     }
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   for (i = 0; i < nops; i++) {
     /* util-linux rev reads only named files; "-" is a file name. */
     if (g.nops && !strcmp(ops[i], "-")) {

@@ -308,12 +308,9 @@ static int rg_rule_add(cmd_ctx *c, rg_rules *rs, const char *line, size_t n,
   r.len = n;
   r.gflags = gflags;
   if (rs->n == rs->cap) {
-    size_t nc = rs->cap ? rs->cap * 2 : 8;
-    rg_rule *nv = arena_alloc(c->a, nc * sizeof *nv);
+    rg_rule *nv = cmd_grow(c, rs->v, rs->n, &rs->cap, sizeof *nv, 8);
     if (!nv) return MSB_ENOMEM;
-    if (rs->n) memcpy(nv, rs->v, rs->n * sizeof *nv);
     rs->v = nv;
-    rs->cap = nc;
   }
   rs->v[rs->n++] = r;
   return 0;

@@ -48,17 +48,6 @@ typedef struct rm_opts_t {
   size_t in_pos; /* next unread stdin byte for -i answers */
 } rm_state;
 
-/* Reads one answer line from stdin: 1 for an affirmative (y/Y...). */
-static int rm_yes(cmd_ctx *c, rm_state *s) {
-  int yes = 0;
-  size_t i = s->in_pos;
-  if (i < c->in_len) yes = c->in[i] == 'y' || c->in[i] == 'Y';
-  while (i < c->in_len && c->in[i] != '\n') i++;
-  if (i < c->in_len) i++;
-  s->in_pos = i;
-  return yes;
-}
-
 static const char *rm_kind(const struct vfs_stat *st) {
   if (st->kind == VFS_DIR) return "directory";
   if (st->kind == VFS_LINK) return "symbolic link";
@@ -78,7 +67,7 @@ static int rm_walk(cmd_ctx *c, rm_state *s, const char *op) {
       if (s->inter) {
         buf_printf(c->err, "%s: descend into directory %s? ", cmd_name(c),
                    cmd_quote(c, e->path));
-        if (!rm_yes(c, s)) {
+        if (!cmd_answer_yes(c, &s->in_pos)) {
           cmd_walk_prune(w);
           status = 1; /* the directory itself will not be empty */
         }
@@ -88,7 +77,7 @@ static int rm_walk(cmd_ctx *c, rm_state *s, const char *op) {
     if (s->inter) {
       buf_printf(c->err, "%s: remove %s %s? ", cmd_name(c), rm_kind(&e->st),
                  cmd_quote(c, e->path));
-      if (!rm_yes(c, s)) continue;
+      if (!cmd_answer_yes(c, &s->in_pos)) continue;
     }
     rc = vfs_remove(c->fs, e->abs, isdir ? VFS_RM_DIR : 0);
     if (rc == MSB_ENOMEM) break;
@@ -158,7 +147,7 @@ static int rm_one(cmd_ctx *c, rm_state *s, const char *op) {
   if (s->inter) {
     buf_printf(c->err, "%s: remove %s %s? ", cmd_name(c), rm_kind(&st),
                cmd_quote(c, op));
-    if (!rm_yes(c, s)) return 0;
+    if (!cmd_answer_yes(c, &s->in_pos)) return 0;
   }
   rc = vfs_remove(c->fs, abs,
                   st.kind == VFS_DIR ? VFS_RM_DIR | VFS_RM_RECURSIVE : 0);

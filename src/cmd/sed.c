@@ -255,12 +255,9 @@ static uint64_t sed_number(sed *s) {
 
 static int sed_track_rx(sed *s, rx *r) {
   if (s->nrx == s->rxcap) {
-    size_t nc = s->rxcap ? s->rxcap * 2 : 16;
-    rx **nv = arena_alloc(s->c->a, nc * sizeof *nv);
+    rx **nv = cmd_grow(s->c, s->rxs, s->nrx, &s->rxcap, sizeof *nv, 16);
     if (!nv) return MSB_ENOMEM;
-    if (s->nrx) memcpy(nv, s->rxs, s->nrx * sizeof *nv);
     s->rxs = nv;
-    s->rxcap = nc;
   }
   s->rxs[s->nrx++] = r;
   return 0;
@@ -521,12 +518,9 @@ static int sed_addr_parse(sed *s, sed_addr *a) {
 static sed_cmd *sed_newcmd(sed *s) {
   sed_cmd *c;
   if (s->ncmd == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 32;
-    sed_cmd *nv = arena_alloc(s->c->a, nc * sizeof *nv);
+    sed_cmd *nv = cmd_grow(s->c, s->cmds, s->ncmd, &s->cap, sizeof *nv, 32);
     if (!nv) return NULL;
-    if (s->ncmd) memcpy(nv, s->cmds, s->ncmd * sizeof *nv);
     s->cmds = nv;
-    s->cap = nc;
   }
   c = &s->cmds[s->ncmd++];
   memset(c, 0, sizeof *c);

@@ -619,14 +619,9 @@ static int sort_read(cmd_ctx *c, const char *name, sort_line **v, size_t *n,
   cmd_lines_init(&it, d, len, delim);
   while (cmd_lines_next(&it, &rec, &rl, &term)) {
     if (*n == *cap) {
-      size_t nc = *cap ? *cap * 2 : 1024;
-      sort_line *nv;
-      if (nc > ((size_t)-1) / sizeof *nv / 2) return MSB_ENOMEM;
-      nv = arena_alloc(c->a, nc * sizeof *nv);
+      sort_line *nv = cmd_grow(c, *v, *n, cap, sizeof *nv, 1024);
       if (!nv) return MSB_ENOMEM;
-      if (*n) memcpy(nv, *v, *n * sizeof *nv);
       *v = nv;
-      *cap = nc;
     }
     (*v)[*n].p = rec;
     (*v)[*n].len = rl;

@@ -49,38 +49,6 @@ static const char *stat_type(const struct vfs_stat *st) {
   return st->size ? "regular file" : "regular empty file";
 }
 
-/* Emits val with the printf flags/width/precision in spec. */
-static void stat_pad(buf *o, const char *spec, size_t slen, const char *val,
-                     int numeric) {
-  int left = 0, zero = 0, width = 0, prec = -1;
-  size_t i = 0, vlen = strlen(val);
-  while (i < slen && strchr("-+ #0'", spec[i])) {
-    if (spec[i] == '-') left = 1;
-    if (spec[i] == '0') zero = 1;
-    i++;
-  }
-  while (i < slen && spec[i] >= '0' && spec[i] <= '9')
-    width = width * 10 + (spec[i++] - '0');
-  if (i < slen && spec[i] == '.') {
-    prec = 0;
-    i++;
-    while (i < slen && spec[i] >= '0' && spec[i] <= '9')
-      prec = prec * 10 + (spec[i++] - '0');
-  }
-  if (!numeric && prec >= 0 && (size_t)prec < vlen) vlen = (size_t)prec;
-  if (!left && (size_t)width > vlen) {
-    int pad = width - (int)vlen;
-    char fill = zero && numeric ? '0' : ' ';
-    while (pad-- > 0) buf_putc(o, fill);
-  }
-  buf_put(o, val, vlen);
-  if (left)
-    while ((size_t)width > vlen) {
-      buf_putc(o, ' ');
-      width--;
-    }
-}
-
 static void stat_time_epoch(int64_t ns, char *out, size_t n) {
   snprintf(out, n, "%lld", (long long)cmd_ns_to_s(ns));
 }
@@ -237,7 +205,7 @@ static void stat_format(cmd_ctx *c, const char *fmt, int esc, const char *name,
       }
       buf_clear(&val);
       numeric = stat_dir(c, *p, name, abs, st, &val);
-      stat_pad(o, spec, (size_t)(p - spec), buf_str(&val), numeric);
+      cmd_pad(o, spec, (size_t)(p - spec), buf_str(&val), val.len, numeric);
     }
   }
   buf_finish(&val);

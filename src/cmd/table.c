@@ -3,10 +3,11 @@
  * checks it). */
 #include <string.h>
 
+#include "../order.h"
 #include "cmd.h"
 
 static const cmd_desc table_cmds[] = {
-#define CMD(name, fn, flags, purpose) {name, fn, flags, purpose},
+#define CMD(name, fn, file, flags, purpose) {name, fn, flags, purpose},
 #include "commands.def"
 #undef CMD
     {0, 0, 0, 0}};
@@ -14,24 +15,14 @@ static const cmd_desc table_cmds[] = {
 #define TABLE_N (sizeof table_cmds / sizeof table_cmds[0] - 1)
 
 const cmd_desc *cmd_find(const char *name) {
-  size_t lo = 0, hi = TABLE_N;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int r = strcmp(name, table_cmds[mid].name);
-    if (r == 0) return &table_cmds[mid];
-    if (r < 0)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return 0;
+  return order_find_name(table_cmds, TABLE_N, sizeof *table_cmds, name);
 }
 
 /* The commands that pause (CMD_PAUSES) are called directly: Asyncify, which
  * lets a wasm run pause, follows direct calls only. The test of the
  * constant flags leaves a direct call for those commands alone. */
 int cmd_call(const cmd_desc *d, cmd_ctx *c) {
-#define CMD(name, func, flags, purpose) \
+#define CMD(name, func, file, flags, purpose) \
   if (((flags) & CMD_PAUSES) && d->fn == func) return func(c);
 #include "commands.def"
 #undef CMD

@@ -105,7 +105,6 @@ int cmd_tac(cmd_ctx *c) {
   int opt, i, nops, status = 0, before = 0, regex = 0, rc = 0;
   const char *sep = "\n";
   size_t sl = 1;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   rx *re = NULL;
   cmd_opt_init(&g, c, tac_opts, tac_usage, 0);
@@ -135,9 +134,7 @@ int cmd_tac(cmd_ctx *c) {
     }
     buf_finish(&em);
   }
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   for (i = 0; i < nops && rc >= 0; i++) {
     const uint8_t *d;
     size_t len;

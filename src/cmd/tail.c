@@ -92,7 +92,6 @@ static int tail_obsolete(cmd_ctx *c, uint64_t *n, int *from, int *bytes,
 /* Offset where output starts in d[0..len). */
 static size_t tail_start(const uint8_t *d, size_t len, uint64_t n, int from,
                          int bytes, int delim) {
-  size_t i;
   if (bytes) {
     if (from) return n <= 1 ? 0 : (n - 1 >= len ? len : (size_t)(n - 1));
     return n >= len ? 0 : len - (size_t)n;
@@ -107,14 +106,7 @@ static size_t tail_start(const uint8_t *d, size_t len, uint64_t n, int from,
     }
     return k ? len : (size_t)(p - d);
   }
-  if (!n) return len;
-  i = len;
-  if (i && d[i - 1] == delim) i--;
-  while (i > 0) {
-    if (d[i - 1] == delim && --n == 0) return i;
-    i--;
-  }
-  return 0;
+  return cmd_last_records(d, len, n, delim);
 }
 
 /* Entry point: see the usage above. */
@@ -123,7 +115,6 @@ int cmd_tail(cmd_ctx *c) {
   uint64_t n = 10;
   int opt, bytes = 0, from = 0, verbose = -1, delim = '\n', status = 0;
   int first = 1, i, nops;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   cmd_opt_init(&g, c, tail_opts, tail_usage, CMD_OPTF_NUMERIC);
   if (tail_obsolete(c, &n, &from, &bytes, &opt)) {
@@ -164,9 +155,7 @@ int cmd_tail(cmd_ctx *c) {
     }
   }
 operands:
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   if (verbose < 0) verbose = nops > 1;
   for (i = 0; i < nops; i++) {
     const uint8_t *d;

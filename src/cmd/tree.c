@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../glob.h"
+#include "../order.h"
 #include "cmd.h"
 
 static const char tree_usage[] =
@@ -58,8 +59,7 @@ typedef struct tree_state {
   uint64_t ndirs, nfiles;
   int utf8;          /* line drawing: UTF-8 boxes or ASCII (C locale) */
   int unreadable;    /* a directory could not be opened: status 2 */
-  uint64_t *visited; /* -l: inodes of directories already listed */
-  size_t nvisited, cvisited;
+  cmd_inodes visited; /* -l: directories already listed */
 } tree_state;
 
 /* tree picks its line characters from the locale: UTF-8 boxes when
@@ -81,19 +81,7 @@ static int tree_utf8(cmd_ctx *c) {
 
 /* -l: records a directory inode; 0 when it was listed before. */
 static int tree_visit(tree_state *s, uint64_t ino) {
-  size_t i;
-  for (i = 0; i < s->nvisited; i++)
-    if (s->visited[i] == ino) return 0;
-  if (s->nvisited == s->cvisited) {
-    size_t nc = s->cvisited ? s->cvisited * 2 : 64;
-    uint64_t *nv = arena_alloc(s->c->a, nc * sizeof *nv);
-    if (!nv) return MSB_ENOMEM;
-    if (s->nvisited) memcpy(nv, s->visited, s->nvisited * sizeof *nv);
-    s->visited = nv;
-    s->cvisited = nc;
-  }
-  s->visited[s->nvisited++] = ino;
-  return 1;
+  return cmd_inodes_add(s->c, &s->visited, ino);
 }
 
 /* Matches name against a tree pattern: globs separated by '|'. */
@@ -116,23 +104,16 @@ static int tree_cmp(const tree_state *s, const tree_node *a,
   return s->reverse ? -r : r;
 }
 
+static int tree_order(const void *a, const void *b, void *s) {
+  return tree_cmp(s, *(tree_node *const *)a, *(tree_node *const *)b);
+}
+
 static int tree_sort(tree_state *s, tree_node **v, size_t n) {
   tree_node **tmp;
-  size_t w, i;
   if (n < 2) return 0;
   tmp = arena_alloc(s->c->a, n * sizeof *tmp);
   if (!tmp) return MSB_ENOMEM;
-  for (w = 1; w < n; w *= 2) {
-    for (i = 0; i < n; i += 2 * w) {
-      size_t lo = i, mid = i + w < n ? i + w : n,
-             hi = i + 2 * w < n ? i + 2 * w : n, a = lo, b = mid, k = lo;
-      while (a < mid && b < hi)
-        tmp[k++] = tree_cmp(s, v[b], v[a]) < 0 ? v[b++] : v[a++];
-      while (a < mid) tmp[k++] = v[a++];
-      while (b < hi) tmp[k++] = v[b++];
-    }
-    memcpy(v, tmp, n * sizeof *v);
-  }
+  order_sort(v, n, sizeof *v, tmp, tree_order, s);
   return 0;
 }
 

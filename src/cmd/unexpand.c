@@ -34,23 +34,14 @@ static const cmd_opt unexpand_opts[] = {
     {'t', "tabs", CMD_ARG_REQ, 't'},
     {0, 0, 0, 0}};
 
-/* Next stop after col, or 0 when an explicit list is exhausted. */
-static uint64_t unexpand_next(const uint64_t *stops, int n, uint64_t col) {
-  int i;
-  if (n == 0) return col + 8 - col % 8;
-  if (n == 1) return col + stops[0] - col % stops[0];
-  for (i = 0; i < n; i++)
-    if (stops[i] > col) return stops[i];
-  return 0;
-}
-
 /* Entry point: see the usage above. */
 int cmd_unexpand(cmd_ctx *c) {
   cmd_getopt g;
-  int opt, i, nops, status = 0, all = 0, first = 0, n = 0, rc;
+  int opt, all = 0, first = 0, n = 0;
+  cmd_inputs in;
+  const uint8_t *d;
+  size_t len;
   uint64_t *stops;
-  char *const dash[] = {(char *)"-", NULL};
-  char *const *ops;
   stops = arena_alloc(c->a, 1024 * sizeof *stops);
   if (!stops) return MSB_ENOMEM;
   cmd_opt_init(&g, c, unexpand_opts, unexpand_usage, CMD_OPTF_NUMERIC);
@@ -71,24 +62,15 @@ int cmd_unexpand(cmd_ctx *c) {
     }
   }
   if (first) all = 0;
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
-  for (i = 0; i < nops; i++) {
-    const uint8_t *d;
-    size_t len, k;
+  cmd_inputs_init(&in, c, &g);
+  while (cmd_inputs_next(&in, &d, &len)) {
+    size_t k;
     uint64_t col = 0, pend = 0;
     int convert = 1;
-    rc = cmd_input(c, ops[i], &d, &len);
-    if (rc < 0) {
-      cmd_err(c, "%s: %s", cmd_quotef(c, ops[i]), cmd_strerror(rc));
-      status = 1;
-      continue;
-    }
     for (k = 0; k < len; k++) {
       int ch = d[k];
       if (convert && (ch == ' ' || ch == '\t')) {
-        uint64_t nx = unexpand_next(stops, n, col);
+        uint64_t nx = cmd_next_tab(stops, n, col);
         if (nx == 0) {
           /* Past the last stop: blanks stay as they are. */
           for (; pend; pend--) buf_putc(c->out, ' ');
@@ -128,5 +110,5 @@ int cmd_unexpand(cmd_ctx *c) {
     for (; pend; pend--) buf_putc(c->out, ' ');
     if (c->out->err) return c->out->err;
   }
-  return status;
+  return in.status;
 }

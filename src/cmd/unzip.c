@@ -343,16 +343,12 @@ static const char *unzip_blocked(unzip_st *s, const char *abs) {
 /* Asks whether to replace an existing file: 1 replace, 0 skip. */
 static int unzip_ask(unzip_st *s, const char *shown) {
   cmd_ctx *c = s->c;
-  const uint8_t *in = c->in ? c->in : (const uint8_t *)"";
+  int a;
   if (s->over || s->all) return 1;
   if (s->never || s->none) return 0;
   buf_printf(c->err,
              "replace %s? [y]es, [n]o, [A]ll, [N]one, [r]ename: ", shown);
-  while (s->in_pos < c->in_len) {
-    const uint8_t *nl = memchr(in + s->in_pos, '\n', c->in_len - s->in_pos);
-    size_t end = nl ? (size_t)(nl - in) : c->in_len;
-    int a = end > s->in_pos ? in[s->in_pos] : 0;
-    s->in_pos = nl ? end + 1 : end;
+  while ((a = cmd_answer(c, &s->in_pos)) >= 0) {
     c->in_used = s->in_pos;
     if (a == 'y' || a == 'Y') return 1;
     if (a == 'n') return 0;
@@ -377,12 +373,10 @@ static int unzip_defer(unzip_st *s, const char *abs, const char *shown,
   cmd_ctx *c = s->c;
   unzip_link *l;
   if (s->nlinks == s->caplinks) {
-    size_t nc = s->caplinks ? s->caplinks * 2 : 8;
-    unzip_link *nv = arena_alloc(c->a, nc * sizeof *nv);
+    unzip_link *nv =
+        cmd_grow(c, s->links, s->nlinks, &s->caplinks, sizeof *nv, 8);
     if (!nv) return MSB_ENOMEM;
-    if (s->nlinks) memcpy(nv, s->links, s->nlinks * sizeof *nv);
     s->links = nv;
-    s->caplinks = nc;
   }
   l = &s->links[s->nlinks++];
   l->abs = abs;

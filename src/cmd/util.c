@@ -336,6 +336,115 @@ const char *cmd_dir_name(cmd_ctx *c, const char *s) {
   return arena_strndup(c->a, s, n);
 }
 
+size_t cmd_last_records(const uint8_t *d, size_t len, uint64_t n, int delim) {
+  size_t i = len;
+  if (!n) return len;
+  if (i && d[i - 1] == delim) i--;
+  while (i > 0) {
+    if (d[i - 1] == delim && --n == 0) return i;
+    i--;
+  }
+  return 0;
+}
+
+void *cmd_grow(cmd_ctx *c, void *v, size_t n, size_t *cap, size_t size,
+               size_t first) {
+  size_t nc = *cap ? *cap * 2 : first;
+  void *nv;
+  if (n < *cap) return v;
+  if (nc < *cap || nc > (size_t)-1 / size) return NULL;
+  nv = arena_alloc(c->a, nc * size);
+  if (!nv) return NULL;
+  if (n) memcpy(nv, v, n * size);
+  *cap = nc;
+  return nv;
+}
+
+int cmd_inodes_add(cmd_ctx *c, cmd_inodes *s, uint64_t ino) {
+  size_t i;
+  for (i = 0; i < s->n; i++)
+    if (s->v[i] == ino) return 0;
+  if (s->n == s->cap) {
+    uint64_t *nv = cmd_grow(c, s->v, s->n, &s->cap, sizeof *nv, 64);
+    if (!nv) return MSB_ENOMEM;
+    s->v = nv;
+  }
+  s->v[s->n++] = ino;
+  return 1;
+}
+
+void cmd_pad(buf *o, const char *spec, size_t slen, const char *val,
+             size_t vlen, int numeric) {
+  int left = 0, zero = 0, width = 0, prec = -1;
+  size_t i = 0;
+  while (i < slen && strchr("-+ #0'", spec[i])) {
+    if (spec[i] == '-') left = 1;
+    if (spec[i] == '0') zero = 1;
+    i++;
+  }
+  while (i < slen && spec[i] >= '0' && spec[i] <= '9')
+    width = width * 10 + (spec[i++] - '0');
+  if (i < slen && spec[i] == '.') {
+    prec = 0;
+    i++;
+    while (i < slen && spec[i] >= '0' && spec[i] <= '9')
+      prec = prec * 10 + (spec[i++] - '0');
+  }
+  if (!numeric && prec >= 0 && (size_t)prec < vlen) vlen = (size_t)prec;
+  if (!left && (size_t)width > vlen) {
+    int pad = width - (int)vlen;
+    char fill = zero && numeric ? '0' : ' ';
+    while (pad-- > 0) buf_putc(o, fill);
+  }
+  buf_put(o, val, vlen);
+  if (left)
+    while ((size_t)width > vlen) {
+      buf_putc(o, ' ');
+      width--;
+    }
+}
+
+char *const *cmd_operands(const cmd_getopt *g, int *n) {
+  static char *const dash[] = {(char *)"-", NULL};
+  *n = g->nops ? g->nops : 1;
+  return g->nops ? g->ops : dash;
+}
+
+void cmd_inputs_init(cmd_inputs *in, cmd_ctx *c, const cmd_getopt *g) {
+  in->c = c;
+  in->ops = cmd_operands(g, &in->n);
+  in->i = in->status = 0;
+  in->name = NULL;
+}
+
+int cmd_inputs_next(cmd_inputs *in, const uint8_t **data, size_t *len) {
+  while (in->i < in->n) {
+    int rc;
+    in->name = in->ops[in->i++];
+    rc = cmd_input(in->c, in->name, data, len);
+    if (rc >= 0) return 1;
+    cmd_err(in->c, "%s: %s", cmd_quotef(in->c, in->name), cmd_strerror(rc));
+    in->status = 1;
+  }
+  return 0;
+}
+
+int cmd_answer(cmd_ctx *c, size_t *pos) {
+  size_t i = *pos;
+  int a;
+  if (i >= c->in_len) return -1;
+  a = c->in[i] == '\n' ? 0 : c->in[i];
+  while (i < c->in_len && c->in[i] != '\n') i++;
+  if (i < c->in_len) i++;
+  *pos = i;
+  return a;
+}
+
+int cmd_answer_yes(cmd_ctx *c, size_t *pos) {
+  int a = cmd_answer(c, pos);
+  return a == 'y' || a == 'Y';
+}
+
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
@@ -870,6 +979,15 @@ int cmd_walk_next(cmd_walk *w, cmd_walk_ent **out) {
 }
 
 /* ---- Tab stops (expand, unexpand) ---------------------------------------- */
+
+uint64_t cmd_next_tab(const uint64_t *stops, int n, uint64_t col) {
+  int i;
+  if (n == 0) return col + 8 - col % 8;
+  if (n == 1) return col + stops[0] - col % stops[0];
+  for (i = 0; i < n; i++)
+    if (stops[i] > col) return stops[i];
+  return 0;
+}
 
 int cmd_parse_tabs(cmd_ctx *c, const char *s, uint64_t *stops, int *n) {
   const char *p = s;

@@ -112,7 +112,6 @@ int cmd_wc(cmd_ctx *c) {
   cmd_getopt g;
   int show[5] = {0, 0, 0, 0, 0}, opt, i, nops, width, status = 0, nshow;
   int minw = 1;
-  char *const dash[] = {(char *)"-", NULL};
   char *const *ops;
   wc_counts tot, one;
   uint64_t regular = 0;
@@ -140,9 +139,7 @@ int cmd_wc(cmd_ctx *c) {
   if (!(show[0] | show[1] | show[2] | show[3] | show[4]))
     show[0] = show[1] = show[3] = 1;
   nshow = show[0] + show[1] + show[2] + show[3] + show[4];
-  nops = g.nops;
-  ops = nops ? g.ops : dash;
-  if (!nops) nops = 1;
+  ops = cmd_operands(&g, &nops);
   data = arena_alloc(c->a, (size_t)nops * sizeof *data);
   lens = arena_alloc(c->a, (size_t)nops * sizeof *lens);
   rcs = arena_alloc(c->a, (size_t)nops * sizeof *rcs);

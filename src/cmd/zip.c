@@ -96,12 +96,9 @@ static zip_slot *zip_slot_get(zip_st *s, const char *name, size_t nlen) {
     if (s->v[i].nlen == nlen && !memcmp(s->v[i].name, name, nlen))
       return &s->v[i];
   if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 16;
-    zip_slot *nv = arena_alloc(s->c->a, nc * sizeof *nv);
+    zip_slot *nv = cmd_grow(s->c, s->v, s->n, &s->cap, sizeof *nv, 16);
     if (!nv) return NULL;
-    if (s->n) memcpy(nv, s->v, s->n * sizeof *nv);
     s->v = nv;
-    s->cap = nc;
   }
   memset(&s->v[s->n], 0, sizeof s->v[s->n]);
   s->v[s->n].name = arena_strndup(s->c->a, name, nlen);

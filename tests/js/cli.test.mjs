@@ -104,6 +104,12 @@ test('cli-1.5 bad options are usage errors naming the option', () => {
   assert.equal(r.stderr, "memsandbox: --limits: bad value for max_steps: 'oops'\n");
   r = run(['--limits', 'nope=1', '-c', 'true']);
   assert.equal(r.stderr, "memsandbox: --limits: unknown limit 'nope'\n");
+  r = run(['--limits', 'max_steps=0', '-c', 'true']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'memsandbox: --limits: max_steps must be at least 1\n');
+  r = run(['--limits', 'max_file_bytes=100,max_total_bytes=10', '-c', 'true']);
+  assert.equal(r.status, 125);
+  assert.equal(r.stderr, 'memsandbox: cannot open a sandbox: max_file_bytes exceeds max_total_bytes\n');
   assert.equal(run(['--help']).status, 0);
 });
 

@@ -1,5 +1,6 @@
 /* test_cmd.c - unit tests for the command framework: the command table,
  * the option parser, quoting, number/size parsing and formatting helpers. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,38 @@ TEST("cmd-1.1 table sorted bytewise, each entry has a purpose") {
   }
   CHECK(cmd_find("no-such-command") == 0);
   CHECK(cmd_find("") == 0);
+}
+
+/* Whether src/cmd/file defines the command function fn: a line that
+ * starts "int FN(cmd_ctx *c)". Unit tests run from the repository root. */
+static int tc_defines(const char *file, const char *fn) {
+  char path[128], line[256], want[128];
+  FILE *f;
+  int found = 0;
+  snprintf(path, sizeof path, "src/cmd/%s", file);
+  snprintf(want, sizeof want, "int %s(cmd_ctx *c)", fn);
+  if (!(f = fopen(path, "r"))) return 0;
+  while (!found && fgets(line, sizeof line, f))
+    found = !strncmp(line, want, strlen(want));
+  fclose(f);
+  return found;
+}
+
+TEST("cmd-1.1b commands.def names the file that defines each function") {
+  static const struct {
+    const char *name, *fn, *file;
+  } rows[] = {
+#define CMD(name, fn, file, flags, purpose) {name, #fn, file},
+#include "../../src/cmd/commands.def"
+#undef CMD
+  };
+  size_t i;
+  for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    if (!tc_defines(rows[i].file, rows[i].fn))
+      fprintf(stderr, "  %s: %s is not defined in src/cmd/%s\n", rows[i].name,
+              rows[i].fn, rows[i].file);
+    CHECK(tc_defines(rows[i].file, rows[i].fn));
+  }
 }
 
 TEST("cmd-1.2 file commands are registered") {
