@@ -421,8 +421,9 @@ void msb_result_finish(msb_sandbox *sb, msb_result *res);
  *
  * msb_exec_step runs it until about `steps` more steps (of max_steps'
  * kind) have been spent, then pauses at the next statement or loop turn
- * and returns MSB_PAUSED; steps == 0 runs to the end. Builtins and
- * commands run whole within a step. Where a run pauses depends only on
+ * (also inside $( ) and the main loop of cat, grep, sed, seq and yes) and
+ * returns MSB_PAUSED; steps == 0 runs to the end. Builtins and the other
+ * commands run whole within a step. Where a run pauses depends on
  * the steps, and a paused run resumes exactly where it was, so results
  * do not depend on the slicing. When the run ends, the step returns what
  * msb_exec would (res filled, caller frees it with msb_result_finish) and

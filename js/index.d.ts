@@ -130,6 +130,8 @@ export interface CreateOptions {
   /** 'system' (default: host time before each call), a Date, ms, or BigInt ns. */
   clock?: 'system' | Date | number | bigint;
   seed?: number | bigint;
+  /** execute's default sliceMs (4; Infinity: run scripts whole). */
+  sliceMs?: number;
   onEvent?: (event: SandboxEvent) => void;
   /** Set after files and directories are seeded. */
   policy?: Policy | string;
@@ -154,11 +156,12 @@ export interface ExecuteOptions {
   atomic?: boolean;
   encoding?: 'utf8' | 'bytes';
   /**
-   * Any of the next five runs the script in slices, giving the event loop
-   * a turn at least every sliceMs (default 4) so timers fire and the page
-   * renders while it runs; the result is the same whatever the slicing.
-   * While a sliced run is in progress other operations on the sandbox are
-   * refused (api_misuse).
+   * The script runs in slices, giving the event loop a turn at least every
+   * sliceMs (default: the sandbox's, 4) so timers fire and the page
+   * renders while it runs; Infinity runs it whole. The result is the same
+   * whatever the slicing. Operations called while a run is paused wait for
+   * it and run in call order; synchronous members the core cannot answer
+   * then throw sandbox_busy.
    */
   sliceMs?: number;
   /** Aborting ends the run at its next slice: exit 130, limit 'cancelled'. */

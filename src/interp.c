@@ -468,25 +468,16 @@ int interp_capture_text_run(shell *sh, const char *text, size_t len, int line,
   return rc;
 }
 
-/* A command substitution runs whole within a slice of a paced run, and
- * expansion reaches it through a pointer: Asyncify, told to ignore
- * indirect calls, then leaves expansion's frames as they are, which keeps
- * deep nesting within V8's stack (see SH_STACK_MAX). */
+/* A paced run may pause inside a command substitution: expansion calls it
+ * directly, so Asyncify instruments expansion's frames on the way (3.7 KB
+ * gzipped; tests/js/stack.test.mjs holds the nesting bounds with them). */
 int interp_capture(shell *sh, ast_node *n, buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture(sh, n, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_run(sh, n, out);
 }
 
 int interp_capture_text(shell *sh, const char *text, size_t len, int line,
                         buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture_text(sh, text, len, line, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_text_run(sh, text, len, line, out);
 }
 
 static int interp_subshell(shell *sh, ast_node *body) {

@@ -179,10 +179,6 @@ typedef struct sh_run {
   limit_id limit;       /* the limit that stopped the run */
   shell_pace *pace;     /* the host's slicing (NULL: run to the end) */
   int no_yield;         /* inside a builtin or command: no suspension */
-  /* command substitution, called through these (see interp_capture) */
-  int (*capture)(shell *sh, ast_node *n, buf *out);
-  int (*capture_text)(shell *sh, const char *text, size_t len, int line,
-                      buf *out);
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
   uint64_t rx_units;    /* regex work paid for and not yet done */

@@ -209,10 +209,25 @@ static int interp_file_full(shell *sh, int rc, const sh_stream *s1) {
   return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE;
 }
 
+/* The pause a paced run allows a command marked CMD_PAUSES (cmd_pace):
+ * only where the run itself may pause, so not inside another command. */
+static const cmd_pace *interp_cmd_pace(shell *sh, const cmd_desc *d,
+                                       cmd_pace *cp) {
+  sh_run *r = sh->run;
+  if (!(d->flags & CMD_PAUSES) || !r->pace || !r->pace->co || r->no_yield)
+    return NULL;
+  cp->co = r->pace->co;
+  cp->steps = &r->steps;
+  cp->until = &r->pace->until;
+  cp->at = &r->pace->steps;
+  return cp;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                      char **extra, int nextra) {
   cmd_ctx c;
+  cmd_pace cp;
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
@@ -259,12 +274,13 @@ int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.stack_floor = sh->run->pace && sh->run->pace->co
                       ? coro_stack_floor(sh->run->pace->co)
                       : 0;
+  c.pace = interp_cmd_pace(sh, d, &cp);
   out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;
   else {
     sh->run->no_yield++; /* see interp_pace */
-    rc = d->fn(&c);
+    rc = cmd_call(d, &c);
     sh->run->no_yield--;
   }
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);

@@ -792,8 +792,6 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   run.procsub_next = 63;
   run.pace = sh->pace;
   if (run.pace) run.pace->run = &run;
-  run.capture = interp_capture_run;
-  run.capture_text = interp_capture_text_run;
   sh->run = &run;
   var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;

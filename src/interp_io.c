@@ -54,6 +54,10 @@ void interp_fd_set(shell *sh, int fd, sh_stream *s) {
 int interp_tick(shell *sh, uint64_t n) {
   sh_run *r = sh->run;
   if (r->limit) return MSB_ELIMIT;
+  if (r->pace && r->pace->stop) { /* cancelled inside a command */
+    r->limit = (limit_id)r->pace->stop;
+    return MSB_ELIMIT;
+  }
   r->steps += n;
   if (sh->lim->max_steps && r->steps > sh->lim->max_steps) {
     r->limit = LIMIT_MAX_STEPS;

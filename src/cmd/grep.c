@@ -342,7 +342,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
     le = q ? (size_t)(q - d) : len;
     next = q ? le + 1 : len;
     lineno++;
-    if ((lineno & 1023) == 0 && (r = cmd_tick(c, 1)) != 0) return r;
+    if ((lineno & 1023) == 0 && (r = cmd_tick_pause(c, 1)) != 0) return r;
     if (st->maxcount >= 0 && nsel >= (uint64_t)st->maxcount) {
       /* Past -m: only trailing context remains. */
       if (after_left > 0 && outlines && (!binary || le < binstart)) {

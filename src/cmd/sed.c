@@ -1465,7 +1465,7 @@ static int sed_run(sed *s, sed_in *in) {
   size_t pc;
   while (!s->quit && sed_read(s, in, 0, &missing_nl)) {
     int autoprint = !s->quiet, restart;
-    if ((s->lineno & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0) return r;
+    if ((s->lineno & 1023) == 0 && (r = cmd_tick_pause(s->c, 1)) != 0) return r;
     s->tflag = 0;
   again:
     restart = 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../coro.h"
 #include "../regex.h"
 #include "../rng.h"
 #include "cmd.h"
@@ -162,6 +163,15 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 }
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
+
+int cmd_tick_pause(cmd_ctx *c, uint64_t n) {
+  const cmd_pace *p = c->pace;
+  int rc = cmd_tick(c, n);
+  if (rc || !p || !*p->until || *p->steps < *p->until) return rc;
+  *p->at = *p->steps;
+  coro_yield(p->co);
+  return cmd_tick(c, 0); /* a cancel arrives as a limit */
+}
 
 int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
   c->byte_carry += n;

@@ -43,7 +43,7 @@ int cmd_yes(cmd_ctx *c) {
   if (line.err) rc = line.err;
   while (!rc) {
     rc = cmd_write(c, line.p, line.len);
-    if (!rc) rc = cmd_tick(c, 1);
+    if (!rc) rc = cmd_tick_pause(c, 1);
   }
   buf_finish(&line);
   return rc;
