@@ -6,8 +6,8 @@
  * and the help_text beside its function: the synopsis (bash's, since it is
  * the interface) and the lines after the purpose. This file holds the
  * topics that are not builtins here: the shell's keywords, `variables`,
- * and echo, test, `[`, true and false, which are commands (src/cmd/). Both
- * tables are sorted bytewise and read as one (help_next); job control's
+ * and echo, test, `[`, true, false and awk, which are commands (src/cmd/).
+ * Both tables are sorted bytewise and read as one (help_next); job control's
  * `%` and the completion, history and readline topics are left out: the
  * sandbox has none of them. All of it is const data. */
 #include <string.h>
@@ -57,6 +57,22 @@ static const help_topic help_others[] = {
          "\n"
          "Exit status:\n"
          "0 when EXPRESSION is true, 1 when false, 2 on a syntax error.\n"}},
+    {"awk", "Scan and process text by patterns (the awk command).",
+     &(const help_text){
+         "awk [-F fs] [-v var=val] [-f progfile | 'program'] [file ...]",
+         "\n"
+         "The awk language of POSIX with the gawk extensions scripts use most\n"
+         "(gensub, asort, FPAT, BEGINFILE, switch, --csv and more).  Each\n"
+         "record of the input is matched against the program's patterns and\n"
+         "the actions of the patterns that match are run.  `print > file',\n"
+         "`cmd | getline' and system() stay inside the sandbox; srand() and\n"
+         "rand() follow the sandbox's seed, and the time functions its clock.\n"
+         "Arrays of arrays, @include and @namespace are refused by name.\n"
+         "`awk --help' lists the options.\n"
+         "\n"
+         "Exit status:\n"
+         "That of the program's exit statement, 2 on an error, otherwise "
+         "0.\n"}},
     {"case", "Choose commands by matching a word against patterns.",
      &(const help_text){
          "case WORD in [PATTERN [| PATTERN]...) COMMANDS ;;]... esac",
