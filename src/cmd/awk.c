@@ -199,7 +199,7 @@ static void awk_teardown(awk_rt *A) {
   }
   mem_free(A->m, A->g);
   for (k = 0; k < A->fcap; k++)
-    if (A->f[k].mat) awk_val_free(A, &A->f[k].v);
+    awk_val_free(A, &A->f[k].v); /* kept strings too (awk_fields_drop) */
   mem_free(A->m, A->f);
   awk_val_free(A, &A->rec);
   awk_val_free(A, &A->nofield);

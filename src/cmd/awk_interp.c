@@ -44,29 +44,55 @@ void awk_val_copy(awk_val *dst, const awk_val *src) {
   if (dst->s) dst->s->ref++;
 }
 
-/* A new string value; the string limit applies here, where every value
- * the program builds passes. */
+/* The string limit applies here, where every value the program builds
+ * passes. */
+static int awk_str_admit(awk_rt *A, size_t n) {
+  const msb_limits *lim = A->c->lim;
+  if (lim && lim->max_string_bytes && n > lim->max_string_bytes)
+    return A->err = MSB_ELIMIT;
+  /* building strings is work by volume, like every copy in the sandbox */
+  if (n >= 64 && cmd_charge_bytes(A->c, n)) return A->err = MSB_ELIMIT;
+  return 0;
+}
+
+/* A new string value. */
 static awk_str *awk_mkstr(awk_rt *A, const char *s, size_t n) {
   awk_str *r;
-  const msb_limits *lim = A->c->lim;
-  if (lim && lim->max_string_bytes && n > lim->max_string_bytes) {
-    A->err = MSB_ELIMIT;
-    return NULL;
-  }
-  /* building strings is work by volume, like every copy in the sandbox */
-  if (n >= 64 && cmd_charge_bytes(A->c, n)) {
-    A->err = MSB_ELIMIT;
-    return NULL;
-  }
+  if (awk_str_admit(A, n)) return NULL;
   r = awk_str_new(A->m, s, n);
   if (!r) A->err = MSB_ENOMEM;
   return r;
 }
 
+/* Whether v's string is v's alone and its block holds n bytes without
+ * wasting more than half of it: $0 and the fields of each record are
+ * rewritten in place rather than freed and allocated again. */
+static int awk_str_fits(const awk_val *v, size_t n) {
+  size_t cap;
+  if (!v->s || v->s->ref != 1) return 0;
+  cap = mem_size(v->s) - sizeof *v->s - 1;
+  return n <= cap && cap <= 2 * n + 64;
+}
+
 int awk_set_str(awk_rt *A, awk_val *v, const char *s, size_t n, int strnum) {
-  awk_str *r = awk_mkstr(A, s, n);
-  if (!r) return A->err;
-  awk_val_free(A, v);
+  awk_str *r;
+  if (awk_str_fits(v, n)) {
+    if (awk_str_admit(A, n)) return A->err;
+    r = v->s;
+    memmove(r->p, s, n); /* s may lie in r */
+    r->len = n;
+    r->p[n] = 0;
+  } else {
+    /* rounded up so that the next, slightly longer record fits as well */
+    size_t cap = (n | 31) + 1;
+    if (awk_str_admit(A, n)) return A->err;
+    if (!(r = mem_alloc(A->m, sizeof *r + cap))) return A->err = MSB_ENOMEM;
+    r->ref = 1;
+    r->len = n;
+    memcpy(r->p, s, n);
+    r->p[n] = 0;
+    awk_val_free(A, v);
+  }
   v->s = r;
   v->type = strnum ? AV_STRNUM : AV_STR;
   v->have = AV_HSTR;

@@ -40,14 +40,29 @@ static int awk_fields_reserve(awk_rt *A, size_t n) {
   return 0;
 }
 
+/* A field slot's value stays allocated when the field is dropped: the next
+ * record's field there rewrites the string in place (awk_set_str) instead
+ * of a free and a malloc per field per record. Long ones are let go. */
+#define AWK_FIELD_KEEP 256
+
 static void awk_fields_drop(awk_rt *A) {
   size_t i;
-  for (i = 0; i < A->nf; i++)
-    if (A->f[i].mat) {
-      awk_val_free(A, &A->f[i].v);
-      A->f[i].mat = 0;
-    }
+  for (i = 0; i < A->nf; i++) {
+    awk_val *v = &A->f[i].v;
+    if (v->s && v->s->len > AWK_FIELD_KEEP) awk_val_free(A, v);
+    A->f[i].mat = 0;
+  }
   A->nf = 0;
+}
+
+/* Field i (a span of $0) as a value. */
+static int awk_field_mat(awk_rt *A, size_t i) {
+  awk_field *f = &A->f[i];
+  int rc;
+  if (f->mat) return 0;
+  rc = awk_set_str(A, &f->v, A->rec.s->p + f->off, f->len, 1);
+  if (!rc) f->mat = 1;
+  return rc;
 }
 
 static int awk_add_span(awk_rt *A, size_t off, size_t len) {
@@ -247,13 +262,7 @@ static int awk_rebuild(awk_rt *A) {
   if (b.err) return buf_finish(&b), A->err = MSB_ENOMEM;
   /* materialise the fields still pointing into the old record */
   for (i = 0; i < A->nf; i++)
-    if (!A->f[i].mat) {
-      memset(&A->f[i].v, 0, sizeof A->f[i].v);
-      if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off,
-                            A->f[i].len, 1)) != 0)
-        return buf_finish(&b), rc;
-      A->f[i].mat = 1;
-    }
+    if ((rc = awk_field_mat(A, i)) != 0) return buf_finish(&b), rc;
   rc = awk_set_str(A, &A->rec, b.p ? b.p : "", b.len, 1);
   buf_finish(&b);
   A->dirty = 0;
@@ -295,13 +304,7 @@ int awk_field_get(awk_rt *A, double idx, awk_val **out) {
     *out = &A->nofield;
     return 0;
   }
-  if (!A->f[i].mat) {
-    memset(&A->f[i].v, 0, sizeof A->f[i].v);
-    if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off, A->f[i].len,
-                          1)) != 0)
-      return rc;
-    A->f[i].mat = 1;
-  }
+  if ((rc = awk_field_mat(A, i)) != 0) return rc;
   *out = &A->f[i].v;
   return 0;
 }
@@ -311,7 +314,7 @@ static int awk_fields_extend(awk_rt *A, size_t n) {
   if (awk_fields_reserve(A, n)) return A->err;
   while (A->nf < n) {
     awk_field *f = &A->f[A->nf++];
-    memset(f, 0, sizeof *f);
+    f->off = f->len = 0;
     f->mat = 1;
     if (awk_set_str(A, &f->v, "", 0, 0)) return A->err;
   }
@@ -340,7 +343,7 @@ int awk_field_set(awk_rt *A, double idx, awk_val *v) {
   if (A->dirty == 0 && (rc = awk_split_rec(A)) != 0) return rc;
   i = (size_t)idx - 1;
   if (i >= A->nf && (rc = awk_fields_extend(A, i + 1)) != 0) return rc;
-  if (A->f[i].mat) awk_val_free(A, &A->f[i].v);
+  awk_val_free(A, &A->f[i].v);
   A->f[i].v = *v;
   A->f[i].mat = 1;
   A->dirty = 1;
@@ -362,13 +365,7 @@ int awk_set_nf(awk_rt *A, double d) {
     /* materialise, then drop the tail */
     size_t i;
     for (i = 0; i < A->nf; i++)
-      if (!A->f[i].mat) {
-        memset(&A->f[i].v, 0, sizeof A->f[i].v);
-        if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off,
-                              A->f[i].len, 1)) != 0)
-          return rc;
-        A->f[i].mat = 1;
-      }
+      if ((rc = awk_field_mat(A, i)) != 0) return rc;
     for (i = n; i < A->nf; i++) {
       awk_val_free(A, &A->f[i].v);
       A->f[i].mat = 0;
@@ -498,7 +495,6 @@ static int awk_csv_field(awk_rt *A, void *ctx, const char *p, size_t n) {
   (void)ctx;
   if (awk_add_span(A, 0, 0)) return A->err;
   f = &A->f[A->nf - 1];
-  memset(&f->v, 0, sizeof f->v);
   if (awk_set_str(A, &f->v, p, n, 1)) return A->err;
   f->mat = 1;
   return 0;
