@@ -623,11 +623,10 @@ static int awk_in_record(awk_rt *A, awk_in *in, const char **p, size_t *n,
   if (A->rs_mode == 3) {
     e = awk_csv_end(d, pos, len);
   } else {
-    const char *q = memchr(d + pos, A->rs_mode == 4 ? 0 : '\n', len - pos);
-    if (A->rs_mode == 0) {
-      awk_val *rs = &A->g[V_RS].v;
-      q = memchr(d + pos, rs->s->p[0], len - pos);
-    }
+    int ch = A->rs_mode == 0   ? (unsigned char)A->g[V_RS].v.s->p[0]
+             : A->rs_mode == 4 ? 0
+                               : '\n';
+    const char *q = memchr(d + pos, ch, len - pos);
     e = q ? (size_t)(q - d) : len;
   }
   *p = d + pos;
