@@ -74,13 +74,19 @@ static int awk_add_span(awk_rt *A, size_t off, size_t len) {
   return 0;
 }
 
-static int awk_is_blank(int ch, int nl) {
-  return ch == ' ' || ch == '\t' || (nl && ch == '\n');
-}
+/* The blanks that separate fields when FS is " ": a table, as this test
+ * runs on every byte of the input. */
+static const unsigned char awk_blank[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1};
 
-/* Splits s by the current FS rules, calling add(off, len) per field. */
+/* Splits s by the current FS rules, calling add(off, len) per field (NULL:
+ * the fields of $0, added directly as the common case). */
 typedef int (*awk_addfn)(awk_rt *A, void *ctx, size_t off, size_t len,
                          size_t soff, size_t slen);
+
+static int awk_split_add(awk_rt *A, awk_addfn add, void *ctx, size_t off,
+                         size_t len, size_t soff, size_t slen) {
+  return add ? add(A, ctx, off, len, soff, slen) : awk_add_span(A, off, len);
+}
 
 static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
                         size_t fsn, rx *re, int para, awk_addfn add,
@@ -89,27 +95,28 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
   int rc;
   if (n == 0) return 0;
   if (fsn == 1 && fs[0] == ' ') {
+    const unsigned char *u = (const unsigned char *)s;
     for (;;) {
-      size_t sepst = i;
-      while (i < n && awk_is_blank((unsigned char)s[i], 1)) i++;
+      while (i < n && awk_blank[u[i]]) i++;
       if (i >= n) return 0;
       st = i;
-      while (i < n && !awk_is_blank((unsigned char)s[i], 1)) i++;
-      (void)sepst;
-      if ((rc = add(A, ctx, st, i - st, pst, st - pst)) != 0) return rc;
+      while (i < n && !awk_blank[u[i]]) i++;
+      if ((rc = awk_split_add(A, add, ctx, st, i - st, pst, st - pst)) != 0)
+        return rc;
       pst = i;
     }
   }
   if (fsn == 0 && !re) {
     for (i = 0; i < n; i++)
-      if ((rc = add(A, ctx, i, 1, i, 0)) != 0) return rc;
+      if ((rc = awk_split_add(A, add, ctx, i, 1, i, 0)) != 0) return rc;
     return 0;
   }
   if (!re && fsn == 1) {
     char ch = fs[0];
     for (st = 0, i = 0; i <= n; i++)
       if (i == n || s[i] == ch || (para && s[i] == '\n')) {
-        if ((rc = add(A, ctx, st, i - st, st ? st - 1 : 0, st ? 1 : 0)) != 0)
+        if ((rc = awk_split_add(A, add, ctx, st, i - st, st ? st - 1 : 0,
+                                st ? 1 : 0)) != 0)
           return rc;
         st = i + 1;
       }
@@ -129,22 +136,16 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
         if (pos <= n) continue;
         r = 0;
       }
-      if (r != 1) return add(A, ctx, st, n - st, pst, psl);
-      if ((rc = add(A, ctx, st, (size_t)m.so - st, pst, psl)) != 0) return rc;
+      if (r != 1) return awk_split_add(A, add, ctx, st, n - st, pst, psl);
+      if ((rc = awk_split_add(A, add, ctx, st, (size_t)m.so - st, pst, psl)) !=
+          0)
+        return rc;
       pst = (size_t)m.so;
       psl = (size_t)(m.eo - m.so);
       st = pos = (size_t)m.eo;
-      if (st == n) return add(A, ctx, st, 0, pst, psl);
+      if (st == n) return awk_split_add(A, add, ctx, st, 0, pst, psl);
     }
   }
-}
-
-static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
-                         size_t so, size_t sl) {
-  (void)ctx;
-  (void)so;
-  (void)sl;
-  return awk_add_span(A, off, len);
 }
 
 /* FS as a regex when it is one (not " ", not a single plain char). */
@@ -233,7 +234,7 @@ static int awk_split_rec(awk_rt *A) {
     re = awk_fs_regex(A, fs, &rc);
     if (!rc)
       rc = awk_split_by(A, s, n, fs->s->p, fs->s->len, re, A->rs_mode == 1,
-                        awk_add_field, NULL);
+                        NULL, NULL);
   }
   A->g[V_NF].kind = C_SCALAR;
   awk_set_num(A, &A->g[V_NF].v, (double)A->nf);
@@ -410,10 +411,10 @@ static int awk_add_elem(awk_rt *A, void *ctx, size_t off, size_t len, size_t so,
 static int awk_blank_seps(awk_rt *A, const char *s, size_t n, awk_arr *seps,
                           int nf) {
   size_t lead = 0, trail = 0;
-  while (lead < n && awk_is_blank((unsigned char)s[lead], 1)) lead++;
+  while (lead < n && awk_blank[(unsigned char)s[lead]]) lead++;
   if (lead && awk_put_elem(A, seps, 0, s, lead)) return A->err;
   if (!nf) return 0;
-  while (trail < n && awk_is_blank((unsigned char)s[n - 1 - trail], 1)) trail++;
+  while (trail < n && awk_blank[(unsigned char)s[n - 1 - trail]]) trail++;
   if (trail && awk_put_elem(A, seps, nf, s + n - trail, trail)) return A->err;
   return 0;
 }
