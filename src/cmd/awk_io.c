@@ -1121,6 +1121,22 @@ static int awk_print_val(awk_rt *A, buf *b, awk_val *v) {
   return buf_put(b, v->s->p, v->s->len);
 }
 
+/* Field idx as print writes it: a field still a span of $0 goes into the
+ * line from $0, without becoming a value first (print $1, $NF). */
+static int awk_print_field(awk_rt *A, buf *b, double idx) {
+  awk_val *v;
+  int rc;
+  if (idx >= 1 && idx < AWK_MAX_FIELD) {
+    if ((rc = awk_split_rec(A)) != 0) return rc;
+    if (idx - 1 < (double)A->nf && !A->f[(size_t)idx - 1].mat) {
+      awk_field *f = &A->f[(size_t)idx - 1];
+      return buf_put(b, A->rec.s->p + f->off, f->len);
+    }
+  }
+  if ((rc = awk_field_get(A, idx, &v)) != 0) return rc;
+  return awk_print_val(A, b, v);
+}
+
 int awk_print(awk_rt *A, awk_node *n) {
   buf *dst = &A->ob, line;
   awk_node *a;
@@ -1148,11 +1164,17 @@ int awk_print(awk_rt *A, awk_node *n) {
   } else {
     awk_val *ofs = &A->g[V_OFS].v;
     for (a = n->a; a && !rc; a = a->next) {
+      /* a field's number is evaluated where the field would be */
+      int field = a->op == N_FIELD;
+      double idx = 0;
       memset(&v, 0, sizeof v);
-      if ((rc = awk_eval(A, a, &v)) != 0) break;
+      if ((rc = awk_eval(A, field ? a->a : a, &v)) != 0) break;
+      if (field) idx = awk_val_num(&v);
       if (a != n->a && !(rc = awk_val_str(A, ofs, 0)))
         buf_put(&line, ofs->s->p, ofs->s->len);
-      if (!rc) rc = awk_print_val(A, &line, &v);
+      if (!rc)
+        rc = field ? awk_print_field(A, &line, idx)
+                   : awk_print_val(A, &line, &v);
       awk_val_free(A, &v);
     }
   }
