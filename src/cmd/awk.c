@@ -215,6 +215,7 @@ static void awk_teardown(awk_rt *A) {
   buf_finish(&A->ob);
   buf_finish(&A->tmp);
   buf_finish(&A->tmp2);
+  buf_finish(&A->pline);
 }
 
 /* ---- the cycle ---------------------------------------------------------- */
@@ -305,6 +306,7 @@ int awk_run(cmd_ctx *c, awk_prog *p, const awk_opts *o) {
   buf_init(&A.ob, c->m);
   buf_init(&A.tmp, c->m);
   buf_init(&A.tmp2, c->m);
+  buf_init(&A.pline, c->m);
   A.g = mem_zalloc(c->m, sizeof *A.g * (size_t)(p->nglobals + 1));
   if (!A.g) return MSB_ENOMEM;
   rc = awk_setup(&A);

@@ -1141,8 +1141,14 @@ int awk_print(awk_rt *A, awk_node *n) {
   buf *dst = &A->ob, line;
   awk_node *a;
   awk_val v;
-  int rc = 0;
-  buf_init(&line, A->m);
+  int rc = 0, own = !A->pline_busy;
+  /* a print inside a function called by print's arguments gets its own */
+  if (own) {
+    line = A->pline;
+    buf_clear(&line);
+    A->pline_busy = 1;
+  } else
+    buf_init(&line, A->m);
   if (n->op == S_PRINTF) {
     awk_val args[64];
     int k = 0, i;
@@ -1203,6 +1209,15 @@ int awk_print(awk_rt *A, awk_node *n) {
           rc = awk_out_flush(A, A->outs[i]);
     }
   }
-  buf_finish(&line);
+  if (own && line.cap <= AWK_OB_MAX) {
+    A->pline = line;
+    A->pline_busy = 0;
+  } else {
+    buf_finish(&line);
+    if (own) {
+      buf_init(&A->pline, A->m); /* grown past a line worth keeping */
+      A->pline_busy = 0;
+    }
+  }
   return rc;
 }
