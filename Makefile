@@ -238,11 +238,12 @@ ASYNCIFY := --asyncify --pass-arg=asyncify-ignore-indirect \
 # link itself). wasm-opt reads the features clang used from the
 # target_features section that the link keeps.
 $(B)/wasm/memsandbox.wasm: $(call lib_obj,wasm) $(B)/wasm/wasm/abi.o \
-                           wasm/exports.list | tools-wasm
+                           wasm/exports.list wasm/cold.mjs | tools-wasm
 	@echo "wasm-ld $(@:.wasm=.raw.wasm)"
 	@$(WASM_CC) $(WASM_LDFLAGS) -Wl,--keep-section=target_features \
 	  -o $(@:.wasm=.raw.wasm) $(filter %.o,$^) -lc-printscan-long-double
-	$(WASM_OPT_BIN) $(ASYNCIFY) $(WASM_OPT) $(@:.wasm=.raw.wasm) -o $@
+	node wasm/cold.mjs $(@:.wasm=.raw.wasm) $(@:.wasm=.cold.wasm)
+	$(WASM_OPT_BIN) $(ASYNCIFY) $(WASM_OPT) $(@:.wasm=.cold.wasm) -o $@
 
 EMCC_LDFLAGS := -sSTANDALONE_WASM --no-entry -sIMPORTED_MEMORY \
   -sALLOW_MEMORY_GROWTH -sTOTAL_STACK=$(WASM_STACK) -Wl,--stack-first \

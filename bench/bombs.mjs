@@ -2,8 +2,9 @@
 // than their step count suggests, each run in the wasm module through the
 // npm package, in a child process killed after a deadline (a run that
 // never yields cannot be stopped from its own thread). Prints, per script,
-// the wall time, the exit status and the limit that stopped it, or
-// "killed" when the deadline passed first.
+// the wall time and the child's CPU time (on a loaded machine the wall
+// time says more about the neighbours), the exit status and the limit
+// that stopped it, or "killed" when the deadline passed first.
 //
 // Usage: node bench/bombs.mjs [--deadline=SECONDS] [--only=substring]
 //   MSB_NPM   directory of the built package (default build/npm)
@@ -26,6 +27,9 @@ const BOMBS = [
   ['${s//x/y} on 1 MB in a loop', 'normal',
     "s=$(printf '%1000000s'); while :; do x=${s//x/y}; done"],
   ['t=$s on 60 MB in a loop', 'normal', `${MB60}; while :; do t=$s; done`],
+  [': "$s" on 60 MB in a loop', 'normal', `${MB60}; while :; do : "$s"; done`],
+  [': $s on 60 MB in a loop', 'normal', `${MB60}; while :; do : $s; done`],
+  [': ${#s} on 60 MB in a loop', 'normal', `${MB60}; while :; do : \${#s}; done`],
   ['echo $s > f on 60 MB in a loop', 'normal',
     `${MB60}; while :; do echo "$s" > f; done`],
   ['cat 60 MB file in a loop', 'normal',
@@ -41,9 +45,11 @@ function runOne(profile, script, deadline) {
     const { Sandbox } = await import(${JSON.stringify(pathToFileURL(path.join(NPM, 'node.js')).href)});
     const sb = await Sandbox.create({ profile: ${JSON.stringify(profile)} });
     const t = performance.now();
+    const c = process.cpuUsage();
     const r = await sb.execute(${JSON.stringify(script)});
     const ms = performance.now() - t;
-    console.log(JSON.stringify({ ms, exit: r.exitCode, limit: r.limit,
+    const u = process.cpuUsage(c);
+    console.log(JSON.stringify({ ms, cpu: (u.user + u.system) / 1000, exit: r.exitCode, limit: r.limit,
       err: r.stderr.slice(-120) }));`;
   const t = performance.now();
   const p = spawnSync(process.execPath, ['--input-type=module', '-e', child], {
@@ -68,5 +74,6 @@ for (const [name, profile, script] of BOMBS) {
   const r = runOne(profile, script, deadline);
   const what = r.killed ? `killed after ${deadline} s`
     : `exit ${r.exit}, limit ${r.limit ?? '-'}: ${(r.err ?? '').trim().split('\n').pop()}`;
-  console.log(`${(r.ms / 1000).toFixed(2).padStart(7)} s  ${profile.padEnd(6)} ${name}: ${what}`);
+  const cpu = r.cpu === undefined ? '' : ` (CPU ${(r.cpu / 1000).toFixed(2)} s)`;
+  console.log(`${(r.ms / 1000).toFixed(2).padStart(7)} s${cpu}  ${profile.padEnd(6)} ${name}: ${what}`);
 }

@@ -601,11 +601,75 @@ function benchWorkloads() {
     },
     note: 'one run each (a run takes seconds)',
   });
+
+  // -- a host that never freezes (issue 17): a 0 ms timer chain runs beside
+  // the loop; its longest gap is the longest the event loop stood still
+  W.push({
+    name: 'longest event-loop stall, 2 s of while true (sliceMs 4)', unit: 'ms',
+    target: 'stall', impls: ['memsandbox', 'justbash'],
+    async run(impl) {
+      const h = impl === 'memsandbox'
+        ? await Sandbox.create({ limits: { max_steps: 1e12 } }) : await IMPL[impl].open({});
+      const loop = 'while true; do :; done';
+      try {
+        return await benchMeasure(async () => {
+          const gaps = await benchTimerGaps(() => (impl === 'memsandbox'
+            ? h.execute(loop, { timeoutMs: 2000, sliceMs: 4 }) : IMPL[impl].exec(h, loop)));
+          return { ms: gaps[gaps.length - 1], err: null };
+        }, { minRuns: 3, warmup: false, noExtra: true });
+      } finally {
+        await IMPL[impl].close(h);
+      }
+    },
+    note: 'median of 3 runs of the longest gap between 0 ms timers (just-bash: until its own loop limit)',
+  });
+
+  W.push({
+    name: 'cancellation latency (abort during while true, to the result)', unit: 'ms',
+    target: 'cancel', impls: ['memsandbox'],
+    async run() {
+      const h = await Sandbox.create({ limits: { max_steps: 1e12 } });
+      try {
+        return await benchMeasure(async () => {
+          const ac = new AbortController();
+          let aborted = 0;
+          setTimeout(() => { aborted = benchNow(); ac.abort(); }, 20 + Math.random() * 10);
+          const r = await h.execute('while true; do :; done', { signal: ac.signal });
+          const ms = benchNow() - aborted;
+          return { ms, err: r.exitCode === 130 && r.limit === 'cancelled' ? null
+            : `exit ${r.exitCode}, limit ${r.limit}` };
+        }, { minRuns: 20, noExtra: true });
+      } finally {
+        await h.close();
+      }
+    },
+    note: '20 aborts at 20-30 ms into the run',
+  });
   return W;
 }
 
+// Runs start() while a chain of 0 ms timers ticks; the gaps between ticks
+// (from the start to the run's end), sorted.
+async function benchTimerGaps(start) {
+  const gaps = [];
+  let last = benchNow();
+  let on = true;
+  const tick = () => {
+    const t = benchNow();
+    gaps.push(t - last);
+    last = t;
+    if (on) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  await start();
+  on = false;
+  gaps.push(benchNow() - last);
+  return gaps.sort((a, b) => a - b);
+}
+
 // Targets of the package's lifecycle rows (row.target keys).
-const PACKAGE_TARGETS = { create: '<= 0.2 ms', idle: '<= 256 KiB', true: '<= 0.02 ms' };
+const PACKAGE_TARGETS = { create: '<= 0.2 ms', idle: '<= 256 KiB', true: '<= 0.02 ms',
+  stall: '<= 10 ms', cancel: '<= 10 ms' };
 
 // The state operations: key, row label, target (ms) and the comparison.
 const STATE_OPS = [

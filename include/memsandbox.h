@@ -421,8 +421,9 @@ void msb_result_finish(msb_sandbox *sb, msb_result *res);
  *
  * msb_exec_step runs it until about `steps` more steps (of max_steps'
  * kind) have been spent, then pauses at the next statement or loop turn
- * and returns MSB_PAUSED; steps == 0 runs to the end. Builtins and
- * commands run whole within a step. Where a run pauses depends only on
+ * (also inside $( ) and the main loop of cat, grep, sed, seq and yes) and
+ * returns MSB_PAUSED; steps == 0 runs to the end. Builtins and the other
+ * commands run whole within a step. Where a run pauses depends on
  * the steps, and a paused run resumes exactly where it was, so results
  * do not depend on the slicing. When the run ends, the step returns what
  * msb_exec would (res filled, caller frees it with msb_result_finish) and
@@ -618,8 +619,10 @@ void msb_op_close(msb_sandbox *sb);
 /* The outermost open operation is one operation in the events: its
  * "operation.started" at msb_op_open, its steps' events (but denials and
  * limits) left out, one terminal event at the matching msb_op_close,
- * "operation.failed" if msb_op_fail said so. msb_op_id is its id (0 when
- * none is open), the id a tool envelope reports. */
+ * "operation.failed" if msb_op_fail said so. msb_op_id is its id, the id
+ * a tool envelope reports; after msb_op_open refused an operation
+ * (MSB_EPOLICY), the refused one's id, which its events carry; 0 before
+ * any msb_op_open. */
 uint64_t msb_op_id(const msb_sandbox *sb);
 void msb_op_fail(msb_sandbox *sb, int rc);
 /* Records an operation the host carries out by itself, outside the core

@@ -31,6 +31,8 @@ export class MemSandboxError extends Error {
   readonly operation?: string;
   /** The path that call was given, when it took one. */
   readonly path?: string;
+  /** A policy denial: the id of the operation it refused (its events'). */
+  readonly operationId?: number;
   readonly correctable: boolean;
   readonly retryable: boolean;
   toJSON(): {
@@ -128,6 +130,8 @@ export interface CreateOptions {
   /** 'system' (default: host time before each call), a Date, ms, or BigInt ns. */
   clock?: 'system' | Date | number | bigint;
   seed?: number | bigint;
+  /** execute's default sliceMs (4; Infinity: run scripts whole). */
+  sliceMs?: number;
   onEvent?: (event: SandboxEvent) => void;
   /** Set after files and directories are seeded. */
   policy?: Policy | string;
@@ -152,11 +156,12 @@ export interface ExecuteOptions {
   atomic?: boolean;
   encoding?: 'utf8' | 'bytes';
   /**
-   * Any of the next five runs the script in slices, giving the event loop
-   * a turn at least every sliceMs (default 4) so timers fire and the page
-   * renders while it runs; the result is the same whatever the slicing.
-   * While a sliced run is in progress other operations on the sandbox are
-   * refused (api_misuse).
+   * The script runs in slices, giving the event loop a turn at least every
+   * sliceMs (default: the sandbox's, 4) so timers fire and the page
+   * renders while it runs; Infinity runs it whole. The result is the same
+   * whatever the slicing. Operations called while a run is paused wait for
+   * it and run in call order; synchronous members the core cannot answer
+   * then throw sandbox_busy.
    */
   sliceMs?: number;
   /** Aborting ends the run at its next slice: exit 130, limit 'cancelled'. */
@@ -273,7 +278,7 @@ export type GetPiece = (key: string) =>
 export const STATE_FORMAT: 'memsandbox-state-1';
 /** Entries of a directory piece (throws malformed_input on a bad one). */
 export function dirEntries(piece: Uint8Array, key?: string): {
-  kind: 'file' | 'directory' | 'symlink'; mode: number; mtime: string; key: string; name: Uint8Array;
+  kind: 'file' | 'directory' | 'symlink' | 'command' | 'hardlink'; mode: number; mtime: string; key: string; name: Uint8Array;
 }[];
 
 /** Where content-addressed state lives: string keys to bytes. */
@@ -360,7 +365,8 @@ export class Sandbox {
   appendFile(path: string, content: Content, options?: { parents?: boolean }): Promise<{ revision: number }>;
   stat(path: string, options?: { followSymlinks?: boolean }): Promise<Stat>;
   exists(path: string): Promise<boolean>;
-  list(path?: string): Promise<string[]>;
+  list(path?: string | Uint8Array): Promise<string[]>;
+  list(path: string | Uint8Array, options: { encoding: 'bytes' }): Promise<Uint8Array[]>;
   mkdir(path: string, options?: { parents?: boolean; existOk?: boolean; mode?: number }): Promise<{ revision: number }>;
   remove(path: string, options?: { recursive?: boolean; missingOk?: boolean }): Promise<{ revision: number }>;
   copy(src: string, dst: string, options?: { recursive?: boolean; overwrite?: boolean; parents?: boolean }): Promise<{ revision: number }>;

@@ -45,6 +45,9 @@ export function patchGuards(expected) {
   return guards;
 }
 
+const staleContent = (abs) => new MemSandboxError('stale_content', 'conflict',
+  `${abs} content hash does not match the expected hash`);
+
 /** Compare-and-swap guards against a dry run's records (the state now). */
 export function checkPatchGuards(guards, files, cwd) {
   const before = new Map();
@@ -62,10 +65,38 @@ export function checkPatchGuards(guards, files, cwd) {
     if (prev === null) {
       throw new MemSandboxError('path_not_found', 'not_found', `${abs} does not exist`);
     }
-    if (prev !== hash) {
-      throw new MemSandboxError('stale_content', 'conflict',
-        `${abs} content hash does not match the expected hash`);
+    if (prev !== hash) throw staleContent(abs);
+  }
+}
+
+/**
+ * A guarded patch's dry run, then its guards. The reference checks the
+ * guards before it applies anything (§1.6), so a patch whose context no
+ * longer matches a guarded file that changed is stale_content, not
+ * patch_context_mismatch. dryRun gives the change records; hashOf(path)
+ * a file's current hash.
+ */
+export function checkGuardedPatch(guards, cwd, dryRun, hashOf) {
+  let files;
+  try {
+    files = dryRun();
+  } catch (e) {
+    if (patchError(e).code === 'patch_context_mismatch') checkStale(guards, cwd, hashOf);
+    throw e;
+  }
+  checkPatchGuards(guards, files, cwd);
+}
+
+function checkStale(guards, cwd, hashOf) {
+  for (const [path, hash] of guards) {
+    const abs = normalisePath(cwd, path);
+    let now;
+    try {
+      now = hashOf(abs);
+    } catch {
+      continue; // missing: the dry run's own error stands
     }
+    if (now !== hash) throw staleContent(abs);
   }
 }
 

@@ -26,7 +26,15 @@ async function persist(handle, entry) {
 async function restore(handle, options) {
   const manifest = store && await loadManifest(store, handle);
   if (!manifest) throw Object.assign(new Error(`no saved state for sandbox ${handle}`), { code: 'sandbox_lost' });
-  const sb = await Sandbox.importState(manifest, pieceReader(store), { ...options, trustPieces: true });
+  // the policy last, as after a fork: it may deny the import itself
+  const { policy, ...open } = options ?? {};
+  const sb = await Sandbox.importState(manifest, pieceReader(store), { ...open, trustPieces: true });
+  try {
+    if (policy !== undefined) await sb.setPolicy(policy);
+  } catch (e) {
+    await sb.close();
+    throw e;
+  }
   sandboxes.set(handle, { sb, last: null });
 }
 

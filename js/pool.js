@@ -141,7 +141,13 @@ class PooledService {
     const w = this._worker(handle);
     await w.ready;
     if (this.lost.has(handle)) throw lost(handle);
-    return w.send('call', { handle, method, args });
+    const value = await w.send('call', { handle, method, args });
+    // the policy in force travels with the options: forks and restores
+    // after a crash set it again (a snapshot does not carry it)
+    if (method === 'setPolicy' && this.optionsOf.has(handle)) {
+      this.optionsOf.set(handle, { ...this.optionsOf.get(handle), policy: args[0] });
+    }
+    return value;
   }
 
   _least() {
@@ -177,15 +183,18 @@ class PooledService {
   }
 
   /** A fork: the parent's state (an uncompressed snapshot), restored in
-   * the least loaded worker. */
+   * the least loaded worker, then the parent's policy, as the in-process
+   * serialize fork does. */
   async fork(handle) {
     const archive = await this.call(handle, 'snapshot', [{ level: 0 }]);
     const child = randomHandle();
     const opts = this.optionsOf.get(handle);
+    const { policy, ...open } = opts;
     const w = await this._place(child, opts);
     try {
-      await w.send('create', { handle: child, options: opts });
+      await w.send('create', { handle: child, options: open });
       await w.send('call', { handle: child, method: 'restore', args: [archive] });
+      if (policy !== undefined) await w.send('call', { handle: child, method: 'setPolicy', args: [policy] });
     } catch (e) {
       this._forget(child);
       throw e;

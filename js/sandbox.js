@@ -14,7 +14,7 @@ import {
 import { loadModule } from './loader.js';
 import { Instance, K, OP, Scope } from './instance.js';
 import { PROFILES, memoryPages, normaliseLimits, policyText, profileLimits } from './options.js';
-import { checkPatchGuards, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
+import { checkGuardedPatch, normalisePath, patchChanges, patchError, patchGuards } from './patch.js';
 import { collectPieces, exportState, importRecords } from './state.js';
 
 /** @import * as T from './index.js' */
@@ -22,12 +22,10 @@ import { collectPieces, exportState, importRecords } from './state.js';
 const UNSET = 0xffffffffffffffffn;
 const KINDS = { [K.MSB_FILE]: 'file', [K.MSB_DIR]: 'directory', [K.MSB_LINK]: 'symlink' };
 
-// execute's options that make it run in slices (_executeSliced).
-const SLICED = ['signal', 'timeoutMs', 'sliceMs', 'onStdout', 'onStderr'];
 const DEFAULT_SLICE_MS = 4;
 const MIN_SLICE_STEPS = 64;
 const MAX_SLICE_STEPS = 1 << 30;
-const FIRST_SLICE_STEPS = 20000;
+const FIRST_SLICE_STEPS = 2000;
 
 function now() {
   return globalThis.performance?.now?.() ?? Date.now();
@@ -98,6 +96,19 @@ class OutputStream {
   }
 }
 
+// sliceMs: a positive number of milliseconds; Infinity runs a script whole.
+function checkSliceMs(ms) {
+  if (typeof ms !== 'number' || !(ms > 0)) throw invalid('sliceMs must be a positive number');
+  return ms;
+}
+
+// A synchronous call (a getter, parseCheck) that the core refused because
+// an execute is paused between two slices.
+function busy(what) {
+  return new MemSandboxError('sandbox_busy', 'conflict',
+    `${what}: an execute is running in this sandbox; await it first`, { operation: what });
+}
+
 function flag(cond, bit) {
   return cond ? bit : 0;
 }
@@ -123,7 +134,11 @@ export class Sandbox {
     this._onEvent = info.onEvent;
     this._pendingCwd = null;
     this._running = false; // a sliced execute is between two slices
+    this._runEnded = null; // settles when that execute ends
+    this._runRec = 0; // the result and blob records of execute's runs
     this._stepsPerSlice = FIRST_SLICE_STEPS;
+    this._seq = 0; // the last event's seq (see _emit)
+    this._seqShift = 0;
     /** Opaque id carried by every event as `sandbox`. */
     this.id = randomHandle();
   }
@@ -134,7 +149,7 @@ export class Sandbox {
    * ('normal' | 'strict'), limits ({max_memory_bytes: n, ...}), clock
    * ('system', a Date, ms, or BigInt ns), seed (number | BigInt), onEvent
    * (function), policy (see setPolicy; set after files and directories
-   * are seeded), wasm (Module | bytes | URL).
+   * are seeded), sliceMs (execute's default, 4), wasm (Module | bytes | URL).
    * @param {T.CreateOptions} [options]
    * @returns {Promise<Sandbox>}
    */
@@ -162,10 +177,11 @@ export class Sandbox {
     if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
       throw invalid('onEvent must be a function');
     }
+    const sliceMs = checkSliceMs(options.sliceMs ?? DEFAULT_SLICE_MS);
     const policy = options.policy === undefined ? null : policyText(options.policy);
     const maxPages = memoryPages(limits.max_memory_bytes);
     const info = { module, maxPages, seed, systemClock, clockNs, onEvent: options.onEvent,
-      limits, profile: profileName };
+      limits, profile: profileName, sliceMs };
     let sbClock = () => 0n;
     const inst = new Instance(module, maxPages, seed, () => sbClock());
     const rec = new Scope(inst);
@@ -294,6 +310,7 @@ export class Sandbox {
       const msg = this._inst.cstring(this._inst.call(OP.errmsg, this._sb)) ||
         this._inst.strerror(rc);
       this._flushEvents();
+      if (this._running && rc === K.MSB_EMISUSE) throw busy(what);
       const where = path === undefined ? { operation: what } : { operation: what, path };
       throw errorFromCode(rc, path !== undefined && !msg.includes(String(path))
         ? `${what} ${path}: ${msg}` : msg, where);
@@ -316,10 +333,19 @@ export class Sandbox {
       `the sandbox failed: ${this._failure}`);
   }
 
+  // One sequence per sandbox (the reference's §1.11): an event made here
+  // (lifecycle) takes the next number, and the core's numbers move up past
+  // it, so seq stays strictly increasing with the core's gaps kept.
   _emit(event) {
+    if (typeof event.seq === 'number') {
+      this._seq = event.seq + this._seqShift;
+    } else {
+      this._seq++;
+      this._seqShift++;
+    }
     if (!this._onEvent) return;
     try {
-      this._onEvent({ ...event, sandbox: this.id });
+      this._onEvent({ ...event, seq: this._seq, sandbox: this.id });
     } catch {
       // A subscriber's exception must not break the sandbox.
     }
@@ -354,10 +380,14 @@ export class Sandbox {
    * @returns {Promise<T.ExecuteResult<any>>}
    */
   async execute(script, options = {}) {
-    if (options !== null && typeof options === 'object' && SLICED.some((k) => options[k] !== undefined)) {
-      return this._executeSliced(script, options);
+    if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+    // one run at a time: a call made while another runs waits its turn
+    while (this._running) await this._runEnded;
+    if ((options.sliceMs ?? this._info.sliceMs) === Infinity) {
+      this._check();
+      return this._execute(script, options);
     }
-    return this._execute(script, options);
+    return this._executeSliced(script, options);
   }
 
   /**
@@ -464,16 +494,15 @@ export class Sandbox {
     return { result, out, err };
   }
 
-  // execute with signal, timeoutMs, sliceMs, onStdout or onStderr: the
-  // run goes a slice of steps at a time (msb_exec_step), giving the event
-  // loop a turn after each, so timers fire and the signal is seen while a
-  // script runs. Where a run pauses depends on its steps only, so the
-  // result is the same whatever the slicing; the steps per slice adapt to
-  // the time a slice took, aiming at sliceMs.
+  // execute's usual path: the run goes a slice of steps at a time
+  // (msb_exec_step), giving the event loop a turn after each, so timers
+  // fire and the signal is seen while a script runs. A run that ends
+  // within its first slice never pauses. Where a run pauses depends on its
+  // steps only, so the result is the same whatever the slicing; the steps
+  // per slice adapt to the time a slice took, aiming at sliceMs.
   async _executeSliced(script, options) {
     const started = globalThis.performance?.now?.() ?? Date.now();
-    const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-    if (typeof sliceMs !== 'number' || !(sliceMs > 0)) throw invalid('sliceMs must be a positive number');
+    const sliceMs = checkSliceMs(options.sliceMs ?? this._info.sliceMs);
     const { timeoutMs, signal } = options;
     if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) {
       throw invalid('timeoutMs must be a non-negative number');
@@ -484,22 +513,20 @@ export class Sandbox {
     for (const k of ['onStdout', 'onStderr']) {
       if (options[k] !== undefined && typeof options[k] !== 'function') throw invalid(`${k} must be a function`);
     }
-    if (this._running) throw invalid('another execute is still running in this sandbox');
     const call = this._execCall(script, options);
     const inst = this._inst;
     const scope = new Scope(inst);
-    const streams = [
-      new OutputStream(1, options.onStdout, options.encoding),
-      new OutputStream(2, options.onStderr, options.encoding),
-    ];
+    const streams = [];
+    if (options.onStdout) streams.push(new OutputStream(1, options.onStdout, options.encoding));
+    if (options.onStderr) streams.push(new OutputStream(2, options.onStderr, options.encoding));
     let run = 0;
-    let res = 0;
-    this._running = true;
+    let ended = null;
+    // the sandbox's own records (one run at a time): other calls may use
+    // the instance's scratch records between slices
+    this._runRec ||= inst.alloc(K.MSB_WASM_RES_SIZE + K.MSB_WASM_BLOB_SIZE + 8);
+    const res = this._runRec;
+    const blob = res + ((K.MSB_WASM_RES_SIZE + 7) & ~7);
     try {
-      // the records live in this call's scope: other calls may use the
-      // instance's scratch records between slices
-      res = scope.alloc(K.MSB_WASM_RES_SIZE);
-      const blob = scope.alloc(K.MSB_WASM_BLOB_SIZE);
       this._call('execute', () => {
         const { code, len, opts } = call.write(scope);
         const rc = inst.call(OP.exec_start, this._sb, code, len, opts, blob);
@@ -534,6 +561,10 @@ export class Sandbox {
         const scaled = Math.round(steps * sliceMs / Math.max(took, 0.01));
         steps = Math.min(MAX_SLICE_STEPS, Math.max(MIN_SLICE_STEPS, Math.min(scaled, steps * 4)));
         this._stepsPerSlice = steps;
+        if (!ended) { // the first pause: calls made from now on wait
+          this._running = true;
+          this._runEnded = new Promise((resolve) => { ended = resolve; });
+        }
         for (const st of streams) st.pump(inst, run, blob);
         await yieldToHost();
         if (this._state === SandboxState.CLOSED) run = 0; // close() ended the run
@@ -545,6 +576,7 @@ export class Sandbox {
         if (inst.call(OP.exec_step, run, 0, res) === 0) inst.call(OP.result_finish, this._sb, res);
       }
       this._running = false;
+      ended?.();
       if (this._state !== SandboxState.FAILED && this._state !== SandboxState.CLOSED) {
         scope.free();
         this._flushEvents();
@@ -666,8 +698,16 @@ export class Sandbox {
   }
 
   _opOpen(what, op, path) {
-    this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
-      typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    try {
+      this._call(what, (s) => this._inst.call(OP.op_open, this._sb, s.str(op, 'operation'),
+        typeof path === 'string' ? s.str(path, 'path') : 0), path);
+    } catch (e) {
+      // a denied operation was created all the same; its events carry this id
+      if (e instanceof MemSandboxError && e.errno === K.MSB_EPOLICY) {
+        Object.assign(e, { operationId: this._inst.call(OP.op_id, this._sb) >>> 0 });
+      }
+      throw e;
+    }
     return this._inst.call(OP.op_id, this._sb) >>> 0;
   }
 
@@ -805,15 +845,25 @@ export class Sandbox {
     }
   }
 
-  /** Entry names of a directory, sorted bytewise. */
-  async list(path = '.') {
+  /**
+   * Entry names of a directory, sorted bytewise; with encoding 'bytes',
+   * as Uint8Array, exact for names that are not UTF-8 (a path argument
+   * may be bytes too).
+   */
+  async list(path = '.', options = {}) {
     let names = [];
     this._call('list', (s) => {
       const b = this._inst.outRec;
       const rc = this._inst.call(OP.list, this._sb, s.str(path), b);
       if (rc >= 0) {
         const { data, count } = this._inst.takeBlob(this._sb, b);
-        names = count ? dec.decode(data).split('\0').slice(0, count) : [];
+        names = [];
+        for (let i = 0, at = 0; names.length < count && i <= data.length; i++) {
+          if (i < data.length && data[i] !== 0) continue;
+          const name = data.slice(at, i);
+          names.push(options.encoding === 'bytes' ? name : dec.decode(name));
+          at = i + 1;
+        }
       }
       return rc;
     }, path);
@@ -968,7 +1018,7 @@ export class Sandbox {
       return files;
     };
     try {
-      if (guards.size) checkPatchGuards(guards, run(true), options.cwd ?? '/workspace');
+      if (guards.size) checkGuardedPatch(guards, options.cwd ?? '/workspace', () => run(true), (p) => this._hash(p));
       const files = run(Boolean(options.dryRun));
       return { files, revision: this.revision };
     } catch (e) {
@@ -1263,6 +1313,7 @@ export class Sandbox {
     const child = new Sandbox(inst, this._sb, info);
     sbClock = () => child._clockNow();
     child._pendingCwd = this._pendingCwd;
+    child._runRec = this._runRec; // copied along with the memory
     child._state = SandboxState.RUNNING;
     // the copy carries the policy (C memory); the events are the child's own
     child._emit({ kind: 'sandbox.created', forkedFrom: this.id });
@@ -1300,6 +1351,24 @@ export class Sandbox {
     this._state = SandboxState.CLOSED;
     this._emit({ kind: 'sandbox.closed' });
   }
+}
+
+// The asynchronous operations wait for an execute in progress (paused
+// between two slices) to end, then run in the order they were called;
+// execute queues itself the same way. Only the synchronous members
+// (getters, parseCheck) cannot wait: the core refuses them (busy()).
+for (const name of ['readFile', 'writeFile', 'appendFile', 'stat', 'exists', 'list', 'mkdir',
+  'remove', 'copy', 'move', 'symlink', 'readlink', 'chmod', 'hash', 'rootHash', 'applyPatch',
+  'env', 'checkpoint', 'rollback', 'release', 'snapshot', 'restore', 'exportState',
+  'setPolicy', 'fork']) {
+  const op = Sandbox.prototype[name];
+  Object.defineProperty(Sandbox.prototype, name, {
+    configurable: true, writable: true,
+    value: async function afterRun(...args) {
+      while (this._running) await this._runEnded;
+      return op.apply(this, args);
+    },
+  });
 }
 
 /** Shorthand for Sandbox.create. */

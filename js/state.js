@@ -1,11 +1,12 @@
 // state.js - content-addressed sandbox state: a small manifest plus pieces
 // named by their SHA-256 (src/cas.h has the byte formats).
 //
-// A file's piece is its bytes, a link's its target, a directory's the
-// listing of its entries (kind, mode, mtime, key, name), so identical
-// files and directories across sandboxes, forks and points in time are
-// stored once, and a change writes only the pieces on its path: the new
-// file, the directories above it, the manifest. The C core builds the
+// A file's piece is its bytes, a link's its target, a command file's (a
+// copy of a /usr/bin file, which runs its command) the command's name, a
+// directory's the listing of its entries (kind, mode, mtime, key, name),
+// so identical files and directories across sandboxes, forks and points
+// in time are stored once, and a change writes only the pieces on its
+// path: the new file, the directories above it, the manifest. The C core builds the
 // listings (files keyed by the hashes their contents cache); this module
 // picks the pieces a store lacks, and on import fetches the pieces a
 // manifest reaches and hands them to the core, which checks each against
@@ -19,7 +20,7 @@ export const STATE_FORMAT = 'memsandbox-state-1';
 
 const DIR_MAGIC = new TextEncoder().encode('msb-dir-1\n');
 const ENTRY_FIXED = 1 + 4 + 8 + 32 + 4;
-const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink' };
+const KIND = { 0x46: 'file', 0x44: 'directory', 0x4c: 'symlink', 0x58: 'command', 0x48: 'hardlink' };
 const TAG = (c) => c.charCodeAt(0);
 // Bounds on what a manifest may make an import fetch, before the core's
 // own quotas apply to what it builds.
@@ -146,7 +147,7 @@ export function exportState(sb, options = {}) {
             continue;
           }
           entry.leaves.push(e.key);
-          // links come as their own records
+          // links and command files come as their own records
           if (e.kind === 'file') need(e.key, () => sb._readBytes(joinPath(path, e.name)).data);
         }
       }
@@ -237,10 +238,6 @@ export async function collectPieces(manifest, getPiece, { leaves = true } = {}) 
   return pieces;
 }
 
-function u32(n) {
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
-}
-
 // A checked key's 64 lowercase hex digits as 32 bytes.
 function fromHexKey(k) {
   const b = new Uint8Array(32);
@@ -270,11 +267,8 @@ function topRecord(d) {
  */
 export function importRecords(manifest, pieces, alloc = (n) => new Uint8Array(n), trusted = false) {
   const enc = new TextEncoder();
-  const parts = [];
-  const rec = (tag, ...payload) => {
-    const len = payload.reduce((n, p) => n + p.length, 0);
-    parts.push(Uint8Array.of(TAG(tag), ...u32(len)), ...payload);
-  };
+  const head = [];
+  const rec = (tag, p = new Uint8Array(0)) => head.push([tag, p]);
   if (trusted) rec('K');
   rec('V', enc.encode(manifest.revision));
   rec('C', enc.encode(manifest.cwd));
@@ -282,12 +276,28 @@ export function importRecords(manifest, pieces, alloc = (n) => new Uint8Array(n)
   rec('S', fromHexKey(manifest.session));
   if (manifest.tmp) rec('T', topRecord(manifest.tmp));
   rec('W', topRecord(manifest.workspace));
-  for (const [k, p] of pieces) rec('P', fromHexKey(k), p);
-  const out = alloc(parts.reduce((n, p) => n + p.length, 0));
+  // the pieces go straight into the output: 8 MB of files is one copy
+  let size = 0;
+  for (const [, p] of head) size += 5 + p.length;
+  for (const p of pieces.values()) size += 5 + 32 + p.length;
+  const out = alloc(size);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let at = 0;
-  for (const p of parts) {
+  const put = (tag, len) => {
+    out[at] = TAG(tag);
+    dv.setUint32(at + 1, len);
+    at += 5;
+  };
+  for (const [tag, p] of head) {
+    put(tag, p.length);
     out.set(p, at);
     at += p.length;
+  }
+  for (const [k, p] of pieces) {
+    put('P', 32 + p.length);
+    out.set(fromHexKey(k), at);
+    out.set(p, at + 32);
+    at += 32 + p.length;
   }
   return out;
 }

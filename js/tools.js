@@ -689,7 +689,10 @@ export function createTools(sandbox, options = {}) {
         const env = { ok: true, result };
         return compact ? compactEnvelope(env) : env;
       } catch (e) {
-        const env = errorEnvelope(name, e, operationId, ourCodes);
+        // a policy denial's operation was created before the decision
+        const denied = /** @type {any} */ (e)?.operationId;
+        const id = operationId ?? (denied === undefined ? undefined : String(denied));
+        const env = errorEnvelope(name, e, id, ourCodes);
         return compact ? compactEnvelope(env) : env;
       }
     }),

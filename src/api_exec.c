@@ -15,7 +15,28 @@
 #include "secret.h"
 
 /* Opens a sandbox. */
-/* Makes /dev/null (the null device node, see vfs_mknull) and lists every
+/* The devices every sandbox has (vfs_mkdev), as Linux numbers them. */
+static const struct {
+  const char *path;
+  uint32_t rdev;
+} api_devs[] = {{"/dev/full", VFS_DEV_FULL},
+                {"/dev/null", VFS_DEV_NULL},
+                {"/dev/random", VFS_DEV_RANDOM},
+                {"/dev/urandom", VFS_DEV_URANDOM},
+                {"/dev/zero", VFS_DEV_ZERO}};
+#define API_NDEVS (sizeof api_devs / sizeof api_devs[0])
+
+/* Whether every device is there. */
+static int api_have_devs(msb_sandbox *sb) {
+  struct vfs_stat st;
+  size_t i;
+  for (i = 0; i < API_NDEVS; i++)
+    if (vfs_stat(sb->fs, api_devs[i].path, 0, &st) || !(st.mode & VFS_CHR))
+      return 0;
+  return 1;
+}
+
+/* Makes the devices (/dev/null, /dev/zero ..., see api_devs) and lists every
  * command as an empty executable file in /usr/bin, with /bin a
  * link to it (as on Debian), so probes such as `ls /usr/bin`, `test -x
  * /usr/bin/jq` and `command -v` answer truthfully. The entries are real
@@ -32,22 +53,23 @@ static int api_install_bin(msb_sandbox *sb) {
   vnode *saved;
   struct policy *pol;
   int have_bin = !vfs_stat(sb->fs, "/usr/bin", 0, &st);
-  int have_null = !vfs_stat(sb->fs, "/dev/null", 0, &st) && (st.mode & VFS_CHR);
+  int have_null = api_have_devs(sb);
   int ro;
-  /* /usr, /usr/bin, its files, bash and sh, /bin, /dev, /dev/null */
-  vfs_set_builtin_nodes(sb->fs, n + 7);
+  /* /usr, /usr/bin, its files, bash and sh, /bin, /dev, the devices */
+  vfs_set_builtin_nodes(sb->fs, n + 6 + API_NDEVS);
   if (have_bin && have_null) return 0;
   pol = vfs_set_policy(sb->fs, NULL); /* the listing is ours, not a script's */
   ro = vfs_set_system_ro(sb->fs, 0);
   saved = vfs_root_get(sb->fs); /* all or nothing */
   rc = 0;
-  if (!have_null) { /* `test -c /dev/null`, `cp /dev/null f` */
-    /* best effort: a script may have put a file at /dev or /dev/null */
+  for (i = 0; i < API_NDEVS && !have_null && rc != MSB_ENOMEM; i++) {
+    /* best effort: a script may have put a file at /dev or a device */
+    const char *dev = api_devs[i].path;
     rc = vfs_mkdir(sb->fs, "/dev", 0755, VFS_MK_EXIST_OK);
-    if (!rc) rc = vfs_remove(sb->fs, "/dev/null", 0);
-    if (!rc || rc == MSB_ENOENT) rc = vfs_mknull(sb->fs, "/dev/null");
-    if (rc != MSB_ENOMEM) rc = 0;
+    if (!rc) rc = vfs_remove(sb->fs, dev, 0);
+    if (!rc || rc == MSB_ENOENT) rc = vfs_mkdev(sb->fs, dev, api_devs[i].rdev);
   }
+  if (rc != MSB_ENOMEM) rc = 0;
   if (!rc && !have_bin) {
     rc = vfs_mkdir(sb->fs, "/usr/bin", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
     if (!rc) rc = vfs_symlink(sb->fs, "usr/bin", "/bin");

@@ -47,10 +47,10 @@ int msb_op_open(msb_sandbox *sb, const char *operation, const char *path) {
   return api_ok(sb);
 }
 
-/* The open operation's id (what its events carry), 0 when none is open. */
-uint64_t msb_op_id(const msb_sandbox *sb) {
-  return sb && sb->admitted ? sb->outer.id : 0;
-}
+/* The id of the operation msb_op_open opened or refused last (what its
+ * events carry), 0 before any: a refused operation was created all the
+ * same (the reference allocates its id before the policy decision). */
+uint64_t msb_op_id(const msb_sandbox *sb) { return sb ? sb->outer.id : 0; }
 
 /* Marks the open operation failed with code rc (a negative MSB_E*). */
 void msb_op_fail(msb_sandbox *sb, int rc) {

@@ -982,7 +982,11 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
   size_t nlen, plen = 0, llen = e->link ? strlen(e->link) : 0;
   int64_t secs = e->mtime_ns / 1000000000, frac = e->mtime_ns % 1000000000;
   uint64_t size = e->type == ARC_FILE ? e->size : 0;
-  int type = e->type == ARC_DIR ? '5' : e->type == ARC_SYMLINK ? '2' : '0';
+  int type = e->type == ARC_DIR        ? '5'
+             : e->type == ARC_SYMLINK  ? '2'
+             : e->type == ARC_HARDLINK ? '1'
+                                       : '0';
+  int linked = e->type == ARC_SYMLINK || e->type == ARC_HARDLINK;
   if (out->err) return out->err;
   buf_init(&x, out->m);
   buf_init(&nm, out->m);
@@ -1059,12 +1063,59 @@ int arc_tar_put_header(buf *out, const arc_wentry *e) {
     arc_header(h, name, nlen, prefix, plen, e->mode, e->uid, e->gid,
                size > 077777777777 ? 0 : size,
                secs < 0 || secs > 077777777777 ? 0 : secs, type,
-               e->type == ARC_SYMLINK ? lk : NULL, e->uname, e->gname);
+               linked ? lk : NULL, e->uname, e->gname);
   }
   buf_finish(&x);
   buf_put(out, h, ARC_BLOCK);
   buf_finish(&nm);
   return out->err;
+}
+
+struct arc_link_slot {
+  uint64_t ino;
+  size_t off; /* the first name, in names */
+};
+
+void arc_links_init(arc_links *l, mem *m) {
+  memset(l, 0, sizeof *l);
+  buf_init(&l->names, m);
+}
+
+/* Doubles the table (at most half full). */
+static int arc_links_grow(arc_links *l) {
+  size_t nc = l->cap ? l->cap * 2 : 64, k, i;
+  struct arc_link_slot *ns = mem_zalloc(l->names.m, nc * sizeof *ns);
+  if (!ns) return l->names.err = MSB_ENOMEM;
+  for (k = 0; k < l->cap; k++) {
+    if (!l->e[k].ino) continue;
+    for (i = l->e[k].ino & (nc - 1); ns[i].ino; i = (i + 1) & (nc - 1)) {
+    }
+    ns[i] = l->e[k];
+  }
+  mem_free(l->names.m, l->e);
+  l->e = ns;
+  l->cap = nc;
+  return 0;
+}
+
+/* The first name of ino, or NULL after recording path as it. */
+const char *arc_links_seen(arc_links *l, uint64_t ino, const char *path) {
+  size_t i;
+  if (2 * (l->n + 1) > l->cap && arc_links_grow(l)) return NULL;
+  for (i = ino & (l->cap - 1); l->e[i].ino; i = (i + 1) & (l->cap - 1))
+    if (l->e[i].ino == ino) return l->names.p + l->e[i].off;
+  l->e[i].ino = ino;
+  l->e[i].off = l->names.len;
+  l->n++;
+  buf_puts(&l->names, path);
+  buf_putc(&l->names, 0);
+  return NULL;
+}
+
+void arc_links_finish(arc_links *l) {
+  mem_free(l->names.m, l->e);
+  buf_finish(&l->names);
+  memset(l, 0, sizeof *l);
 }
 
 /* Appends one member. */

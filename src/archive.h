@@ -231,10 +231,24 @@ int arc_path_clean(const char *in, buf *out, int *had_slash, const char **why);
 
 /* ---- tar writing ----------------------------------------------------- */
 
+/* Files of several names met while writing an archive: a later name of
+ * an earlier file becomes a hard-link member naming the first one (as GNU
+ * tar writes). Snapshots and the content-addressed export share it. */
+typedef struct arc_links {
+  struct arc_link_slot *e; /* open addressing by inode; ino 0 is free */
+  size_t n, cap;
+  buf names; /* first names, NUL-terminated */
+} arc_links;
+void arc_links_init(arc_links *l, mem *m);
+/* The first name recorded for ino, or NULL after recording path as it
+ * (NULL too when out of memory: l->names.err is set). */
+const char *arc_links_seen(arc_links *l, uint64_t ino, const char *path);
+void arc_links_finish(arc_links *l);
+
 typedef struct arc_wentry {
-  int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK */
+  int type;            /* ARC_FILE, ARC_DIR, ARC_SYMLINK, ARC_HARDLINK */
   const char *path;    /* without a trailing "/" (added for directories) */
-  const char *link;    /* symlink target */
+  const char *link;    /* symlink target; a hard link's earlier member */
   uint32_t mode;
   int64_t mtime_ns;
   const uint8_t *data; /* file bytes */

@@ -11,7 +11,12 @@
  * hash are then checked by the one restore path, all or nothing. What is
  * checked here is what a tar cannot express: a key without a piece, a
  * listing that is not one, and a tree of shared pieces that expands past
- * the limits (a directory piece may be referenced many times). */
+ * the limits (a directory piece may be referenced many times).
+ *
+ * When every piece was hashed against its key, the keys are the files'
+ * hashes, so the root hash is checked here from the listings alone
+ * (sha256_dir_*, the filesystem's construction) and the tar goes without
+ * its root hash record: restore would hash every file a second time. */
 #include "cas.h"
 
 #include <stdio.h>
@@ -56,10 +61,20 @@ static void cas_meta(buf *out, const uint8_t key[32], uint32_t mode,
   buf_put(out, key, 32);
 }
 
+/* An entry's kind letter: a command file (an empty file marked by
+ * vfs_set_prog) is 'X', its key naming a piece that holds the command's
+ * name, so the mark travels as snapshots carry it. A later name of a file
+ * is 'H' (cas_leaf_key). */
+static int cas_kind(const vfs *fs, const struct vfs_stat *s) {
+  if (s->kind == VFS_DIR) return 'D';
+  if (s->kind != VFS_FILE) return 'L';
+  return s->prog && !s->size && vfs_prog_name(fs, s->prog) ? 'X' : 'F';
+}
+
 static void cas_entry(buf *piece, int kind, uint32_t mode, int64_t mtime,
                       const uint8_t key[32], const char *name, size_t nl) {
   uint8_t b[4];
-  buf_putc(piece, kind == VFS_DIR ? 'D' : kind == VFS_FILE ? 'F' : 'L');
+  buf_putc(piece, kind);
   cas_meta(piece, key, mode, mtime);
   cas_u32(b, (uint32_t)nl);
   buf_put(piece, b, 4);
@@ -74,6 +89,7 @@ typedef struct cas_frame {
   size_t nlen; /* its name's length (the path's tail) */
   uint32_t mode;
   int64_t mtime;
+  int keep; /* no multi-name file below: the node vouches for its subtree */
   buf piece;
 } cas_frame;
 
@@ -96,6 +112,7 @@ typedef struct cas_out {
   size_t sp, cap;
   const cas_cache *old; /* lookups; NULL for a full export */
   cas_cache next;       /* this export's directories */
+  arc_links links;      /* multi-name files met so far */
 } cas_out;
 
 static void cas_cache_clear(cas_cache *c) {
@@ -173,21 +190,36 @@ static int cas_push(cas_out *o, size_t nlen, const struct vfs_stat *s,
   f->nlen = nlen;
   f->mode = s->mode;
   f->mtime = s->mtime_ns;
+  f->keep = s->links == 0;
   buf_init(&f->piece, o->m);
   buf_put(&f->piece, CAS_DIR_MAGIC, CAS_DIR_MAGIC_LEN);
   o->sp++;
   return 0;
 }
 
-/* The key of a file or link at the current path. */
-static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, uint8_t key[32]) {
+/* The key of a file, command file or link at the current path; *kind
+ * becomes 'H' for a later name of a file met before, whose piece is the
+ * first name's member path. */
+static int cas_leaf_key(cas_out *o, const struct vfs_stat *s, int *kind,
+                        uint8_t key[32]) {
+  const char *first;
   int rc;
-  if (s->kind == VFS_FILE) return vfs_hash(o->fs, buf_str(&o->path), 0, key);
   buf_clear(&o->tmp);
-  rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  if (*kind == 'F' && s->nlink > 1 &&
+      (first = arc_links_seen(&o->links, s->ino, buf_str(&o->path) + 1))) {
+    *kind = 'H';
+    rc = buf_puts(&o->tmp, first);
+  } else if (*kind == 'F') {
+    if (o->links.names.err) return o->links.names.err;
+    return vfs_hash(o->fs, buf_str(&o->path), 0, key);
+  } else if (*kind == 'X') {
+    rc = buf_puts(&o->tmp, vfs_prog_name(o->fs, s->prog));
+  } else {
+    rc = vfs_readlink(o->fs, buf_str(&o->path), &o->tmp);
+  }
   if (rc) return rc;
   sha256_digest(o->tmp.p ? o->tmp.p : "", o->tmp.len, key);
-  /* targets are small and a host could not read them as bytes */
+  /* targets and names are small and a host could not read them as bytes */
   cas_rec(o->out, 'L', 32 + o->tmp.len);
   buf_put(o->out, key, 32);
   buf_put(o->out, o->tmp.p, o->tmp.len);
@@ -203,7 +235,10 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
   if (rc) vfs_closedir(&f->d);
   if (!rc) {
     sha256_digest(f->piece.p, f->piece.len, key);
-    rc = cas_keep(o, &f->d, key);
+    if (f->keep)
+      rc = cas_keep(o, &f->d, key);
+    else
+      vfs_closedir(&f->d);
   }
   if (!rc) {
     cas_rec(o->out, 'D', 32 + 4 + f->plen + f->piece.len);
@@ -215,7 +250,7 @@ static int cas_pop(cas_out *o, uint8_t key[32]) {
     rc = o->out->err;
   }
   if (!rc && o->sp)
-    cas_entry(&o->st[o->sp - 1].piece, VFS_DIR, f->mode, f->mtime, key,
+    cas_entry(&o->st[o->sp - 1].piece, 'D', f->mode, f->mtime, key,
               o->path.p + f->plen - f->nlen, f->nlen);
   buf_finish(&f->piece);
   return rc;
@@ -256,12 +291,13 @@ static int cas_top(cas_out *o, const char *top, int tag) {
     if (!rc && s.kind == VFS_DIR) {
       rc = cas_push(o, nl, &s, key);
       if (rc == 1) {
-        cas_entry(&f->piece, VFS_DIR, s.mode, s.mtime_ns, key, name, nl);
+        cas_entry(&f->piece, 'D', s.mode, s.mtime_ns, key, name, nl);
         rc = 0;
       }
     } else if (!rc) {
-      rc = cas_leaf_key(o, &s, key);
-      if (!rc) cas_entry(&f->piece, s.kind, s.mode, s.mtime_ns, key, name, nl);
+      int kind = cas_kind(o->fs, &s);
+      rc = cas_leaf_key(o, &s, &kind, key);
+      if (!rc) cas_entry(&f->piece, kind, s.mode, s.mtime_ns, key, name, nl);
     }
   }
   while (o->sp) {
@@ -286,6 +322,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   o.old = cached ? *cache : NULL;
   buf_init(&o.path, o.m);
   buf_init(&o.tmp, o.m);
+  arc_links_init(&o.links, o.m);
   rc = cas_top(&o, "/tmp", 'T');
   if (!rc) rc = cas_top(&o, "/workspace", 'W');
   if (!rc) rc = vfs_hash(fs, "/workspace", 0, h);
@@ -323,6 +360,7 @@ int cas_export(vfs *fs, const char *cwd, const char *session, size_t slen,
   mem_free(o.m, o.st);
   buf_finish(&o.path);
   buf_finish(&o.tmp);
+  arc_links_finish(&o.links);
   return rc;
 }
 
@@ -339,6 +377,7 @@ typedef struct cas_pos {
   size_t at;   /* next entry's offset in the piece */
   size_t prev; /* the previous entry's offset, 0 before the first */
   size_t plen; /* the directory's path length */
+  sha256_ctx h; /* its digest so far, when hashing */
 } cas_pos;
 
 typedef struct cas_in {
@@ -354,6 +393,8 @@ typedef struct cas_in {
   cas_pos *st;
   size_t sp, cap;
   int trusted; /* 'K': keys are taken as given */
+  int hashing; /* digesting the tree: /workspace, keys checked */
+  uint8_t got[32], empty[32]; /* the digest found; SHA-256 of no bytes */
   char *why;
   size_t whylen;
 } cas_in;
@@ -447,13 +488,26 @@ static int cas_read(cas_in *s, const uint8_t *p, size_t len) {
   return 0;
 }
 
-/* Appends one member: the bounds a shared piece could otherwise escape
- * are counted here, before the tar grows. */
+/* A command file's piece: a name restore can look up (it refuses names
+ * the sandbox has no command for); bytes a message can show. */
+static int cas_command_ok(const cas_piece *pc) {
+  size_t i;
+  if (!pc->len || pc->len > 64) return 0;
+  for (i = 0; i < pc->len; i++)
+    if (pc->p[i] <= ' ' || pc->p[i] > '~' || pc->p[i] == '/') return 0;
+  return 1;
+}
+
+/* Appends one member (type ARC_*, or 'X' for a command file): the bounds
+ * a shared piece could otherwise escape are counted here, before the tar
+ * grows. */
 static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
                       const cas_piece *pc) {
   arc_wentry w;
-  char *link = NULL;
+  char *text = NULL; /* a link's target or a command's name */
   int rc;
+  if (type == 'X' && !cas_command_ok(pc))
+    return cas_fail(s, "invalid command name in piece %s", pc->key);
   if (++s->members > s->lim->max_members)
     return cas_fail(s, "the tree has more entries than the node quota%s", NULL);
   s->bytes += (type == ARC_FILE ? pc->len : 0) + 1024;
@@ -469,17 +523,21 @@ static int cas_member(cas_in *s, buf *tar, int type, const uint8_t *meta,
   if (type == ARC_FILE) {
     w.data = pc->p;
     w.size = pc->len;
-  } else if (type == ARC_SYMLINK) {
+  } else if (type == ARC_SYMLINK || type == ARC_HARDLINK || type == 'X') {
     if (!pc->len || memchr(pc->p, 0, pc->len))
       return cas_fail(s, "invalid link target in piece %s", pc->key);
-    link = mem_alloc(s->m, pc->len + 1);
-    if (!link) return MSB_ENOMEM;
-    memcpy(link, pc->p, pc->len);
-    link[pc->len] = 0;
-    w.link = link;
+    text = mem_alloc(s->m, pc->len + 1);
+    if (!text) return MSB_ENOMEM;
+    memcpy(text, pc->p, pc->len);
+    text[pc->len] = 0;
+    w.type = type == 'X' ? ARC_FILE : type;
+    if (type == 'X')
+      w.command = text;
+    else
+      w.link = text;
   }
   rc = arc_tar_put(tar, &w);
-  mem_free(s->m, link);
+  mem_free(s->m, text);
   return rc;
 }
 
@@ -500,8 +558,23 @@ static int cas_enter(cas_in *s, const uint8_t *key) {
   s->st[s->sp].pc = pc;
   s->st[s->sp].at = CAS_DIR_MAGIC_LEN;
   s->st[s->sp].prev = 0;
-  s->st[s->sp++].plen = s->path.len;
+  s->st[s->sp].plen = s->path.len;
+  if (s->hashing) sha256_dir_init(&s->st[s->sp].h);
+  s->sp++;
   return 0;
+}
+
+/* Leaves the innermost directory: its digest goes into its parent's, or
+ * is the tree's. */
+static void cas_leave(cas_in *s) {
+  uint8_t d[32];
+  cas_pos *f = &s->st[--s->sp];
+  if (!s->hashing) return;
+  sha256_final(&f->h, d);
+  if (s->sp)
+    sha256_update(&s->st[s->sp - 1].h, d, 32);
+  else
+    memcpy(s->got, d, 32);
 }
 
 /* Checks one entry's name: non-empty, no '/' or NUL, not "." or "..",
@@ -515,6 +588,44 @@ static int cas_name_ok(const uint8_t *nm, size_t nl, const uint8_t *prev,
   if (!prev) return 1;
   c = memcmp(prev, nm, k);
   return c < 0 || (!c && pl < nl);
+}
+
+/* The contents' key of the file a hard link's piece names (its first
+ * name's member path, "workspace/a/f"), found through the listings from
+ * the top directory; NULL when there is no such file. A hashed import
+ * needs it: a hard link's own key names its piece, not the contents its
+ * name hashes as. */
+static const uint8_t *cas_first_key(const cas_in *s, const cas_piece *leaf) {
+  const uint8_t *p = leaf->p, *end = leaf->p + leaf->len, *key;
+  if (leaf->len > 4 && !memcmp(p, "tmp/", 4) && s->top[0]) {
+    key = s->top[0] + 12;
+    p += 4;
+  } else if (leaf->len > 10 && !memcmp(p, "workspace/", 10)) {
+    key = s->top[1] + 12;
+    p += 10;
+  } else {
+    return NULL;
+  }
+  if (end[-1] == '/') return NULL;
+  while (p < end) {
+    const uint8_t *slash = memchr(p, '/', (size_t)(end - p));
+    size_t nl = slash ? (size_t)(slash - p) : (size_t)(end - p);
+    const cas_piece *d = cas_find(s, key);
+    size_t at = CAS_DIR_MAGIC_LEN;
+    if (!d || d->len < at || memcmp(d->p, CAS_DIR_MAGIC, at)) return NULL;
+    for (key = NULL; !key && d->len - at >= CAS_ENTRY_FIXED;) {
+      const uint8_t *e = d->p + at;
+      uint32_t el = cas_get32(e + 45);
+      if (d->len - at - CAS_ENTRY_FIXED < el) return NULL;
+      if (el == nl && !memcmp(e + CAS_ENTRY_FIXED, p, nl) &&
+          e[0] == (slash ? 'D' : 'F'))
+        key = e + 13;
+      at += CAS_ENTRY_FIXED + el;
+    }
+    if (!key) return NULL;
+    p += nl + (slash != NULL);
+  }
+  return key;
 }
 
 /* The next entry of the innermost directory, as a member. */
@@ -532,7 +643,7 @@ static int cas_step(cas_in *s, buf *tar) {
       left - CAS_ENTRY_FIXED < (nl = cas_get32(e + 45)))
     return cas_fail(s, "directory piece %s is truncated", pc->key);
   kind = e[0];
-  if (kind != 'F' && kind != 'D' && kind != 'L')
+  if (kind != 'F' && kind != 'D' && kind != 'L' && kind != 'X' && kind != 'H')
     return cas_fail(s, "directory piece %s has an unknown entry kind", pc->key);
   if (!cas_name_ok(e + CAS_ENTRY_FIXED, nl, prev, pl))
     return cas_fail(s,
@@ -549,13 +660,27 @@ static int cas_step(cas_in *s, buf *tar) {
   if (s->path.err) return s->path.err;
   if (s->path.len > (size_t)s->lim->max_header)
     return cas_fail(s, "a path is longer than the limit%s", NULL);
+  if (s->hashing)
+    sha256_dir_entry(&f->h, kind == 'X' || kind == 'H' ? 'F' : kind,
+                     e + CAS_ENTRY_FIXED, (uint32_t)nl);
   if (kind == 'D') {
     int rc = cas_member(s, tar, ARC_DIR, e + 1, NULL);
     return rc ? rc : cas_enter(s, e + 13);
   }
   leaf = cas_find(s, e + 13);
   if (!leaf) return cas_fail(s, "missing piece %s", e + 13);
-  return cas_member(s, tar, kind == 'F' ? ARC_FILE : ARC_SYMLINK, e + 1, leaf);
+  if (s->hashing) {
+    const uint8_t *k = kind == 'X' ? s->empty : e + 13;
+    if (kind == 'H' && !(k = cas_first_key(s, leaf)))
+      return cas_fail(s, "hard link %s names no earlier file", e + 13);
+    sha256_update(&f->h, k, 32);
+  }
+  return cas_member(s, tar,
+                    kind == 'F'   ? ARC_FILE
+                    : kind == 'L' ? ARC_SYMLINK
+                    : kind == 'H' ? ARC_HARDLINK
+                                  : 'X',
+                    e + 1, leaf);
 }
 
 /* Appends one top directory and everything below it. */
@@ -573,7 +698,7 @@ static int cas_tree(cas_in *s, buf *tar, const char *name,
   while (!rc && s->sp) {
     cas_pos *f = &s->st[s->sp - 1];
     if (f->at == f->pc->len)
-      s->sp--;
+      cas_leave(s);
     else
       rc = cas_step(s, tar);
   }
@@ -595,7 +720,7 @@ static int cas_globals(cas_in *s, buf *tar) {
   arc_pax_record(&rec, "MEMSANDBOX.cwd", (const char *)s->cwd, s->cwdlen);
   arc_pax_record(&rec, "MEMSANDBOX.format", "2", 1);
   arc_pax_record(&rec, "MEMSANDBOX.revision", (const char *)s->rev, s->revlen);
-  arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
+  if (s->trusted) arc_pax_record(&rec, "MEMSANDBOX.root_hash", hex, 64);
   if (s->sesslen) buf_put(&rec, s->sess, s->sesslen);
   rc = rec.err;
   if (!rc) rc = arc_tar_put_global(tar, rec.p, rec.len);
@@ -618,7 +743,11 @@ int cas_import_tar(mem *m, const uint8_t *rec, size_t len,
   rc = cas_read(&s, rec, len);
   if (!rc) rc = cas_globals(&s, tar);
   if (!rc && s.top[0]) rc = cas_tree(&s, tar, "tmp", s.top[0]);
+  s.hashing = !s.trusted;
+  sha256_digest("", 0, s.empty);
   if (!rc) rc = cas_tree(&s, tar, "workspace", s.top[1]);
+  if (!rc && s.hashing && memcmp(s.got, s.root, 32))
+    rc = cas_fail(&s, "root hash mismatch: the manifest records %s", s.root);
   if (!rc) rc = arc_tar_end(tar, 0);
   mem_free(m, s.pcs);
   mem_free(m, s.st);

@@ -7,10 +7,15 @@
  * hashes no unchanged file). A directory's piece lists its entries in byte
  * order of names:
  *
- *   "msb-dir-1\n", then per entry: kind ('F', 'D', 'L'), mode (u32),
+ *   "msb-dir-1\n", then per entry: kind ('F', 'D', 'L', 'X', or 'H' for
+ *   a later name of a file whose first name came before in the walk: its
+ *   piece is that name's member path, "workspace/a"), mode (u32),
  *   mtime in ns (i64), key (32 bytes), name length (u32), name bytes
  *
- * (integers big-endian); its key is the SHA-256 of those bytes.
+ * (integers big-endian); its key is the SHA-256 of those bytes. 'X' is a
+ * command file (an empty file that runs a command, vfs_set_prog): its
+ * piece is the command's name, checked on import as restore checks the
+ * snapshot's command record.
  *
  * Records: export and import exchange a sequence of records, each a tag
  * byte, a u32 big-endian payload length and the payload:
@@ -21,7 +26,8 @@
  *                                (u32), mtime (i64)
  *   'D' (export) a directory's piece: key, path length (u32), absolute
  *       path, piece bytes
- *   'L' (export) a link's piece: key, target
+ *   'L' (export) a link's, command file's or hard link's piece: key,
+ *       target, command name or first name
  *   'U' (export) a directory unchanged since an earlier export: its key
  *   'P' (import) a piece: key, bytes; a piece that does not hash to its
  *       key is rejected by name
@@ -45,7 +51,9 @@
 /* The keys of the directories the last export saw, each entry pinning its
  * node (an open vfs_dir): a pinned node is never changed in place (the
  * filesystem copies shared nodes first), so meeting the same node again
- * means the same listing and the same subtree. */
+ * means the same listing and the same subtree - unless a file of several
+ * names lies below (changed through another name, it changes no node
+ * here): such directories are not kept. */
 typedef struct cas_cache cas_cache;
 void cas_cache_destroy(vfs *fs, mem *m, cas_cache *c);
 

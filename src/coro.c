@@ -12,11 +12,18 @@
  * function again; the frames come back and the rewind reaches the call
  * to coro_yield, which stops it and returns into the coroutine.
  *
- * One allocation holds the struct, the Asyncify buffer and the stack, in
- * that order: the stack grows down to the buffer's end (its floor, which
- * bounds jq's recursion as address 0 bounds it on the module's own
- * stack), and the buffer up to the same point, where Asyncify's own check
- * traps. */
+ * A wasm coroutine has no stack of its own: it runs on the module's main
+ * stack, CORO_GAP below the frame that first resumed it, as a plain call
+ * would, and a suspension copies out only what it uses (stack copying).
+ * Asyncify saves the frames' locals into the free stack below the run
+ * (or, for a run nested deep, a heap buffer); once the unwind is done,
+ * the run's frames and that data go to one heap block of their size, and
+ * the next resume puts them back at the same addresses before rewinding.
+ * So a sandbox that slices costs no memory while idle and a few KiB while
+ * paused, where a stack per coroutine (1.5 MiB in every instance, copied
+ * by each fork) cost density; the copies cost microseconds per pause. A
+ * run must be resumed from a frame no deeper than the one that started it
+ * (msb_exec_step always is). */
 #include "coro.h"
 
 #include <stdint.h>
@@ -41,18 +48,26 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-/* The default stack. Natively 8 MiB, like a main thread's (only the pages
- * touched are committed); in wasm 1 MiB for the shadow stack, as the
- * module's main stack, plus CORO_ASYNC_BYTES for the frames Asyncify saves (their
- * locals; the interpreter's depth is bounded by SH_STACK_MAX). */
-#if defined(__wasm__)
-#define CORO_STACK_DEFAULT ((size_t)1 << 20)
-#define CORO_ASYNC_BYTES ((size_t)512 << 10)
-#else
+/* Natively a coroutine's stack is 8 MiB, like a main thread's (only the
+ * pages touched are committed). */
 #define CORO_STACK_DEFAULT ((size_t)8 << 20)
-#endif
 
 #if defined(__wasm__)
+
+/* The room coro_resume keeps for itself and its callees (memcpy, malloc)
+ * above the run's stack, so saving and restoring never touch the run's
+ * frames. */
+#define CORO_GAP ((uintptr_t)4096)
+/* Where the Asyncify buffer may start: the module's main stack comes first
+ * in memory (--stack-first), so its floor is address 0. */
+#define CORO_ASYNC_LOW ((uintptr_t)64)
+/* What the buffer leaves free below a suspended run's stack pointer. */
+#define CORO_ASYNC_MARGIN ((uintptr_t)256)
+/* The room Asyncify gets for a run whose frames take n bytes of stack: it
+ * saves the frames' wasm locals, measured at 0.29 n for the deepest
+ * recursion the interpreter allows (docs/ARCHITECTURE.md); more would
+ * trap the module. */
+#define CORO_ASYNC_NEED(n) ((n) / 2 + ((uintptr_t)32 << 10))
 
 /* Asyncify's buffer header: where the next saved frame goes, and the end
  * it may not pass. */
@@ -63,16 +78,17 @@ typedef struct coro_async {
 struct coro {
   coro_fn *fn;
   void *arg;
-  size_t bytes;     /* the whole allocation */
-  uintptr_t base;   /* the Asyncify buffer starts here */
-  uintptr_t floor;  /* its end: as far as the stack may grow down */
-  uintptr_t top;    /* the stack's top (it grows down) */
+  uintptr_t top;    /* the run's stack starts here, below CORO_GAP */
   uintptr_t sp;     /* the coroutine's stack pointer while suspended */
+  uint8_t *saved;   /* a suspended run's stack, then its Asyncify data */
+  size_t saved_len; /* both together */
+  uint8_t *abuf;    /* the Asyncify data when the stack had no room */
+  size_t abuf_len;
   int suspended;    /* between a coro_yield and the next resume */
   int rewinding;    /* resumed, and the rewind has not reached coro_yield */
+  int pinned;       /* saving failed (no memory): the run goes on unpaused */
   coro_async async; /* the header Asyncify reads and writes */
 };
-
 __attribute__((import_module("asyncify"), import_name("start_unwind"))) void
 coro_async_start_unwind(coro_async *data);
 __attribute__((import_module("asyncify"), import_name("stop_unwind"))) void
@@ -104,62 +120,124 @@ static void coro_sp_set(uintptr_t sp) {
 }
 
 coro *coro_create(size_t stack_bytes) {
-  size_t stack = stack_bytes ? stack_bytes : CORO_STACK_DEFAULT;
-  size_t n = (sizeof(coro) + CORO_ASYNC_BYTES + stack + 63) & ~(size_t)15;
-  coro *co = aligned_alloc(16, n);
-  if (!co) return NULL;
-  memset(co, 0, sizeof *co);
-  co->bytes = n;
-  co->base = ((uintptr_t)(co + 1) + 15) & ~(uintptr_t)15;
-  co->top = ((uintptr_t)co + n) & ~(uintptr_t)15;
-  co->floor = (co->top - stack) & ~(uintptr_t)15;
+  coro *co = malloc(sizeof *co);
+  (void)stack_bytes; /* the run uses the module's own stack */
+  if (co) memset(co, 0, sizeof *co);
   return co;
 }
 
 void coro_start(coro *co, coro_fn *fn, void *arg) {
   co->fn = fn;
   co->arg = arg;
-  co->suspended = co->rewinding = 0;
+  co->suspended = co->rewinding = co->pinned = 0;
+}
+
+/* After an unwind: copies the run's frames [sp, top) and the Asyncify data
+ * beneath them out of the module's stack, which other calls use while the
+ * run is suspended. 0 when there is no memory for the copy. */
+static int coro_save(coro *co) {
+  size_t stack = co->top - co->sp;
+  size_t async = co->abuf ? 0 : co->async.cur - CORO_ASYNC_LOW;
+  co->saved = malloc(stack + async);
+  if (!co->saved) return 0;
+  memcpy(co->saved, (void *)co->sp, stack);
+  memcpy(co->saved + stack, (void *)CORO_ASYNC_LOW, async);
+  co->saved_len = stack + async;
+  return 1;
+}
+
+/* Puts a suspended run's frames and Asyncify data back where they were. */
+static void coro_restore(coro *co) {
+  size_t stack = co->top - co->sp;
+  memcpy((void *)co->sp, co->saved, stack);
+  memcpy((void *)CORO_ASYNC_LOW, co->saved + stack, co->saved_len - stack);
+  memset(co->saved, 0, co->saved_len); /* it may hold secret values */
+  free(co->saved);
+  co->saved = NULL;
+  co->saved_len = 0;
+}
+
+/* Rewinds a suspended run's frames: its next call of fn comes back to its
+ * coro_yield. */
+static void coro_rewind(coro *co) {
+  co->suspended = 0;
+  co->rewinding = 1;
+  coro_sp_set(co->sp);
+  coro_async_start_rewind(&co->async);
 }
 
 int coro_resume(coro *co) {
   uintptr_t sp = coro_sp_get();
   if (co->suspended) {
-    co->rewinding = 1;
-    coro_sp_set(co->sp);
-    coro_async_start_rewind(&co->async);
+    /* the run's stack lies below the caller's: resumed from as deep a
+     * frame as it was started, its frames would be overwritten */
+    if (sp < co->top + CORO_GAP / 2) __builtin_trap();
+    coro_restore(co);
+    coro_rewind(co);
   } else {
+    co->top = (sp - CORO_GAP) & ~(uintptr_t)15;
     coro_sp_set(co->top);
   }
-  co->suspended = 0;
-  co->fn(co->arg);
-  coro_sp_set(sp);
-  if (co->suspended) {
+  for (;;) {
+    co->fn(co->arg);
+    coro_sp_set(sp);
+    if (!co->suspended) break;
     coro_async_stop_unwind();
-    return 0;
+    if (coro_save(co)) return 0;
+    co->pinned = 1; /* no memory to pause: carry on to the end */
+    coro_rewind(co);
   }
   co->fn = NULL;
   return 1;
 }
 
 void coro_yield(coro *co) {
+  uintptr_t need;
   if (co->rewinding) { /* the rewind is back here: carry on */
     co->rewinding = 0;
     coro_async_stop_rewind();
+    if (co->abuf) { /* it may hold secret values */
+      memset(co->abuf, 0, co->abuf_len);
+      free(co->abuf);
+      co->abuf = NULL;
+    }
     return;
   }
+  if (co->pinned) return;
   co->sp = coro_sp_get();
+  need = CORO_ASYNC_NEED(co->top - co->sp);
+  if (co->sp - CORO_ASYNC_MARGIN - CORO_ASYNC_LOW >= need) {
+    co->async.cur = CORO_ASYNC_LOW; /* the free stack below the run */
+    co->async.end = co->sp - CORO_ASYNC_MARGIN;
+  } else if ((co->abuf = malloc(need))) { /* a run nested deep */
+    co->abuf_len = need;
+    co->async.cur = (uintptr_t)co->abuf;
+    co->async.end = co->async.cur + need;
+  } else {
+    return; /* no room to pause: the run goes on */
+  }
   co->suspended = 1;
-  co->async.cur = co->base;
-  co->async.end = co->floor;
   coro_async_start_unwind(&co->async);
 }
 
-uintptr_t coro_stack_floor(const coro *co) { return co->floor; }
+uintptr_t coro_stack_floor(const coro *co) {
+  (void)co;
+  return 0;
+}
 
-void coro_wipe(coro *co) { memset((void *)co->base, 0, co->top - co->base); }
+/* The run's frames are dead stack once it ended: zero them and whatever
+ * Asyncify left below. */
+void coro_wipe(coro *co) {
+  if (co->top) memset((void *)CORO_ASYNC_LOW, 0, co->top - CORO_ASYNC_LOW);
+}
 
-void coro_destroy(coro *co) { free(co); }
+void coro_destroy(coro *co) {
+  if (co) {
+    free(co->saved);
+    free(co->abuf);
+  }
+  free(co);
+}
 
 #else /* native: ucontext */
 

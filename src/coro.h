@@ -11,10 +11,11 @@
  * coroutine keeps its own shadow stack (the C stack in linear memory).
  *
  * A coroutine's stack is the machine's, as the main stack is, not the
- * script's data: it comes from the system (mmap natively, the libc heap in
- * wasm), not from a sandbox's mem, so memory limits mean the same with and
- * without a run in progress. Resuming nests one level only: a coroutine
- * never resumes another. */
+ * script's data: it comes from the system (mmap natively; in wasm the
+ * module's own stack, copied to the libc heap while suspended), not from a
+ * sandbox's mem, so memory limits mean the same with and without a run in
+ * progress. Resuming nests one level only: a coroutine never resumes
+ * another. */
 #ifndef MSB_CORO_H
 #define MSB_CORO_H
 
@@ -25,8 +26,8 @@ typedef struct coro coro;
 typedef void coro_fn(void *arg);
 
 /* A coroutine with a stack of about stack_bytes (0: the default, enough
- * for the interpreter at its deepest), not yet started; NULL when the
- * system refuses the memory. */
+ * for the interpreter at its deepest; wasm ignores it), not yet started;
+ * NULL when the system refuses the memory. */
 coro *coro_create(size_t stack_bytes);
 /* Arms co to run fn(arg) from its start at the next coro_resume. co must
  * not be suspended inside an earlier function (run that to its end). */
@@ -34,7 +35,8 @@ void coro_start(coro *co, coro_fn *fn, void *arg);
 /* Runs co until its function yields (returns 0) or returns (returns 1;
  * co can then be started again). Called from outside any coroutine. */
 int coro_resume(coro *co);
-/* From inside co's function: suspends co; returns when it is resumed. */
+/* From inside co's function: suspends co; returns when it is resumed,
+ * or at once when there is no memory to suspend (the run goes on). */
 void coro_yield(coro *co);
 /* The lowest address co's C stack may reach (its stack grows down). */
 uintptr_t coro_stack_floor(const coro *co);

@@ -99,17 +99,44 @@ void xw_end(xw *x) {
   x->magic = 0;
 }
 
+/* Bytes xw_lit cannot copy as they are: XW_ESC, a quoted one needs an
+ * escape in a pattern (xw_needs_escape); XW_GLOB, an unquoted one may
+ * start a glob (xw_is_glob, and extglob's @( !( +( ). */
+enum { XW_ESC = 1, XW_GLOB = 2 };
+static const uint8_t xw_special[256] = {
+    ['*'] = XW_ESC | XW_GLOB, ['?'] = XW_ESC | XW_GLOB,
+    ['['] = XW_ESC | XW_GLOB, ['@'] = XW_ESC | XW_GLOB,
+    ['!'] = XW_ESC | XW_GLOB, ['+'] = XW_ESC | XW_GLOB,
+    [']'] = XW_ESC,           ['\\'] = XW_ESC,
+    ['('] = XW_ESC,           [')'] = XW_ESC,
+    ['|'] = XW_ESC,           ['&'] = XW_ESC,
+    ['^'] = XW_ESC,           ['-'] = XW_ESC};
+
 static int xw_is_glob(int c) { return c == '*' || c == '?' || c == '['; }
 
-static int xw_needs_escape(int c) {
-  return c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' ||
-         c == '(' || c == ')' || c == '|' || c == '@' || c == '!' || c == '+' ||
-         c == '&' || c == '^' || c == '-';
+static int xw_needs_escape(int c) { return xw_special[(uint8_t)c] & XW_ESC; }
+
+static int xw_in_map(const uint8_t *map, int c) {
+  return (map[c >> 3] >> (c & 7)) & 1;
+}
+
+static void xw_map_set(uint8_t *map, const char *chars) {
+  for (; *chars; chars++)
+    map[(uint8_t)*chars >> 3] |= (uint8_t)(1u << ((uint8_t)*chars & 7));
+}
+
+/* The length of s's first run of bytes xw_lit copies as they are, in one
+ * buf_put: a long value then costs about a memcpy, not a call per byte. */
+static size_t xw_plain_run(const char *s, size_t n, int quoted) {
+  size_t i = 0;
+  int stop = quoted ? XW_ESC : XW_GLOB;
+  while (i < n && !(xw_special[(uint8_t)s[i]] & stop)) i++;
+  return i;
 }
 
 /* Appends literal text: quoted (never special) or unquoted (globbing). */
 void xw_lit(xw *x, const char *s, size_t n, int quoted) {
-  size_t i;
+  size_t i, run;
   uint64_t max = x->sh->lim->max_string_bytes;
   if (x->err) return;
   if (max && x->cur.len + n > max) {
@@ -133,6 +160,9 @@ void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     if (quoted) {
       buf_truncate(&x->cur, x->cur.len - n);
       for (i = 0; i < n; i++) {
+        run = xw_plain_run(s + i, n - i, 1);
+        buf_put(&x->cur, s + i, run);
+        if ((i += run) == n) break;
         if (xw_needs_escape((uint8_t)s[i])) buf_putc(&x->cur, '\\');
         buf_putc(&x->cur, s[i]);
       }
@@ -141,7 +171,11 @@ void xw_lit(xw *x, const char *s, size_t n, int quoted) {
     return;
   }
   for (i = 0; i < n; i++) {
-    int c = (uint8_t)s[i];
+    int c;
+    run = xw_plain_run(s + i, n - i, quoted);
+    buf_put(&x->pat, s + i, run);
+    if ((i += run) == n) break;
+    c = (uint8_t)s[i];
     if (quoted) {
       if (xw_needs_escape(c)) buf_putc(&x->pat, '\\');
     } else if (xw_is_glob(c) || ((x->sh->shopts & SH_SO_EXTGLOB) &&
@@ -163,9 +197,14 @@ void xw_exp(xw *x, const char *s, size_t n, int quoted) {
     xw_lit(x, s, n, quoted);
     return;
   }
+  if (interp_charge_bytes(x->sh, n)) { /* the scan for IFS bytes */
+    x->err = MSB_ELIMIT;
+    return;
+  }
   if (!x->ifs_set) {
     x->ifs = var_value(x->sh->vars, "IFS");
     x->ifs_set = 1;
+    xw_map_set(x->ifs_map, x->ifs ? x->ifs : " \t\n");
   }
   ifs = x->ifs ? x->ifs : " \t\n";
   if (!*ifs) {
@@ -175,7 +214,7 @@ void xw_exp(xw *x, const char *s, size_t n, int quoted) {
   st = 0;
   for (i = 0; i < n && !x->err; i++) {
     int c = (uint8_t)s[i];
-    if (!c || !strchr(ifs, c)) continue;
+    if (!xw_in_map(x->ifs_map, c)) continue;
     if (i > st) xw_lit(x, s + st, i - st, 0);
     st = i + 1;
     if (xw_ifs_ws(c)) {
@@ -254,18 +293,36 @@ int expand_heredoc(shell *sh, ast_word *w, char **out) {
   return rc;
 }
 
+/* The /dev/fd/N path of the next process substitution. */
+static void expand_procsub_path(shell *sh, buf *path) {
+  int n = sh->run->procsub_next--;
+  if (n < 10) n = sh->run->procsub_next = 63;
+  buf_printf(path, "/dev/fd/%d", n);
+  vfs_mkdir(sh->fs, "/dev/fd", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
+  sh->run->made_devfd = 1;
+}
+
+/* >(cmd): an empty file the command writes; cmd reads it once the command
+ * is done (interp_procout_add). */
+static int expand_procout(xw *x, const ast_part *p) {
+  shell *sh = x->sh;
+  buf path;
+  int rc;
+  buf_init(&path, sh->m);
+  expand_procsub_path(sh, &path);
+  rc = path.err ? path.err
+                : vfs_write(sh->fs, buf_str(&path), "", 0, 0, 0600, NULL);
+  if (!rc) rc = interp_procout_add(sh, buf_str(&path), p->cmd, sh->line);
+  if (!rc) xw_lit(x, path.p, path.len, 1);
+  buf_finish(&path);
+  return rc == MSB_ENOMEM ? rc : rc ? 1 : 0;
+}
+
 static int expand_procsub(xw *x, const ast_part *p) {
   shell *sh = x->sh;
   buf out, path;
-  int rc, n;
-  if (p->text && p->text[0] == '>') {
-    interp_errf(sh,
-                "memsandbox: process substitution >(...) is not "
-                "supported");
-    sh->status = 2;
-    sh->flow = SH_FLOW_EXIT;
-    return 1;
-  }
+  int rc;
+  if (p->text && p->text[0] == '>') return expand_procout(x, p);
   buf_init(&out, sh->m);
   rc = interp_capture(sh, p->cmd, &out);
   if (rc < 0) {
@@ -276,12 +333,8 @@ static int expand_procsub(xw *x, const ast_part *p) {
     buf_finish(&out);
     return MSB_ENOMEM;
   }
-  n = sh->run->procsub_next--;
-  if (n < 10) n = sh->run->procsub_next = 63;
   buf_init(&path, sh->m);
-  buf_printf(&path, "/dev/fd/%d", n);
-  vfs_mkdir(sh->fs, "/dev/fd", 0755, VFS_MK_PARENTS | VFS_MK_EXIST_OK);
-  sh->run->made_devfd = 1;
+  expand_procsub_path(sh, &path);
   rc = vfs_write(sh->fs, buf_str(&path), out.p ? out.p : "", out.len, 0, 0600,
                  NULL);
   buf_finish(&out);
@@ -410,6 +463,18 @@ static int expand_push_text(shell *sh, xfield *f, char ***av, int *ac,
   return rc;
 }
 
+/* GLOBIGNORE drops names from a glob's matches; when it drops all, the
+ * word matched nothing (nullglob and failglob apply). */
+static int expand_globignore(shell *sh, unsigned fl, char **res, size_t *n,
+                             uint64_t *budget) {
+  const char *ign = var_value(sh->vars, "GLOBIGNORE");
+  int rc;
+  if (!ign || !*ign) return 0;
+  rc = glob_ignore(sh->m, ign, fl, res, n, budget);
+  if (!rc && !*n) glob_free(sh->m, res, 0);
+  return rc;
+}
+
 static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
                              size_t *cap) {
   char **res = NULL;
@@ -428,6 +493,7 @@ static int expand_glob_field(shell *sh, xfield *f, char ***av, int *ac,
     return expand_push_text(sh, f, av, ac, cap);
   rc = glob_expand(sh->fs, sh->m, sh->cwd, f->pat, strlen(f->pat), fl, &budget,
                    &res, &n);
+  if (!rc && n) rc = expand_globignore(sh, fl, res, &n, &budget);
   if (rc == MSB_ELIMIT) {
     if (!sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
     return rc;

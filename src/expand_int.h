@@ -25,6 +25,7 @@ typedef struct xw {
   int litsplit; /* literal text of ${x-word} in unquoted context splits */
   const char *ifs; /* $IFS, looked up at the first unquoted expansion */
   int ifs_set;
+  uint8_t ifs_map[32]; /* the bytes of ifs, one bit each */
   int err;      /* sticky: <0 fatal, 1 expansion error */
 } xw;
 
@@ -46,6 +47,8 @@ int expand_parts(xw *x, const ast_part *p, int quoted);
 /* expand_param.c */
 void xval_free(shell *sh, xval *v);
 int xval_str(shell *sh, xval *v, const char *s);
+/* Appends one value of len bytes to v's list. */
+int xval_push(shell *sh, xval *v, const char *s, size_t len);
 int expand_special(shell *sh, const char *name, xval *v, int *rc);
 int expand_unbound(shell *sh, const char *name);
 int expand_index(shell *sh, ast_word *w, int64_t *ix);

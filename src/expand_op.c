@@ -6,13 +6,21 @@
 #include <string.h>
 
 #include "glob.h"
+#include "lex.h"
+
+/* The extglob flag for patterns outside [[ ]]: shopt -s extglob. */
+static unsigned expand_extglob(const shell *sh) {
+  return (sh->shopts & SH_SO_EXTGLOB) ? GLOB_EXTGLOB : 0;
+}
 
 /* Pattern matching with the shell's options. */
-int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
+int expand_match(shell *sh, const char *pat, const char *s, int cond) {
   uint64_t budget =
       sh->lim->max_glob_work ? sh->lim->max_glob_work * 16 : (uint64_t)-1;
-  int rc = glob_match(sh->m, pat, strlen(pat), s, strlen(s),
-                      GLOB_EXTGLOB | (casefold ? GLOB_NOCASE : 0), &budget);
+  unsigned fl = cond ? GLOB_EXTGLOB : expand_extglob(sh);
+  int rc;
+  if (sh->shopts & SH_SO_NOCASEMATCH) fl |= GLOB_NOCASE;
+  rc = glob_match(sh->m, pat, strlen(pat), s, strlen(s), fl, &budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
   return rc;
 }
@@ -23,7 +31,8 @@ int expand_match(shell *sh, const char *pat, const char *s, int casefold) {
 static int expand_match_n(shell *sh, const char *pat, const char *s, size_t n,
                           uint64_t *budget) {
   uint64_t before = *budget;
-  int rc = glob_match(sh->m, pat, strlen(pat), s, n, GLOB_EXTGLOB, budget);
+  int rc =
+      glob_match(sh->m, pat, strlen(pat), s, n, expand_extglob(sh), budget);
   if (rc == MSB_ELIMIT && !sh->run->limit) sh->run->limit = LIMIT_MAX_GLOB_WORK;
   if (rc >= 0 && interp_charge_bytes(sh, before - *budget)) rc = MSB_ELIMIT;
   return rc;
@@ -97,8 +106,9 @@ static void expand_put_repl(buf *b, const char *r, const char *m, size_t ml) {
 }
 
 /* Work a match costs beyond its bytes (a search restarted, the
- * replacement put), in bytes (interp_charge_bytes). */
-#define EXPAND_MATCH_BYTES 64
+ * replacement put), in bytes (interp_charge_bytes): a sixteenth of a
+ * step. */
+#define EXPAND_MATCH_BYTES 16
 
 /* ${x/p/r} and ${x//p/r} for a pattern without wildcards: a scan for the
  * literal, the text between matches copied in bulk. Returns the number of
@@ -126,7 +136,7 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
   int rc = 0, done = 0;
   uint64_t budget =
       sh->lim->max_glob_work ? sh->lim->max_glob_work * 64 : (uint64_t)-1;
-  int magic = glob_has_magic(pat, strlen(pat), GLOB_EXTGLOB);
+  int magic = glob_has_magic(pat, strlen(pat), expand_extglob(sh));
   buf lit;
   buf_init(&b, sh->m);
   buf_init(&lit, sh->m);
@@ -174,7 +184,9 @@ static int expand_subst(shell *sh, int op, const char *pat, const char *rep,
     goto out;
   }
   i = 0;
-  while (i <= n) {
+  /* bash tries no match at the end of a non-empty string: ${x//?(c)/-}
+   * on "abc" gives "-a-b-", not "-a-b--". */
+  while (i < n || (i == 0 && n == 0)) {
     size_t mlen = 0;
     int hit = 0;
     if (!magic) {
@@ -313,40 +325,111 @@ static int expand_attr_string(var *v, char *o) {
   return var_attr_letters(v->attr, o);
 }
 
+/* ${x@E}: the escapes of $'...' (lex_ansi_escape). */
 static int expand_escapes(buf *b, const char *s) {
+  size_t n = strlen(s), i = 0;
+  int cut = 0;
+  while (i < n) {
+    if (s[i] != '\\' || i + 1 >= n) {
+      if (!cut) buf_putc(b, s[i]);
+      i++;
+      continue;
+    }
+    i++;
+    i += lex_ansi_escape(s + i, n - i, b, &cut);
+  }
+  return b->err;
+}
+
+/* One prompt escape of ${x@P} (c after the backslash) into b; 0 when c is
+ * not one (kept as typed). The sandbox's user, host and version; times
+ * (\d \t \T \@ \A \D{}) and history numbers are not expanded. */
+static int expand_prompt_escape(shell *sh, int c, buf *b) {
+  const char *home = var_value(sh->vars, "HOME"), *v;
+  size_t hl = home ? strlen(home) : 0;
+  switch (c) {
+  case 'u': buf_puts(b, "user"); return 1;
+  case 'h':
+  case 'H':
+    v = var_value(sh->vars, "HOSTNAME");
+    v = v ? v : "memsandbox";
+    buf_put(
+        b, v,
+        c == 'h' && strchr(v, '.') ? (size_t)(strchr(v, '.') - v) : strlen(v));
+    return 1;
+  case '$': buf_putc(b, '$'); return 1; /* the sandbox's user is not root */
+  case 's': buf_puts(b, "bash"); return 1;
+  case 'v': buf_puts(b, "5.2"); return 1;
+  case 'V': buf_puts(b, "5.2.15"); return 1;
+  case 'j': buf_putc(b, '0'); return 1;
+  case 'n': buf_putc(b, '\n'); return 1;
+  case 'r': buf_putc(b, '\r'); return 1;
+  case 'a': buf_putc(b, 7); return 1;
+  case 'e': buf_putc(b, 27); return 1;
+  case '\\': buf_putc(b, '\\'); return 1;
+  case '[':
+  case ']': return 1; /* readline's markers: nothing without readline */
+  case 'w':
+  case 'W':
+    v = sh->cwd;
+    if (home && hl > 1 && !strncmp(v, home, hl) && (!v[hl] || v[hl] == '/')) {
+      if (c == 'W' && v[hl]) {
+        buf_puts(b, strrchr(v, '/') + 1);
+        return 1;
+      }
+      buf_putc(b, '~');
+      if (c == 'w') buf_puts(b, v + hl);
+      return 1;
+    }
+    buf_puts(b, c == 'W' && strcmp(v, "/") ? strrchr(v, '/') + 1 : v);
+    return 1;
+  default: return 0;
+  }
+}
+
+/* ${x@P}: prompt escapes, then (shopt promptvars, on in bash) the
+ * parameter, command and arithmetic expansions of a double-quoted string,
+ * done in a subshell. */
+static int expand_prompt(shell *sh, const char *s, buf *out) {
+  buf b;
+  int rc = 0;
+  buf_init(&b, sh->m);
   for (; *s; s++) {
     if (*s != '\\' || !s[1]) {
-      buf_putc(b, *s);
+      buf_putc(&b, *s);
       continue;
     }
     s++;
-    switch (*s) {
-    case 'n': buf_putc(b, '\n'); break;
-    case 't': buf_putc(b, '\t'); break;
-    case 'r': buf_putc(b, '\r'); break;
-    case 'a': buf_putc(b, 7); break;
-    case 'b': buf_putc(b, 8); break;
-    case 'e':
-    case 'E': buf_putc(b, 27); break;
-    case 'f': buf_putc(b, 12); break;
-    case 'v': buf_putc(b, 11); break;
-    case '\\': buf_putc(b, '\\'); break;
-    case '\'': buf_putc(b, '\''); break;
-    case '"': buf_putc(b, '"'); break;
-    default:
-      if (*s >= '0' && *s <= '7') {
-        int v = 0, k;
-        for (k = 0; k < 3 && *s >= '0' && *s <= '7'; k++, s++)
-          v = v * 8 + (*s - '0');
-        s--;
-        if (v) buf_putc(b, v & 255);
-      } else {
-        buf_putc(b, '\\');
-        buf_putc(b, *s);
-      }
+    if (*s >= '0' && *s <= '7') {
+      int v = 0, k;
+      for (k = 0; k < 3 && *s >= '0' && *s <= '7'; k++, s++)
+        v = v * 8 + *s - '0';
+      s--;
+      buf_putc(&b, v);
+    } else if (!expand_prompt_escape(sh, *s, &b)) {
+      buf_putc(&b, '\\');
+      buf_putc(&b, *s);
     }
   }
-  return b->err;
+  if (!b.err && (memchr(b.p, '$', b.len) || memchr(b.p, '`', b.len))) {
+    buf cmd;
+    size_t i;
+    buf_init(&cmd, sh->m);
+    buf_puts(&cmd, "printf %s \"");
+    for (i = 0; i < b.len; i++) {
+      if (b.p[i] == '"') buf_putc(&cmd, '\\');
+      buf_putc(&cmd, b.p[i]);
+    }
+    buf_putc(&cmd, '"');
+    rc = cmd.err ? cmd.err
+                 : interp_capture_text(sh, cmd.p, cmd.len, sh->line, out);
+    buf_finish(&cmd);
+    rc = rc < 0 ? rc : 0;
+  } else
+    buf_put(out, b.p ? b.p : "", b.len);
+  rc = rc ? rc : b.err;
+  buf_finish(&b);
+  return rc;
 }
 
 static int expand_transform(shell *sh, char op, const char *name, const char *s,
@@ -360,7 +443,13 @@ static int expand_transform(shell *sh, char op, const char *name, const char *s,
   switch (op) {
   case 'Q': expand_quote(&b, s, 1); break;
   case 'E': expand_escapes(&b, s); break;
-  case 'P': buf_puts(&b, s); break;
+  case 'P':
+    rc = expand_prompt(sh, s, &b);
+    if (rc) {
+      buf_finish(&b);
+      return rc;
+    }
+    break;
   case 'u':
   case 'U':
   case 'L': {
@@ -400,6 +489,56 @@ static int expand_transform(shell *sh, char op, const char *name, const char *s,
   if (!rc && !*res) *res = mem_strdup(sh->m, "");
   buf_finish(&b);
   return rc;
+}
+
+/* ${a[@]@A} ${a[@]@K} ${a[@]@k} of an array: the whole array at once, as
+ * bash gives it (one declare line; key "value" pairs, an associative
+ * array's each followed by a space; or keys and values as words). 1 when
+ * done (v replaced), 0 when not an array or another operator. */
+static int expand_array_xform(shell *sh, const char *name, char op, xval *v) {
+  var *a = var_get(sh->vars, name, NULL);
+  var_elem **el;
+  size_t n, i;
+  buf b;
+  int rc = 0;
+  if (!a || !(a->attr & (VAR_ARRAY | VAR_ASSOC))) return 0;
+  if (op != 'A' && op != 'K' && op != 'k') return 0;
+  if (var_elems(sh->m, a, &el, &n)) return MSB_ENOMEM;
+  xval_free(sh, v);
+  v->set = 1;
+  buf_init(&b, sh->m);
+  if (op == 'A') {
+    rc = builtin_describe(sh, a, &b);
+    if (b.len && b.p[b.len - 1] == '\n') b.len--;
+  }
+  for (i = 0; op != 'A' && i < n && !rc; i++) {
+    if (op == 'k') {
+      v->list = 1;
+      b.len = 0;
+      if (el[i]->key)
+        buf_puts(&b, el[i]->key);
+      else
+        buf_printf(&b, "%lld", (long long)el[i]->idx);
+      rc = b.err ? b.err : xval_push(sh, v, b.p, b.len);
+      if (!rc) rc = xval_push(sh, v, el[i]->val, strlen(el[i]->val));
+      continue;
+    }
+    if (i && !el[i]->key) buf_putc(&b, ' ');
+    if (el[i]->key)
+      buf_puts(&b, el[i]->key);
+    else
+      buf_printf(&b, "%lld", (long long)el[i]->idx);
+    buf_putc(&b, ' ');
+    builtin_dquote(&b, el[i]->val);
+    if (el[i]->key) buf_putc(&b, ' ');
+  }
+  if (!rc && op != 'k') {
+    v->list = 0;
+    rc = b.err ? b.err : xval_push(sh, v, b.p ? b.p : "", b.len);
+  }
+  buf_finish(&b);
+  mem_free(sh->m, el);
+  return rc ? rc : 1;
 }
 
 /* Applies an element-wise operation to every value. */
@@ -755,10 +894,10 @@ int expand_param(xw *x, ast_param *pe, int quoted) {
     break;
   case AST_PE_LENGTH: {
     char nb[24];
-    if (v.list)
-      expand_fmt_i64(nb, (int64_t)v.n);
-    else
-      expand_fmt_i64(nb, v.n ? (int64_t)strlen(v.v[0]) : 0);
+    size_t len = v.list ? v.n : v.n ? strlen(v.v[0]) : 0;
+    /* counting a value passes over it: paid like a copy */
+    if (!v.list && (rc = interp_charge_bytes(sh, len))) break;
+    expand_fmt_i64(nb, (int64_t)len);
     xw_exp(x, nb, strlen(nb), quoted);
     break;
   }
@@ -864,6 +1003,16 @@ int expand_param(xw *x, ast_param *pe, int quoted) {
       o.pat = mem_strdup(sh->m, "");
     }
     if (pe->w2) rc = expand_pattern(sh, pe->w2, &o.rep);
+    if (!rc && pe->op == AST_PE_TRANSFORM && v.list) {
+      rc = expand_array_xform(sh, name, pe->xform, &v);
+      if (rc == 1) {
+        rc = 0;
+        mem_free(sh->m, o.pat);
+        mem_free(sh->m, o.rep);
+        expand_put_val(x, &v, quoted);
+        break;
+      }
+    }
     if (!rc) rc = expand_apply(sh, &o, &v);
     mem_free(sh->m, o.pat);
     mem_free(sh->m, o.rep);

@@ -12,7 +12,7 @@ void xval_free(shell *sh, xval *v) {
   memset(v, 0, sizeof *v);
 }
 
-static int xval_push(shell *sh, xval *v, const char *s, size_t len) {
+int xval_push(shell *sh, xval *v, const char *s, size_t len) {
   char **nv;
   if (!(v->n & (v->n + 1)) || v->n == 0) {
     size_t nc = v->n ? (v->n + 1) * 2 : 2;
@@ -52,6 +52,25 @@ static const char *expand_opt_flags(shell *sh, char *b) {
 }
 
 /* Special and dynamic parameters; 1 when name was one (value in *v). */
+/* $BASH_COMMAND: the command running, or for `for` and `case` (the DEBUG
+ * trap runs before each turn) only their head, as bash shows them. */
+static void expand_bash_command(buf *b, shell *sh) {
+  const ast_node *n = sh->cur_cmd;
+  const ast_word *w;
+  if (n->kind == AST_FOR && n->u.forin.has_in) {
+    buf_printf(b, "for %s in", n->u.forin.var);
+    for (w = n->u.forin.words; w; w = w->next) {
+      buf_putc(b, ' ');
+      ast_print_word(b, w);
+    }
+  } else if (n->kind == AST_CASE) {
+    buf_puts(b, "case ");
+    ast_print_word(b, n->u.casec.subject);
+    buf_puts(b, " in ");
+  } else
+    ast_print_command(b, n, interp_stack_left(sh));
+}
+
 /* The call-stack arrays: 0 FUNCNAME, 1 BASH_SOURCE, 2 BASH_LINENO, -1
  * for other names. They list the frames innermost first, then a script's
  * "main" frame; FUNCNAME is empty while no function runs. */
@@ -133,7 +152,7 @@ int expand_special(shell *sh, const char *name, xval *v, int *rc) {
   } else if (!strcmp(name, "BASH_COMMAND")) {
     buf b;
     buf_init(&b, sh->m);
-    if (sh->cur_cmd) ast_print_command(&b, sh->cur_cmd, interp_stack_left(sh));
+    if (sh->cur_cmd) expand_bash_command(&b, sh);
     *rc = b.err ? b.err : xval_str(sh, v, buf_str(&b));
     buf_finish(&b);
     return 1;
@@ -150,17 +169,10 @@ int expand_special(shell *sh, const char *name, xval *v, int *rc) {
     s = expand_frame_item(sh, which, 0, nb);
     *rc = xval_str(sh, v, s);
     return 1;
-  } else if (!strcmp(name, "SHELLOPTS")) {
+  } else if (!strcmp(name, "SHELLOPTS") || !strcmp(name, "BASHOPTS")) {
     buf b;
     buf_init(&b, sh->m);
-    buf_puts(&b, "braceexpand");
-    if (sh->opts & SH_O_ERREXIT) buf_puts(&b, ":errexit");
-    buf_puts(&b, ":hashall");
-    if (sh->opts & SH_O_NOCLOBBER) buf_puts(&b, ":noclobber");
-    if (sh->opts & SH_O_NOGLOB) buf_puts(&b, ":noglob");
-    if (sh->opts & SH_O_NOUNSET) buf_puts(&b, ":nounset");
-    if (sh->opts & SH_O_PIPEFAIL) buf_puts(&b, ":pipefail");
-    if (sh->opts & SH_O_XTRACE) buf_puts(&b, ":xtrace");
+    builtin_optlist(sh, name[0] == 'B', &b);
     *rc = b.err ? b.err : xval_str(sh, v, buf_str(&b));
     buf_finish(&b);
     return 1;
@@ -269,8 +281,13 @@ int expand_get(shell *sh, const char *name, int sub, ast_word *index,
   {
     const char *target;
     if (var_resolve(sh->vars, name, &target)) {
+      /* bash warns, then reads the variable a local `-n v=v` hides */
+      const var *hid = var_lookup(sh->vars, name);
       interp_errf(sh, "warning: %s: circular name reference", name);
-      return 0;
+      hid = hid ? hid->shadow : NULL;
+      return hid && hid->val && !(hid->attr & VAR_NAMEREF)
+                 ? xval_str(sh, out, hid->val)
+                 : 0;
     }
     if (!sub && strchr(target, '[')) return expand_get_element(sh, target, out);
   }

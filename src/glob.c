@@ -460,6 +460,23 @@ static int glob_group_ends(glob_m *x, size_t g, size_t p, size_t e,
   return 0;
 }
 
+/* How far the star at node i may reach when matching s[p..e): it may
+ * leave off before the returned position. bash's star, followed by more
+ * pattern, leaves that pattern a non-empty rest of the string (`*!(a)`
+ * does not match "a"), except when the pattern after it is only *(..)
+ * ?(..) groups and stars (`a*?(b)` matches "a"), or the string is used up
+ * and a !(..) group follows (`x*!(q)` matches "x"). */
+static size_t glob_star_end(const glob_m *x, size_t i, size_t p, size_t e) {
+  const glob_node *n = x->pat->n;
+  size_t j = i + 1;
+  int bang = n[j].type == GN_EXT && n[j].ch == '!';
+  while (n[j].type == GN_STAR ||
+         (n[j].type == GN_EXT && (n[j].ch == '?' || n[j].ch == '*')))
+    j = n[j].type == GN_STAR ? j + 1 : n[j].next;
+  if (n[j].type == GN_END || n[j].type == GN_ALT) return e + 1;
+  return p == e && bang ? e + 1 : e;
+}
+
 /* Whether the node sequence from i matches s[p..e) exactly. */
 static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
   const glob_node *n = x->pat->n;
@@ -486,7 +503,8 @@ static int glob_seq(glob_m *x, size_t i, size_t p, size_t e) {
   r = 0;
   if (n[i].type == GN_STAR) {
     if (!glob_leading(x, p)) {
-      for (q = p; q <= e; q++) {
+      size_t end = glob_star_end(x, i, p, e);
+      for (q = p; q < end; q++) {
         rc = glob_seq(x, i + 1, q, e);
         if (rc) {
           r = rc;
@@ -1047,4 +1065,68 @@ void glob_free(mem *m, char **list, size_t count) {
   if (!list) return;
   for (i = 0; i < count; i++) mem_free(m, list[i]);
   mem_free(m, list);
+}
+
+/* Whether pat ends with an unescaped `*`: bash lets such a star match the
+ * rest of a path, '/' included, even where a slash ends other wildcards. */
+static int glob_trailing_star(const char *pat, size_t plen) {
+  size_t bs = 0;
+  if (!plen || pat[plen - 1] != '*') return 0;
+  while (bs + 1 < plen && pat[plen - 2 - bs] == '\\') bs++;
+  return bs % 2 == 0;
+}
+
+/* One GLOBIGNORE pattern against one expanded name. */
+static int glob_ignore_one(mem *m, const char *pat, size_t plen,
+                           const char *name, unsigned flags, uint64_t *budget) {
+  size_t n = strlen(name), k;
+  uint8_t *ends;
+  int rc = glob_match(m, pat, plen, name, n, flags | GLOB_PATHNAME, budget);
+  if (rc || !glob_trailing_star(pat, plen)) return rc;
+  while (plen && glob_trailing_star(pat, plen)) plen--;
+  ends = mem_alloc(m, n + 1);
+  if (!ends) return MSB_ENOMEM;
+  rc = glob_match_ends(m, pat, plen, name, n, flags | GLOB_PATHNAME, 0, budget,
+                       ends);
+  for (k = 0; !rc && k <= n; k++)
+    if (ends[k]) rc = 1;
+  mem_free(m, ends);
+  return rc;
+}
+
+/* Whether one name is ignored: "." and ".." as a last component always. */
+static int glob_ignored(mem *m, const char *ignore, const char *name,
+                        unsigned flags, uint64_t *budget) {
+  const char *last = strrchr(name, '/');
+  const char *p = ignore;
+  last = last && last[1] ? last + 1 : name;
+  if (!strcmp(last, ".") || !strcmp(last, "..")) return 1;
+  while (*p) {
+    const char *e = strchr(p, ':');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len) {
+      int rc = glob_ignore_one(m, p, len, name, flags, budget);
+      if (rc) return rc;
+    }
+    p += len + (e ? 1 : 0);
+  }
+  return 0;
+}
+
+int glob_ignore(mem *m, const char *ignore, unsigned flags, char **list,
+                size_t *count, uint64_t *budget) {
+  size_t i, kept = 0;
+  int rc = 0;
+  flags &= GLOB_EXTGLOB | GLOB_NOCASE;
+  for (i = 0; i < *count; i++) {
+    int hit = rc ? 0 : glob_ignored(m, ignore, list[i], flags, budget);
+    if (hit < 0) rc = hit;
+    if (hit > 0) {
+      mem_free(m, list[i]);
+      list[i] = NULL;
+    } else
+      list[kept++] = list[i];
+  }
+  *count = kept;
+  return rc;
 }

@@ -83,6 +83,15 @@ int glob_expand(vfs *v, mem *m, const char *cwd, const char *pattern,
 
 /* Frees glob_expand's result. */
 void glob_free(mem *m, char **list, size_t count);
+/* GLOBIGNORE: removes (and frees) from list every name that one of the
+ * colon-separated patterns of `ignore` matches as a whole path, and every
+ * name whose last component is "." or "..", as bash does; *count is
+ * updated. flags are the expansion's GLOB_EXTGLOB / GLOB_NOCASE. Matching
+ * is bash's: `?` and a `*` inside the pattern never match '/', a trailing
+ * `*` matches the rest of the path whatever it holds. Returns 0,
+ * MSB_ELIMIT or MSB_ENOMEM. */
+int glob_ignore(mem *m, const char *ignore, unsigned flags, char **list,
+                size_t *count, uint64_t *budget);
 
 /* Brace expansion is not provided here: expand.c owns it.
  *
@@ -90,6 +99,8 @@ void glob_free(mem *m, char **list, size_t count);
  * consecutive globstar segments ("**" + "/" + "**") act as one "**", where
  * bash drops or adds a slash on the starting directory; an unclosed extglob
  * group such as "*(" is matched literally, where bash's result depends on
- * the rest of the pattern. */
+ * the rest of the pattern; a star followed by ?(..) and then another group
+ * (`*?(b)@()`) matches where bash, whose star treats `?(` apart, does not
+ * when the star has more than one character to choose from. */
 
 #endif

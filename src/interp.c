@@ -127,6 +127,16 @@ static int interp_has_decl(ast_word *w) {
   return 0;
 }
 
+int interp_debug_trap(shell *sh) {
+  int rc;
+  if (!sh->trap_debug || sh->in_trap) return 0;
+  /* functions run it only under set -T or declare -t */
+  if (sh->funcs_active && !(sh->opts & SH_O_FUNCTRACE) && !sh->fn_traced)
+    return 0;
+  rc = interp_run_trap(sh, sh->trap_debug);
+  return rc < 0 ? rc : 0;
+}
+
 /* Runs simple command n; *last receives a copy of its last word, which
  * becomes $_ once the command is done (bash: not while it runs). */
 static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
@@ -137,6 +147,7 @@ static int interp_simple_cmd(shell *sh, ast_node *n, char **last) {
   sh->line = n->line;
   if (!sh->in_trap) sh->cur_cmd = n;
   rc = interp_tick_pace(sh);
+  if (!rc) rc = interp_debug_trap(sh);
   if (rc) return rc;
   sh->cmdsub_ran = 0;
   sh->last_cmdsub_status = 0;
@@ -457,25 +468,16 @@ int interp_capture_text_run(shell *sh, const char *text, size_t len, int line,
   return rc;
 }
 
-/* A command substitution runs whole within a slice of a paced run, and
- * expansion reaches it through a pointer: Asyncify, told to ignore
- * indirect calls, then leaves expansion's frames as they are, which keeps
- * deep nesting within V8's stack (see SH_STACK_MAX). */
+/* A paced run may pause inside a command substitution: expansion calls it
+ * directly, so Asyncify instruments expansion's frames on the way (3.7 KB
+ * gzipped; tests/js/stack.test.mjs holds the nesting bounds with them). */
 int interp_capture(shell *sh, ast_node *n, buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture(sh, n, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_run(sh, n, out);
 }
 
 int interp_capture_text(shell *sh, const char *text, size_t len, int line,
                         buf *out) {
-  int rc;
-  sh->run->no_yield++;
-  rc = sh->run->capture_text(sh, text, len, line, out);
-  sh->run->no_yield--;
-  return rc;
+  return interp_capture_text_run(sh, text, len, line, out);
 }
 
 static int interp_subshell(shell *sh, ast_node *body) {
@@ -737,6 +739,11 @@ static int interp_for(shell *sh, ast_node *n) {
   sh->loops++;
   for (i = 0; i < ac; i++) {
     rc = interp_tick_pace(sh);
+    if (!rc && sh->trap_debug) {
+      sh->line = n->line;
+      if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
+      rc = interp_debug_trap(sh);
+    }
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
       buf b;
@@ -824,6 +831,10 @@ static int interp_case(shell *sh, ast_node *n) {
   ast_case_item *it;
   int rc, status = 0, fall = 0;
   sh->line = n->line;
+  if (sh->trap_debug && !sh->in_trap) {
+    sh->cur_cmd = n; /* $BASH_COMMAND */
+    if ((rc = interp_debug_trap(sh))) return rc;
+  }
   rc = expand_string(sh, n->u.casec.subject, &subj);
   if (rc) return rc < 0 ? rc : 1;
   for (it = n->u.casec.items; it; it = it->next) {
@@ -836,7 +847,7 @@ static int interp_case(shell *sh, ast_node *n) {
         mem_free(sh->m, subj);
         return rc < 0 ? rc : 1;
       }
-      rc = expand_match(sh, pat, subj, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
+      rc = expand_match(sh, pat, subj, 0);
       mem_free(sh->m, pat);
       if (rc < 0) {
         mem_free(sh->m, subj);
@@ -916,6 +927,111 @@ static int interp_loop(shell *sh, ast_node *n) {
   else
     rc = interp_for(sh, n);
   interp_stack_pop(sh, SH_STACK_LOOP);
+  return rc;
+}
+
+void interp_procout_free(shell *sh) {
+  size_t i;
+  for (i = 0; i < sh->nprocout; i++) {
+    mem_free(sh->m, sh->procout[i].path);
+    mem_free(sh->m, sh->procout[i].text);
+    interp_stream_unref(sh, sh->procout[i].out);
+  }
+  mem_free(sh->m, sh->procout);
+  sh->procout = NULL;
+  sh->nprocout = sh->procoutcap = 0;
+}
+
+int interp_procout_add(shell *sh, const char *path, const ast_node *cmd,
+                       int line) {
+  sh_procout *p;
+  buf text;
+  if (sh->nprocout == sh->procoutcap) {
+    size_t cap = sh->procoutcap ? sh->procoutcap * 2 : 4;
+    p = mem_realloc(sh->m, sh->procout, cap * sizeof *p);
+    if (!p) return MSB_ENOMEM;
+    sh->procout = p;
+    sh->procoutcap = cap;
+  }
+  buf_init(&text, sh->m);
+  if (cmd) ast_print_command(&text, cmd, interp_stack_left(sh));
+  p = &sh->procout[sh->nprocout];
+  p->path = mem_strdup(sh->m, path);
+  p->text = text.err ? NULL : buf_steal(&text, NULL);
+  if (!p->text) p->text = mem_strdup(sh->m, "");
+  buf_finish(&text);
+  if (!p->path || !p->text) {
+    mem_free(sh->m, p->path);
+    mem_free(sh->m, p->text);
+    return MSB_ENOMEM;
+  }
+  p->out = interp_stream_ref(sh->fd[1]);
+  p->line = line;
+  sh->nprocout++;
+  return 0;
+}
+
+/* Whether an open descriptor still writes the reader's file (`exec >
+ * >(cmd)`): its writer is not done until the shell ends. */
+static int interp_procout_open(shell *sh, const sh_procout *p) {
+  int k;
+  for (k = 0; k < SH_NFD; k++)
+    if (sh->fd[k] && sh->fd[k]->kind == SH_S_FILE && sh->fd[k]->path &&
+        !strcmp(sh->fd[k]->path, p->path))
+      return 1;
+  return 0;
+}
+
+/* Runs one reader in a subshell: its input is what the writer wrote, its
+ * output the one the substitution had; the file goes. */
+static int interp_procout_one(shell *sh, sh_procout *p) {
+  const uint8_t *data;
+  size_t len = 0;
+  shell *c;
+  sh_stream *in;
+  int rc;
+  if (vfs_read(sh->fs, p->path, &data, &len)) len = 0;
+  in = interp_stream_new(sh, SH_S_IN);
+  if (!in) return MSB_ENOMEM;
+  if (len && !(in->data = mem_alloc(sh->m, len))) {
+    interp_stream_unref(sh, in);
+    return MSB_ENOMEM;
+  }
+  if (len) memcpy(in->data, data, len);
+  in->len = len;
+  vfs_remove(sh->fs, p->path, 0);
+  c = interp_clone(sh);
+  if (!c) {
+    interp_stream_unref(sh, in);
+    return MSB_ENOMEM;
+  }
+  interp_fd_set(c, 0, in);
+  interp_fd_set(c, 1, interp_stream_ref(p->out));
+  rc = interp_string(c, p->text, strlen(p->text), p->line);
+  sh->next_pid = c->next_pid;
+  shell_destroy(c);
+  return rc < 0 ? rc : 0;
+}
+
+/* Runs the readers registered from index mark on, in order, except those
+ * whose file an open descriptor still writes (all when force: the shell
+ * ends). */
+int interp_procout_run(shell *sh, size_t mark, int force) {
+  size_t i, keep = mark, n = sh->nprocout;
+  int rc = 0;
+  for (i = mark; i < n; i++) {
+    sh_procout p = sh->procout[i];
+    if (!force && interp_procout_open(sh, &p)) {
+      sh->procout[keep++] = p;
+      continue;
+    }
+    if (!rc) rc = interp_procout_one(sh, &p);
+    mem_free(sh->m, p.path);
+    mem_free(sh->m, p.text);
+    interp_stream_unref(sh, p.out);
+  }
+  /* readers added while these ran were run by their own commands */
+  sh->nprocout = keep;
   return rc;
 }
 
@@ -1021,6 +1137,7 @@ again:
     sh->line = n->line;
     if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick_pace(sh);
+    if (!rc) rc = interp_debug_trap(sh);
     if (!rc) rc = interp_denied(sh, "[[", "[[", 1); /* `test`'s code */
     if (!rc) rc = interp_cond(sh, n->u.cond);
     check = 1;
@@ -1030,6 +1147,7 @@ again:
     sh->line = n->line;
     if (!sh->in_trap) sh->cur_cmd = n; /* $BASH_COMMAND */
     rc = interp_tick_pace(sh);
+    if (!rc) rc = interp_debug_trap(sh);
     if (rc) break;
     if (sh->opts & SH_O_XTRACE) {
       buf b;
@@ -1068,10 +1186,17 @@ again:
 }
 
 int interp_node(shell *sh, ast_node *n) {
-  int rc;
+  int rc, r2, fdnext = sh->run->procsub_next;
+  size_t mark = sh->nprocout;
   if (!n) return 0;
   if ((rc = interp_stack_push(sh, SH_STACK_NODE))) return rc;
   rc = interp_node_run(sh, n);
   interp_stack_pop(sh, SH_STACK_NODE);
+  /* the writers of the >(...) this command made are done */
+  if (sh->nprocout > mark && (r2 = interp_procout_run(sh, mark, 0)) < 0)
+    rc = r2;
+  /* the substitutions' descriptors close with the command: the next
+   * command's first is /dev/fd/63 again, as in bash */
+  if (sh->nprocout == mark) sh->run->procsub_next = fdnext;
   return rc;
 }

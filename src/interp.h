@@ -60,6 +60,15 @@ typedef struct sh_stream {
   int refused;
 } sh_stream;
 
+/* An output process substitution >(cmd) waiting for its writer: the
+ * command (as text, run like bash's reparse of it), the file the writer
+ * writes (/dev/fd/N) and the standard output the substitution had. */
+typedef struct sh_procout {
+  char *path, *text;
+  sh_stream *out;
+  int line;
+} sh_procout;
+
 /* Open fds per shell: 0-9 for scripts, 10 up for {var} redirections
  * (bash allocates from 10; its own ceiling is the process's fd limit). */
 #define SH_NFD 64
@@ -114,6 +123,7 @@ typedef struct sh_func {
   char *name;
   ast_node *body;
   ast_tree *tree;
+  int trace; /* declare -ft: DEBUG and RETURN traps run inside it */
 } sh_func;
 
 /* One entry of the call stack behind FUNCNAME, BASH_SOURCE, BASH_LINENO:
@@ -169,10 +179,6 @@ typedef struct sh_run {
   limit_id limit;       /* the limit that stopped the run */
   shell_pace *pace;     /* the host's slicing (NULL: run to the end) */
   int no_yield;         /* inside a builtin or command: no suspension */
-  /* command substitution, called through these (see interp_capture) */
-  int (*capture)(shell *sh, ast_node *n, buf *out);
-  int (*capture_text)(shell *sh, const char *text, size_t len, int line,
-                      buf *out);
   int pipe_stop;        /* that was a read past the end of a cut pipe */
   size_t stack;         /* native stack charged so far (SH_STACK_*) */
   uint64_t rx_units;    /* regex work paid for and not yet done */
@@ -203,6 +209,10 @@ struct shell {
   size_t funcn, funcused;
   sh_alias *aliases;
   size_t naliases;
+  struct bi_compspec *compspecs; /* `complete` specs (builtin/complete.c) */
+  size_t ncompspecs;
+  sh_procout *procout; /* >(...) readers not run yet */
+  size_t nprocout, procoutcap;
   unsigned opts, shopts;
   char **pos;           /* $1... (owned) */
   int npos;
@@ -251,6 +261,8 @@ struct shell {
   int syntax_error;     /* interp_string hit a parse error */
   char *trap_return;    /* RETURN trap */
   int trap_return_level; /* the call (cur_call) that set the RETURN trap */
+  char *trap_debug;      /* DEBUG trap */
+  int fn_traced;         /* the running function has declare -t */
   int call_seq, cur_call; /* function calls so far; the one running (0: none) */
   int xlevel; /* set -x nesting (eval, command substitution) */
   int getopts_sub; /* getopts position inside a clustered arg */
@@ -284,10 +296,19 @@ int interp_tick(shell *sh, uint64_t n);
 /* interp_tick(sh, 1) at a statement or a loop's turn, where a paced run
  * may suspend (see shell_pace); MSB_ELIMIT when the host ended it. */
 int interp_tick_pace(shell *sh);
+/* Bytes of the shell's own work per step: 4 times the commands' rate
+ * (CMD_BYTES_PER_STEP), measured in wasm on 2026-12-02. An assignment of
+ * a 60 MB value costs about 90 ms (1.5 ns a byte: the expansion, the copy
+ * into the variable, freeing the old value), an unquoted expansion about
+ * 200 ms (IFS scan, glob scan, copies), and the cheapest step 0.13 us; at
+ * 256 bytes a step the shell's byte work to the end of the normal
+ * profile's budget takes seconds, not minutes (bench/bombs.mjs). */
+#define SH_BYTES_PER_STEP 256u
 /* Charges n bytes copied, scanned or matched, one step per
- * CMD_BYTES_PER_STEP (cmd.h); as interp_tick. The places that move data
- * in bulk call it: expansion results (expand.c), writes to any stream and
- * input consumed (interp_io.c), pattern removal and substitution. */
+ * SH_BYTES_PER_STEP; as interp_tick. The places that move data in bulk
+ * call it: expansion results and field splitting (expand.c), assignments
+ * (interp_assign.c), writes to any stream and input consumed
+ * (interp_io.c), pattern removal and substitution. */
 int interp_charge_bytes(shell *sh, uint64_t n);
 /* Charges n bytes of native stack for a recursion (SH_STACK_*): 0, or
  * MSB_ELIMIT with a message when SH_STACK_MAX would be passed (the run
@@ -330,8 +351,17 @@ int interp_input_end(shell *sh, int fd);
 /* Runs a subshell copy of sh with fd 1 captured into out (command
  * substitution). Returns the status or a fatal code. */
 int interp_capture(shell *sh, ast_node *n, buf *out);
+/* Registers the reader of an output process substitution: cmd runs once
+ * the command that expanded it is done writing path (see interp_node). */
+int interp_procout_add(shell *sh, const char *path, const ast_node *cmd,
+                       int line);
+/* Frees the readers not run yet (shell teardown). */
+void interp_procout_free(shell *sh);
 /* Runs argv through the lookup (functions, builtins, table). */
 int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs);
+/* Whether name is an executable file in a $PATH directory (a script the
+ * user put there); its path in full. */
+int interp_path_script(shell *sh, const char *name, buf *full);
 /* Performs an assignment word (fl: VS_GLOBAL). 0, 1 (error printed) or a
  * fatal code. */
 int interp_assign(shell *sh, ast_assign *a, unsigned fl);
@@ -372,6 +402,10 @@ void interp_stream_unref(shell *sh, sh_stream *s);
 int interp_set_pipestatus(shell *sh, const int *codes, int n);
 /* Runs a trap string. */
 int interp_run_trap(shell *sh, const char *cmd);
+/* Runs the DEBUG trap before a command: never inside a trap, and inside a
+ * function only under set -T or declare -t (bash's rules). 0 or a fatal
+ * error. */
+int interp_debug_trap(shell *sh);
 /* Next pseudo-random 15-bit number ($RANDOM). */
 int interp_random(shell *sh);
 /* Runs a shell-script file (bash f.sh, ./f.sh): a child shell with only
@@ -414,8 +448,9 @@ int expand_quote(buf *b, const char *s, int force);
  * the rest). */
 int expand_split_read(shell *sh, const char *s, size_t n, int max,
                       char ***fields, int *count);
-/* Pattern match with shell options. */
-int expand_match(shell *sh, const char *pat, const char *s, int casefold);
+/* Pattern match with shell options (nocasematch; extglob as shopt says,
+ * or always for [[ ]] when cond is set, as in bash 5.2). */
+int expand_match(shell *sh, const char *pat, const char *s, int cond);
 
 /* Appends a function definition in bash's `declare -f` layout (the
  * parser's ast_print_function) and a newline. A body the printer cannot
@@ -443,6 +478,16 @@ int builtin_run(shell *sh, const sh_builtin *b, int argc, char **argv);
 /* Assigns name=value honoring attributes (integer). Prints errors. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags);
+/* GLOBIGNORE may have changed: dotglob follows it as in bash. */
+void builtin_globignore_changed(shell *sh);
+/* Frees the completion specs `complete` recorded (shell teardown). */
+void bi_complete_free(shell *sh);
+/* Gives c (a copy of sh) sh's completion specs: 0 or MSB_ENOMEM. */
+int bi_complete_copy(shell *c, const shell *sh);
+/* $SHELLOPTS (shopt 0) or $BASHOPTS (1): the options on, `:`-joined. */
+int builtin_optlist(shell *sh, int shopt, buf *b);
+/* A value as declare -p shows it: "..." or $'...'. */
+void builtin_dquote(buf *b, const char *s);
 /* declare -p style description of one variable into b. */
 int builtin_describe(shell *sh, var *v, buf *b);
 

@@ -234,6 +234,8 @@ int interp_set_nameref(shell *sh, var *v, const char *target, const char *cmd) {
     if (v->level > 0) { /* a local may name the global it hides */
       interp_errf(sh, "%s%swarning: %s: circular name reference", pre, sep,
                   v->name);
+      /* bash warns again as it resolves the new reference */
+      interp_errf(sh, "warning: %s: circular name reference", v->name);
       break;
     }
     interp_errf(sh, "%s%s%s: nameref variable self references not allowed", pre,
@@ -254,6 +256,8 @@ int interp_assign(shell *sh, ast_assign *a, unsigned fl) {
   int rc;
   if (a->is_array) return interp_assign_array(sh, a, fl);
   rc = expand_string(sh, a->value, &val);
+  /* the value is copied once more, into the variable */
+  if (!rc && (rc = interp_charge_bytes(sh, strlen(val)))) mem_free(sh->m, val);
   if (rc) return rc;
   if (a->index) {
     var *v = var_get(sh->vars, a->name, NULL);

@@ -209,10 +209,25 @@ static int interp_file_full(shell *sh, int rc, const sh_stream *s1) {
   return rc == MSB_ELIMIT && !sh->run->limit && s1 && s1->kind == SH_S_FILE;
 }
 
+/* The pause a paced run allows a command marked CMD_PAUSES (cmd_pace):
+ * only where the run itself may pause, so not inside another command. */
+static const cmd_pace *interp_cmd_pace(shell *sh, const cmd_desc *d,
+                                       cmd_pace *cp) {
+  sh_run *r = sh->run;
+  if (!(d->flags & CMD_PAUSES) || !r->pace || !r->pace->co || r->no_yield)
+    return NULL;
+  cp->co = r->pace->co;
+  cp->steps = &r->steps;
+  cp->until = &r->pace->until;
+  cp->at = &r->pace->steps;
+  return cp;
+}
+
 /* Runs a table command with the current fds. extra: "N=V" temp env. */
 int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
                      char **extra, int nextra) {
   cmd_ctx c;
+  cmd_pace cp;
   arena a;
   buf tout, terr, *out, *err;
   sh_stream *s1 = sh->fd[1], *s2 = sh->fd[2];
@@ -259,12 +274,13 @@ int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
   c.stack_floor = sh->run->pace && sh->run->pace->co
                       ? coro_stack_floor(sh->run->pace->co)
                       : 0;
+  c.pace = interp_cmd_pace(sh, d, &cp);
   out0 = out->len;
   if (!c.envp)
     rc = MSB_ENOMEM;
   else {
     sh->run->no_yield++; /* see interp_pace */
-    rc = d->fn(&c);
+    rc = cmd_call(d, &c);
     sh->run->no_yield--;
   }
   if (rc >= 0) cmd_stdin_close_err(&c, d->name);
@@ -393,7 +409,7 @@ int interp_push_frame(shell *sh, const char *name, const char *src) {
 /* Runs a function with argv as positional parameters. */
 int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   char **opos = sh->pos;
-  int onpos = sh->npos, rc, ocall;
+  int onpos = sh->npos, rc, ocall, otraced;
   const ast_node *ocmd = sh->cur_cmd;
   const char *ofn = sh->funcname;
   ast_tree *t = f->tree;
@@ -427,11 +443,16 @@ int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
   ocall = sh->cur_call;
   sh->cur_call = ++sh->call_seq;
   sh->depth++;
+  otraced = sh->fn_traced;
+  sh->fn_traced = f->trace;
   rc = interp_stack_push(sh, SH_STACK_CALL);
+  /* a traced function runs DEBUG once more on entry, as bash does */
+  if (!rc) rc = interp_debug_trap(sh);
   if (!rc) {
     rc = interp_node(sh, body);
     interp_stack_pop(sh, SH_STACK_CALL);
   }
+  sh->fn_traced = otraced;
   /* the call that set RETURN runs it; the others only under set -T */
   if (rc >= 0 && sh->trap_return &&
       (sh->trap_return_level == sh->cur_call || (sh->opts & SH_O_FUNCTRACE))) {
@@ -456,7 +477,13 @@ int interp_call(shell *sh, sh_func *f, int argc, char **argv) {
     sh_func *now = interp_func_get(sh, argv[0]);
     if (!now || now->body != body) sh->cur_cmd = ocmd;
   }
-  var_pop_scope(sh->vars);
+  {
+    /* a local GLOBIGNORE going away changes dotglob as its unset would */
+    const var *gi = var_lookup(sh->vars, "GLOBIGNORE");
+    int local_gi = gi && gi->level > 0;
+    var_pop_scope(sh->vars);
+    if (local_gi) builtin_globignore_changed(sh);
+  }
   if (sh->flow == SH_FLOW_RETURN) {
     sh->flow = SH_FLOW_NONE;
     if (rc >= 0) rc = sh->status;
@@ -606,6 +633,26 @@ int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv) {
   return rc;
 }
 
+int interp_path_script(shell *sh, const char *name, buf *full) {
+  const char *path = var_value(sh->vars, "PATH");
+  while (path && *path) {
+    const char *e = strchr(path, ':');
+    size_t n = e ? (size_t)(e - path) : strlen(path);
+    if (n && path[0] == '/') {
+      struct vfs_stat st;
+      full->len = 0;
+      buf_put(full, path, n);
+      buf_putc(full, '/');
+      buf_puts(full, name);
+      if (!full->err && !vfs_stat(sh->fs, buf_str(full), 1, &st) &&
+          st.kind == VFS_FILE && (st.mode & 0111))
+        return 1;
+    }
+    path = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
 /* Runs argv through functions, builtins, the table and paths. */
 int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
   const sh_builtin *b;
@@ -620,33 +667,18 @@ int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs) {
     return interp_table_cmd(sh, d, argc, argv, NULL, 0);
   {
     /* scripts the user put in a $PATH directory */
-    const char *path = var_value(sh->vars, "PATH");
-    while (path && *path) {
-      const char *e = strchr(path, ':');
-      size_t n = e ? (size_t)(e - path) : strlen(path);
-      if (n && path[0] == '/') {
-        buf full;
-        struct vfs_stat st;
-        int ok;
-        buf_init(&full, sh->m);
-        buf_put(&full, path, n);
-        buf_putc(&full, '/');
-        buf_puts(&full, argv[0]);
-        ok = !full.err && !vfs_stat(sh->fs, buf_str(&full), 1, &st) &&
-             st.kind == VFS_FILE && (st.mode & 0111);
-        if (ok) {
-          char *a0 = argv[0];
-          int rc;
-          argv[0] = (char *)buf_str(&full);
-          rc = interp_run_path(sh, argc, argv);
-          argv[0] = a0;
-          buf_finish(&full);
-          return rc;
-        }
-        buf_finish(&full);
-      }
-      path = e ? e + 1 : NULL;
+    buf full;
+    buf_init(&full, sh->m);
+    if (interp_path_script(sh, argv[0], &full)) {
+      char *a0 = argv[0];
+      int rc;
+      argv[0] = (char *)buf_str(&full);
+      rc = interp_run_path(sh, argc, argv);
+      argv[0] = a0;
+      buf_finish(&full);
+      return rc;
     }
+    buf_finish(&full);
   }
   {
     /* a name the policy denies says so even when nothing provides it */

@@ -93,7 +93,7 @@ static int interp_cond_binary(shell *sh, ast_cond *c) {
       return rc < 0 ? rc : 2;
     }
     interp_cond_trace(sh, l, op, r);
-    rc = expand_match(sh, r, l, (sh->shopts & SH_SO_NOCASEMATCH) != 0);
+    rc = expand_match(sh, r, l, 1);
     if (rc >= 0) rc = (rc == 1) == (op[0] != '!') ? 0 : 1;
   } else if (!strcmp(op, "=~")) {
     rx *re = NULL;

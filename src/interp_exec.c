@@ -446,6 +446,10 @@ static int interp_exec_main(shell *sh, const char *script, size_t len) {
     mem_free(sh->m, t);
     if (rc >= 0) rc = sh->flow == SH_FLOW_EXIT ? sh->status : status;
   }
+  if (sh->nprocout) { /* `exec > >(cmd)`: the shell's end closes it */
+    int r2 = interp_procout_run(sh, 0, 1);
+    if (r2 < 0 && rc >= 0) rc = r2;
+  }
   sh->parser = NULL;
   sh->tree = NULL;
   parse_destroy(p);
@@ -738,12 +742,14 @@ static void interp_scrub_secrets(shell *sh, const secret_set *s) {
       mem_free(sh->m, sh->trap_sig[k]);
       sh->trap_sig[k] = NULL;
     }
-  for (k = 0; k < 3; k++) {
-    /* the traps that run (DEBUG is not stored) */
-    static const char *const what[] = {"EXIT trap", "ERR trap", "RETURN trap"};
+  for (k = 0; k < 4; k++) {
+    /* the traps that run */
+    static const char *const what[] = {"EXIT trap", "ERR trap", "RETURN trap",
+                                       "DEBUG trap"};
     char **t = k == 0   ? &sh->trap_exit
                : k == 1 ? &sh->trap_err
-                        : &sh->trap_return;
+               : k == 2 ? &sh->trap_return
+                        : &sh->trap_debug;
     if (interp_has_secret(s, *t)) {
       interp_scrub_note(sh, what[k], NULL, NULL);
       mem_free(sh->m, *t);
@@ -786,8 +792,6 @@ static int interp_exec(shell *sh, const char *script, size_t len,
   run.procsub_next = 63;
   run.pace = sh->pace;
   if (run.pace) run.pace->run = &run;
-  run.capture = interp_capture_run;
-  run.capture_text = interp_capture_text_run;
   sh->run = &run;
   var_set_limit(sh->vars, sh->lim->max_array_items, &run.limit);
   sh->flow = SH_FLOW_NONE;

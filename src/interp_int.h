@@ -12,6 +12,9 @@ typedef struct interp_saved {
 
 /* interp_io.c */
 sh_stream *interp_stream_ref(sh_stream *s);
+/* Runs the >(...) readers registered from index mark on whose writers are
+ * done (all when force: the shell ends); 0 or a fatal error. */
+int interp_procout_run(shell *sh, size_t mark, int force);
 void interp_fd_set(shell *sh, int fd, sh_stream *s);
 int interp_pace(shell *sh);
 int interp_shadow_low(const shell *sh);

@@ -54,6 +54,10 @@ void interp_fd_set(shell *sh, int fd, sh_stream *s) {
 int interp_tick(shell *sh, uint64_t n) {
   sh_run *r = sh->run;
   if (r->limit) return MSB_ELIMIT;
+  if (r->pace && r->pace->stop) { /* cancelled inside a command */
+    r->limit = (limit_id)r->pace->stop;
+    return MSB_ELIMIT;
+  }
   r->steps += n;
   if (sh->lim->max_steps && r->steps > sh->lim->max_steps) {
     r->limit = LIMIT_MAX_STEPS;
@@ -110,9 +114,9 @@ int interp_tick_pace(shell *sh) {
 int interp_charge_bytes(shell *sh, uint64_t n) {
   sh_run *r = sh->run;
   r->byte_carry += n;
-  if (r->byte_carry < CMD_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
-  n = r->byte_carry / CMD_BYTES_PER_STEP;
-  r->byte_carry %= CMD_BYTES_PER_STEP;
+  if (r->byte_carry < SH_BYTES_PER_STEP) return r->limit ? MSB_ELIMIT : 0;
+  n = r->byte_carry / SH_BYTES_PER_STEP;
+  r->byte_carry %= SH_BYTES_PER_STEP;
   return interp_tick(sh, n);
 }
 
@@ -343,9 +347,10 @@ int interp_input_end(shell *sh, int fd) {
   return s && s->kind == SH_S_IN && s->cut ? interp_pipe_overrun(sh) : 0;
 }
 
-/* Absolute path against cwd. */
+/* Absolute path against cwd, ".." after a symlink as the kernel resolves
+ * it (cd's logical paths use vfs_abspath). */
 int interp_abspath(shell *sh, const char *p, buf *out) {
-  return vfs_abspath(sh->cwd, p, out);
+  return vfs_abspath_phys(sh->fs, sh->cwd, p, out);
 }
 
 /* Plain assignment, reporting readonly errors. */

@@ -169,11 +169,14 @@ static void interp_free_state(shell *sh) {
     mem_free(sh->m, sh->aliases[i].value);
   }
   mem_free(sh->m, sh->aliases);
+  bi_complete_free(sh);
+  interp_procout_free(sh);
   interp_free_pos(sh);
   mem_free(sh->m, sh->arg0);
   mem_free(sh->m, sh->trap_exit);
   mem_free(sh->m, sh->trap_err);
   mem_free(sh->m, sh->trap_return);
+  mem_free(sh->m, sh->trap_debug);
   trap_free_signals(sh);
   mem_free(sh->m, sh->jobs);
   mem_free(sh->m, sh->last_arg);
@@ -218,6 +221,10 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   c->funcn = c->funcused = 0;
   c->aliases = NULL;
   c->naliases = 0;
+  c->compspecs = NULL;
+  c->ncompspecs = 0;
+  c->procout = NULL;
+  c->nprocout = c->procoutcap = 0;
   c->pos = NULL;
   c->npos = 0;
   c->dirstack = NULL;
@@ -236,6 +243,7 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
     c->nfstack = c->fstackcap = sh->nfstack;
   }
   c->arg0 = c->trap_exit = c->trap_err = c->cwd = c->trap_return = NULL;
+  c->trap_debug = NULL;
   for (k = 0; k < SH_NFD; k++) c->fd[k] = NULL;
   if (share_run)
     for (k = 0; k < SH_NFD; k++) c->fd[k] = interp_stream_ref(sh->fd[k]);
@@ -250,16 +258,21 @@ static shell *interp_copy(const shell *sh, vfs *fs, int share_run) {
   if (sh->trap_err && !(c->trap_err = interp_dupn(c, sh->trap_err))) goto fail;
   if (sh->trap_return && !(c->trap_return = interp_dupn(c, sh->trap_return)))
     goto fail;
+  if (sh->trap_debug && !(c->trap_debug = interp_dupn(c, sh->trap_debug)))
+    goto fail;
   /* a subshell resets caught signals, but `trap -p` there still lists
    * them as bash does; signals never arrive, so a copy is both */
   if (trap_copy_signals(c, sh)) goto fail;
+  if (bi_complete_copy(c, sh)) goto fail;
   if (sh->last_arg && !(c->last_arg = interp_dupn(c, sh->last_arg))) goto fail;
   if (interp_set_pos(c, sh->pos, sh->npos)) goto fail;
-  for (i = 0; i < sh->funcn; i++)
-    if (sh->funcs[i].name && sh->funcs[i].body &&
-        interp_func_set(c, sh->funcs[i].name, sh->funcs[i].body,
+  for (i = 0; i < sh->funcn; i++) {
+    if (!sh->funcs[i].name || !sh->funcs[i].body) continue;
+    if (interp_func_set(c, sh->funcs[i].name, sh->funcs[i].body,
                         sh->funcs[i].tree))
       goto fail;
+    interp_func_get(c, sh->funcs[i].name)->trace = sh->funcs[i].trace;
+  }
   if (sh->naliases) {
     c->aliases = mem_zalloc(sh->m, sh->naliases * sizeof *c->aliases);
     if (!c->aliases) goto fail;
@@ -305,6 +318,10 @@ shell *interp_clone(shell *sh) {
   if (!c) return NULL;
   mem_free(c->m, c->trap_exit); /* traps are reset in subshells */
   c->trap_exit = NULL;
+  if (!(sh->opts & SH_O_FUNCTRACE)) { /* DEBUG only under set -T */
+    mem_free(c->m, c->trap_debug);
+    c->trap_debug = NULL;
+  }
   c->subshell = sh->subshell + 1;
   c->pid = sh->next_pid++;
   c->next_pid = sh->next_pid;

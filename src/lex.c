@@ -364,11 +364,90 @@ static void lex_ansi_unicode(buf *b, unsigned long v) {
   for (i = digits - 1; i >= 0; i--) buf_putc(b, hex[(v >> (4 * i)) & 15]);
 }
 
+size_t lex_ansi_escape(const char *s, size_t n, buf *out, int *cut) {
+  size_t k = 1, i;
+  unsigned long v = 0;
+  int c = (unsigned char)s[0], d;
+  switch (c) {
+  case 'a': v = 7; break;
+  case 'b': v = 8; break;
+  case 'e':
+  case 'E': v = 27; break;
+  case 'f': v = 12; break;
+  case 'n': v = 10; break;
+  case 'r': v = 13; break;
+  case 't': v = 9; break;
+  case 'v': v = 11; break;
+  case '\\':
+  case '\'':
+  case '"':
+  case '?': v = (unsigned long)c; break;
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7':
+    v = (unsigned long)(c - '0');
+    for (i = 0; i < 2 && k < n && s[k] >= '0' && s[k] <= '7'; i++, k++)
+      v = v * 8 + (unsigned long)(s[k] - '0');
+    v &= 0xff;
+    break;
+  case 'x':
+    for (i = 0; i < 2 && k < n && (d = lex_hexval(s[k])) >= 0; i++, k++)
+      v = v * 16 + (unsigned long)d;
+    if (!i) {
+      if (!*cut) buf_put(out, "\\x", 2);
+      return k;
+    }
+    break;
+  case 'u':
+  case 'U':
+    for (i = 0;
+         i < (c == 'u' ? 4u : 8u) && k < n && (d = lex_hexval(s[k])) >= 0;
+         i++, k++)
+      v = v * 16 + (unsigned long)d;
+    if (!i) {
+      if (!*cut) {
+        buf_putc(out, '\\');
+        buf_putc(out, c);
+      }
+      return k;
+    }
+    if (v == 0)
+      *cut = 1;
+    else if (!*cut)
+      lex_ansi_unicode(out, v);
+    return k;
+  case 'c':
+    if (k >= n || s[k] == '\'') {
+      if (!*cut) buf_put(out, "\\c", 2);
+      return k;
+    }
+    d = (unsigned char)s[k++];
+    if (d == '\\' && k < n && s[k] == '\\') k++;
+    v = d == '?' ? 0x7f : (unsigned long)(d & 0x1f);
+    break;
+  default:
+    if (!*cut) {
+      buf_putc(out, '\\');
+      buf_putc(out, c);
+    }
+    return k;
+  }
+  if (v == 0)
+    *cut = 1;
+  else if (!*cut)
+    buf_putc(out, (int)v);
+  return k;
+}
+
 /* $'...': at the `$`. Decodes escapes into an SQ part; a NUL byte ends
  * the string's value like in bash (the rest is skipped). */
 static int lex_ansi(lex_state *st, lex_wb *w) {
-  int line = st->line, c, d, i, cut = 0;
-  unsigned long v;
+  int line = st->line, c, cut = 0;
   buf b;
   ast_part *p;
   buf_init(&b, st->m);
@@ -385,94 +464,12 @@ static int lex_ansi(lex_state *st, lex_wb *w) {
       if (!cut) buf_putc(&b, c);
       continue;
     }
-    c = lex_ch(st, 0);
-    if (c < 0) {
+    if (lex_ch(st, 0) < 0) {
       if (!cut) buf_putc(&b, '\\');
       continue;
     }
-    lex_adv(st, 1);
-    v = 0;
-    switch (c) {
-    case 'a': v = 7; break;
-    case 'b': v = 8; break;
-    case 'e':
-    case 'E': v = 27; break;
-    case 'f': v = 12; break;
-    case 'n': v = 10; break;
-    case 'r': v = 13; break;
-    case 't': v = 9; break;
-    case 'v': v = 11; break;
-    case '\\':
-    case '\'':
-    case '"':
-    case '?': v = (unsigned long)c; break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-      v = (unsigned long)(c - '0');
-      for (i = 0; i < 2 && (d = lex_ch(st, 0)) >= '0' && d <= '7'; i++) {
-        v = v * 8 + (unsigned long)(d - '0');
-        lex_adv(st, 1);
-      }
-      v &= 0xff;
-      break;
-    case 'x':
-      for (i = 0; i < 2 && (d = lex_hexval(lex_ch(st, 0))) >= 0; i++) {
-        v = v * 16 + (unsigned long)d;
-        lex_adv(st, 1);
-      }
-      if (!i) {
-        if (!cut) buf_put(&b, "\\x", 2);
-        continue;
-      }
-      break;
-    case 'u':
-    case 'U':
-      for (i = 0;
-           i < (c == 'u' ? 4 : 8) && (d = lex_hexval(lex_ch(st, 0))) >= 0;
-           i++) {
-        v = v * 16 + (unsigned long)d;
-        lex_adv(st, 1);
-      }
-      if (!i) {
-        if (!cut) {
-          buf_putc(&b, '\\');
-          buf_putc(&b, c);
-        }
-        continue;
-      }
-      if (v == 0) {
-        cut = 1;
-        continue;
-      }
-      if (!cut) lex_ansi_unicode(&b, v);
-      continue;
-    case 'c':
-      d = lex_ch(st, 0);
-      if (d < 0 || d == '\'') {
-        if (!cut) buf_put(&b, "\\c", 2);
-        continue;
-      }
-      lex_adv(st, 1);
-      if (d == '\\' && lex_ch(st, 0) == '\\') lex_adv(st, 1);
-      v = d == '?' ? 0x7f : (unsigned long)(d & 0x1f);
-      break;
-    default:
-      if (!cut) {
-        buf_putc(&b, '\\');
-        buf_putc(&b, c);
-      }
-      continue;
-    }
-    if (v == 0)
-      cut = 1;
-    else if (!cut)
-      buf_putc(&b, (int)v);
+    lex_adv(st,
+            lex_ansi_escape(st->src + st->pos, st->len - st->pos, &b, &cut));
   }
   if (b.err) {
     buf_finish(&b);
@@ -1258,6 +1255,11 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       if (depth > 0 && c == '(') depth++;
       break;
     case LEX_X_REGEX:
+      if (depth == 0 && (c == '<' || c == '>') && lex_ch(st, 1) == '(') {
+        r = lex_procsub(st, &w);
+        if (r) goto out;
+        continue;
+      }
       if (depth == 0 && (lex_is_blank(c) || c == '\n' || c == ';' || c == '&' ||
                          c == '<' || c == '>'))
         goto out;
@@ -1271,6 +1273,13 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
       if (c == '"') goto out;
       break;
     case LEX_X_PARAM:
+      /* ${x:-<(cmd)} substitutes a process outside double quotes. */
+      if ((c == '<' || c == '>') && lex_ch(st, 1) == '(' &&
+          !(opts & LEX_O_INDQ)) {
+        r = lex_procsub(st, &w);
+        if (r) goto out;
+        continue;
+      }
       if (c == '}' && bdepth == 0) goto out;
       if (c == '}') bdepth--;
       if (c == '{') bdepth++;

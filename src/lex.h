@@ -134,6 +134,10 @@ void lex_memo_reset(lex_state *st, int release);
 
 /* Reads the next token in the given mode (LEX_M_*). Returns 0 or an error
  * code (recorded in st->err). */
+/* Decodes the escape after a backslash at s (n > 0 bytes there) as $'...'
+ * does, appending to out; a NUL sets *cut, after which nothing is appended
+ * (bash drops the rest of the string). Returns the bytes used. */
+size_t lex_ansi_escape(const char *s, size_t n, buf *out, int *cut);
 int lex_next(lex_state *st, unsigned mode, lex_token *tok);
 /* Reads the next token in a mode into st->peek (have_peek set). */
 int lex_peek_next(lex_state *st, unsigned mode);

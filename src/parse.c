@@ -678,10 +678,14 @@ static int parse_cond_or(lex_state *st, ast_cond **out) {
 static int parse_cond(lex_state *st, int line, ast_node **out) {
   ast_node *n = parse_node(st, AST_COND, line);
   lex_token *t;
+  unsigned saved = st->flags;
   int r;
   if (!n) return MSB_ENOMEM;
+  /* bash 5.2 parses [[ ... ]] with extglob on whatever the shopt says. */
+  st->flags |= PARSE_EXTGLOB;
   r = parse_cond_or(st, &n->u.cond);
   if (!r) r = parse_peek(st, LEX_M_COND, &t);
+  st->flags = saved;
   if (r) return r;
   if (!parse_is_word(t, "]]")) {
     if (t->t == LEX_T_EOF) return lex_error_eof(st, "]]");

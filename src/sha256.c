@@ -140,3 +140,22 @@ void sha256_digest(const void *data, size_t len, uint8_t out[32]) {
   sha256_update(&c, data, len);
   sha256_final(&c, out);
 }
+
+/* Starts a directory digest: the prefix with its NUL. */
+void sha256_dir_init(sha256_ctx *c) {
+  static const char pre[] = "mem-sandbox-directory-v1";
+  sha256_init(c);
+  sha256_update(c, pre, sizeof pre);
+}
+
+/* One entry's kind and name (its digest follows from the caller). */
+void sha256_dir_entry(sha256_ctx *c, int kind, const void *name, uint32_t nl) {
+  uint8_t hd[5];
+  hd[0] = (uint8_t)kind;
+  hd[1] = (uint8_t)(nl >> 24);
+  hd[2] = (uint8_t)(nl >> 16);
+  hd[3] = (uint8_t)(nl >> 8);
+  hd[4] = (uint8_t)nl;
+  sha256_update(c, hd, 5);
+  sha256_update(c, name, nl);
+}

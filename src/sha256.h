@@ -26,4 +26,12 @@ void sha256_final(sha256_ctx *c, uint8_t out[32]);
 /* One-shot digest of a byte range. */
 void sha256_digest(const void *data, size_t len, uint8_t out[32]);
 
+/* A directory's digest, the reference product's construction: after
+ * sha256_dir_init, per entry in byte order of names sha256_dir_entry
+ * (kind 'F', 'D' or 'L', the name) then the entry's own 32-byte digest
+ * through sha256_update; sha256_final ends it. The filesystem's hashes and
+ * the checks of content-addressed state (cas.c) share it. */
+void sha256_dir_init(sha256_ctx *c);
+void sha256_dir_entry(sha256_ctx *c, int kind, const void *name, uint32_t nl);
+
 #endif

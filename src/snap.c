@@ -50,6 +50,7 @@ typedef struct snap_out {
   buf *tar;
   arc_gzw *gz;
   buf tmp;
+  arc_links links; /* files of several names met so far */
 } snap_out;
 
 typedef struct snap_frame {
@@ -116,7 +117,11 @@ static int snap_put_node(snap_out *o, const char *abs,
     if (rc) return rc;
     w.type = ARC_SYMLINK;
     w.link = buf_str(&o->tmp);
+  } else if (st->nlink > 1 &&
+             (w.link = arc_links_seen(&o->links, st->ino, w.path))) {
+    w.type = ARC_HARDLINK;
   } else {
+    if (o->links.names.err) return o->links.names.err;
     rc = vfs_read_slot(o->fs, abs, &d, &n, &slot);
     if (rc) return rc;
     w.type = ARC_FILE;
@@ -274,14 +279,17 @@ static int snap_run(vfs *fs, const char *cwd, const char *extra,
                     buf *out) {
   snap_out o;
   int rc = 0;
+  memset(&o, 0, sizeof o);
   o.fs = fs;
   o.m = tar->m;
   o.tar = tar;
   o.gz = gz;
   buf_init(&o.tmp, o.m);
+  arc_links_init(&o.links, o.m);
   if (gz) rc = snap_reserve(&o, extralen, out);
   if (!rc) rc = snap_tar(&o, cwd, extra, extralen, hex);
   buf_finish(&o.tmp);
+  arc_links_finish(&o.links);
   return rc;
 }
 
@@ -535,7 +543,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
     if (rc == MSB_ECORRUPT) return rc;
     break;
   case ARC_SYMLINK: rc = vfs_symlink(s->fs, e->link, abs); break;
-  default: { /* hard link: a copy of an earlier regular file */
+  default: { /* hard link: another name of an earlier regular file */
     buf tgt;
     buf_init(&tgt, s->m);
     rc = snap_map(s, e->link, &tgt);
@@ -548,7 +556,7 @@ static int snap_member(snap_in *s, const arc_entry *e) {
                       "hard link '%s' to '%s': no earlier regular file",
                       e->path, e->link);
       else
-        rc = vfs_copy(s->fs, buf_str(&tgt), abs, VFS_CP_NOFOLLOW);
+        rc = vfs_link(s->fs, buf_str(&tgt), abs);
     }
     buf_finish(&tgt);
     if (rc == MSB_ECORRUPT || rc == MSB_ENOMEM) return rc;

@@ -60,9 +60,10 @@ static int trap_parse(const char *spec) {
   return -1;
 }
 
-/* Where condition cond's action lives; NULL for DEBUG (not supported). */
+/* Where condition cond's action lives. */
 static char **trap_slot(shell *sh, int cond, int create) {
   if (cond == TRAP_EXIT) return &sh->trap_exit;
+  if (cond == TRAP_DEBUG) return &sh->trap_debug;
   if (cond == TRAP_ERR) return &sh->trap_err;
   if (cond == TRAP_RETURN) return &sh->trap_return;
   if (cond < 1 || cond > TRAP_NSIG) return NULL;
@@ -138,10 +139,6 @@ static int trap_set(shell *sh, const char *spec, const char *action) {
   char **slot;
   if (cond < 0) {
     interp_errf(sh, "trap: %s: invalid signal specification", spec);
-    return 1;
-  }
-  if (cond == TRAP_DEBUG) {
-    interp_errf(sh, "trap: %s: not supported in memsandbox", spec);
     return 1;
   }
   if (!(slot = trap_slot(sh, cond, action != NULL))) return action ? 1 : 0;

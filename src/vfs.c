@@ -162,9 +162,47 @@ uint64_t vfs_nbytes(const vnode *n) {
   return n->kind == VFS_FILE ? n->b->len : 0;
 }
 
-/* Nodes a node accounts for (subtree for directories). */
+/* Nodes a node accounts for (subtree for directories); a file in the
+ * link table counts through its names. */
 uint64_t vfs_nnodes(const vnode *n) {
-  return n->kind == VFS_DIR ? n->nodes : 1;
+  if (n->kind == VFS_DIR) return n->nodes;
+  return (n->mode & VFS_TAB) ? 0 : 1;
+}
+
+/* Hard-link names a node accounts for (subtree for directories). */
+uint64_t vfs_nlinks(const vnode *n) {
+  if (n->kind == VFS_DIR) return n->links;
+  return vfs_is_stub(n) ? 1 : 0;
+}
+
+/* Fixed-width hexadecimal, so keys sort as numbers. */
+void vfs_tab_key(uint64_t ino, char key[VFS_TAB_KEY]) {
+  static const char hex[] = "0123456789abcdef";
+  int i;
+  for (i = VFS_TAB_KEY - 1; i >= 0; i--, ino >>= 4) key[i] = hex[ino & 15];
+}
+
+/* The link table: the root's entry with the empty name, which sorts
+ * first. */
+vnode *vfs_tab(const vfs *v, size_t *pos) {
+  const vnode *r = v->root;
+  vent *e;
+  if (!r->nch) return NULL;
+  e = vfs_at(r, 0);
+  if (e->nm->len) return NULL;
+  if (pos) *pos = 0;
+  return e->n;
+}
+
+/* The file a stub names. */
+vnode *vfs_tab_file(const vfs *v, const vnode *stub) {
+  char key[VFS_TAB_KEY];
+  vnode *t = vfs_tab(v, NULL);
+  size_t pos;
+  if (!t) return NULL;
+  vfs_tab_key(stub->ino, key);
+  if (!vfs_find(t, key, VFS_TAB_KEY, &pos)) return NULL;
+  return vfs_at(t, pos)->n;
 }
 
 /* Makes the chunk holding pos unshared (d itself must be unshared). */
@@ -570,8 +608,36 @@ void vfs_set_builtin_nodes(vfs *v, uint64_t n) { v->sys_nodes = 2 + n; }
 /* ---- paths ------------------------------------------------------------ */
 
 /* Joins path onto cwd when relative and normalises it lexically. */
-int vfs_abspath(const char *cwd, const char *path, buf *out) {
+
+/* Before a ".." of vfs_abspath_phys: when the path so far (out from base)
+ * names a symlink, it becomes where the link leads, so that ".." leaves
+ * that directory, as the kernel resolves it. 1 when the link leads
+ * nowhere: the rest of the path then stays as written, for the walk to
+ * fail on as the kernel would. */
+static int vfs_dotdot(vfs *v, buf *out, size_t base) {
+  struct vfs_stat st;
+  const char *p;
+  buf r;
+  int rc;
+  if (out->len == base || out->err) return out->err;
+  p = buf_str(out) + base;
+  if (vfs_stat(v, p, 0, &st) || st.kind != VFS_LINK) return 0;
+  buf_init(&r, out->m);
+  rc = vfs_realpath(v, p, 0, &r);
+  if (!rc) {
+    buf_truncate(out, base);
+    if (r.len > 1) buf_put(out, r.p, r.len);
+  }
+  buf_finish(&r);
+  if (rc == MSB_ENOMEM) return rc;
+  return rc ? 1 : out->err;
+}
+
+/* Joins and normalises as vfs_abspath; with v, ".." after a symlink
+ * leaves the link's target (vfs_dotdot). */
+static int vfs_abspath_v(vfs *v, const char *cwd, const char *path, buf *out) {
   size_t base = out->len, pass;
+  int rc, raw = 0;
   if (!path || !*path) return MSB_ENOENT;
   if (!cwd || path[0] == '/') cwd = "/";
   for (pass = 0; pass < 2; pass++) {
@@ -584,12 +650,18 @@ int vfs_abspath(const char *cwd, const char *path, buf *out) {
       while (*p && *p != '/') p++;
       cl = (size_t)(p - c);
       if (!cl || (cl == 1 && c[0] == '.')) continue;
-      if (cl == 2 && c[0] == '.' && c[1] == '.') {
-        size_t k = out->len;
-        while (k > base && out->p[k - 1] != '/') k--;
-        if (k > base) k--;
-        buf_truncate(out, k);
-        continue;
+      if (cl == 2 && c[0] == '.' && c[1] == '.' && !raw) {
+        size_t k;
+        if (v && (rc = vfs_dotdot(v, out, base)) < 0) return rc;
+        if (v && rc == 1) {
+          raw = 1;
+        } else {
+          k = out->len;
+          while (k > base && out->p[k - 1] != '/') k--;
+          if (k > base) k--;
+          buf_truncate(out, k);
+          continue;
+        }
       }
       buf_putc(out, '/');
       buf_put(out, c, cl);
@@ -597,6 +669,14 @@ int vfs_abspath(const char *cwd, const char *path, buf *out) {
   }
   if (out->len == base) buf_putc(out, '/');
   return out->err;
+}
+
+int vfs_abspath(const char *cwd, const char *path, buf *out) {
+  return vfs_abspath_v(NULL, cwd, path, out);
+}
+
+int vfs_abspath_phys(vfs *v, const char *cwd, const char *path, buf *out) {
+  return vfs_abspath_v(v, cwd, path, out);
 }
 
 /* Frees what a walk allocated; safe after any vfs_walk_run result. */
@@ -820,6 +900,11 @@ int vfs_walk_run(vfs *v, vfs_walk *w, const char *path, int follow,
     if (last) {
       w->found = 1;
       w->node = child;
+      if (vfs_is_stub(child)) {
+        w->stub = child;
+        w->node = vfs_tab_file(v, child);
+        if (!w->node) return MSB_ECORRUPT;
+      }
       w->name = vfs_at(dir, idx)->nm->s;
       w->nlen = cl;
       w->idx = idx;
@@ -934,15 +1019,16 @@ int vfs_access(vfs *v, const char *path, int acc) {
 static void vfs_fill(const vnode *n, struct vfs_stat *st) {
   memset(st, 0, sizeof *st);
   st->kind = n->kind;
-  st->mode = n->mode;
+  st->mode = n->mode & ~VFS_INTERNAL;
   st->mtime_ns = n->mtime;
   st->ino = n->ino;
   st->prog = n->prog;
   st->nodes = vfs_nnodes(n);
   st->bytes = vfs_nbytes(n);
-  st->nlink = 1;
+  st->nlink = (n->mode & VFS_TAB) ? n->links : 1;
+  if (n->mode & VFS_CHR) st->rdev = n->links;
   if (n->kind == VFS_DIR)
-    st->nlink = (uint32_t)(2 + n->ndirs);
+    st->nlink = (uint32_t)(2 + n->ndirs), st->links = n->links;
   else
     st->size = n->b->len;
 }
@@ -992,6 +1078,8 @@ int vfs_read_slot(vfs *v, const char *path, const uint8_t **data, size_t *len,
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_READ);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind == VFS_DIR) rc = MSB_EISDIR;
+  if (!rc && (w.node->mode & VFS_CHR) && w.node->links != VFS_DEV_NULL)
+    rc = MSB_ENOTSUP; /* endless: the reader makes the bytes */
   if (!rc) {
     static const uint8_t empty[1] = {0};
     *data = w.node->b->data ? w.node->b->data : empty;
@@ -1013,8 +1101,18 @@ int vfs_readlink(vfs *v, const char *path, buf *out) {
   return rc;
 }
 
+/* The file whose contents a name hashes as: a stub hashes as its file,
+ * so a tree hashes the same whether its equal files are linked or not. */
+static const vnode *vfs_hash_file(vfs *v, const vnode *c) {
+  const vnode *t = vfs_is_stub(c) ? vfs_tab_file(v, c) : NULL;
+  return t ? t : c;
+}
+
 /* Digest of a node, computing stale directory hashes bottom-up with an
- * explicit stack. */
+ * explicit stack. A directory with hard-link names below keeps no cached
+ * hash: a write through another name changes its files unseen. The link
+ * table (the root's empty name) is left out: its files count through
+ * their names. */
 static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
   size_t sp = 0;
   if (n->kind != VFS_DIR) {
@@ -1031,47 +1129,46 @@ static int vfs_node_hash(vfs *v, vnode *n, uint8_t out[32]) {
     v->fr[sp++].i = 0;
     while (sp) {
       vfs_frame *f = &v->fr[sp - 1];
-      vnode *d = f->d;
+      vnode *d = f->d, *c = NULL;
       while (!vfs_end(d, f->i)) {
-        vnode *c = vfs_at(d, f->i)->n;
-        if (c->kind == VFS_DIR && !c->hash_ok) break;
-        if (c->kind != VFS_DIR) vfs_blob_hash(c->b);
+        c = vfs_at(d, f->i)->n;
         f->i = vfs_next(d, f->i);
+        if (!vfs_at(d, 0)->nm->len && c == vfs_at(d, 0)->n) continue;
+        if (c->kind == VFS_DIR && !c->hash_ok) break;
+        if (c->kind != VFS_DIR) vfs_blob_hash(vfs_hash_file(v, c)->b);
+        c = NULL;
       }
-      if (!vfs_end(d, f->i)) {
+      if (c) { /* hash the child first; the final pass reads its hash */
         if (vfs_frames(v, sp + 1)) return MSB_ENOMEM;
-        v->fr[sp].d = vfs_at(d, v->fr[sp - 1].i)->n;
+        v->fr[sp].d = c;
         v->fr[sp++].i = 0;
         continue;
       }
       {
-        static const char pre[] = "mem-sandbox-directory-v1";
         sha256_ctx ctx;
         size_t i;
-        sha256_init(&ctx);
-        sha256_update(&ctx, pre, sizeof pre); /* with its NUL */
+        sha256_dir_init(&ctx);
         for (i = 0; !vfs_end(d, i); i = vfs_next(d, i)) {
-          vnode *c = vfs_at(d, i)->n;
-          uint8_t hd[5], lh[32];
+          const vnode *e = vfs_at(d, i)->n;
+          uint8_t lh[32];
           uint32_t nl = vfs_at(d, i)->nm->len;
-          hd[0] = c->kind == VFS_DIR ? 'D' : c->kind == VFS_FILE ? 'F' : 'L';
-          hd[1] = (uint8_t)(nl >> 24);
-          hd[2] = (uint8_t)(nl >> 16);
-          hd[3] = (uint8_t)(nl >> 8);
-          hd[4] = (uint8_t)nl;
-          sha256_update(&ctx, hd, 5);
-          sha256_update(&ctx, vfs_at(d, i)->nm->s, nl);
-          if (c->kind == VFS_DIR) {
-            sha256_update(&ctx, c->hash, 32);
-          } else if (c->kind == VFS_FILE) {
-            sha256_update(&ctx, c->b->hash, 32);
+          if (!nl) continue; /* the link table */
+          sha256_dir_entry(&ctx,
+                           e->kind == VFS_DIR    ? 'D'
+                           : e->kind == VFS_FILE ? 'F'
+                                                 : 'L',
+                           vfs_at(d, i)->nm->s, nl);
+          if (e->kind == VFS_DIR) {
+            sha256_update(&ctx, e->hash, 32);
+          } else if (e->kind == VFS_FILE) {
+            sha256_update(&ctx, vfs_hash_file(v, e)->b->hash, 32);
           } else {
-            sha256_digest(c->b->data, c->b->len, lh);
+            sha256_digest(e->b->data, e->b->len, lh);
             sha256_update(&ctx, lh, 32);
           }
         }
         sha256_final(&ctx, d->hash);
-        d->hash_ok = 1;
+        d->hash_ok = d->links == 0;
       }
       sp--;
     }
@@ -1110,12 +1207,22 @@ int vfs_opendir(vfs *v, const char *path, vfs_dir *d) {
 int vfs_readdir(vfs_dir *d, const char **name, size_t *namelen,
                 struct vfs_stat *st) {
   vent *e;
+  const vnode *n;
   if (!d->dir || vfs_end(d->dir, d->i)) return 0;
   e = vfs_at(d->dir, d->i);
   d->i = vfs_next(d->dir, d->i);
+  if (!e->nm->len) { /* the link table is nobody's name */
+    if (vfs_end(d->dir, d->i)) return 0;
+    e = vfs_at(d->dir, d->i);
+    d->i = vfs_next(d->dir, d->i);
+  }
   *name = e->nm->s;
   if (namelen) *namelen = e->nm->len;
-  if (st) vfs_fill(e->n, st);
+  n = e->n;
+  /* a name describes its file as the table holds it now; a file removed
+   * since the directory was pinned describes its empty name */
+  if (vfs_is_stub(n) && vfs_tab_file(d->v, n)) n = vfs_tab_file(d->v, n);
+  if (st) vfs_fill(n, st);
   return 1;
 }
 

@@ -43,6 +43,9 @@ struct vfs_stat {
   uint32_t nlink;   /* as Linux reports: files 1, dirs 2 + subdirectories */
   uint64_t ino;     /* stable per node identity for ls -i / find -samefile */
   unsigned prog;    /* files: the command the file is (vfs_set_prog), 0 */
+  uint32_t links;   /* directories: names of multi-name files below (such
+                       a file can change through a name elsewhere) */
+  uint32_t rdev;    /* devices: VFS_DEV_* */
 };
 
 /* Creates a filesystem holding "/", "/workspace" and "/tmp" (mode 1777). */
@@ -61,6 +64,11 @@ mem *vfs_mem(const vfs *v);
 /* Joins path onto cwd when relative and normalises "." / ".." / "//"
  * lexically (no symlinks). Appends to out. */
 int vfs_abspath(const char *cwd, const char *path, buf *out);
+/* vfs_abspath for a path the kernel would resolve (every command's
+ * operand): a ".." after a component that is a symlink leaves the link's
+ * target, not the directory holding the link (cat link/../f). The shell's
+ * cd keeps its logical PWD with vfs_abspath. */
+int vfs_abspath_phys(vfs *v, const char *cwd, const char *path, buf *out);
 
 /* Canonical path with symlinks resolved (realpath). missing_ok: 0 all
  * components must exist (-e); 1 all but the last (default realpath);
@@ -85,14 +93,29 @@ int vfs_readlink(vfs *v, const char *path, buf *out);
 #define VFS_PARENTS 4u     /* create missing parent directories (0755) */
 #define VFS_HASH_EQ 8u     /* current content hash must equal expect */
 #define VFS_KEEP_MODE 16u  /* mode argument ignored for existing files */
+/* A new file takes the name, as renaming a temporary file over it does
+ * (sed -i, patch): another name of the old file keeps the old contents. */
+#define VFS_REPLACE 32u
 /* Writes a file (follows a final symlink; creates with mode if new). */
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect);
 
-/* Mode bit of the one character device, /dev/null: an empty file node that
- * discards what vfs_write and vfs_copy put into it. */
+/* Mode bit of the character devices: empty file nodes. What vfs_write and
+ * vfs_copy put into one is discarded, except /dev/full's (MSB_ENOSPC);
+ * vfs_read gives /dev/null's nothing and refuses the endless ones
+ * (MSB_ENOTSUP): their bytes come from the reader (cmd_input). */
 #define VFS_CHR 0020000u
-/* Creates path as the null device (mode 0666 | VFS_CHR). */
+/* Device numbers (major << 8 | minor), as Linux numbers them. */
+enum {
+  VFS_DEV_NULL = 0x103,
+  VFS_DEV_ZERO = 0x105,
+  VFS_DEV_FULL = 0x107,
+  VFS_DEV_RANDOM = 0x108,
+  VFS_DEV_URANDOM = 0x109
+};
+/* Creates path as device rdev (VFS_DEV_*, mode 0666 | VFS_CHR). */
+int vfs_mkdev(vfs *v, const char *path, uint32_t rdev);
+/* Creates path as the null device. */
 int vfs_mknull(vfs *v, const char *path);
 
 #define VFS_MK_PARENTS 1u
@@ -114,6 +137,12 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags);
  * directory unless VFS_CP_OVERWRITE). */
 int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags);
 int vfs_symlink(vfs *v, const char *target, const char *linkpath);
+/* Creates a hard link: dst becomes another name of the file src names (a
+ * final symlink not followed), as link(2). Both then stand for one file
+ * (contents, mode, mtime, inode number; nlink counts the names) until
+ * the last is removed. MSB_EPERM for a directory, MSB_EEXIST when dst
+ * exists. A symlink or device gets a copy instead (one name each). */
+int vfs_link(vfs *v, const char *src, const char *dst);
 int vfs_chmod(vfs *v, const char *path, uint32_t mode);
 /* Marks a file as the command numbered prog (0: none), as a multi-call
  * binary is that command: copies and moves keep the mark, writing new

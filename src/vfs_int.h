@@ -54,7 +54,9 @@ struct vnode {
   uint8_t kind;
   uint8_t hash_ok;  /* directories: hash is current */
   uint16_t prog;    /* files: the command this file is (vfs_set_prog) */
-  uint32_t mode;
+  uint32_t mode;    /* permission bits, VFS_CHR, VFS_HL, VFS_TAB */
+  uint32_t links;   /* dirs: hard-link names below; table files: names;
+                       devices: the device number (VFS_DEV_*) */
   int64_t mtime;
   uint64_t ino;
   uint8_t hash[32];
@@ -70,6 +72,25 @@ struct vnode {
 };
 
 #define VFS_NOW(v) (*(v)->clockp)
+
+/* Hard links. A file with several names lives once, in the link table: a
+ * hidden directory under "/" whose entry name is empty (no path can name
+ * it) and whose entries, keyed by vfs_tab_key, are the files themselves
+ * (marked VFS_TAB, links = their name count). Each name is a stub: an
+ * empty file marked VFS_HL with the same inode number. The table is part
+ * of the tree, so checkpoints, forks and clones keep the sharing, and a
+ * write through any name copies on write the table's path only. Stubs
+ * count one node and no bytes; table files count their bytes and no node,
+ * so quotas see the bytes once. Directories count the stubs below them
+ * (links), so a copy knows when it must turn names back into files. */
+#define VFS_HL 0x40000000u
+#define VFS_TAB 0x20000000u
+#define VFS_INTERNAL (VFS_HL | VFS_TAB)
+#define VFS_TAB_KEY 16
+
+static inline int vfs_is_stub(const vnode *n) {
+  return (n->mode & VFS_HL) != 0;
+}
 
 typedef struct vfs_frame {
   vnode *d;
@@ -132,6 +153,8 @@ typedef struct vfs_walk {
   const char *rest; /* what follows the missing component */
   size_t restlen;
   int denied;  /* ".." left a directory the policy makes invisible */
+  vnode *stub; /* the final entry is a hard-link name; node is its file */
+  char key[VFS_TAB_KEY]; /* a walk into the link table: its entry name */
 } vfs_walk;
 
 /* Small objects and tree helpers (vfs.c). */
@@ -147,6 +170,13 @@ vnode *vfs_dir_new(vfs *v, uint32_t mode);
 void vfs_unref(vfs *v, vnode *n);
 uint64_t vfs_nbytes(const vnode *n);
 uint64_t vfs_nnodes(const vnode *n);
+uint64_t vfs_nlinks(const vnode *n);
+/* The link table's key for inode ino (VFS_TAB_KEY bytes). */
+void vfs_tab_key(uint64_t ino, char key[VFS_TAB_KEY]);
+/* The table directory (NULL when no file has several names) and the file
+ * behind a stub (NULL when the table lacks it, which cannot happen). */
+vnode *vfs_tab(const vfs *v, size_t *pos);
+vnode *vfs_tab_file(const vfs *v, const vnode *stub);
 int vfs_chunk_own(vfs *v, vnode *d, size_t pos);
 int vfs_append(vfs *v, vnode *d, vname *nm, vnode *n);
 int vfs_ins_prep(vfs *v, vnode *d, const char *s, size_t len);

@@ -108,6 +108,23 @@ static void vfs_path_add(vfs_walk *w, uint64_t nodes, uint64_t bytes,
   }
 }
 
+/* Adds or subtracts hard-link names below every directory on the path. */
+static void vfs_path_links(vfs_walk *w, uint64_t k, int sign) {
+  size_t i;
+  for (i = 0; k && i < w->n; i++) {
+    if (sign > 0)
+      w->lv[i].d->links += (uint32_t)k;
+    else
+      w->lv[i].d->links -= (uint32_t)k;
+  }
+}
+
+/* Adds or subtracts everything node n accounts for along the path. */
+static void vfs_path_node(vfs_walk *w, const vnode *n, int sign) {
+  vfs_path_add(w, vfs_nnodes(n), vfs_nbytes(n), sign);
+  vfs_path_links(w, vfs_nlinks(n), sign);
+}
+
 static int vfs_quota(vfs *v, uint64_t add_nodes, uint64_t rm_nodes,
                      uint64_t add_bytes, uint64_t rm_bytes) {
   uint64_t tb = v->root->bytes, tn = vfs_counted_nodes(v);
@@ -126,7 +143,7 @@ static int vfs_quota(vfs *v, uint64_t add_nodes, uint64_t rm_nodes,
 typedef struct vfs_plan {
   vnode *top;
   vname *nm;
-  uint64_t nodes, bytes;
+  uint64_t nodes, bytes, links;
 } vfs_plan;
 
 static void vfs_plan_drop(vfs *v, vfs_plan *pl) {
@@ -185,6 +202,7 @@ static int vfs_plan_new(vfs *v, vfs_walk *w, vnode *leaf, int parents,
     return MSB_ENAMETOOLONG;
   pl->nodes = (k - 1) + vfs_nnodes(leaf);
   pl->bytes = vfs_nbytes(leaf);
+  pl->links = vfs_nlinks(leaf);
   rc = moved ? vfs_quota(v, k - 1, 0, 0, 0)
              : vfs_quota(v, pl->nodes, 0, pl->bytes, 0);
   if (rc) return rc;
@@ -223,6 +241,7 @@ static int vfs_plan_new(vfs *v, vfs_walk *w, vnode *leaf, int parents,
   for (prev = pl->top, i = 0; i + 1 < k; i++, prev = vfs_at(prev, 0)->n) {
     prev->nodes = (k - 1 - i) + vfs_nnodes(leaf);
     prev->bytes = vfs_nbytes(leaf);
+    prev->links = (uint32_t)vfs_nlinks(leaf);
   }
   return 0;
 oom:
@@ -243,6 +262,7 @@ static void vfs_plan_put(vfs *v, vfs_walk *w, vfs_plan *pl) {
   vfs_ins_put(v, d, pl->nm, pl->top);
   d->mtime = VFS_NOW(v);
   vfs_path_add(w, pl->nodes, pl->bytes, 1);
+  vfs_path_links(w, pl->links, 1);
   pl->top = NULL;
   pl->nm = NULL;
 }
@@ -263,7 +283,252 @@ static int vfs_create_at(vfs *v, vfs_walk *w, vnode *leaf, int parents) {
   return 0;
 }
 
+/* ---- the link table (see vfs_int.h) ----------------------------------- */
+
+static int vfs_entry_prep(vfs *v, vfs_walk *w);
+
+/* A walk to the table's entry for ino, shaped as vfs_walk_run shapes one
+ * for a path: lv[0] "/", lv[1] the table (when there is one), the entry
+ * as the final component (found when present). */
+static void vfs_tab_walk(vfs *v, uint64_t ino, vfs_walk *tw) {
+  vnode *t;
+  size_t pos;
+  memset(tw, 0, sizeof *tw);
+  tw->v = v;
+  tw->lv = tw->inl;
+  tw->cap = VFS_INL;
+  tw->n = 1;
+  tw->lv[0].d = v->root;
+  tw->lv[0].name = "";
+  vfs_tab_key(ino, tw->key);
+  tw->name = tw->key;
+  tw->nlen = VFS_TAB_KEY;
+  if (!(t = vfs_tab(v, &pos))) return;
+  tw->lv[1].d = t;
+  tw->lv[1].name = "";
+  tw->lv[1].idx = pos;
+  tw->n = 2;
+  if (vfs_find(t, tw->key, VFS_TAB_KEY, &tw->idx)) {
+    tw->found = 1;
+    tw->node = vfs_at(t, tw->idx)->n;
+  }
+}
+
+/* Makes the table's entry for ino (which must exist) unshared. */
+static int vfs_tab_own(vfs *v, uint64_t ino, vfs_walk *tw) {
+  int rc;
+  vfs_tab_walk(v, ino, tw);
+  if (!tw->found) return MSB_ECORRUPT;
+  rc = vfs_cow(v, tw);
+  return rc ? rc : vfs_cow_final(v, tw);
+}
+
+/* Makes w's found final file unshared, whether the walk names it or a
+ * hard-link name of it; *at is the walk its totals change along. The
+ * directories of a name stay as they are: they do not change when the
+ * file does. */
+static int vfs_own_file(vfs *v, vfs_walk *w, vfs_walk *tw, vfs_walk **at) {
+  int rc;
+  *at = w;
+  if (!w->stub) {
+    rc = vfs_cow(v, w);
+    return rc ? rc : vfs_cow_final(v, w);
+  }
+  *at = tw;
+  rc = vfs_tab_own(v, w->stub->ino, tw);
+  if (!rc) w->node = tw->node;
+  return rc;
+}
+
+/* Puts file f into the table as ino's entry, creating the table when
+ * there is none. Root must be unshared. Commits on success: f's bytes
+ * count from now on. */
+static int vfs_tab_put(vfs *v, uint64_t ino, vnode *f) {
+  vfs_walk tw;
+  vname *nm;
+  vnode *t;
+  int rc;
+  if (!vfs_tab(v, NULL)) {
+    if (!(t = vfs_dir_new(v, 0))) return MSB_ENOMEM;
+    t->nodes = 0; /* nobody's name: counts as no node */
+    if (!(nm = vfs_name_new(v, "", 0)) || vfs_ins_prep(v, v->root, "", 0)) {
+      vfs_name_unref(v, nm);
+      vfs_unref(v, t);
+      return MSB_ENOMEM;
+    }
+    vfs_ins_put(v, v->root, nm, t);
+    v->root->ndirs--; /* not a subdirectory anyone sees */
+  }
+  vfs_tab_walk(v, ino, &tw);
+  if (tw.found) return MSB_EEXIST;
+  if ((rc = vfs_cow(v, &tw))) return rc;
+  if (!(nm = vfs_name_new(v, tw.key, VFS_TAB_KEY))) return MSB_ENOMEM;
+  if (vfs_ins_prep(v, tw.lv[1].d, tw.key, VFS_TAB_KEY)) {
+    vfs_name_unref(v, nm);
+    return MSB_ENOMEM;
+  }
+  f->ref++;
+  vfs_ins_put(v, tw.lv[1].d, nm, f);
+  vfs_path_add(&tw, 0, vfs_nbytes(f), 1);
+  return 0;
+}
+
+/* Removes the (unshared, walked) entry tw from the table, and the table
+ * once empty. Cannot fail. */
+static void vfs_tab_del(vfs *v, vfs_walk *tw) {
+  vnode *t = tw->lv[1].d, *f = vfs_del_put(v, t, tw->key, VFS_TAB_KEY);
+  vfs_path_add(tw, 0, vfs_nbytes(f), -1);
+  vfs_unref(v, f);
+  if (t->n) return;
+  vfs_unref(v, vfs_del_put(v, v->root, "", 0));
+  v->root->ndirs++; /* vfs_del_put counted it as a subdirectory */
+}
+
+/* A name of ino's file is gone: one fewer, and the file leaves with its
+ * last name. */
+static int vfs_tab_unlink(vfs *v, uint64_t ino) {
+  vfs_walk tw;
+  int rc = vfs_tab_own(v, ino, &tw);
+  if (rc) return rc;
+  if (--tw.node->links == 0) vfs_tab_del(v, &tw);
+  return 0;
+}
+
+/* The names below a node that left the tree leave the table. Best effort
+ * after a commit: when memory runs out midway, the files left keep a count
+ * too high, which only keeps them in the table longer. */
+static void vfs_drop_names(vfs *v, vnode *n) {
+  size_t sp = 0, i;
+  if (!vfs_nlinks(n)) return;
+  if (vfs_is_stub(n)) {
+    vfs_tab_unlink(v, n->ino);
+    return;
+  }
+  if (vfs_frames(v, 1)) return;
+  v->fr[sp++].d = n;
+  while (sp) {
+    vnode *d = v->fr[--sp].d;
+    for (i = 0; !vfs_end(d, i); i = vfs_next(d, i)) {
+      vnode *c = vfs_at(d, i)->n;
+      if (vfs_is_stub(c)) {
+        vfs_tab_unlink(v, c->ino);
+      } else if (c->kind == VFS_DIR && c->links) {
+        if (vfs_frames(v, sp + 1)) return;
+        v->fr[sp++].d = c;
+      }
+    }
+  }
+}
+
+/* A new hard-link name for inode ino: an empty file marked VFS_HL. */
+static vnode *vfs_stub_new(vfs *v, uint64_t ino) {
+  vnode *s = vfs_node_new(v, VFS_FILE, 0);
+  if (!s) return NULL;
+  s->mode = VFS_HL;
+  s->ino = ino;
+  v->next_ino--; /* vfs_node_new took a number the stub does not use */
+  if (!(s->b = vfs_blob_new(v, NULL, 0, NULL, 0))) {
+    vfs_unref(v, s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Turns the found final file of ws (path unshared by vfs_entry_prep)
+ * into its hard-link name stub; the file is in the table by now. A name
+ * that changes what it stands for changes no directory's mtime. */
+static void vfs_to_stub(vfs_walk *ws, vnode *stub) {
+  vnode *d = ws->lv[ws->n - 1].d, *old;
+  size_t pos;
+  vfs_find(d, ws->name, ws->nlen, &pos);
+  old = vfs_at(d, pos)->n;
+  vfs_at(d, pos)->n = stub;
+  vfs_path_node(ws, old, -1);
+  vfs_path_node(ws, stub, 1);
+  vfs_unref(ws->v, old);
+}
+
+/* Creates a hard link: validate, move the file into the table when this
+ * is its second name (the table entry can be taken back), unshare, then
+ * commit. */
+int vfs_link(vfs *v, const char *src, const char *dst) {
+  vfs_walk ws, wd, tw;
+  vfs_plan pl;
+  vnode *f, *leaf = NULL, *srcstub = NULL, *tf = NULL;
+  uint64_t ino;
+  int rc, put = 0;
+  memset(&pl, 0, sizeof pl);
+  wd.v = v;
+  wd.lv = wd.inl;
+  wd.nown = 0;
+  rc = vfs_walk_acc(v, &ws, src, 0, 0, VFS_ACC_WRITE);
+  if (!rc && !ws.found) rc = MSB_ENOENT;
+  if (rc) goto out;
+  f = ws.node;
+  ino = f->ino;
+  rc = MSB_EPERM;
+  if (f->kind == VFS_DIR || ws.isroot) goto out;
+  if (f->kind != VFS_FILE || (f->mode & VFS_CHR)) {
+    /* a symlink or device gets a copy of its own (stat counts 1) */
+    vfs_walk_finish(&ws);
+    return vfs_copy(v, src, dst, VFS_CP_NOFOLLOW | VFS_CP_KEEP_META);
+  }
+  rc = vfs_walk_acc(v, &wd, dst, 0, 0, VFS_ACC_WRITE);
+  if (rc) goto out;
+  rc = MSB_EEXIST;
+  if (wd.found) goto out;
+  rc = MSB_ENOENT;
+  if (wd.trail) goto out;
+  rc = MSB_ENOMEM;
+  if (!(leaf = vfs_stub_new(v, ino))) goto out;
+  if ((rc = vfs_plan_new(v, &wd, leaf, 0, 0, &pl))) goto out;
+  if (!ws.stub) {
+    /* the file moves into the table; its name becomes a stub */
+    rc = MSB_ENOMEM;
+    if (!(srcstub = vfs_stub_new(v, ino)) || !(tf = vfs_node_dup(v, f)))
+      goto out;
+    tf->mode |= VFS_TAB;
+    tf->links = 1;
+    if ((rc = vfs_entry_prep(v, &ws)) || (rc = vfs_tab_put(v, ino, tf)))
+      goto out;
+    put = 1;
+  }
+  /* the source's unsharing may have replaced directories the first walk
+   * of the destination saw */
+  vfs_walk_finish(&wd);
+  if ((rc = vfs_walk_run(v, &wd, dst, 0, 0)) || (rc = vfs_plan_prep(v, &wd)) ||
+      (rc = vfs_tab_own(v, ino, &tw)))
+    goto out;
+  if (srcstub) {
+    vfs_to_stub(&ws, srcstub);
+    srcstub = NULL;
+  }
+  tw.node->links++;
+  vfs_plan_put(v, &wd, &pl);
+  vfs_changed(v);
+  put = 0;
+out:
+  if (put) { /* take the table entry back: the tree is as it was */
+    vfs_tab_walk(v, ino, &tw);
+    vfs_tab_del(v, &tw);
+  }
+  vfs_plan_drop(v, &pl);
+  vfs_unref(v, leaf);
+  vfs_unref(v, srcstub);
+  vfs_unref(v, tf);
+  vfs_walk_finish(&ws);
+  vfs_walk_finish(&wd);
+  return rc;
+}
+
 /* ---- mutations ------------------------------------------------------- */
+
+/* What writing len bytes into device n gives (0 for a file). Opening
+ * /dev/full (the empty write that truncates) succeeds, as on Linux. */
+static int vfs_dev_write(const vnode *n, size_t len) {
+  return (n->mode & VFS_CHR) && n->links == VFS_DEV_FULL && len ? MSB_ENOSPC
+                                                                : 0;
+}
 
 /* Whether writing data (into old, NULL for a new file) would store a
  * secret value: the new bytes are searched after the tail of what the
@@ -286,10 +551,33 @@ static void vfs_guard_put(vfs *v, const void *data, size_t len) {
   if (v->gwin) secret_window_put(v->gwin, data, len);
 }
 
+static vnode *vfs_replace(vfs *v, vfs_walk *w, vnode *n);
+
+/* vfs_write with VFS_REPLACE over a hard-link name: a new file takes the
+ * name and the old one keeps its other names. */
+static int vfs_write_new(vfs *v, vfs_walk *w, const void *data, size_t len,
+                         unsigned flags, uint32_t mode) {
+  vnode *leaf, *old;
+  int rc = vfs_quota(v, 0, 0, len, 0);
+  if (rc) return rc;
+  if (flags & VFS_KEEP_MODE) mode = w->node->mode;
+  if (!(leaf = vfs_node_new(v, VFS_FILE, mode & 07777))) return MSB_ENOMEM;
+  if (!(leaf->b = vfs_blob_new(v, data, len, NULL, 0)) ||
+      (rc = vfs_entry_prep(v, w))) {
+    vfs_unref(v, leaf);
+    return rc ? rc : MSB_ENOMEM;
+  }
+  old = vfs_replace(v, w, leaf);
+  vfs_drop_names(v, old);
+  vfs_unref(v, old);
+  vfs_changed(v);
+  return 0;
+}
+
 /* Writes a file. */
 int vfs_write(vfs *v, const char *path, const void *data, size_t len,
               unsigned flags, uint32_t mode, const uint8_t *expect) {
-  vfs_walk w;
+  vfs_walk w, tw, *at;
   vnode *n, *leaf;
   vblob *bl;
   uint64_t old, nl;
@@ -322,8 +610,8 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   n = w.node;
   rc = MSB_EEXIST;
   if (flags & VFS_EXCL) goto out;
-  rc = 0;
-  if (n->mode & VFS_CHR) goto out; /* /dev/null swallows it */
+  rc = vfs_dev_write(n, len);
+  if (n->mode & VFS_CHR) goto out; /* a device swallows it, or is full */
   rc = MSB_EISDIR;
   if (n->kind != VFS_FILE) goto out;
   rc = MSB_ESECRET;
@@ -338,8 +626,13 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
   if (nl > v->lim.max_file_bytes) goto out;
   rc = MSB_ENOMEM; /* a 32-bit target cannot hold it whatever the quota */
   if (nl > SIZE_MAX) goto out;
+  if ((flags & VFS_REPLACE) && !(flags & VFS_APPEND) && w.stub) {
+    rc = vfs_write_new(v, &w, data, len, flags, mode);
+    if (!rc) vfs_guard_put(v, data, len);
+    goto out;
+  }
   if ((rc = vfs_quota(v, 0, 0, nl, old))) goto out;
-  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  if ((rc = vfs_own_file(v, &w, &tw, &at))) goto out;
   n = w.node;
   rc = MSB_ENOMEM;
   bl = n->b;
@@ -363,13 +656,13 @@ int vfs_write(vfs *v, const char *path, const void *data, size_t len,
     vfs_blob_unref(v, n->b);
     n->b = bl;
   }
-  if (!(flags & VFS_KEEP_MODE)) n->mode = mode & 07777;
+  if (!(flags & VFS_KEEP_MODE)) n->mode = (mode & 07777) | (n->mode & VFS_TAB);
   if (len || !(flags & VFS_APPEND)) n->prog = 0; /* other contents now */
   n->mtime = VFS_NOW(v);
   if (nl >= old)
-    vfs_path_add(&w, 0, nl - old, 1);
+    vfs_path_add(at, 0, nl - old, 1);
   else
-    vfs_path_add(&w, 0, old - nl, -1);
+    vfs_path_add(at, 0, old - nl, -1);
   vfs_changed(v);
   vfs_guard_put(v, data, len);
   rc = 0;
@@ -378,8 +671,8 @@ out:
   return rc;
 }
 
-/* Creates the null device node. */
-int vfs_mknull(vfs *v, const char *path) {
+/* Creates a device node. */
+int vfs_mkdev(vfs *v, const char *path, uint32_t rdev) {
   vfs_walk w;
   vnode *leaf;
   int rc = vfs_walk_acc(v, &w, path, 0, 0, VFS_ACC_WRITE);
@@ -389,12 +682,18 @@ int vfs_mknull(vfs *v, const char *path) {
   leaf = vfs_node_new(v, VFS_FILE, 0666);
   if (!leaf) goto out;
   leaf->mode |= VFS_CHR; /* vfs_node_new keeps permission bits only */
+  leaf->links = rdev;
   leaf->b = vfs_blob_new(v, "", 0, NULL, 0);
   if (leaf->b) rc = vfs_create_at(v, &w, leaf, 0);
   vfs_unref(v, leaf);
 out:
   vfs_walk_finish(&w);
   return rc;
+}
+
+/* Creates the null device node. */
+int vfs_mknull(vfs *v, const char *path) {
+  return vfs_mkdev(v, path, VFS_DEV_NULL);
 }
 
 /* Creates a directory. */
@@ -437,7 +736,7 @@ static vnode *vfs_detach(vfs *v, vfs_walk *w) {
   vnode *d = w->lv[w->n - 1].d, *n;
   n = vfs_del_put(v, d, w->name, w->nlen);
   d->mtime = VFS_NOW(v);
-  vfs_path_add(w, vfs_nnodes(n), vfs_nbytes(n), -1);
+  vfs_path_node(w, n, -1);
   return n;
 }
 
@@ -464,23 +763,69 @@ int vfs_remove(vfs *v, const char *path, unsigned flags) {
     if (n->n && !(flags & VFS_RM_RECURSIVE)) goto out;
   }
   if ((rc = vfs_entry_prep(v, &w))) goto out;
-  vfs_unref(v, vfs_detach(v, &w));
+  n = vfs_detach(v, &w);
+  vfs_drop_names(v, n);
+  vfs_unref(v, n);
   vfs_changed(v);
 out:
   vfs_walk_finish(&w);
   return rc;
 }
 
+/* A file of its own for a copy of f (a table file loses its names). */
+static void vfs_copy_own(vfs *v, vnode *c, int keep_meta) {
+  c->ino = v->next_ino++;
+  if (!keep_meta) c->mtime = VFS_NOW(v);
+  if (!(c->mode & VFS_TAB)) return;
+  c->mode &= ~VFS_TAB;
+  c->links = 0;
+}
+
+/* After vfs_copy_node turned names into files: each directory that had
+ * names below it sums its children again, bottom-up. */
+static int vfs_copy_totals(vfs *v, vnode *top) {
+  size_t sp = 0, i;
+  if (vfs_frames(v, 1)) return MSB_ENOMEM;
+  v->fr[sp].d = top;
+  v->fr[sp++].i = 0;
+  while (sp) {
+    vnode *d = v->fr[sp - 1].d, *c;
+    if (!vfs_end(d, v->fr[sp - 1].i)) {
+      c = vfs_at(d, v->fr[sp - 1].i)->n;
+      v->fr[sp - 1].i = vfs_next(d, v->fr[sp - 1].i);
+      if (c->kind == VFS_DIR && c->links) {
+        if (vfs_frames(v, sp + 1)) return MSB_ENOMEM;
+        v->fr[sp].d = c;
+        v->fr[sp++].i = 0;
+      }
+      continue;
+    }
+    d->bytes = 0;
+    d->links = 0;
+    for (i = 0; !vfs_end(d, i); i = vfs_next(d, i)) {
+      c = vfs_at(d, i)->n;
+      d->bytes += vfs_nbytes(c);
+      d->links += (uint32_t)vfs_nlinks(c);
+    }
+    sp--;
+  }
+  return 0;
+}
+
 /* Copies a node for vfs_copy: files and links share their blob; a
  * directory is shared below its top with keep_meta, else its structure is
- * copied (new inodes and mtimes) while the blobs stay shared. */
+ * copied (new inodes and mtimes) while the blobs stay shared. Hard-link
+ * names below become files of their own (as cp without
+ * --preserve=links), so the directories holding them are copied even with
+ * keep_meta. */
 static vnode *vfs_copy_node(vfs *v, vnode *src, int keep_meta) {
   vnode *top = vfs_node_dup(v, src);
   size_t sp = 0, i, ci;
+  int links;
   if (!top) return NULL;
-  top->ino = v->next_ino++;
-  if (!keep_meta) top->mtime = VFS_NOW(v);
-  if (top->kind != VFS_DIR || keep_meta) return top;
+  vfs_copy_own(v, top, keep_meta);
+  links = top->kind == VFS_DIR && top->links;
+  if (top->kind != VFS_DIR || (keep_meta && !links)) return top;
   if (vfs_frames(v, 1)) goto fail;
   v->fr[sp++].d = top;
   while (sp) {
@@ -490,19 +835,22 @@ static vnode *vfs_copy_node(vfs *v, vnode *src, int keep_meta) {
       if (vfs_chunk_own(v, d, ci * VFS_CHUNK)) goto fail;
       k = d->ch[ci];
       for (i = 0; i < k->n; i++) {
-        vnode *c = vfs_node_dup(v, k->e[i].n);
-        if (!c) goto fail;
-        c->ino = v->next_ino++;
-        c->mtime = VFS_NOW(v);
-        k->e[i].n->ref--;
+        vnode *o = k->e[i].n, *c;
+        int stub = vfs_is_stub(o), sub = o->kind == VFS_DIR && o->links;
+        if (keep_meta && !stub && !sub) continue; /* stays shared */
+        c = stub ? vfs_tab_file(v, o) : o;
+        if (!c || !(c = vfs_node_dup(v, c))) goto fail;
+        if (stub || !keep_meta) vfs_copy_own(v, c, keep_meta);
+        o->ref--;
         k->e[i].n = c;
-        if (c->kind == VFS_DIR && c->n) {
+        if (c->kind == VFS_DIR && (sub || (!keep_meta && c->n))) {
           if (vfs_frames(v, sp + 1)) goto fail;
           v->fr[sp++].d = c;
         }
       }
     }
   }
+  if (links && vfs_copy_totals(v, top)) goto fail;
   return top;
 fail:
   vfs_unref(v, top);
@@ -520,16 +868,43 @@ static vnode *vfs_replace(vfs *v, vfs_walk *w, vnode *n) {
   if (old->kind == VFS_DIR) d->ndirs--;
   if (n->kind == VFS_DIR) d->ndirs++;
   d->mtime = VFS_NOW(v);
-  vfs_path_add(w, vfs_nnodes(old), vfs_nbytes(old), -1);
-  vfs_path_add(w, vfs_nnodes(n), vfs_nbytes(n), 1);
+  vfs_path_node(w, old, -1);
+  vfs_path_node(w, n, 1);
   return old;
+}
+
+/* cp onto a hard-link name writes into its file, as cp opens and
+ * truncates an existing destination: every name sees the new contents.
+ * d is the destination's walk (found, a name); sn the source file. */
+static int vfs_copy_into(vfs *v, vfs_walk *d, vnode *sn, unsigned flags) {
+  vfs_walk tw, *at;
+  vnode *n = d->node;
+  uint64_t old = vfs_nbytes(n), nl = vfs_nbytes(sn);
+  int rc = vfs_quota(v, 0, 0, nl, old);
+  if (rc || (rc = vfs_own_file(v, d, &tw, &at))) return rc;
+  n = d->node;
+  sn->b->ref++;
+  vfs_blob_unref(v, n->b);
+  n->b = sn->b;
+  n->prog = sn->prog;
+  n->mtime = VFS_NOW(v);
+  if (flags & VFS_CP_KEEP_META) {
+    n->mode = (sn->mode & 07777) | VFS_TAB;
+    n->mtime = sn->mtime;
+  }
+  if (nl >= old)
+    vfs_path_add(at, 0, nl - old, 1);
+  else
+    vfs_path_add(at, 0, old - nl, -1);
+  vfs_changed(v);
+  return 0;
 }
 
 /* Copies src to dst. */
 int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   vfs_walk ws, wd, wf;
   vfs_walk *d = &wd;
-  vnode *sn, *leaf = NULL;
+  vnode *sn, *leaf = NULL, *old;
   int rc, rf = -1;
   rc = vfs_walk_acc(v, &ws, src, !(flags & VFS_CP_NOFOLLOW), 0,
                     VFS_ACC_TREE_READ);
@@ -551,10 +926,11 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
   }
   rc = MSB_EPERM;
   if (d->found && vfs_protected(d)) goto out;
-  rc = 0;
+  rc = d->found ? vfs_dev_write(d->node, vfs_nbytes(sn)) : 0;
   if (d->found && (d->node->mode & VFS_CHR) && sn->kind == VFS_FILE) goto out;
   rc = MSB_EINVAL;
   if (vfs_samepath(&ws, d) && d->found) goto out;
+  if (d->found && d->node == sn) goto out; /* two names of one file */
   if (sn->kind == VFS_DIR && vfs_inside(&ws, d)) goto out;
   if (d->found) {
     rc = MSB_EEXIST;
@@ -563,19 +939,37 @@ int vfs_copy(vfs *v, const char *src, const char *dst, unsigned flags) {
     if (sn->kind == VFS_DIR && d->node->kind != VFS_DIR) goto out;
     rc = MSB_EISDIR;
     if (sn->kind != VFS_DIR && d->node->kind == VFS_DIR) goto out;
-    rc = vfs_quota(v, vfs_nnodes(sn), vfs_nnodes(d->node), vfs_nbytes(sn),
-                   vfs_nbytes(d->node));
-  } else {
-    rc = vfs_quota(v, vfs_nnodes(sn), 0, vfs_nbytes(sn), 0);
+    if (d->stub && sn->kind == VFS_FILE) {
+      rc = vfs_copy_into(v, d, sn, flags);
+      goto out;
+    }
   }
-  if (rc) goto out;
+  rc = MSB_ENOTSUP; /* reading an endless device to its end */
+  if ((sn->mode & VFS_CHR) && sn->links != VFS_DEV_NULL &&
+      !(flags & VFS_CP_KEEP_META))
+    goto out;
   rc = MSB_ENOMEM;
   leaf = vfs_copy_node(v, sn, (flags & VFS_CP_KEEP_META) != 0);
   if (!leaf) goto out;
+  if ((leaf->mode & VFS_CHR) && !(flags & VFS_CP_KEEP_META)) {
+    leaf->mode &= ~VFS_CHR; /* its contents: a file, empty */
+    leaf->links = 0;
+  }
+  /* the copy's totals, hard-link names turned into files included */
+  if (d->found) {
+    old = d->stub ? d->stub : d->node;
+    rc = vfs_quota(v, vfs_nnodes(leaf), vfs_nnodes(old), vfs_nbytes(leaf),
+                   vfs_nbytes(old));
+  } else {
+    rc = vfs_quota(v, vfs_nnodes(leaf), 0, vfs_nbytes(leaf), 0);
+  }
+  if (rc) goto out;
   if (d->found) {
     if ((rc = vfs_entry_prep(v, d))) goto out;
-    vfs_unref(v, vfs_replace(v, d, leaf));
+    old = vfs_replace(v, d, leaf);
     leaf = NULL;
+    vfs_drop_names(v, old);
+    vfs_unref(v, old);
     vfs_changed(v);
   } else {
     rc = vfs_create_at(v, d, leaf, (flags & VFS_CP_PARENTS) != 0);
@@ -586,6 +980,12 @@ out:
   vfs_walk_finish(&wd);
   vfs_walk_finish(&wf);
   return rc;
+}
+
+/* A node a rename replaced leaves, its hard-link names with it. */
+static void vfs_rename_drop(vfs *v, vnode *old) {
+  vfs_drop_names(v, old);
+  vfs_unref(v, old);
 }
 
 /* Renames a node. */
@@ -606,11 +1006,12 @@ int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags) {
   if (vfs_protected(&ws)) goto out;
   rc = MSB_EINVAL;
   if (ws.dotlast) goto out;
-  sn = ws.node;
+  sn = ws.stub ? ws.stub : ws.node; /* a name moves as itself */
   rc = vfs_walk_acc(v, &wd, dst, 0, 0, VFS_ACC_TREE_WRITE);
   if (rc == MSB_ENOENT && wd.missing && parents) rc = 0;
   if (rc) goto out;
   if (wd.found && vfs_samepath(&ws, &wd)) goto out; /* no-op */
+  if (wd.found && wd.node == ws.node) goto out; /* names of one file */
   rc = MSB_EPERM;
   if (wd.isroot || vfs_protected(&wd)) goto out;
   rc = MSB_EINVAL;
@@ -644,10 +1045,10 @@ int vfs_rename(vfs *v, const char *src, const char *dst, unsigned flags) {
    * version no longer include the moved node. */
   if (wd.found && vfs_inside(&wd, &ws)) {
     n = vfs_detach(v, &ws);
-    vfs_unref(v, vfs_replace(v, &wd, n));
+    vfs_rename_drop(v, vfs_replace(v, &wd, n));
   } else if (wd.found) {
     sn->ref++;
-    vfs_unref(v, vfs_replace(v, &wd, sn));
+    vfs_rename_drop(v, vfs_replace(v, &wd, sn));
     vfs_unref(v, vfs_detach(v, &ws));
   } else {
     vfs_plan_put(v, &wd, &pl); /* the plan holds its own reference */
@@ -682,6 +1083,34 @@ void vfs_undo_begin(vfs *v, const char *path, vfs_undo *u) {
 /* The mutations so far are the open's own. */
 void vfs_undo_mine(vfs *v, vfs_undo *u) { u->muts = v->muts; }
 
+/* Undo through a hard-link name: the file takes back its recorded
+ * contents and metadata (its names stay as they are). */
+static int vfs_undo_into(vfs *v, vfs_walk *w, vfs_undo *u) {
+  vfs_walk tw, *at;
+  vnode *n, *o = u->node;
+  uint64_t old;
+  int rc;
+  if (!o) return 0; /* an open never creates a name of a linked file */
+  if ((rc = vfs_own_file(v, w, &tw, &at))) return rc;
+  n = w->node;
+  old = vfs_nbytes(n);
+  o->b->ref++;
+  vfs_blob_unref(v, n->b);
+  n->b = o->b;
+  n->mode = (o->mode & 07777) | VFS_TAB;
+  n->mtime = o->mtime;
+  n->prog = o->prog;
+  vfs_path_add(at, 0, old, -1);
+  vfs_path_add(at, 0, vfs_nbytes(n), 1);
+  if (v->muts == u->muts) {
+    v->rev = u->rev;
+    v->dirty = u->dirty;
+  } else {
+    vfs_changed(v);
+  }
+  return 0;
+}
+
 /* Puts back what vfs_undo_begin recorded. */
 int vfs_undo_apply(vfs *v, const char *path, vfs_undo *u) {
   vfs_walk w;
@@ -691,6 +1120,11 @@ int vfs_undo_apply(vfs *v, const char *path, vfs_undo *u) {
       w.node == u->node) {
     vfs_walk_finish(&w);
     return 0; /* nothing of the open's is there to undo */
+  }
+  if (w.stub) {
+    rc = vfs_undo_into(v, &w, u);
+    vfs_walk_finish(&w);
+    return rc;
   }
   if ((rc = vfs_entry_prep(v, &w))) {
     vfs_walk_finish(&w);
@@ -759,13 +1193,13 @@ out:
 
 /* Changes the mode of a node (follows symlinks). */
 int vfs_chmod(vfs *v, const char *path, uint32_t mode) {
-  vfs_walk w;
+  vfs_walk w, tw, *at;
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (rc) goto out;
-  mode = (mode & 07777) | (w.node->mode & VFS_CHR);
+  mode = (mode & 07777) | (w.node->mode & (VFS_CHR | VFS_TAB));
   if (w.node->mode == mode) goto out;
-  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  if ((rc = vfs_own_file(v, &w, &tw, &at))) goto out;
   w.node->mode = mode; /* /dev/null stays a device */
   vfs_changed(v);
 out:
@@ -775,13 +1209,13 @@ out:
 
 /* Marks a file as a command. */
 int vfs_set_prog(vfs *v, const char *path, unsigned prog) {
-  vfs_walk w;
+  vfs_walk w, tw, *at;
   int rc = vfs_walk_acc(v, &w, path, 1, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (!rc && w.node->kind != VFS_FILE) rc = MSB_EISDIR;
   if (!rc && prog > UINT16_MAX) rc = MSB_EINVAL;
   if (rc || w.node->prog == prog) goto out;
-  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  if ((rc = vfs_own_file(v, &w, &tw, &at))) goto out;
   w.node->prog = (uint16_t)prog;
 out:
   vfs_walk_finish(&w);
@@ -790,11 +1224,11 @@ out:
 
 /* Sets a node's mtime. */
 int vfs_utime(vfs *v, const char *path, int64_t mtime_ns, int nofollow) {
-  vfs_walk w;
+  vfs_walk w, tw, *at;
   int rc = vfs_walk_acc(v, &w, path, !nofollow, 0, VFS_ACC_WRITE);
   if (!rc && !w.found) rc = MSB_ENOENT;
   if (rc) goto out;
-  if ((rc = vfs_cow(v, &w)) || (rc = vfs_cow_final(v, &w))) goto out;
+  if ((rc = vfs_own_file(v, &w, &tw, &at))) goto out;
   w.node->mtime = mtime_ns;
   vfs_changed(v);
 out:

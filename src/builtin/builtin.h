@@ -9,6 +9,7 @@
  *   jobs.c     trap wait bg fg times ulimit umask (signals: src/trap.c)
  *   lookup.c   type command builtin hash alias unalias caller enable
  *   help.c     help
+ *   complete.c compgen complete compopt logout
  *   util.c     what they share
  *
  * builtins.def is the one sorted table (table.c); adding a builtin is a
@@ -41,6 +42,12 @@ typedef struct help_text {
   extern const help_text help;
 #include "builtins.def"
 #undef BUILTIN
+
+/* ---- options.c -------------------------------------------------------- */
+
+/* The i-th name `shopt` (shopt 1) or `set -o` (0) lists; NULL past the
+ * end. */
+const char *bi_option_name(int shopt, size_t i);
 
 /* ---- util.c ----------------------------------------------------------- */
 

@@ -18,7 +18,7 @@ static int bi_chdir(shell *sh, const char *arg, const char *shown,
     rc = t.err ? t.err : vfs_realpath(sh->fs, buf_str(&t), 0, &p);
     buf_finish(&t);
   } else {
-    interp_abspath(sh, arg, &p);
+    vfs_abspath(sh->cwd, arg, &p); /* logical: link/.. is where we were */
     rc = p.err;
   }
   if (!rc) rc = vfs_stat(sh->fs, buf_str(&p), 1, &st);
@@ -77,8 +77,7 @@ int bi_cd(shell *sh, int argc, char **argv) {
       else if (*o == 'e' || *o == '@')
         ;
       else
-        return bi_badopt(sh, "cd", argv[i] + (o - argv[i] - 1),
-                         "cd [-L|[-P [-e]] [-@]] [dir]");
+        return bi_badletter(sh, "cd", *o, "cd [-L|[-P [-e]] [-@]] [dir]");
     }
   }
   if (argc - i > 1) {

@@ -3,6 +3,7 @@
  * nested shell). */
 #include <string.h>
 
+#include "../cmd/cmd.h"
 #include "builtin.h"
 
 /* help : */
@@ -266,10 +267,52 @@ const help_text bi_help_exec = {
     "Without COMMAND, 0 unless a redirection fails; with one, the shell ends\n"
     "with COMMAND's status (127 when it is not found).\n"};
 
+#define BI_EXEC_USAGE \
+  "exec [-cl] [-a name] [command [argument ...]] [redirection ...]"
+
+/* Whether exec finds name: a program on disk (the commands, bash and sh,
+ * scripts on $PATH), never a function or a shell-only builtin. */
+static int bi_exec_found(shell *sh, const char *name) {
+  buf full;
+  int found;
+  if (strchr(name, '/') || cmd_find(name) || !strcmp(name, "bash") ||
+      !strcmp(name, "sh"))
+    return 1;
+  buf_init(&full, sh->m);
+  found = interp_path_script(sh, name, &full);
+  buf_finish(&full);
+  return found;
+}
+
 int bi_exec(shell *sh, int argc, char **argv) {
-  int rc;
-  if (argc < 2) return 0; /* redirections already applied permanently */
-  rc = interp_run_argv(sh, argc - 1, argv + 1, 1);
+  int rc, i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *o = argv[i] + 1;
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
+    }
+    for (; *o; o++) {
+      if (*o == 'a') {
+        /* -a NAME sets the program's $0, which no command here reads */
+        if (!o[1] && ++i >= argc) {
+          interp_errf(sh, "exec: -a: option requires an argument");
+          return bi_usage(sh, "exec", BI_EXEC_USAGE);
+        }
+        break;
+      }
+      if (*o != 'c' && *o != 'l')
+        return bi_badletter(sh, "exec", *o, BI_EXEC_USAGE);
+    }
+  }
+  if (i >= argc) return 0; /* redirections already applied permanently */
+  sh->flow = SH_FLOW_EXIT;
+  if (!bi_exec_found(sh, argv[i])) {
+    interp_errf(sh, "exec: %s: not found", argv[i]);
+    return sh->status = 127;
+  }
+  sh->flow = SH_FLOW_NONE;
+  rc = interp_run_argv(sh, argc - i, argv + i, 1);
   if (rc < 0) return rc;
   sh->status = rc;
   sh->flow = SH_FLOW_EXIT;

@@ -28,8 +28,25 @@ const help_text bi_help_read = {
     "Exit status:\n"
     "0, or 1 at end of input, 2 or more for misuse.\n"};
 
+/* read -t's argument: bash's decimal seconds ("+1", "1.", ".5"; "" and "."
+ * are zero). Returns -1 when malformed, 0 for a zero timeout (only poll),
+ * 1 otherwise. */
+static int bi_read_timeout(const char *s) {
+  int nonzero = 0, dot = 0;
+  if (*s == '+') s++;
+  for (; *s; s++) {
+    if (*s == '.' && !dot)
+      dot = 1;
+    else if (*s >= '0' && *s <= '9')
+      nonzero |= *s != '0';
+    else
+      return -1;
+  }
+  return nonzero;
+}
+
 int bi_read(shell *sh, int argc, char **argv) {
-  int i, raw = 0, nchars = -1, exact = 0, fd = 0, status = 0, rc;
+  int i, raw = 0, nchars = -1, exact = 0, fd = 0, status = 0, rc, poll = 0;
   const char *arr = NULL, *prompt = NULL;
   int delim = '\n';
   const uint8_t *in;
@@ -75,7 +92,14 @@ int bi_read(shell *sh, int argc, char **argv) {
         break;
       }
       case 'p': prompt = val; break;
-      case 't': break;
+      case 't':
+        poll = bi_read_timeout(val);
+        if (poll < 0) {
+          interp_errf(sh, "read: %s: invalid timeout specification", val);
+          return 1;
+        }
+        poll = !poll;
+        break;
       case 'u': {
         int64_t v;
         if (!bi_parse_int(val, &v) || v < 0 || v > 2147483647) {
@@ -105,6 +129,9 @@ int bi_read(shell *sh, int argc, char **argv) {
     }
   }
   (void)prompt;
+  /* -t 0 only asks whether input is ready: in the sandbox it always is,
+   * data or end of file, when the descriptor is open. */
+  if (poll) return sh->fd[fd] ? 0 : 1;
   if (!sh->fd[fd]) {
     /* stdin closed (<&-) */
     interp_errf(sh, "read: read error: %d: Bad file descriptor", fd);
@@ -246,6 +273,25 @@ const help_text bi_help_readarray = {
     "\n"
     "Another name for mapfile; `help mapfile' has the details.\n"};
 
+/* mapfile -C: evaluates "CALLBACK INDEX 'LINE'" as bash does. */
+static int bi_mapfile_callback(shell *sh, const char *callback, int64_t idx,
+                               const char *line) {
+  buf b;
+  int rc;
+  buf_init(&b, sh->m);
+  buf_printf(&b, "%s %lld '", callback, (long long)idx);
+  for (; *line; line++) {
+    if (*line == '\'')
+      buf_puts(&b, "'\\''");
+    else
+      buf_putc(&b, *line);
+  }
+  buf_putc(&b, '\'');
+  rc = b.err ? b.err : interp_string(sh, b.p, b.len, sh->line);
+  buf_finish(&b);
+  return rc < 0 ? rc : 0;
+}
+
 int bi_mapfile(shell *sh, int argc, char **argv) {
   int i, trim = 0, fd = 0, rc = 0;
   int64_t count = 0, skip = 0, origin = 0;
@@ -254,7 +300,8 @@ int bi_mapfile(shell *sh, int argc, char **argv) {
   const uint8_t *in;
   size_t n, pos = 0;
   var *v;
-  int64_t idx, got = 0;
+  int64_t idx, got = 0, quantum = 5000;
+  const char *callback = NULL;
   for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *o = argv[i] + 1;
     const char *val = NULL;
@@ -291,10 +338,13 @@ int bi_mapfile(shell *sh, int argc, char **argv) {
       fd = (int)v2;
       break;
     }
-    case 'C':
+    case 'C': callback = val; break;
     case 'c':
-      interp_errf(sh, "%s: -%c: not supported in memsandbox", argv[0], *o);
-      return 1;
+      if (!bi_parse_int(val, &quantum) || quantum <= 0) {
+        interp_errf(sh, "%s: %s: invalid callback quantum", argv[0], val);
+        return 1;
+      }
+      break;
     default: {
       char bad[3] = {'-', *o, 0};
       return bi_badopt(sh, argv[0], bad,
@@ -329,7 +379,15 @@ int bi_mapfile(shell *sh, int argc, char **argv) {
     {
       char *s = mem_strndup(sh->m, (const char *)in + st, e - st);
       if (!s) return MSB_ENOMEM;
-      rc = var_set_index(sh->vars, name, idx++, s, 0);
+      if (callback && (got + 1) % quantum == 0) {
+        /* The callback may read this descriptor too: what mapfile has
+         * taken is consumed first, and the input fetched again. */
+        interp_consume(sh, fd, pos);
+        rc = bi_mapfile_callback(sh, callback, idx, s);
+        interp_input(sh, fd, &in, &n);
+        pos = 0;
+      }
+      if (!rc) rc = var_set_index(sh->vars, name, idx++, s, 0);
       mem_free(sh->m, s);
       if (rc) return rc;
     }

@@ -4,6 +4,7 @@
  * suspend (interp_interactive_builtin, src/interp.c). */
 #include <string.h>
 
+#include "../cmd/cmd.h"
 #include "../trap.h"
 #include "builtin.h"
 
@@ -140,53 +141,95 @@ const help_text bi_help_umask = {
     "Exit status:\n"
     "0, unless MODE or an option is invalid.\n"};
 
+/* `u=rwx,g=rx,o=rx` for the permissions a umask leaves. */
+static void bi_umask_sym(buf *b, unsigned umask) {
+  static const char who[3] = {'u', 'g', 'o'};
+  unsigned m = ~umask & 0777;
+  int k, s;
+  for (s = 0; s < 3; s++) {
+    unsigned bits = (m >> (6 - 3 * s)) & 7;
+    if (s) buf_putc(b, ',');
+    buf_printf(b, "%c=", who[s]);
+    for (k = 0; k < 3; k++)
+      if (bits & (4u >> k)) buf_putc(b, "rwx"[k]);
+  }
+  buf_putc(b, '\n');
+}
+
+/* bash's complaint about a symbolic mode cmd_parse_mode refused. */
+static int bi_umask_badsym(shell *sh, const char *s) {
+  for (;;) {
+    while (*s && strchr("ugoa", *s)) s++;
+    if (!*s || !strchr("+-=", *s)) {
+      /* At the end bash prints the string's NUL byte. */
+      interp_errf(sh, "umask: `%c': invalid symbolic mode operator", *s);
+      return 1;
+    }
+    while (*s && strchr("+-=", *s)) s++;
+    while (*s && strchr("rwxXstugo", *s)) s++;
+    if (*s != ',') break;
+    s++;
+  }
+  interp_errf(sh, "umask: `%c': invalid symbolic mode character", *s);
+  return 1;
+}
+
+/* Sets the umask from an octal or symbolic (chmod-style) mode. */
+static int bi_umask_set(shell *sh, const char *arg) {
+  const char *s = arg;
+  unsigned v = 0;
+  uint32_t perm;
+  if (*s < '0' || *s > '9') {
+    if (cmd_parse_mode(arg, ~sh->umask & 0777, 0, 0, &perm))
+      return bi_umask_badsym(sh, arg);
+    sh->umask = ~perm & 0777;
+    return 0;
+  }
+  for (; *s; s++) {
+    if (*s < '0' || *s > '7') {
+      interp_errf(sh, "umask: %s: octal number out of range", arg);
+      return 1;
+    }
+    v = v * 8 + (unsigned)(*s - '0');
+    if (v > 0777) {
+      interp_errf(sh, "umask: %s: octal number out of range", arg);
+      return 1;
+    }
+  }
+  sh->umask = v;
+  return 0;
+}
+
 int bi_umask(shell *sh, int argc, char **argv) {
   buf b;
-  int i = 1, sym = 0, print = 0;
+  int i = 1, sym = 0, print = 0, o;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    if (!strcmp(argv[i], "-S"))
-      sym = 1;
-    else if (!strcmp(argv[i], "-p"))
-      print = 1;
-    else
-      return bi_badopt(sh, "umask", argv[i], "umask [-p] [-S] [mode]");
-  }
-  if (i >= argc) {
-    buf_init(&b, sh->m);
-    if (sym) {
-      unsigned m = ~sh->umask & 0777;
-      const char *w = "rwx";
-      int k, s;
-      const char who[3] = {'u', 'g', 'o'};
-      for (s = 0; s < 3; s++) {
-        unsigned bits = (m >> (6 - 3 * s)) & 7;
-        if (s) buf_putc(&b, ',');
-        buf_printf(&b, "%c=", who[s]);
-        for (k = 0; k < 3; k++)
-          if (bits & (4u >> k)) buf_putc(&b, w[k]);
-      }
-      buf_putc(&b, '\n');
-    } else
-      buf_printf(&b, "%s%04o\n", print ? "umask " : "", sh->umask);
-    return bi_out(sh, &b);
-  }
-  {
-    const char *s = argv[i];
-    unsigned v = 0;
-    for (; *s; s++) {
-      if (*s < '0' || *s > '7') {
-        interp_errf(sh, "umask: %s: octal number out of range", argv[i]);
-        return 1;
-      }
-      v = v * 8 + (unsigned)(*s - '0');
-      if (v > 0777) {
-        interp_errf(sh, "umask: %s: octal number out of range", argv[i]);
-        return 1;
-      }
+    if (!strcmp(argv[i], "--")) {
+      i++;
+      break;
     }
-    sh->umask = v;
+    for (o = 1; argv[i][o]; o++) {
+      if (argv[i][o] == 'S')
+        sym = 1;
+      else if (argv[i][o] == 'p')
+        print = 1;
+      else
+        return bi_badletter(sh, "umask", argv[i][o], "umask [-p] [-S] [mode]");
+    }
   }
-  return 0;
+  if (i < argc) {
+    if (bi_umask_set(sh, argv[i])) return 1;
+    /* With a mode, only -S prints (the new mask, symbolically). */
+    print = 0;
+    if (!sym) return 0;
+  }
+  buf_init(&b, sh->m);
+  if (print) buf_puts(&b, sym ? "umask -S " : "umask ");
+  if (sym)
+    bi_umask_sym(&b, sh->umask);
+  else
+    buf_printf(&b, "%04o\n", sh->umask);
+  return bi_out(sh, &b);
 }
 
 /* help times */

@@ -41,6 +41,25 @@ static const struct {
 
 #define BI_NSETOPTS (sizeof bi_setopts / sizeof bi_setopts[0])
 
+/* Whether set -o option k is on. */
+static int bi_setopt_get(shell *sh, size_t k) {
+  return bi_setopts[k].flag
+             ? (sh->opts & bi_setopts[k].flag) != 0
+             : !strcmp(bi_setopts[k].name, "interactive-comments");
+}
+
+/* One option as shopt lists it: `name<TAB>on`, or with -p the command
+ * that restores it (shopt -s/-u, or set -o/+o for shopt -o). */
+static void bi_shopt_line(buf *b, const char *name, int on, int print,
+                          int oflag) {
+  if (!print)
+    buf_printf(b, "%-15s\t%s\n", name, on ? "on" : "off");
+  else if (oflag)
+    buf_printf(b, "set %co %s\n", on ? '-' : '+', name);
+  else
+    buf_printf(b, "shopt %s %s\n", on ? "-s" : "-u", name);
+}
+
 static int bi_setopt_name(shell *sh, const char *name, int on) {
   size_t k;
   for (k = 0; k < BI_NSETOPTS; k++)
@@ -153,9 +172,7 @@ int bi_set(shell *sh, int argc, char **argv) {
           buf b;
           buf_init(&b, sh->m);
           for (k = 0; k < BI_NSETOPTS; k++) {
-            int st = bi_setopts[k].flag
-                         ? (sh->opts & bi_setopts[k].flag) != 0
-                         : !strcmp(bi_setopts[k].name, "interactive-comments");
+            int st = bi_setopt_get(sh, k);
             if (on)
               buf_printf(&b, "%-15s\t%s\n", bi_setopts[k].name,
                          st ? "on" : "off");
@@ -313,33 +330,31 @@ int bi_shopt(shell *sh, int argc, char **argv) {
                 "simultaneously");
     return 1;
   }
-  if (oflag) {
-    for (; i < argc; i++) {
-      int rc = bi_setopt_name(sh, argv[i], set || !unset);
-      if (rc) return 1;
-      if (!set && !unset) return 0;
-    }
-    return 0;
-  }
   buf_init(&b, sh->m);
   if (i >= argc) {
-    for (k = 0; k < BI_NSHOPTS; k++) {
-      int v = bi_shopt_get(sh, k);
+    const char *name;
+    for (k = 0; (name = bi_option_name(!oflag, k)); k++) {
+      int v = oflag ? bi_setopt_get(sh, k) : bi_shopt_get(sh, k);
       if ((set && !v) || (unset && v)) continue;
-      if (print || set || unset)
-        buf_printf(&b, "shopt %s %s\n", v ? "-s" : "-u", bi_shopts[k].name);
-      else
-        buf_printf(&b, "%-15s\t%s\n", bi_shopts[k].name, v ? "on" : "off");
+      bi_shopt_line(&b, name, v, print, oflag);
     }
     if (quiet) buf_clear(&b);
     return bi_out(sh, &b);
   }
   for (; i < argc; i++) {
-    for (k = 0; k < BI_NSHOPTS; k++)
-      if (!strcmp(bi_shopts[k].name, argv[i])) break;
-    if (k == BI_NSHOPTS) {
-      interp_errf(sh, "shopt: %s: invalid shell option name", argv[i]);
+    const char *name;
+    for (k = 0; (name = bi_option_name(!oflag, k)); k++)
+      if (!strcmp(name, argv[i])) break;
+    if (!name) {
+      interp_errf(sh,
+                  oflag ? "shopt: %s: invalid option name"
+                        : "shopt: %s: invalid shell option name",
+                  argv[i]);
       status = 1;
+      continue;
+    }
+    if ((set || unset) && oflag) {
+      if (bi_setopt_name(sh, argv[i], set)) status = 1;
       continue;
     }
     if (set || unset) {
@@ -356,20 +371,14 @@ int bi_shopt(shell *sh, int argc, char **argv) {
         sh->shopts &= ~bi_shopts[k].flag;
       continue;
     }
-    if (!bi_shopt_get(sh, k)) status = 1;
-    if (!quiet) {
-      if (print)
-        buf_printf(&b, "shopt %s %s\n", bi_shopt_get(sh, k) ? "-s" : "-u",
-                   bi_shopts[k].name);
-      else
-        buf_printf(&b, "%-15s\t%s\n", bi_shopts[k].name,
-                   bi_shopt_get(sh, k) ? "on" : "off");
+    {
+      int v = oflag ? bi_setopt_get(sh, k) : bi_shopt_get(sh, k);
+      if (!v) status = 1;
+      if (!quiet) bi_shopt_line(&b, name, v, print, oflag);
     }
   }
-  {
-    int rc = bi_out(sh, &b);
-    return rc ? rc : status;
-  }
+  c = bi_out(sh, &b);
+  return c ? c : status;
 }
 
 /* getopts' own diagnostics name $0, even inside a function (where other
@@ -506,4 +515,22 @@ done:
   builtin_assign(sh, "OPTIND", nb, 0);
   builtin_assign(sh, name, "?", 0);
   return 1;
+}
+
+const char *bi_option_name(int shopt, size_t i) {
+  if (shopt) return i < BI_NSHOPTS ? bi_shopts[i].name : NULL;
+  return i < BI_NSETOPTS ? bi_setopts[i].name : NULL;
+}
+
+int builtin_optlist(shell *sh, int shopt, buf *b) {
+  const char *name;
+  size_t k;
+  int first = 1;
+  for (k = 0; (name = bi_option_name(shopt, k)); k++) {
+    if (!(shopt ? bi_shopt_get(sh, k) : bi_setopt_get(sh, k))) continue;
+    if (!first) buf_putc(b, ':');
+    buf_puts(b, name);
+    first = 0;
+  }
+  return b->err;
 }

@@ -6,6 +6,19 @@
 
 #include "builtin.h"
 
+/* Setting GLOBIGNORE to a non-empty value turns dotglob on, unsetting it
+ * turns dotglob off (bash's sv_globignore); an empty value changes
+ * nothing. Called whenever GLOBIGNORE may have changed. */
+void builtin_globignore_changed(shell *sh) {
+  const char *v;
+  if (!var_lookup(sh->vars, "GLOBIGNORE")) {
+    sh->shopts &= ~SH_SO_DOTGLOB;
+    return;
+  }
+  v = var_value(sh->vars, "GLOBIGNORE");
+  if (v && *v) sh->shopts |= SH_SO_DOTGLOB;
+}
+
 /* Assignment honoring -i (arithmetic) and readonly. */
 int builtin_assign(shell *sh, const char *name, const char *val,
                    unsigned flags) {
@@ -14,8 +27,12 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   char nb[24];
   const char *target;
   if (var_resolve(sh->vars, name, &target)) {
+    /* bash warns, then assigns the global a local `-n v=v` hides */
     interp_errf(sh, "warning: %s: circular name reference", name);
-    return 1;
+    v = var_lookup(sh->vars, name);
+    if (!v || v->level == 0) return 1;
+    rc = var_set(sh->vars, name, val, flags | VS_GLOBAL);
+    return rc == VAR_ERO ? 1 : rc;
   }
   if (strchr(target, '[')) return interp_assign_element(sh, target, val, flags);
   name = target;
@@ -45,6 +62,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   }
   if (rc) return rc;
   if (!strcmp(name, "SECONDS")) expand_seconds_assigned(sh, val);
+  if (!strcmp(name, "GLOBIGNORE")) builtin_globignore_changed(sh);
   if (sh->opts & SH_O_ALLEXPORT) {
     v = var_get(sh->vars, name, NULL);
     if (v && !(v->attr & VAR_EXPORT)) {
@@ -56,7 +74,7 @@ int builtin_assign(shell *sh, const char *name, const char *val,
   return 0;
 }
 
-static void bi_dq(buf *b, const char *s) {
+void builtin_dquote(buf *b, const char *s) {
   const char *p;
   /* bash shows values with control or non-ASCII bytes as $'...' */
   for (p = s; *p; p++)
@@ -121,12 +139,12 @@ int builtin_describe(shell *sh, var *v, buf *b) {
           if (plain)
             buf_puts(b, k);
           else
-            bi_dq(b, k);
+            builtin_dquote(b, k);
         }
         buf_puts(b, "]=");
       } else
         buf_printf(b, "[%lld]=", (long long)el[i]->idx);
-      bi_dq(b, el[i]->val);
+      builtin_dquote(b, el[i]->val);
     }
     if ((v->attr & VAR_ASSOC) && n) buf_putc(b, ' ');
     buf_puts(b, ")\n");
@@ -134,7 +152,7 @@ int builtin_describe(shell *sh, var *v, buf *b) {
     return b->err;
   }
   buf_putc(b, '=');
-  bi_dq(b, v->val ? v->val : "");
+  builtin_dquote(b, v->val ? v->val : "");
   buf_putc(b, '\n');
   return b->err;
 }
@@ -293,6 +311,7 @@ int bi_decl_one(shell *sh, const char *arg, unsigned set, unsigned clr,
                        (append ? VS_APPEND : 0) | (global ? VS_GLOBAL : 0));
       }
       if (rc < 0) return rc;
+      if (!strcmp(v->name, "GLOBIGNORE")) builtin_globignore_changed(sh);
     }
   }
   if (pend) {
@@ -308,6 +327,7 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
                            unsigned force_set) {
   unsigned set = force_set, clr = 0;
   int i, print = 0, funcs = 0, fnames = 0, global = 0, status = 0, rc;
+  int trace = -1; /* -t: 1, +t: 0 */
   const char *cmd = argv[0];
   buf b;
   if (local && !sh->funcs_active) {
@@ -334,7 +354,7 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
       case 'n': f = VAR_NAMEREF; break;
       case 'r': f = VAR_READONLY; break;
       case 'x': f = VAR_EXPORT; break;
-      case 't': break;
+      case 't': trace = plus ? 0 : 1; break;
       case 'p': print = 1; break;
       case 'f': funcs = 1; break;
       case 'F': fnames = 1; break;
@@ -383,7 +403,10 @@ static int bi_declare_impl(shell *sh, int argc, char **argv, int local,
       return bi_out(sh, &b);
     }
     for (; i < argc; i++) {
-      if (interp_func_get(sh, argv[i])) {
+      sh_func *fn = interp_func_get(sh, argv[i]);
+      if (fn && trace >= 0)
+        fn->trace = trace; /* `declare -ft f` sets, never prints */
+      else if (fn) {
         if (fnames)
           buf_printf(&b, "%s\n", argv[i]);
         else
@@ -729,6 +752,7 @@ int bi_unset(shell *sh, int argc, char **argv) {
         interp_errf(sh, "unset: %s: cannot unset: readonly variable", name);
         status = 1;
       }
+      if (!strcmp(name, "GLOBIGNORE")) builtin_globignore_changed(sh);
     } else if (!vars)
       interp_func_unset(sh, name);
   }

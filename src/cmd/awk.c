@@ -17,9 +17,10 @@
 #include <stdio.h> /* snprintf only */
 #include <string.h>
 
+#include "../cold.h"
 #include "awk.h"
 
-static const char awk_usage[] =
+static const char awk_usage[] MSB_COLD =
     "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\n"
     "Usage: awk [POSIX or GNU style options] [--] 'program' file ...\n"
     "POSIX options:\t\tGNU long options: (standard)\n"
@@ -41,7 +42,7 @@ static const char awk_usage[] =
     "\tawk -F: '{ print $1 }' /etc/passwd\n";
 
 static int awk_usage_err(cmd_ctx *c) {
-  buf_puts(c->err, awk_usage);
+  buf_puts(c->err, cold_get(awk_usage));
   return 1;
 }
 
@@ -423,7 +424,7 @@ int cmd_awk(cmd_ctx *c) {
       else if (awk_long(a, "characters-as-bytes", 2))
         ;
       else if (awk_long(a, "help", 1)) {
-        buf_puts(c->out, awk_usage);
+        buf_puts(c->out, cold_get(awk_usage));
         return 0;
       } else if (awk_long(a, "version", 1)) {
         buf_printf(c->out, "awk (memsandbox) %s\n", MSB_VERSION);
@@ -457,7 +458,7 @@ int cmd_awk(cmd_ctx *c) {
         break;
       case 'b': break;
       case 'k': o.csv = 1; break;
-      case 'h': buf_puts(c->out, awk_usage); return 0;
+      case 'h': buf_puts(c->out, cold_get(awk_usage)); return 0;
       case 'V':
         buf_printf(c->out, "awk (memsandbox) %s\n", MSB_VERSION);
         return 0;

@@ -7,9 +7,10 @@
  * A suffix equal to the whole name is kept, as GNU does. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char basename_usage[] =
+static const char basename_usage[] MSB_COLD =
     "Usage: basename NAME [SUFFIX]\n"
     "  or:  basename OPTION... NAME...\n"
     "Print NAME with any leading directory components removed.\n"

@@ -21,9 +21,10 @@
  * Usage: bc [options] [file ...] */
 #include <string.h>
 
+#include "../cold.h"
 #include "bc.h"
 
-static const char bc_usage[] =
+static const char bc_usage[] MSB_COLD =
     "usage: bc [options] [file ...]\n"
     "  -h  --help         print this usage and exit\n"
     "  -i  --interactive  force interactive mode\n"
@@ -44,7 +45,7 @@ static const cmd_opt bc_opts[] = {{'h', "help", CMD_ARG_NONE, 'h'},
 
 /* The -l library, written for memsandbox: each function works at a
  * higher scale and truncates its result to the caller's. */
-static const char bc_mathlib[] =
+static const char bc_mathlib[] MSB_COLD =
     "define e(x) {\n"
     "  auto a, d, f, i, m, n, s, v\n"
     "  s = scale\n"
@@ -1672,7 +1673,7 @@ int cmd_bc(cmd_ctx *c) {
   size_t err0 = c->err->len;
   cmd_opt_init(&g, c, bc_opts, bc_usage, CMD_OPTF_NOHELP);
   while ((k = cmd_opt_next(&g)) > 0) {
-    if (k == 'h') return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 0;
+    if (k == 'h') return buf_puts(c->out, cold_get(bc_usage)) ? MSB_ENOMEM : 0;
     if (k == 'v')
       return buf_puts(c->out,
                       "bc 1.07.1\nCopyright 1991-1994, 1997, 1998, "
@@ -1689,7 +1690,7 @@ int cmd_bc(cmd_ctx *c) {
   if (k == CMD_OPT_ERR) { /* GNU bc follows getopt's line with its usage */
     const char *e = buf_str(c->err) + err0, *try = strstr(e, "Try '");
     if (try) buf_truncate(c->err, err0 + (size_t)(try - e));
-    return buf_puts(c->out, bc_usage) ? MSB_ENOMEM : 1;
+    return buf_puts(c->out, cold_get(bc_usage)) ? MSB_ENOMEM : 1;
   }
   if (k < 0) return k;
   memset(&s, 0, sizeof s);
@@ -1699,7 +1700,7 @@ int cmd_bc(cmd_ctx *c) {
   s.linelen = bc_line_length(c);
   if (mathlib) {
     buf *out = c->out;
-    rc = bc_run_source(&s, "(library)", (const uint8_t *)bc_mathlib,
+    rc = bc_run_source(&s, "(library)", (const uint8_t *)cold_get(bc_mathlib),
                        sizeof bc_mathlib - 1);
     c->out = out;
     s.scale = 20;

@@ -9,9 +9,10 @@
  * and squeezing continue across files exactly like GNU cat. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cat_usage[] =
+static const char cat_usage[] MSB_COLD =
     "Usage: cat [OPTION]... [FILE]...\n"
     "Concatenate FILE(s) to standard output.\n"
     "\n"
@@ -85,7 +86,8 @@ static int cat_filter(cmd_ctx *c, cat_state *s, const uint8_t *d, size_t n) {
   buf *o = c->out;
   cmd_lines_init(&l, d, n, '\n');
   while (cmd_lines_next(&l, &rec, &len, &term)) {
-    if ((++s->lines_seen % 1000) == 0 && (rc = cmd_tick(c, 1)) < 0) return rc;
+    if ((++s->lines_seen % 1000) == 0 && (rc = cmd_tick_pause(c, 1)) < 0)
+      return rc;
     before = o->len;
     if (s->at_bol) {
       int blank = len == 0 && term;

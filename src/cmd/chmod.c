@@ -10,9 +10,10 @@
  * the mode. Symlinks met during -R are skipped; operands are followed. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char chmod_usage[] =
+static const char chmod_usage[] MSB_COLD =
     "Usage: chmod [OPTION]... MODE[,MODE]... FILE...\n"
     "  or:  chmod [OPTION]... OCTAL-MODE FILE...\n"
     "Change the mode of each FILE to MODE.\n"

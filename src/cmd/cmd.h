@@ -44,6 +44,23 @@ typedef int (*cmd_fn)(cmd_ctx *c);
 /* Its output for the start of its input is the start of its output for
  * all of it (cat, tr, cut): what it wrote from a cut pipe is true. */
 #define CMD_PREFIX 2u
+/* Its main loop may pause a paced run (cmd_tick_pause), so the shell calls
+ * it directly (cmd_call): a long `seq`, `cat` or `grep` no longer holds
+ * the host for its whole length. */
+#define CMD_PAUSES 4u
+
+struct coro;
+/* Where a paced run (issue 17) may pause inside a command: given by the
+ * shell when it called the command directly (cmd_call) from a point where
+ * the run may pause; NULL otherwise (pausing then would lose the frames of
+ * the calls through function pointers between, which wasm's Asyncify does
+ * not instrument). The steps alone decide where the run pauses. */
+typedef struct cmd_pace {
+  struct coro *co;       /* the run's coroutine */
+  const uint64_t *steps; /* the run's steps so far */
+  const uint64_t *until; /* pause once steps reach it; 0: never */
+  uint64_t *at;          /* where the run paused, for the host */
+} cmd_pace;
 
 typedef struct cmd_desc {
   const char *name;
@@ -96,6 +113,11 @@ struct cmd_ctx {
   const char *fail;
   char **envp;           /* exported "NAME=value", NULL-terminated */
   uint64_t *rng;         /* shared random state (seeded by the host) */
+  /* Bytes cmd_input gives of an endless device (/dev/zero, /dev/urandom,
+   * /dev/random, /dev/full): what the command reads at most (head -c N,
+   * od -N N). 0 refuses such a device (MSB_ENOTSUP): read to its end, it
+   * never ends. */
+  uint64_t dev_want;
   int64_t *clock_ns;     /* sandbox clock; sleep advances it */
   uint64_t out_max;      /* cmd_write fails with MSB_ELIMIT past this */
   void *shell;           /* opaque, for run() */
@@ -117,14 +139,16 @@ struct cmd_ctx {
   uintptr_t stack_floor;
   uint64_t rx_units; /* regex work paid for and not yet done (cmd_rx_exec) */
   uint64_t byte_carry; /* bytes of work not yet paid (cmd_charge_bytes) */
+  const cmd_pace *pace; /* see cmd_pace; NULL: the command runs whole */
 };
 
-/* Work by volume: every CMD_BYTES_PER_STEP bytes copied, scanned or
- * matched cost one step, in the shell (expansion results, writes to any
- * stream, input consumed) and in commands (files read), so that the step
- * limit bounds time whatever a step does: moving 1 KiB takes about as long
- * as the cheapest shell step in wasm. A script that moves a few MB pays a
- * few thousand steps, well inside either profile. */
+/* Work by volume: every CMD_BYTES_PER_STEP bytes a command copies, scans
+ * or matches (files read) cost one step, so that the step limit bounds
+ * time whatever a step does: moving 1 KiB takes about as long as the
+ * cheapest shell step in wasm. The shell's own byte work (expansions,
+ * assignments, writes to any stream, input consumed) is dearer per byte
+ * and pays SH_BYTES_PER_STEP (interp.h). A script that moves a few MB
+ * pays a few thousand steps, well inside either profile. */
 #define CMD_BYTES_PER_STEP 1024u
 
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
@@ -244,13 +268,21 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...)
 /* Charges n steps through c->tick (no-op without a tick hook). Commands
  * call it about every 1000 entries or lines and stop on a non-zero return. */
 int cmd_tick(cmd_ctx *c, uint64_t n);
+/* cmd_tick for the main loop of a command marked CMD_PAUSES, reached from
+ * the command's function through direct calls only: past the slice's end
+ * it pauses the run (see cmd_pace) and, once resumed, reports whether the
+ * host ended it meanwhile. */
+int cmd_tick_pause(cmd_ctx *c, uint64_t n);
 /* Charges n bytes of work (see CMD_BYTES_PER_STEP) through cmd_tick. */
 int cmd_charge_bytes(cmd_ctx *c, uint64_t n);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
- * normalised lexically (arena; NULL on out of memory). An empty operand
- * gives "", which every vfs call rejects with MSB_ENOENT, as Linux does. */
+ * normalised, ".." after a symlink as the kernel resolves it
+ * (vfs_abspath_phys; arena; NULL on out of memory). An empty operand
+ * gives "", which every vfs call rejects with MSB_ENOENT, as Linux does.
+ * cmd_path_lexical drops the name before each ".." (realpath -s). */
 const char *cmd_path(cmd_ctx *c, const char *operand);
+const char *cmd_path_lexical(cmd_ctx *c, const char *operand);
 /* MSB_ENOTDIR when operand ends in '/' but abs is not a directory (after
  * links), as the kernel reports for "file/"; else 0. cmd_path drops the
  * slash, so commands call this on operands before using abs. */
@@ -475,6 +507,8 @@ const char *cmd_getenv(const cmd_ctx *c, const char *name, size_t n);
  * above avoid command names (cmd_outf, not cmd_printf). */
 const cmd_desc *cmd_find(const char *name);
 const cmd_desc *cmd_table(size_t *count);
+/* Runs d's command with c (see CMD_PAUSES). */
+int cmd_call(const cmd_desc *d, cmd_ctx *c);
 /* Whether env, xargs and timeout can run NAME as a program: a path, a
  * command of the table, or the shell itself (bash, sh); shell functions
  * and builtins such as cd are not programs. */

@@ -9,9 +9,10 @@
  * Exit status 0 if the inputs are the same, 1 if different, 2 on trouble. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cmp_usage[] =
+static const char cmp_usage[] MSB_COLD =
     "Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]\n"
     "Compare two files byte by byte.\n"
     "\n"

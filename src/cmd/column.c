@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char column_usage[] =
+static const char column_usage[] MSB_COLD =
     "\n"
     "Usage:\n"
     " column [options] [<file>...]\n"

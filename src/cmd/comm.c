@@ -9,9 +9,10 @@
  * Usage: comm [OPTION]... FILE1 FILE2 */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char comm_usage[] =
+static const char comm_usage[] MSB_COLD =
     "Usage: comm [OPTION]... FILE1 FILE2\n"
     "Compare sorted files FILE1 and FILE2 line by line.\n"
     "\n"

@@ -5,7 +5,8 @@
  *        cp [OPTION]... -t DIRECTORY SOURCE...
  *   -a (-dR --preserve=all)  -d (no-dereference)  -f  -i  -n  -p  -r/-R
  *   -L -H -P  -s (symlinks instead of copies)  -T  -t DIR  -u  -v
- *   -l (hard links) is refused: the sandbox has no hard links.
+ *   -l (hard links instead of copies; with -r, refused: it would link
+ *      every file of the tree one by one).
  * A directory copied to a new name is one O(1) vfs_copy (shared subtree);
  * copying onto an existing directory merges entry by entry as GNU does.
  * With -R symlinks are copied as links (-P) unless -L/-H. As in GNU, a
@@ -14,9 +15,10 @@
  * tree cannot spill outside the destination through links in it. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cp_usage[] =
+static const char cp_usage[] MSB_COLD =
     "Usage: cp [OPTION]... [-T] SOURCE DEST\n"
     "  or:  cp [OPTION]... SOURCE... DIRECTORY\n"
     "  or:  cp [OPTION]... -t DIRECTORY SOURCE...\n"
@@ -77,6 +79,7 @@ enum { CP_DEREF_UNSET, CP_DEREF_NEVER, CP_DEREF_ALWAYS, CP_DEREF_CMDLINE };
 typedef struct cp_state {
   cmd_ctx *c;
   int rec, deref, preserve, noclobber, inter, update, verbose, symlink, force;
+  int hardlink;
   size_t in_pos;
   int status;
 } cp_state;
@@ -119,6 +122,23 @@ static int cp_umask(cp_state *s, const char *dabs) {
       break;
   cmd_walk_close(w);
   return rc < 0 ? rc : 0;
+}
+
+/* cp -l: dst becomes another name of src (GNU: refused onto an existing
+ * file unless -f). */
+static int cp_hardlink(cp_state *s, const char *sabs, const char *dabs,
+                       const char *src, const char *dst, int exists) {
+  cmd_ctx *c = s->c;
+  int rc;
+  if (exists && s->force) vfs_remove(c->fs, dabs, 0);
+  rc = vfs_link(c->fs, sabs, dabs);
+  if (rc == MSB_ENOMEM) return rc;
+  if (rc < 0) {
+    cmd_err(c, "cannot create hard link %s to %s: %s", cmd_quote(c, dst),
+            cmd_quote(c, src), cmd_strerror(rc));
+    return 1;
+  }
+  return cp_verbose(s, src, dst);
 }
 
 /* Copies one non-directory (file or link) onto dst. */
@@ -176,13 +196,16 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
     }
     return cp_verbose(s, src, dst);
   }
+  if (s->hardlink) return cp_hardlink(s, sabs, dabs, src, dst, exists);
   if (!follow) fl |= VFS_CP_NOFOLLOW;
   if (s->preserve) fl |= VFS_CP_KEEP_META;
   if (exists && sst->kind == VFS_LINK && !follow) vfs_remove(c->fs, dabs, 0);
   rc = vfs_copy(c->fs, sabs, dabs, fl);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
-    if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
+    if (rc == MSB_ENOSPC) /* the write failed: a full device or quota */
+      cmd_err(c, "error writing %s: %s", cmd_quote(c, dst), cmd_strerror(rc));
+    else if (rc == MSB_ENOENT || rc == MSB_ENOTDIR)
       cmd_err(
           c, "cannot create %s %s: %s",
           sst->kind == VFS_LINK && !follow ? "symbolic link" : "regular file",
@@ -227,6 +250,11 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
   int rc, status = 0;
   cmd_walk *w;
   cmd_walk_ent *e;
+  if (s->hardlink) {
+    cmd_err(c, "-l with directories is not supported in this sandbox: %s",
+            cmd_quote(c, src));
+    return 1;
+  }
   if (!strncmp(dabs, sabs, sl) &&
       (dabs[sl] == '/' || !dabs[sl] || !strcmp(sabs, "/"))) {
     if (!dabs[sl]) {
@@ -392,9 +420,7 @@ int cmd_cp(cmd_ctx *c) {
       s.inter = 1;
       s.noclobber = 0;
       break;
-    case 'l':
-      cmd_err(c, "hard links are not supported in this sandbox");
-      return 1;
+    case 'l': s.hardlink = 1; break;
     case 'L': s.deref = CP_DEREF_ALWAYS; break;
     case 'n':
       s.noclobber = 1;

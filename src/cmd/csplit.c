@@ -15,10 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char csplit_usage[] =
+static const char csplit_usage[] MSB_COLD =
     "Usage: csplit [OPTION]... FILE PATTERN...\n"
     "Output pieces of FILE separated by PATTERN(s) to files 'xx00', "
     "'xx01', ...,\n"

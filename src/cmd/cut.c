@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char cut_usage[] =
+static const char cut_usage[] MSB_COLD =
     "Usage: cut OPTION... [FILE]...\n"
     "Print selected parts of lines from each FILE to standard output.\n"
     "\n"

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 static const char *const date_days[] = {"Sunday",    "Monday",   "Tuesday",
@@ -240,7 +241,7 @@ static const cmd_opt date_opts[] = {{'d', "date", CMD_ARG_REQ, 'd'},
                                     {'f', "file", CMD_ARG_REQ, 'f'},
                                     {0, 0, 0, 0}};
 
-static const char date_usage[] =
+static const char date_usage[] MSB_COLD =
     "Usage: date [OPTION]... [+FORMAT]\n"
     "Display the current time in the given FORMAT.\n"
     "\n"

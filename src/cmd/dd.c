@@ -22,10 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../rng.h"
 #include "cmd.h"
 
-static const char dd_usage[] =
+static const char dd_usage[] MSB_COLD =
     "Usage: dd [OPERAND]...\n"
     "  or:  dd OPTION\n"
     "Copy a file, converting and formatting according to the operands.\n"
@@ -345,8 +346,8 @@ static int dd_write_file(cmd_ctx *c, const dd_args *a, const uint8_t *old,
   return 0;
 }
 
-/* if=/dev/zero, /dev/urandom or /dev/random, which the VFS does not hold:
- * the count= blocks dd will read, zeros or bytes from the sandbox's random
+/* if=/dev/zero, /dev/urandom or /dev/random, endless devices: the count=
+ * blocks dd will read, zeros or bytes from the sandbox's random
  * stream. 1 when it is not such a device, else 0, a status after a message
  * or a negative code. */
 static int dd_device(cmd_ctx *c, const dd_args *a, const uint8_t **d,
@@ -362,7 +363,9 @@ static int dd_device(cmd_ctx *c, const dd_args *a, const uint8_t **d,
   if (!zero && strcmp(a->in, "/dev/urandom") && strcmp(a->in, "/dev/random"))
     return 1;
   if (!(abs = cmd_path(c, a->in))) return MSB_ENOMEM;
-  if (vfs_stat(c->fs, abs, 1, &st) == 0) return 1;
+  if (vfs_stat(c->fs, abs, 1, &st) == 0 &&
+      (!(st.mode & VFS_CHR) || st.rdev == VFS_DEV_NULL))
+    return 1;
   if (!a->has_count) {
     cmd_err(c, "reading %s without count= is not supported in memsandbox",
             cmd_quote(c, a->in));

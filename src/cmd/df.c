@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char df_usage[] =
+static const char df_usage[] MSB_COLD =
     "Usage: df [OPTION]... [FILE]...\n"
     "Show information about the file system on which each FILE resides,\n"
     "or all file systems by default.\n"

@@ -23,9 +23,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char diff_usage[] =
+static const char diff_usage[] MSB_COLD =
     "Usage: diff [OPTION]... FILES\n"
     "Compare FILES line by line.\n"
     "\n"

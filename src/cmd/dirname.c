@@ -4,9 +4,10 @@
  *   -z, --zero  end each output line with NUL, not newline */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char dirname_usage[] =
+static const char dirname_usage[] MSB_COLD =
     "Usage: dirname [OPTION] NAME...\n"
     "Output each NAME with its last non-slash component and trailing "
     "slashes\n"

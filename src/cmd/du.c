@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char du_usage[] =
+static const char du_usage[] MSB_COLD =
     "Usage: du [OPTION]... [FILE]...\n"
     "Summarize device usage of the set of FILEs, recursively for "
     "directories.\n"
@@ -170,7 +171,9 @@ static int du_one(du_state *s, const char *op, uint64_t *total) {
       skip_post = 0;
       if (e->post) continue;
     }
-    if (s->hash_all && !e->post) {
+    /* a file of several names counts once, as GNU du without -l */
+    if ((s->hash_all || (e->st.kind != VFS_DIR && e->st.nlink > 1)) &&
+        !e->post) {
       int r = du_seen_add(s, e->st.ino);
       if (r < 0) {
         rc = r;

@@ -11,6 +11,7 @@
  * exported environment. -C, -S and the signal options are refused. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 static const cmd_opt env_opts[] = {
@@ -22,7 +23,7 @@ static const cmd_opt env_opts[] = {
     {'v', "debug", CMD_ARG_NONE, 'v'},
     {0, 0, 0, 0}};
 
-static const char env_usage[] =
+static const char env_usage[] MSB_COLD =
     "Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]\n"
     "Set each NAME to VALUE in the environment and run COMMAND.\n"
     "\n"

@@ -9,9 +9,10 @@
  * Usage: envsubst [OPTION] [SHELL-FORMAT] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char envsubst_usage[] =
+static const char envsubst_usage[] MSB_COLD =
     "Usage: envsubst [OPTION] [SHELL-FORMAT]\n"
     "\n"
     "Substitutes the values of environment variables.\n"
@@ -131,7 +132,7 @@ int cmd_envsubst(cmd_ctx *c) {
   cmd_opt_init(&g, c, envsubst_opts, envsubst_usage, CMD_OPTF_NOHELP);
   while ((k = cmd_opt_next(&g)) > 0) {
     if (k == 'v') vars = 1;
-    if (k == 'h') return cmd_puts(c, envsubst_usage);
+    if (k == 'h') return cmd_puts(c, cold_get(envsubst_usage));
     if (k == 'V') return cmd_puts(c, "envsubst (GNU gettext-runtime) 0.21\n");
   }
   if (k < 0) return k == CMD_OPT_ERR ? g.status : k;

@@ -7,9 +7,10 @@
  * Usage: expand [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char expand_usage[] =
+static const char expand_usage[] MSB_COLD =
     "Usage: expand [OPTION]... [FILE]...\n"
     "Convert tabs in each FILE to spaces, writing to standard output.\n"
     "\n"

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char factor_usage[] =
+static const char factor_usage[] MSB_COLD =
     "Usage: factor [NUMBER]...\n"
     "  or:  factor OPTION\n"
     "Print the prime factors of each specified integer NUMBER.  If none\n"

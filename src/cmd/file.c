@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char file_usage[] =
+static const char file_usage[] MSB_COLD =
     "Usage: file [-bhiL] [--mime-type] [--mime-encoding] [--] FILE...\n"
     "Determine type of FILEs.\n"
     "\n"
@@ -456,7 +457,8 @@ int cmd_file(cmd_ctx *c) {
       vfs_readlink(c->fs, abs, &desc);
       mt = "inode/symlink";
     } else if (st.mode & VFS_CHR) { /* /dev/null is 1,3 on Linux */
-      buf_puts(&desc, "character special (1/3)");
+      buf_printf(&desc, "character special (%u/%u)", (unsigned)(st.rdev >> 8),
+                 (unsigned)(st.rdev & 0xff));
       mt = "inode/chardevice";
     } else if (st.size == 0) {
       buf_puts(&desc, "empty");

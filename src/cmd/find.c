@@ -22,11 +22,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char find_usage[] =
+static const char find_usage[] MSB_COLD =
     "Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] "
     "[expression]\n"
     "\n"
@@ -1410,7 +1411,7 @@ int cmd_find_main(cmd_ctx *c) {
     else if (!strcmp(a, "-P"))
       s.follow = 0;
     else if (!strcmp(a, "--help")) {
-      buf_puts(c->out, find_usage);
+      buf_puts(c->out, cold_get(find_usage));
       return 0;
     } else if (!strcmp(a, "--version")) {
       buf_printf(c->out, "find (memsandbox) %s\n", MSB_VERSION);

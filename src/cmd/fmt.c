@@ -20,9 +20,10 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char fmt_usage[] =
+static const char fmt_usage[] MSB_COLD =
     "Usage: fmt [-WIDTH] [OPTION]... [FILE]...\n"
     "Reformat each paragraph in the FILE(s), writing to standard output.\n"
     "The option -WIDTH is an abbreviated form of --width=DIGITS.\n"

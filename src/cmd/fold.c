@@ -8,9 +8,10 @@
  * Usage: fold [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char fold_usage[] =
+static const char fold_usage[] MSB_COLD =
     "Usage: fold [OPTION]... [FILE]...\n"
     "Wrap input lines in each FILE, writing to standard output.\n"
     "\n"

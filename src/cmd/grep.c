@@ -21,6 +21,7 @@
  * Usage: grep [OPTION]... PATTERNS [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../regex.h"
 #include "cmd.h"
@@ -29,7 +30,7 @@
  * read of this many bytes. */
 #define GREP_BUFSIZE ((size_t)98304)
 
-static const char grep_usage[] =
+static const char grep_usage[] MSB_COLD =
     "Usage: grep [OPTION]... PATTERNS [FILE]...\n"
     "Search for PATTERNS in each FILE.\n"
     "Example: grep -i 'hello world' menu.h main.c\n"
@@ -341,7 +342,7 @@ static int grep_buf(grep_st *st, const char *name, const uint8_t *d,
     le = q ? (size_t)(q - d) : len;
     next = q ? le + 1 : len;
     lineno++;
-    if ((lineno & 1023) == 0 && (r = cmd_tick(c, 1)) != 0) return r;
+    if ((lineno & 1023) == 0 && (r = cmd_tick_pause(c, 1)) != 0) return r;
     if (st->maxcount >= 0 && nsel >= (uint64_t)st->maxcount) {
       /* Past -m: only trailing context remains. */
       if (after_left > 0 && outlines && (!binary || le < binstart)) {
@@ -893,7 +894,7 @@ int cmd_grep(cmd_ctx *c) {
         else {
           /* GNU grep answers an unknown WHEN with its --help text. */
           buf_finish(&pats);
-          buf_puts(c->out, grep_usage);
+          buf_puts(c->out, cold_get(grep_usage));
           return 0;
         }
         buf_finish(&pats);

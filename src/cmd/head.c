@@ -8,9 +8,10 @@
  * Usage: head [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char head_usage[] =
+static const char head_usage[] MSB_COLD =
     "Usage: head [OPTION]... [FILE]...\n"
     "Print the first 10 lines of each FILE to standard output.\n"
     "With more than one FILE, precede each with a header giving the file "
@@ -38,6 +39,11 @@ static const cmd_opt head_opts[] = {{'c', "bytes", CMD_ARG_REQ, 'c'},
                                     {'v', "verbose", CMD_ARG_NONE, 'v'},
                                     {'z', "zero-terminated", CMD_ARG_NONE, 'z'},
                                     {0, 0, 0, 0}};
+
+/* Bytes of an endless device head -n reads for its lines: /dev/urandom
+ * holds a newline every 256 bytes on average; /dev/zero none, so its
+ * lines end there (Linux would read until memory runs out). */
+#define HEAD_DEV_LINES ((uint64_t)1 << 20)
 
 /* Parses [-]NUM with GNU size suffixes; 0 or prints and returns 1. */
 static int head_num(cmd_ctx *c, const char *s, int bytes, uint64_t *n,
@@ -87,6 +93,8 @@ int cmd_head(cmd_ctx *c) {
     const uint8_t *d;
     size_t len, end;
     int rc, enough = 0;
+    /* of an endless device, what head prints at most (lines: a bound) */
+    c->dev_want = allbut ? 0 : bytes ? n : n ? HEAD_DEV_LINES : 0;
     if (!cmd_headtail_open(c, ops[i], verbose, &first, &d, &len)) {
       status = 1;
       continue;

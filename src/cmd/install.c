@@ -17,9 +17,10 @@
  *        install [OPTION]... -d DIRECTORY... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char install_usage[] =
+static const char install_usage[] MSB_COLD =
     "Usage: install [OPTION]... [-T] SOURCE DEST\n"
     "  or:  install [OPTION]... SOURCE... DIRECTORY\n"
     "  or:  install [OPTION]... -t DIRECTORY SOURCE...\n"
@@ -155,6 +156,9 @@ static int install_one(void *arg, const char *src, const char *dst) {
             cmd_quote(c, dst));
     return 1;
   }
+  /* GNU install unlinks the destination first: other hard links keep it */
+  if (vfs_stat(c->fs, dabs, 0, &st) == 0 && st.kind == VFS_FILE && st.nlink > 1)
+    vfs_remove(c->fs, dabs, 0);
   rc = vfs_copy(c->fs, sabs, dabs, VFS_CP_OVERWRITE | VFS_CP_KEEP_META);
   if (rc == 0) rc = vfs_chmod(c->fs, dabs, s->mode);
   if (rc == 0 && !s->keep_time) rc = vfs_utime(c->fs, dabs, *c->clock_ns, 0);

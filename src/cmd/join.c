@@ -11,9 +11,10 @@
  * Usage: join [OPTION]... FILE1 FILE2 */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char join_usage[] =
+static const char join_usage[] MSB_COLD =
     "Usage: join [OPTION]... FILE1 FILE2\n"
     "For each pair of input lines with identical join fields, write a line "
     "to\n"

@@ -5,9 +5,12 @@
  * errors and invalid input, -e's 1 (last output false or null) and 4 (no
  * output), halt_error's code. The language lives in jq_parse.c,
  * jq_eval.c and jq_builtin.c, values and JSON text in jq_value.c and
- * jq_json.c. Deviations: -C (colour), -L and modules are refused;
- * `input_line_number` is 0; --seq does not parse RS-separated input;
- * $__prog_args is not provided; times are UTC (the sandbox's TZ).
+ * jq_json.c. Input modes: JSON texts, -R lines, -s, --seq
+ * (RS-separated, jq's recovery rules), --stream / --stream-errors (events
+ * as the text is read). Deviations: -C (colour), -L and modules are
+ * refused; $__prog_args is not provided; times are UTC (the sandbox's
+ * TZ); the version and --build-configuration are jq 1.7.1's release
+ * ones, not the oracle build's "1.7.1-dirty".
  *
  * Usage: jq [options] <jq filter> [file...] */
 #include <math.h>
@@ -15,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "jq.h"
 
-static const char jq_usage[] =
+static const char jq_usage[] MSB_COLD =
+    "jq - commandline JSON processor [version 1.7.1]\n"
+    "\n"
     "Usage:\tjq [options] <jq filter> [file...]\n"
     "\tjq [options] --args <jq filter> [strings...]\n"
     "\tjq [options] --jsonargs <jq filter> [JSON_TEXTS...]\n"
@@ -93,9 +99,10 @@ static const char jq_usage[] =
 
 typedef struct jq_opts {
   int null_in, raw_in, slurp, raw_out, join, raw0, seq, stream, exit_st;
+  int stream_errors;
   int tab, indent, ascii, sort;
   const char *prog;
-  const char *prog_file;
+  int from_file; /* -f: the program operand names a file */
   char **files;
   int nfiles;
   const char **gnames;
@@ -119,15 +126,33 @@ typedef struct jq_in {
   int status;        /* 2 when a file could not be read */
   size_t raw_pos;
   int slurped;
+  const uint8_t *last_end; /* after the last value read */
+  jv evq;                  /* --stream: events read, next at evi */
+  size_t evi;
+  int err_pending;         /* --stream: a parse error after the events */
+  int ended;               /* --stream-errors: reported an error */
+  int seq_wait;            /* --seq: before the first RS */
+  int resync;              /* --seq: the error was inside a text */
 } jq_in;
+
+/* jq's die(): the hint after a usage error. */
+static void jq_die_hint(cmd_ctx *c) {
+  buf_puts(c->err,
+           "Use jq --help for help with command-line options,\n"
+           "or see the jq manpage, or online docs  at "
+           "https://jqlang.github.io/jq\n");
+}
 
 static void jq_usage_err(cmd_ctx *c, const char *fmt, const char *arg) {
   buf_puts(c->err, "jq: ");
   buf_printf(c->err, fmt, arg);
-  buf_puts(c->err,
-           "\nUse jq --help for help with command-line options,\n"
-           "or see the jq manpage, or online docs  at "
-           "https://jqlang.github.io/jq\n");
+  buf_putc(c->err, '\n');
+  jq_die_hint(c);
+}
+
+/* jq_load_file's reason: jq words a directory its own way. */
+static const char *jq_open_reason(int rc) {
+  return rc == MSB_EISDIR ? "It's a directory" : cmd_strerror(rc);
 }
 
 /* Lines jq has read when the parser has the value ending before p. */
@@ -144,6 +169,8 @@ static size_t jq_lines(jq_in *in, const uint8_t *p) {
   return in->lc_n;
 }
 
+static void jq_seq_text(jq_in *in, const uint8_t *p);
+
 static int jq_open_next(jq_in *in) {
   cmd_ctx *c = in->E->c;
   jq_opts *o = in->o;
@@ -154,8 +181,10 @@ static int jq_open_next(jq_in *in) {
     rc = cmd_input(c, f, &in->d, &in->len);
     if (rc == MSB_ENOMEM) return rc;
     if (rc < 0) {
-      buf_printf(c->err, "jq: error: Could not open %s: %s\n", f,
+      buf_printf(c->err, "jq: error: Could not open file %s: %s\n", f,
                  cmd_strerror(rc));
+      in->name = f; /* jq names it in later errors all the same */
+      in->lc_n = 0;
       in->status = 2;
       continue;
     }
@@ -163,9 +192,11 @@ static int jq_open_next(jq_in *in) {
     /* reading is work like any other command's */
     if ((rc = cmd_charge_bytes(c, in->len)) < 0) return rc;
     in->name = strcmp(f, "-") ? f : "<stdin>";
-    in->E->input_name = strcmp(f, "-") ? f : NULL;
+    in->E->input_name = in->name;
     in->lc_pos = in->lc_n = in->raw_pos = 0;
     jq_rd_init(&in->rd, &in->E->R, in->d, in->len);
+    if (o->seq && !in->seq_wait) jq_seq_text(in, in->d);
+    in->last_end = in->d;
     in->open = 1;
     return 1;
   }
@@ -190,26 +221,175 @@ static int jq_next_raw(jq_in *in, jv *out) {
     *out = jv_str_utf8(&in->E->R, (const char *)s, (size_t)(nl - s));
     in->raw_pos = (size_t)(nl - in->d) + (nl < in->d + in->len);
     in->lc_n += nl < in->d + in->len;
+    in->E->input_line = in->lc_n;
     return 1;
   }
+}
+
+/* jq reads a line at a time and closes a file on the read after the one
+ * that met its end; errors after that are "at <unknown>". That read has
+ * happened by the end of the input when the text does not end in a
+ * newline and the last value ended on its last line. */
+static int jq_closed_at_eof(jq_in *in) {
+  const uint8_t *end = in->d + in->len;
+  if (!in->len || end[-1] == '\n') return 0;
+  return !memchr(in->last_end, '\n', (size_t)(end - in->last_end));
+}
+
+/* The reader's last error as jq words it. */
+static jv jq_parse_msg(jq_in *in) {
+  char t[256];
+  snprintf(t, sizeof t, "%s at line %zu, column %zu%s", in->rd.err,
+           in->rd.eline, in->rd.ecol, in->resync ? " (need RS to resync)" : "");
+  return jv_cstr(&in->E->R, t);
+}
+
+/* ---- --seq ----------------------------------------------------------- */
+
+/* --seq reads RS-separated texts as jq 1.7.1 does: bytes before the first
+ * RS are skipped, an RS ends the text before it (inside a string too),
+ * a value the RS cut off is an error unless whitespace preceded the RS, a
+ * bare number right before an RS or the end may have been truncated so
+ * it is an error, and after any other error the reading goes on right
+ * after the offending byte. Errors are not fatal: jq prints them as
+ * "ignoring parse error". */
+#define JQ_RS 0x1e
+
+/* Reads the text starting at p, up to the next RS or the end. */
+static void jq_seq_text(jq_in *in, const uint8_t *p) {
+  const uint8_t *end = in->d + in->len;
+  const uint8_t *rs = memchr(p, JQ_RS, (size_t)(end - p));
+  in->rd.p = p;
+  in->rd.end = rs ? rs : end;
+}
+
+static int jq_isws(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Like jq_rd_next; -1 errors leave the message in in->rd and the reading
+ * ready to go on. */
+static int jq_seq_next(jq_in *in, jv *out) {
+  jq_rd *r = &in->rd;
+  const uint8_t *end = in->d + in->len, *text;
+  int rc, at_rs;
+  in->resync = 0;
+  for (;;) {
+    if (in->seq_wait) {
+      const uint8_t *rs = memchr(r->p, JQ_RS, (size_t)(end - r->p));
+      if (!rs) {
+        if (in->fi < in->o->nfiles) return 0;
+        jq_rd_fail(r, "Unfinished abandoned text at EOF", end);
+        r->p = r->end = end;
+        in->seq_wait = 0;
+        return -1;
+      }
+      in->seq_wait = 0;
+      jq_seq_text(in, rs + 1);
+    }
+    text = r->p;
+    at_rs = r->end < end;
+    rc = jq_rd_next(r, out);
+    if (rc == 1 && r->p == r->end && out->k <= JV_NUMBER &&
+        !jq_isws(r->p[-1]) && (at_rs || out->k == JV_NUMBER)) {
+      /* a bare literal the RS or the end cut */
+      int num = out->k == JV_NUMBER;
+      jv_unref(&in->E->R, *out);
+      if (!at_rs) {
+        jq_rd_fail(r, "Potentially truncated top-level numeric value at EOF",
+                   end);
+        return -1;
+      }
+      jq_rd_fail(r,
+                 num ? "Potentially truncated top-level numeric value"
+                     : "Truncated value",
+                 r->end + 1);
+      jq_seq_text(in, r->end + 1);
+      return -1;
+    }
+    if (rc == 1) return 1;
+    if (rc == 0) {
+      if (!at_rs) return 0;
+      jq_seq_text(in, r->end + 1);
+      continue;
+    }
+    if (!strstr(r->err, "at EOF")) {
+      /* jq resets its parser and reads on after the byte */
+      in->resync = 1;
+      jq_seq_text(in, r->errp);
+      return -1;
+    }
+    if (!at_rs) return -1;
+    {
+      const uint8_t *rs = r->end;
+      int ws = rs > text && jq_isws(rs[-1]);
+      jq_rd_fail(r, "Truncated value", rs + 1);
+      jq_seq_text(in, rs + 1);
+      if (!ws) return -1;
+    }
+  }
+}
+
+/* --stream: the next queued event, or after the events read before a
+ * parse error, the error (as an event under --stream-errors). Returns 1,
+ * -2 for the error, or 0 when the queue is empty. */
+static int jq_next_event(jq_in *in, jv *out) {
+  jq_rt *R = &in->E->R;
+  if (in->evq.k == JV_ARRAY && in->evi < jv_alen(in->evq)) {
+    *out = jv_ref(jv_aget(in->evq, in->evi++));
+    return 1;
+  }
+  if (!in->err_pending) return 0;
+  in->err_pending = 0;
+  if (!in->o->stream_errors) {
+    in->failed = 1;
+    return -2;
+  }
+  /* the reading ends there, but not as a failure */
+  in->ended = 1;
+  *out = jv_arr(R);
+  jv_apush(R, out, jq_parse_msg(in));
+  jv_apush(R, out, jv_ref(in->rd.epath));
+  return 1;
 }
 
 static int jq_next_value(jq_in *in, jv *out) {
   for (;;) {
     int rc;
-    if (in->failed) return 0;
+    if (in->o->stream && (rc = jq_next_event(in, out)) != 0) return rc;
+    if (in->failed || in->ended) return 0;
     if (!in->open) {
       rc = jq_open_next(in);
       if (rc <= 0) return rc;
     }
-    rc = jq_rd_next(&in->rd, out);
+    if (in->o->stream) {
+      jv_unref(&in->E->R, in->evq);
+      in->evq = jv_arr(&in->E->R);
+      in->evi = 0;
+      in->rd.evs = &in->evq;
+    }
+    rc = in->o->seq ? jq_seq_next(in, out) : jq_rd_next(&in->rd, out);
     if (rc == 1) {
       in->E->input_line = jq_lines(in, in->rd.p);
-      return 1;
+      in->last_end = in->rd.p;
+      if (!in->o->stream) return 1;
+      jv_unref(&in->E->R, *out);
+      continue;
+    }
+    if (rc == 0 && jq_closed_at_eof(in)) {
+      /* closing the file forgets its name and line count */
+      in->name = NULL;
+      in->lc_n = in->E->input_line = 0;
+    }
+    if (rc < 0 && in->o->seq) {
+      jq_lines(in, in->rd.errp); /* errors are "at" the lines read */
+      return -3;                 /* not fatal */
     }
     if (rc < 0) {
-      buf_printf(in->E->c->err, "jq: parse error: %s at line %zu, column %zu\n",
-                 in->rd.err, in->rd.eline, in->rd.ecol);
+      if (in->o->stream) {
+        in->err_pending = 1;
+        continue;
+      }
       in->failed = 1;
       return -2;
     }
@@ -217,11 +397,65 @@ static int jq_next_value(jq_in *in, jv *out) {
   }
 }
 
+static int jq_slurp(jq_in *in, jv *out);
+
+/* A parse error of the main input loop, printed; -3 is --seq's. */
+static void jq_parse_error(jq_in *in, int rc) {
+  jv m = jq_parse_msg(in);
+  buf_printf(in->E->c->err, "jq: %s: %s\n",
+             rc == -3 ? "ignoring parse error" : "parse error", jv_sp(m));
+  jv_unref(&in->E->R, m);
+}
+
 static int jq_input_cb(jq_ev *E, jv *out) {
   jq_in *in = E->input_ctx;
-  int rc = in->o->raw_in ? jq_next_raw(in, out) : jq_next_value(in, out);
-  if (rc == -2) return 0;
+  int rc;
+  if (in->o->slurp) {
+    /* -n -s: `input` yields the slurped array once */
+    if (in->slurped) return 0;
+    in->slurped = 1;
+    rc = jq_slurp(in, out);
+    return rc < 0 ? rc : rc == 5 ? 0 : 1;
+  }
+  rc = in->o->raw_in ? jq_next_raw(in, out) : jq_next_value(in, out);
+  if (rc == -2 || rc == -3) {
+    /* for input/inputs a parse error is an error of the program */
+    E->err = jq_parse_msg(in);
+    return JQ_INPUT_ERR;
+  }
   return rc;
+}
+
+/* -s: every input as one value (a string with -R). Returns 0 and *out,
+ * 5 after a parse error (printed) or a negative code. */
+static int jq_slurp(jq_in *in, jv *out) {
+  jq_rt *R = &in->E->R;
+  jv all, v;
+  int rc;
+  if (in->o->raw_in) {
+    all = jv_str(R, "", 0);
+    while ((rc = jq_open_next(in)) > 0) {
+      all = jv_sappend(R, all, (const char *)in->d, in->len);
+      in->open = 0;
+    }
+    *out = jv_str_utf8(R, jv_sp(all), jv_sl(all));
+    jv_unref(R, all);
+    return rc < 0 ? rc : 0;
+  }
+  all = jv_arr(R);
+  while ((rc = jq_next_value(in, &v)) > 0 || rc == -3) {
+    if (rc == -3)
+      jq_parse_error(in, rc);
+    else
+      jv_apush(R, &all, v);
+  }
+  if (rc < 0) {
+    jv_unref(R, all);
+    if (rc == -2) jq_parse_error(in, rc);
+    return rc == -2 ? 5 : rc;
+  }
+  *out = all;
+  return 0;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -233,45 +467,6 @@ typedef struct jq_out {
   int any;
   jv last;
 } jq_out;
-
-static void jq_stream_ev(jq_ev *E, jv v, jv path, int top, jv *evs) {
-  jq_rt *R = &E->R;
-  if ((v.k == JV_ARRAY && jv_alen(v)) || (v.k == JV_OBJECT && jv_olen(v))) {
-    jv lastp = jv_null();
-    if (v.k == JV_ARRAY) {
-      size_t i;
-      for (i = 0; i < jv_alen(v); i++) {
-        jv p = jv_ref(path);
-        jv_apush(R, &p, jv_num((double)i));
-        jq_stream_ev(E, jv_aget(v, i), jv_ref(p), 0, evs);
-        jv_unref(R, lastp);
-        lastp = p;
-      }
-    } else {
-      jq_ent *e;
-      size_t it = 0;
-      while ((e = jv_onext(v, &it))) {
-        jv p = jv_ref(path);
-        jv_apush(R, &p, jv_ref(e->key));
-        jq_stream_ev(E, e->val, jv_ref(p), 0, evs);
-        jv_unref(R, lastp);
-        lastp = p;
-      }
-    }
-    {
-      jv ev = jv_arr(R);
-      jv_apush(R, &ev, lastp);
-      jv_apush(R, evs, ev);
-    }
-  } else {
-    jv ev = jv_arr(R);
-    jv_apush(R, &ev, jv_ref(path));
-    jv_apush(R, &ev, jv_ref(v));
-    jv_apush(R, evs, ev);
-  }
-  (void)top;
-  jv_unref(R, path);
-}
 
 static int jq_k_out(jq_ev *E, jv v, jv p, void *d) {
   jq_out *o = d;
@@ -306,15 +501,7 @@ static int jq_k_out(jq_ev *E, jv v, jv p, void *d) {
 static int jq_run1(jq_ev *E, jq_node *prog, jv v, jq_out *o, jq_in *in,
                    const char *where) {
   int rc;
-  if (o->o->stream) {
-    jv evs = jv_arr(&E->R);
-    size_t i;
-    jq_stream_ev(E, v, jv_arr(&E->R), 1, &evs);
-    for (i = 0, rc = 0; i < jv_alen(evs) && !rc; i++)
-      rc = jq_eval(E, prog, NULL, jv_aget(evs, i), jq_pt_off(), jq_k_out, o);
-    jv_unref(&E->R, evs);
-  } else
-    rc = jq_eval(E, prog, NULL, v, jq_pt_off(), jq_k_out, o);
+  rc = jq_eval(E, prog, NULL, v, jq_pt_off(), jq_k_out, o);
   if (rc == JQ_ERRX) rc = JQ_ERR;
   if (rc == JQ_ERR) {
     jv e = E->err;
@@ -355,6 +542,13 @@ static int jq_read_file(cmd_ctx *c, const char *f, const uint8_t **d,
 }
 
 static int jq_addarg(jq_ev *E, jq_opts *o, const char *name, jv v) {
+  int i;
+  /* the first definition of a name wins, as in jq */
+  for (i = 0; i < o->ng; i++)
+    if (!strcmp(o->gnames[i], name)) {
+      jv_unref(&E->R, v);
+      return 0;
+    }
   o->gnames[o->ng] = name;
   o->gvals[o->ng++] = jv_ref(v);
   jv_oset(&E->R, &o->named, jv_cstr(&E->R, name), v);
@@ -373,8 +567,12 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
   o->named = jv_obj(&E->R);
   for (i = 1; i < c->argc; i++) {
     const char *a = c->argv[i];
-    if (dashdash || a[0] != '-' || !a[1] || (a[1] >= '0' && a[1] <= '9')) {
-      if (!o->prog && !o->prog_file)
+    /* jq takes an argument for an option only when it is "--..." or
+       "-" and a letter: "-." and "-1" are programs */
+    if (dashdash || a[0] != '-' ||
+        !(a[1] == '-' || (a[1] >= 'a' && a[1] <= 'z') ||
+          (a[1] >= 'A' && a[1] <= 'Z'))) {
+      if (!o->prog)
         o->prog = a;
       else if (args_mode == 1)
         jv_apush(&E->R, &o->positional, jv_cstr(&E->R, a));
@@ -432,7 +630,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
       else if (!strcmp(l, "stream"))
         o->stream = 1;
       else if (!strcmp(l, "stream-errors"))
-        o->stream = 1;
+        o->stream = o->stream_errors = 1;
       else if (!strcmp(l, "exit-status"))
         o->exit_st = 1;
       else if (!strcmp(l, "args"))
@@ -440,7 +638,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
       else if (!strcmp(l, "jsonargs"))
         args_mode = 2;
       else if (!strcmp(l, "help")) {
-        buf_puts(c->out, jq_usage);
+        buf_puts(c->out, cold_get(jq_usage));
         return -100;
       } else if (!strcmp(l, "version")) {
         buf_puts(c->out, "jq-1.7.1\n");
@@ -449,26 +647,21 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
         buf_puts(c->out, "memsandbox\n");
         return -100;
       } else if (!strcmp(l, "indent")) {
-        long n;
-        char *end;
+        int n;
         if (i + 1 >= c->argc) {
           jq_usage_err(c, "--indent takes one parameter%s", "");
           return 2;
         }
-        n = strtol(c->argv[++i], &end, 10);
-        if (*end || n < -1 || n > 7) {
+        /* atoi as jq: "x" is 0, "3x" is 3; -1 means tabs */
+        n = atoi(c->argv[++i]);
+        if (n < -1 || n > 7) {
           jq_usage_err(c, "--indent takes a number between -1 and 7%s", "");
           return 2;
         }
-        o->indent = n < 0 ? 0 : (int)n;
-        o->tab = 0;
+        o->indent = n < 0 ? 1 : n;
+        o->tab = n < 0;
       } else if (!strcmp(l, "from-file")) {
-        if (i + 1 >= c->argc) {
-          jq_usage_err(c, "-f takes a parameter: (e.g. -f file)%s", "");
-          return 2;
-        }
-        if (o->prog) o->files[o->nfiles++] = (char *)o->prog, o->prog = NULL;
-        o->prog_file = c->argv[++i];
+        o->from_file = 1;
       } else if (!strcmp(l, "arg") || !strcmp(l, "argjson") ||
                  !strcmp(l, "slurpfile") || !strcmp(l, "rawfile")) {
         const char *name, *val;
@@ -481,7 +674,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
                      !strcmp(l, "arg")       ? "value"
                      : !strcmp(l, "argjson") ? "text"
                                              : "filename");
-          jq_usage_err(c, "%s", "");
+          jq_die_hint(c);
           return 2;
         }
         name = c->argv[++i];
@@ -506,11 +699,11 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
             buf_printf(c->err,
                        "jq: Bad JSON in --%s %s %s: Could not open "
                        "%s: %s\n",
-                       l, name, val, val, cmd_strerror(rc));
+                       l, name, val, val, jq_open_reason(rc));
             return 2;
           }
           if (!strcmp(l, "rawfile"))
-            v = jv_str(&E->R, (const char *)d, n);
+            v = jv_str_utf8(&E->R, (const char *)d, n); /* U+FFFD */
           else {
             jq_rd r;
             jv x;
@@ -530,7 +723,7 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
         }
         jq_addarg(E, o, name, v);
       } else {
-        jq_usage_err(c, "Unknown option: %s", a);
+        jq_usage_err(c, "Unknown option %s", a);
         return 2;
       }
       continue;
@@ -559,21 +752,10 @@ static int jq_parse_opts(jq_ev *E, jq_opts *o) {
                    "jq: memsandbox: modules (-L) are not "
                    "supported\n");
           return 2;
-        case 'h': buf_puts(c->out, jq_usage); return -100;
+        case 'h': buf_puts(c->out, cold_get(jq_usage)); return -100;
         case 'V': buf_puts(c->out, "jq-1.7.1\n"); return -100;
-        case 'f':
-          if (i + 1 >= c->argc) {
-            jq_usage_err(c, "-f takes a parameter: (e.g. -f file)%s", "");
-            return 2;
-          }
-          if (o->prog) o->files[o->nfiles++] = (char *)o->prog, o->prog = NULL;
-          o->prog_file = c->argv[++i];
-          break;
-        default: {
-          char t[3] = {'-', *p, 0};
-          jq_usage_err(c, "Unknown option %s", t);
-          return 2;
-        }
+        case 'f': o->from_file = 1; break;
+        default: jq_usage_err(c, "Unknown option %s", a); return 2;
         }
       }
     }
@@ -604,13 +786,13 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   jq_out out;
   const char *src = o->prog;
   jv *gvals;
-  if (o->prog_file) {
+  if (o->from_file && o->prog) {
     const uint8_t *d;
     size_t n;
-    int r = cmd_input(c, o->prog_file, &d, &n);
+    int r = cmd_input(c, o->prog, &d, &n);
     if (r < 0) {
-      buf_printf(c->err, "jq: error: Could not open %s: %s\n", o->prog_file,
-                 cmd_strerror(r));
+      buf_printf(c->err, "jq: Could not open %s: %s\n", o->prog,
+                 jq_open_reason(r));
       return 2;
     }
     src = arena_strndup(ar, (const char *)d, n);
@@ -626,8 +808,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     jv_oset(&E->R, &args, jv_cstr(&E->R, "named"), jv_ref(o->named));
     o->gvals[o->ng++] = args;
   }
-  nerr = jq_compile(ar, &E->R, jq_prelude, src, o->gnames, o->ng, &gnodes,
-                    &prog, &err);
+  nerr = jq_compile(ar, &E->R, cold_get(jq_prelude), src, o->gnames, o->ng,
+                    &gnodes, &prog, &err);
   if (E->R.oom) {
     buf_finish(&err);
     return MSB_ENOMEM;
@@ -648,6 +830,7 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   E->nglobals = o->ng;
 
   memset(&in, 0, sizeof in);
+  in.seq_wait = o->seq;
   in.E = E;
   in.o = o;
   E->input_ctx = &in;
@@ -658,6 +841,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   out.fmt.tab = o->tab;
   out.fmt.ascii = o->ascii;
   out.fmt.sort = o->sort;
+  E->debug_fmt.ascii = o->ascii;
+  E->debug_fmt.sort = o->sort;
   out.last = jv_null();
   buf_init(&out.tmp, E->R.m);
 
@@ -665,34 +850,18 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
     rc = jq_run1(E, prog, jv_null(), &out, &in, NULL);
   } else if (o->slurp) {
     jv all;
-    if (o->raw_in) {
-      all = jv_str(&E->R, "", 0);
-      while ((rc = jq_open_next(&in)) > 0) {
-        all = jv_sappend(&E->R, all, (const char *)in.d, in.len);
-        in.open = 0;
-      }
-      {
-        jv t = jv_str_utf8(&E->R, jv_sp(all), jv_sl(all));
-        jv_unref(&E->R, all);
-        all = t;
-      }
-    } else {
-      jv v;
-      all = jv_arr(&E->R);
-      while ((rc = jq_next_value(&in, &v)) > 0) jv_apush(&E->R, &all, v);
-      if (rc == -2) status = 5, rc = 0;
-    }
-    if (rc >= 0 || rc == -2) {
-      if (status == 5) {
-        jv_unref(&E->R, all);
-        rc = 0;
-      } else
-        rc = jq_run1(E, prog, all, &out, &in, NULL), jv_unref(&E->R, all);
-    }
+    in.slurped = 1;
+    rc = jq_slurp(&in, &all);
+    if (rc == 5)
+      status = 5, rc = 0;
+    else if (rc == 0)
+      rc = jq_run1(E, prog, all, &out, &in, NULL), jv_unref(&E->R, all);
   } else {
     jv v;
     for (;;) {
-      int r = jq_input_cb(E, &v);
+      int r = o->raw_in ? jq_next_raw(&in, &v) : jq_next_value(&in, &v);
+      if (r == -2 || r == -3) jq_parse_error(&in, r);
+      if (r == -3) continue;
       if (r <= 0) {
         if (in.failed) status = 5;
         rc = r == -2 ? 0 : r;
@@ -708,14 +877,19 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   }
   if (rc == 5) status = 5, rc = 0;
   if (rc == JQ_HALT) {
+    /* jq exits with halt's code; a negative one is 0, or its absolute
+       value under -e */
     rc = 0;
     status = E->halt_code;
-  }
-  if (rc == 0 && in.status && !status) status = in.status;
-  if (rc == 0 && o->exit_st && status == 0)
+    if (status < 0) status = o->exit_st ? -status : 0;
+  } else if (rc == 0 && o->exit_st && status == 0)
     status = !out.any ? 4 : jv_truthy(out.last) ? 0 : 1;
+  /* an input file that could not be opened makes the status 2 */
+  if (rc == 0 && in.status) status = in.status;
   jv_unref(&E->R, out.last);
   buf_finish(&out.tmp);
+  jv_unref(&E->R, in.evq);
+  jv_unref(&E->R, in.rd.epath);
   if (E->R.oom && rc == 0) rc = MSB_ENOMEM;
   return rc < 0 ? rc : status;
 }

@@ -144,7 +144,16 @@ typedef struct jq_rd {
   const char *err;  /* message on failure */
   size_t eline, ecol;
   int depth;
+  /* --stream: when set, jq_rd_next appends jq's stream events
+   * ([path, leaf] and [path] when a container closes) here as the text
+   * is read, the ones before an error included; epath is the path
+   * where an error stopped the reading (owned, --stream-errors). */
+  jv *evs;
+  jv epath;
+  const uint8_t *errp; /* where the error was seen (after that byte) */
 } jq_rd;
+/* Sets r's error to msg at the position after consuming up to p. */
+void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p);
 void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n);
 /* 1 and *out for the next value, 0 at the end, -1 on a syntax error
  * (r->err and position set). */
@@ -290,7 +299,8 @@ struct jq_ev {
   jv *gvals;
   int nglobals;
   /* Input stream for input/inputs. */
-  int (*next_input)(jq_ev *E, jv *out); /* 1 value, 0 end, <0 stop */
+  /* 1 value, 0 end, JQ_INPUT_ERR (E->err set), <0 stop */
+  int (*next_input)(jq_ev *E, jv *out);
   void *input_ctx;
   const char *input_name;
   int halted, halt_code;
@@ -298,6 +308,7 @@ struct jq_ev {
   jv named_args;     /* $ARGS */
   int64_t now_ns;
   size_t input_line; /* lines read of the current input */
+  jq_fmt debug_fmt;  /* debug's output: -a and -S apply, compact */
 };
 
 /* Path tracking: a path value of kind JV_INVALID with n == 0 means "not
@@ -328,5 +339,6 @@ int jq_call_native(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                    jq_k k, void *kd);
 int jq_format(jq_ev *E, const char *fmt, jv v, jv *out);
 extern const char jq_prelude[];
-#define JQ_HALT 4 /* halt / halt_error: E->halt_code set */
+#define JQ_HALT 4      /* halt / halt_error: E->halt_code set */
+#define JQ_INPUT_ERR 2 /* next_input: an input could not be parsed */
 int jq_recurse_all(jq_ev *E, jv in, jv ip, jq_k k, void *kd);

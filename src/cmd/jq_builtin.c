@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "jq.h"
 
-const char jq_prelude[] =
+const char jq_prelude[] MSB_COLD =
     "def values: select(. != null);"
     "def nulls: select(. == null);"
     "def booleans: select(type == \"boolean\");"
@@ -77,14 +78,15 @@ const char jq_prelude[] =
     "else empty end);"
     "def truncate_stream(stream): . as $n | null | stream | . as $input | "
     "if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;"
-    "def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . "
-    "+ 1; $item, if . >= $n then break $out else empty end) elif $n == 0 "
+    /* counts down from $n as jq 1.7.1 does, so a non-number $n fails the
+       same way */
+    "def limit($n; f): if $n > 0 then label $out | foreach f as $item ($n; "
+    ". - 1; $item, if . <= 0 then break $out else empty end) elif $n == 0 "
     "then empty else f end;"
     "def first(f): label $out | (f | ., break $out);"
     "def isempty(g): label $go | (g | false, break $go), true;"
     "def env: $ENV;"
     "def halt_error: halt_error(5);"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
     "def match(re; mode): _match_impl(re; mode; false) | .[];"
     "def match($val): ($val | type) as $vt | if $vt == \"string\" then "
     "match($val; null) elif $vt == \"array\" and ($val | length) > 1 then "
@@ -117,7 +119,6 @@ const char jq_prelude[] =
     "else . end) | implode;"
     "def ascii_upcase: explode | map(if 97 <= . and . <= 122 then . - 32 "
     "else . end) | implode;"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");"
     "def index($i): indices($i) | .[0];"
     "def rindex($i): indices($i) | .[-1:][0];"
     "def indices($i): if type == \"array\" and ($i | type) == \"array\" then "
@@ -134,7 +135,10 @@ const char jq_prelude[] =
     "def INDEX(stream; idx_expr): reduce stream as $row ({}; "
     ".[$row | idx_expr | tostring] |= $row);"
     "def INDEX(idx_expr): INDEX(.[]; idx_expr);"
-    "def todate: strftime(\"%Y-%m-%dT%H:%M:%SZ\");";
+    "def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];"
+    "def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];"
+    "def JOIN($idx; stream; idx_expr; join_expr): stream | [., "
+    "$idx[idx_expr]] | join_expr;";
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -161,6 +165,17 @@ static jv jq_strv(jq_ev *E, buf *b) {
   v = jv_str(&E->R, buf_str(b), b->len);
   buf_finish(b);
   return v;
+}
+
+/* "Cannot iterate over number (1)", as `.[]` words it. */
+static int jq_kerr_iter(jq_ev *E, jv v) {
+  buf b;
+  buf_init(&b, E->R.m);
+  buf_printf(&b, "Cannot iterate over %s (", jv_kind_name(v.k));
+  jv_dump_trunc(&E->R, &b, v, 15);
+  buf_putc(&b, ')');
+  E->err = jq_strv(E, &b);
+  return JQ_ERR;
 }
 
 static jv jq_tostring(jq_ev *E, jv v) {
@@ -241,6 +256,10 @@ static int jqb_has(jq_ev *E, jv in, jv *a, jv *out) {
     *out = jv_bool(a[0].n >= 0 && a[0].n < (double)jv_alen(in));
     return 0;
   }
+  if (in.k == JV_NULL && (a[0].k == JV_STRING || a[0].k == JV_NUMBER)) {
+    *out = jv_bool(0); /* jq 1.7.1: null has no keys */
+    return 0;
+  }
   return jq_errf(E, "Cannot check whether %s has a %s key", jv_kind_name(in.k),
                  jv_kind_name(a[0].k));
 }
@@ -310,8 +329,7 @@ static int jqb_add(jq_ev *E, jv in, jv *a, jv *out) {
     *out = acc;
     return 0;
   }
-  if (in.k != JV_ARRAY)
-    return jq_errf(E, "Cannot iterate over %s%s", jv_kind_name(in.k), "");
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   for (i = 0; i < jv_alen(in); i++) {
     jv x = jv_aget(in, i), r;
     if (acc.k == JV_STRING && x.k == JV_STRING) {
@@ -388,7 +406,7 @@ static int jqb_tonumber(jq_ev *E, jv in, jv *a, jv *out) {
 static int jqb_explode(jq_ev *E, jv in, jv *a, jv *out) {
   size_t i = 0, n = jv_sl(in);
   (void)a;
-  if (in.k != JV_STRING) return jq_kerr(E, in, "cannot be exploded");
+  if (in.k != JV_STRING) return jq_errf(E, "explode input must be a string");
   *out = jv_arr(&E->R);
   while (i < n) {
     uint32_t cp;
@@ -513,9 +531,14 @@ static int jqb_sort(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+static int jq_kerr_by_obj(jq_ev *E, const jq_node *f, jq_env *env, jv in);
+
 static int jqb_unique(jq_ev *E, jv in, jv *a, jv *out) {
   jv s;
   size_t i;
+  /* jq 1.7.1: def unique: group_by(.) | map(.[0]); */
+  if (in.k == JV_OBJECT) return jq_kerr_by_obj(E, NULL, NULL, in);
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   if (jqb_sort(E, in, a, &s)) return JQ_ERR;
   *out = jv_arr(&E->R);
   for (i = 0; i < jv_alen(s); i++)
@@ -546,8 +569,17 @@ static int jqb_reverse(jq_ev *E, jv in, jv *a, jv *out) {
 
 static int jq_minmax(jq_ev *E, jv in, jv keys, int max, jv *out) {
   size_t i, best = 0;
-  if (in.k != JV_ARRAY)
-    return jq_kerr(E, in, "and number (0) cannot be iterated over");
+  if (in.k != JV_ARRAY) {
+    buf b;
+    buf_init(&b, E->R.m);
+    buf_printf(&b, "%s (", jv_kind_name(in.k));
+    jv_dump_trunc(&E->R, &b, in, 15);
+    buf_printf(&b, ") and %s (", jv_kind_name(keys.k));
+    jv_dump_trunc(&E->R, &b, keys, 15);
+    buf_puts(&b, ") cannot be iterated over");
+    E->err = jq_strv(E, &b);
+    return JQ_ERR;
+  }
   if (!jv_alen(in)) {
     *out = jv_null();
     return 0;
@@ -590,8 +622,17 @@ static int jqb_flatten1(jq_ev *E, jv in, jv *a, jv *out) {
   if (a[0].k != JV_NUMBER)
     return jq_errf(E, "flatten depth must not be negative");
   if (a[0].n < 0) return jq_errf(E, "flatten depth must not be negative");
-  if (in.k != JV_ARRAY)
-    return jq_errf(E, "Cannot iterate over %s", jv_kind_name(in.k));
+  if (in.k == JV_OBJECT) {
+    jq_ent *e;
+    size_t it = 0;
+    jv vals = jv_arr(&E->R);
+    while ((e = jv_onext(in, &it))) jv_apush(&E->R, &vals, jv_ref(e->val));
+    *out = jv_arr(&E->R);
+    jq_flat(E, vals, a[0].n, out);
+    jv_unref(&E->R, vals);
+    return 0;
+  }
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   *out = jv_arr(&E->R);
   jq_flat(E, in, a[0].n, out);
   return 0;
@@ -735,10 +776,16 @@ static int jqb_isnormal(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+/* jq 1.7.1: `if . < 0 then - . else . end`, so null and booleans (which
+ * sort below numbers) fail to negate and other kinds pass through. */
 static int jqb_abs(jq_ev *E, jv in, jv *a, jv *out) {
   (void)a;
-  if (in.k != JV_NUMBER) return jq_kerr(E, in, "has no absolute value");
-  *out = in.n < 0 ? jv_num(-in.n) : jv_ref(in);
+  if (in.k == JV_NUMBER && in.n < 0) {
+    *out = jv_num(-in.n);
+    return 0;
+  }
+  if (in.k <= JV_TRUE) return jq_kerr(E, in, "cannot be negated");
+  *out = jv_ref(in);
   return 0;
 }
 
@@ -860,6 +907,61 @@ static jv jq_mkcap(jq_ev *E, jv s, long so, long eo) {
   return o;
 }
 
+/* Oniguruma's words for our regex engine's compile errors, which jq 1.7.1
+ * prints after "Regex failure: ". */
+static const char *jq_onig_msg(const char *ours) {
+  static const char *const map[][2] = {
+      {"missing closing parenthesis", "end pattern with unmatched parenthesis"},
+      {"unmatched closing parenthesis", "unmatched close parenthesis"},
+      {"missing terminating ] for character class",
+       "premature end of char-class"},
+      {"quantifier does not follow a repeatable item",
+       "target of repeat operator is not specified"},
+      {"\\ at end of pattern", "end pattern at escape"},
+      {"reference to non-existent subpattern", "invalid backref number/name"},
+      {"numbers out of order in {} quantifier",
+       "upper is smaller than lower in repeat range"},
+  };
+  size_t i;
+  for (i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(ours, map[i][0])) return map[i][1];
+  return ours;
+}
+
+static int jq_has_utf8(jv s) {
+  size_t i;
+  for (i = 0; i < jv_sl(s); i++)
+    if ((uint8_t)jv_sp(s)[i] >= 0x80) return 1;
+  return 0;
+}
+
+/* Copies pattern p with each `.` outside a class made to match one UTF-8
+ * sequence (a newline too when dotall). */
+static void jq_utf8_dots(buf *out, const char *p, size_t n, int dotall) {
+  const char *end = p + n;
+  int cls = 0;
+  for (; p < end; p++) {
+    if (*p == '\\' && p + 1 < end) {
+      buf_put(out, p++, 2);
+      continue;
+    }
+    if (cls) {
+      if (*p == ']') cls = 0;
+    } else if (*p == '[') {
+      cls = 1;
+      buf_putc(out, *p);
+      if (p + 1 < end && p[1] == '^') buf_putc(out, *++p);
+      if (p + 1 < end && p[1] == ']') buf_putc(out, *++p);
+      continue;
+    } else if (*p == '.') {
+      buf_puts(out, dotall ? "(?:[\\x00-\\x7f]" : "(?:[^\\n\\x80-\\xff]");
+      buf_puts(out, "|[\\xc0-\\xff][\\x80-\\xbf]*)");
+      continue;
+    }
+    buf_putc(out, *p);
+  }
+}
+
 /* _match_impl(re; flags; testmode): array of matches, or a boolean. */
 static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
   jv re = a[0], fl = a[1], names;
@@ -881,7 +983,9 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
     case 'i': cf |= RX_ICASE; break;
     case 'x': break;
     case 'n': noempty = 1; break;
-    case 's': buf_puts(&pat, "(?s)"); break;
+    /* Oniguruma's SINGLELINE: only `$` changes, `.` still stops at a
+       newline; 'p' adds MULTILINE, where `.` matches it */
+    case 's': break;
     case 'l': break;
     case 'p': buf_puts(&pat, "(?s)"); break;
     default:
@@ -913,6 +1017,15 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
     }
   } else
     buf_put(&pat, jv_sp(re), jv_sl(re));
+  if (jq_has_utf8(in)) {
+    /* the engine's `.` takes a byte; Oniguruma's takes a character */
+    buf u;
+    buf_init(&u, E->R.m);
+    jq_utf8_dots(&u, buf_str(&pat), pat.len,
+                 fl.k == JV_STRING && memchr(jv_sp(fl), 'p', jv_sl(fl)));
+    buf_finish(&pat);
+    pat = u;
+  }
   buf_init(&err, E->R.m);
   rc = rx_compile(E->R.m, buf_str(&pat), pat.len, cf, &r, &err);
   buf_finish(&pat);
@@ -923,8 +1036,7 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
       return MSB_ENOMEM;
     }
     e = jq_strv(E, &err);
-    rc = jq_errf(E, "%s (at offset 0) is not a valid regex: %s", jv_sp(re),
-                 jv_sp(e));
+    rc = jq_errf(E, "Regex failure: %s", jq_onig_msg(jv_sp(e)));
     jv_unref(&E->R, e);
     return rc;
   }
@@ -985,8 +1097,9 @@ static int jq_tm_from(jq_ev *E, jv in, cmd_tm *tm, double *frac,
     *frac = in.n - t;
     return 0;
   }
-  if (in.k != JV_ARRAY || jv_alen(in) < 6)
-    return jq_errf(E, "%s requires array of 6 numbers", who);
+  if (in.k != JV_ARRAY) return jq_errf(E, "%s requires array inputs", who);
+  if (jv_alen(in) < 6)
+    return jq_errf(E, "%s requires parsed datetime inputs", who);
   for (i = 0; i < jv_alen(in) && i < 8; i++) {
     if (jv_aget(in, i).k != JV_NUMBER)
       return jq_errf(E, "%s requires parsed datetime inputs", who);
@@ -1021,7 +1134,7 @@ static int jqb_gmtime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
   (void)a;
-  if (in.k != JV_NUMBER) return jq_errf(E, "gmtime() requires a number");
+  if (in.k != JV_NUMBER) return jq_errf(E, "gmtime() requires numeric inputs");
   jq_tm_from(E, in, &tm, &frac, "gmtime");
   *out = jq_tm_arr(E, &tm, frac);
   return 0;
@@ -1031,7 +1144,7 @@ static int jqb_mktime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
   (void)a;
-  if (in.k != JV_ARRAY) return jq_errf(E, "mktime requires array of 6 numbers");
+  if (in.k != JV_ARRAY) return jq_errf(E, "mktime requires array inputs");
   if (jq_tm_from(E, in, &tm, &frac, "mktime")) return JQ_ERR;
   *out = jv_num((double)cmd_timegm(&tm));
   return 0;
@@ -1067,8 +1180,39 @@ static int jq_num_at(const char **s, int maxd, long *v) {
   return n ? 0 : -1;
 }
 
-static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
+/* The format with %T, %R, %D and %F spelled out (false when too long). */
+static int jq_strptime_expand(const char *f, char *out, size_t n) {
+  size_t o = 0;
+  for (; *f; f++) {
+    const char *rep = NULL;
+    if (*f == '%' && f[1]) {
+      rep = f[1] == 'T'   ? "%H:%M:%S"
+            : f[1] == 'R' ? "%H:%M"
+            : f[1] == 'D' ? "%m/%d/%y"
+            : f[1] == 'F' ? "%Y-%m-%d"
+                          : NULL;
+    }
+    if (rep) {
+      size_t l = strlen(rep);
+      if (o + l >= n) return 0;
+      memcpy(out + o, rep, l);
+      o += l;
+      f++;
+      continue;
+    }
+    if (o + 1 >= n) return 0;
+    out[o++] = *f;
+  }
+  out[o] = 0;
+  return 1;
+}
+
+static int jq_strptime(const char *s, const char *f0, cmd_tm *tm,
+                       const char **rest) {
   long v;
+  char f_[512];
+  const char *f = f_;
+  if (!jq_strptime_expand(f0, f_, sizeof f_)) return -1;
   memset(tm, 0, sizeof *tm);
   tm->year = 1970;
   tm->mday = 1;
@@ -1088,25 +1232,25 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
       tm->year = v;
       break;
     case 'm':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 1 || v > 12) return -1;
       tm->mon = (int)v;
       break;
     case 'd':
     case 'e':
       while (*s == ' ') s++;
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 1 || v > 31) return -1;
       tm->mday = (int)v;
       break;
     case 'H':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 23) return -1;
       tm->hour = (int)v;
       break;
     case 'M':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 59) return -1;
       tm->min = (int)v;
       break;
     case 'S':
-      if (jq_num_at(&s, 2, &v)) return -1;
+      if (jq_num_at(&s, 2, &v) || v < 0 || v > 60) return -1;
       tm->sec = (int)v;
       break;
     case 'y':
@@ -1124,10 +1268,6 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
       *tm = t2;
       break;
     }
-    case 'T':
-      if (jq_strptime(s, "%H:%M:%S", tm) < 0) return -1;
-      s += 8;
-      break;
     case 'z':
       if (*s == 'Z')
         s++;
@@ -1167,7 +1307,11 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
     default: return -1;
     }
   }
-  if (*s) return -1;
+  /* jq accepts text after the date when it starts with a space */
+  if (*s && !(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+              *s == '\f' || *s == '\v'))
+    return -1;
+  *rest = s;
   {
     /* day of week and year from the date, as glibc's timegm would */
     cmd_tm t2;
@@ -1181,14 +1325,20 @@ static int jq_strptime(const char *s, const char *f, cmd_tm *tm) {
 
 static int jqb_strptime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
+  const char *rest;
   if (in.k != JV_STRING)
     return jq_errf(E, "strptime/1 requires string inputs and arguments");
   if (a[0].k != JV_STRING)
     return jq_errf(E, "strptime/1 requires string inputs and arguments");
-  if (jq_strptime(jv_sp(in), jv_sp(a[0]), &tm))
+  if (jq_strptime(jv_sp(in), jv_sp(a[0]), &tm, &rest))
     return jq_errf(E, "date \"%s\" does not match format \"%s\"", jv_sp(in),
                    jv_sp(a[0]));
+  /* jq 1.7.1 normalises through timegm: Feb 30 is Mar 2, 23:59:60 is
+     the next day */
+  cmd_gmtime(cmd_timegm(&tm), &tm);
   *out = jq_tm_arr(E, &tm, 0);
+  /* and hands back the text after the date as a 9th item */
+  if (*rest) jv_apush(&E->R, out, jv_cstr(&E->R, rest));
   return 0;
 }
 
@@ -1575,6 +1725,7 @@ static int jqx_input(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   (void)n, (void)env, (void)in;
   rc = E->next_input ? E->next_input(E, &v) : 0;
   if (rc < 0) return rc;
+  if (rc == JQ_INPUT_ERR) return JQ_ERR;
   if (!rc) return jq_errf(E, "break");
   return jq_emit(E, v, ip, k, kd);
 }
@@ -1582,19 +1733,19 @@ static int jqx_input(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
 static int jqx_inputs(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                       jq_k k, void *kd) {
   jv v;
-  int rc;
+  int rc = 0;
   (void)n, (void)env, (void)in;
-  while (E->next_input && (rc = E->next_input(E, &v)) > 0)
+  while (E->next_input && (rc = E->next_input(E, &v)) == 1)
     if ((rc = jq_emit(E, v, ip, k, kd))) return rc;
+  if (rc == JQ_INPUT_ERR) return JQ_ERR;
   return rc < 0 ? rc : 0;
 }
 
 static int jqx_debug(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                      jq_k k, void *kd) {
-  jq_fmt f = {0, 0, 0, 0};
   (void)n, (void)env;
   buf_puts(E->c->err, "[\"DEBUG:\",");
-  jv_dump(&E->R, E->c->err, in, &f, 0);
+  jv_dump(&E->R, E->c->err, in, &E->debug_fmt, 0);
   buf_puts(E->c->err, "]\n");
   return k(E, in, ip, kd);
 }
@@ -1603,7 +1754,11 @@ static int jqx_stderr(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
                       jq_k k, void *kd) {
   jq_fmt f = {0, 0, 0, 0};
   (void)n, (void)env;
-  jv_dump(&E->R, E->c->err, in, &f, 0);
+  /* jq 1.7.1 writes a string's bytes as they are */
+  if (in.k == JV_STRING)
+    buf_put(E->c->err, jv_sp(in), jv_sl(in));
+  else
+    jv_dump(&E->R, E->c->err, in, &f, 0);
   return k(E, in, ip, kd);
 }
 
@@ -1642,16 +1797,45 @@ static int jqx_halt_error(jq_ev *E, const jq_node *n, jq_env *env, jv in, jv ip,
   return jq_eval(E, n->args[0], env, in, jq_pt_off(), jq_k_halt_error, &h);
 }
 
+/* jq 1.7.1 defines sort_by(f) as _sort_by_impl(map([f])): on an object
+ * map's keys are computed from its values, then the impl refuses the
+ * object. */
+static int jq_kerr_by_obj(jq_ev *E, const jq_node *f, jq_env *env, jv in) {
+  jq_ent *e;
+  size_t it = 0;
+  jv keys = jv_arr(&E->R);
+  int rc = 0;
+  buf b;
+  while (!rc && (e = jv_onext(in, &it))) {
+    jv key;
+    if (f)
+      rc = jq_collect(E, f, env, e->val, &key);
+    else
+      key = jv_arr(&E->R), jv_apush(&E->R, &key, jv_ref(e->val));
+    if (!rc) jv_apush(&E->R, &keys, key);
+  }
+  if (rc) {
+    jv_unref(&E->R, keys);
+    return rc;
+  }
+  buf_init(&b, E->R.m);
+  buf_puts(&b, "object (");
+  jv_dump_trunc(&E->R, &b, in, 15);
+  buf_puts(&b, ") and array (");
+  jv_dump_trunc(&E->R, &b, keys, 15);
+  buf_puts(&b, ") cannot be sorted, as they are not both arrays");
+  jv_unref(&E->R, keys);
+  E->err = jq_strv(E, &b);
+  return JQ_ERR;
+}
+
 /* sort_by / group_by: keys are [f] per element. */
 static int jq_bykeys(jq_ev *E, const jq_node *f, jq_env *env, jv in,
                      jv *pairs) {
   size_t i;
   int rc;
-  if (in.k != JV_ARRAY) {
-    if (in.k == JV_OBJECT || in.k == JV_STRING || in.k == JV_NUMBER ||
-        in.k == JV_NULL || in.k == JV_TRUE || in.k == JV_FALSE)
-      return jq_kerr(E, in, "cannot be sorted, as it is not an array");
-  }
+  if (in.k == JV_OBJECT) return jq_kerr_by_obj(E, f, env, in);
+  if (in.k != JV_ARRAY) return jq_kerr_iter(E, in);
   *pairs = jv_arr(&E->R);
   for (i = 0; i < jv_alen(in); i++) {
     jv key, pr = jv_arr(&E->R);
@@ -1714,14 +1898,6 @@ typedef struct jq_subc {
   void *kd;
 } jq_subc;
 
-typedef struct jq_subk {
-  jq_subc *s;
-  size_t i;
-  jv acc;
-} jq_subk;
-
-static int jq_sub_step(jq_ev *E, jq_subc *s, size_t i, jv acc);
-
 static size_t jq_cpbyte(jv s, double cp) {
   size_t i, n = 0, l = jv_sl(s);
   for (i = 0; i < l; i++)
@@ -1729,62 +1905,54 @@ static size_t jq_cpbyte(jv s, double cp) {
   return l;
 }
 
-static int jq_k_sub(jq_ev *E, jv v, jv p, void *d) {
-  jq_subk *x = d;
-  jv acc;
-  int rc;
-  (void)p;
-  if (v.k != JV_STRING) {
-    buf t;
-    buf_init(&t, E->R.m);
-    buf_puts(&t, "string (");
-    jv_dump_trunc(&E->R, &t, x->acc, 15);
-    buf_printf(&t, ") and %s (", jv_kind_name(v.k));
-    jv_dump_trunc(&E->R, &t, v, 15);
-    buf_puts(&t, ") cannot be added");
-    E->err = jq_strv(E, &t);
-    return JQ_ERR;
-  }
-  acc = jv_ref(x->acc);
-  acc = jv_sappend(&E->R, acc, jv_sp(v), jv_sl(v));
-  rc = jq_sub_step(E, x->s, x->i + 1, acc);
-  jv_unref(&E->R, acc);
-  return rc;
-}
-
-static int jq_sub_step(jq_ev *E, jq_subc *s, size_t i, jv acc) {
-  jv m, caps, obj;
-  size_t prev, j, off;
-  jq_subk x;
-  int rc;
-  if (i > 0) {
-    jv pm = jv_aget(s->matches, i - 1);
-    prev = jq_cpbyte(s->in,
-                     jv_oget(pm, "offset", 6)->n + jv_oget(pm, "length", 6)->n);
-  } else
-    prev = 0;
-  if (i == jv_alen(s->matches)) {
-    jv r = jv_ref(acc);
-    r = jv_sappend(&E->R, r, jv_sp(s->in) + prev, jv_sl(s->in) - prev);
-    return jq_emit(E, r, s->ip, s->k, s->kd);
-  }
-  m = jv_aget(s->matches, i);
-  off = jq_cpbyte(s->in, jv_oget(m, "offset", 6)->n);
-  caps = *jv_oget(m, "captures", 8);
-  obj = jv_obj(&E->R);
+/* The captures of match m as {name: string} (the replacement's input). */
+static jv jq_sub_caps(jq_ev *E, jv m) {
+  jv caps = *jv_oget(m, "captures", 8), obj = jv_obj(&E->R);
+  size_t j;
   for (j = 0; j < jv_alen(caps); j++) {
     jv c = jv_aget(caps, j), *nm = jv_oget(c, "name", 4);
     if (nm && nm->k == JV_STRING)
       jv_oset(&E->R, &obj, jv_ref(*nm), jv_ref(*jv_oget(c, "string", 6)));
   }
-  x.s = s;
-  x.i = i;
-  x.acc = jv_ref(acc);
-  if (off > prev)
-    x.acc = jv_sappend(&E->R, x.acc, jv_sp(s->in) + prev, off - prev);
-  rc = jq_eval(E, s->repl, s->env, obj, jq_pt_off(), jq_k_sub, &x);
-  jv_unref(&E->R, x.acc);
-  jv_unref(&E->R, obj);
+  return obj;
+}
+
+/* jq 1.7.1's sub: the replacement's outputs for a match are numbered, and
+ * result i strings together the gaps and each match's output i, so
+ * `sub("a"; "x", "y")` gives two strings, not one per combination. */
+static int jq_sub_run(jq_ev *E, jq_subc *s) {
+  jv results = jv_arr(&E->R);
+  size_t i, ix, prev = 0;
+  int rc = 0;
+  for (i = 0; !rc && i < jv_alen(s->matches); i++) {
+    jv m = jv_aget(s->matches, i), ins, obj = jq_sub_caps(E, m);
+    size_t off = jq_cpbyte(s->in, jv_oget(m, "offset", 6)->n);
+    rc = jq_collect(E, s->repl, s->env, obj, &ins);
+    jv_unref(&E->R, obj);
+    if (rc) break;
+    /* .result[ix] += gap + output ix, with jq's + (null adds nothing) */
+    for (ix = 0; !rc && ix < jv_alen(ins); ix++) {
+      jv gap = jv_str(&E->R, jv_sp(s->in) + prev, off - prev), piece, r;
+      rc = jq_binop(E, JO_ADD, gap, jv_aget(ins, ix), &piece);
+      jv_unref(&E->R, gap);
+      if (rc) break;
+      if (ix == jv_alen(results)) jv_apush(&E->R, &results, jv_null());
+      rc = jq_binop(E, JO_ADD, jv_aget(results, ix), piece, &r);
+      jv_unref(&E->R, piece);
+      if (!rc) jv_aset(&E->R, &results, ix, r);
+    }
+    jv_unref(&E->R, ins);
+    prev = jq_cpbyte(s->in,
+                     jv_oget(m, "offset", 6)->n + jv_oget(m, "length", 6)->n);
+  }
+  if (!rc && !jv_alen(results))
+    rc = jq_emit(E, jv_ref(s->in), s->ip, s->k, s->kd);
+  for (i = 0; !rc && i < jv_alen(results); i++) {
+    jv r = jv_ref(jv_aget(results, i));
+    r = jv_sappend(&E->R, r, jv_sp(s->in) + prev, jv_sl(s->in) - prev);
+    rc = jq_emit(E, r, s->ip, s->k, s->kd);
+  }
+  jv_unref(&E->R, results);
   return rc;
 }
 
@@ -1820,7 +1988,7 @@ static int jq_k_subflags(jq_ev *E, jv fl, jv p, void *d) {
   s.ip = a->ip;
   s.k = a->k;
   s.kd = a->kd;
-  rc = jq_sub_step(E, &s, 0, jv_str(&E->R, "", 0));
+  rc = jq_sub_run(E, &s);
   jv_unref(&E->R, matches);
   return rc;
 }

@@ -10,6 +10,7 @@
  * beside the values when asked for. Work is charged to the step limit and
  * native stack use is bounded, so runaway programs stop with a named
  * limit. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,8 +93,9 @@ static int jq_err1(jq_ev *E, jv a, const char *what) {
 
 /* ---- value operations -------------------------------------------------- */
 
+/* jq 1.7.1 converts an index with a C cast: -1.2 is -1. */
 static long jq_idx(double d, size_t len) {
-  long i = (long)floor(d);
+  long i = d >= 9e18 ? LONG_MAX : d <= -9e18 ? LONG_MIN / 2 : (long)d;
   if (i < 0) i += (long)len;
   return i;
 }
@@ -101,6 +103,8 @@ static long jq_idx(double d, size_t len) {
 static void jq_slice_bounds(jv from, jv to, size_t len, size_t *s, size_t *e) {
   double a = from.k == JV_NUMBER ? from.n : 0,
          b = to.k == JV_NUMBER ? to.n : (double)len;
+  if (isnan(a)) a = 0; /* a C cast of nan is a very negative int */
+  if (isnan(b)) b = 0;
   if (a < 0) a += (double)len;
   if (b < 0) b += (double)len;
   if (a < 0) a = 0;
@@ -177,7 +181,10 @@ int jq_index(jq_ev *E, jv t, jv key, jv *out) {
   }
   if (key.k == JV_OBJECT && (t.k == JV_ARRAY || t.k == JV_STRING)) {
     jv *f = jv_oget(key, "start", 5), *e = jv_oget(key, "end", 3);
-    return jq_slice(E, t, f ? *f : jv_null(), e ? *e : jv_null(), out);
+    /* a missing bound is no index at all, unlike null */
+    if (!f || !e)
+      return jq_errf(E, "Array/string slice indices must be integers");
+    return jq_slice(E, t, *f, *e, out);
   }
   if (t.k == JV_ARRAY && key.k == JV_ARRAY) {
     /* indices of a subarray */
@@ -374,9 +381,10 @@ int jq_binop(jq_ev *E, int op, jv a, jv b, jv *out) {
 
 int jq_getpath(jq_ev *E, jv v, jv path, jv *out) {
   size_t i;
-  jv cur = jv_ref(v);
+  jv cur;
   if (path.k != JV_ARRAY)
     return jq_errf(E, "Path must be specified as an array");
+  cur = jv_ref(v);
   for (i = 0; i < jv_alen(path); i++) {
     jv next;
     if (cur.k == JV_NULL) break;
@@ -480,6 +488,8 @@ static int jq_delpath(jq_ev *E, jv *v, jv path, size_t i) {
   if (v->k == JV_NULL) return 0;
   if (i + 1 == jv_alen(path)) {
     if (key.k == JV_STRING) {
+      if (v->k == JV_ARRAY)
+        return jq_errf(E, "Cannot delete string element of array");
       if (v->k != JV_OBJECT)
         return jq_errf(E, "Cannot delete field at object index of %s",
                        jv_kind_name(v->k));
@@ -569,7 +579,8 @@ int jq_delpaths(jq_ev *E, jv v, jv paths, jv *out) {
     if (p.k != JV_ARRAY) {
       jv_unref(&E->R, ps);
       jv_unref(&E->R, *out);
-      return jq_errf(E, "Path must be specified as an array");
+      return jq_errf(E, "Path must be specified as array, not %s",
+                     jv_kind_name(p.k));
     }
     if (!jv_alen(p)) {
       jv_unref(&E->R, *out);
@@ -608,6 +619,24 @@ static int jq_badpath(jq_ev *E, jv v) {
   return JQ_ERR;
 }
 
+/* Indexing or iterating a value that is not a path, worded as jq: "near
+ * attempt to access element KEY of VALUE" (key NULL: "iterate through"). */
+static int jq_badpath_at(jq_ev *E, jv v, const jv *key) {
+  buf t;
+  buf_init(&t, E->R.m);
+  buf_puts(&t, "Invalid path expression near attempt to ");
+  if (key) {
+    buf_puts(&t, "access element ");
+    jv_dump_trunc(&E->R, &t, *key, 15);
+    buf_puts(&t, " of ");
+  } else
+    buf_puts(&t, "iterate through ");
+  jv_dump_trunc(&E->R, &t, v, 30);
+  E->err = jv_str(&E->R, buf_str(&t), t.len);
+  buf_finish(&t);
+  return JQ_ERR;
+}
+
 static jq_env *jq_find(jq_env *e, const jq_node *b) {
   for (; e; e = e->up)
     if (e->b == b) return e;
@@ -636,7 +665,15 @@ static int jq_k_index2(jq_ev *E, jv t, jv tp, void *d) {
   jq_kc *c = d;
   jv r, rp;
   int rc;
-  if (jq_pt_is_bad(tp)) return jq_badpath(E, t);
+  if (jq_pt_is_bad(tp) && c->n->t == JN_SLICE) {
+    jv key = jv_obj(&E->R);
+    jv_oset(&E->R, &key, jv_cstr(&E->R, "start"), jv_ref(c->x));
+    jv_oset(&E->R, &key, jv_cstr(&E->R, "end"), jv_ref(c->xp));
+    rc = jq_badpath_at(E, t, &key);
+    jv_unref(&E->R, key);
+    return rc;
+  }
+  if (jq_pt_is_bad(tp)) return jq_badpath_at(E, t, &c->x);
   if (c->n->t == JN_SLICE) {
     jv from = c->x, to = c->xp;
     if ((rc = jq_slice(E, t, from, to, &r))) return rc;
@@ -686,7 +723,7 @@ static int jq_k_slice1(jq_ev *E, jv from, jv fp, void *d) {
 static int jq_iter(jq_ev *E, jv t, jv tp, jq_k k, void *kd) {
   size_t i;
   int rc;
-  if (jq_pt_is_bad(tp)) return jq_badpath(E, t);
+  if (jq_pt_is_bad(tp)) return jq_badpath_at(E, t, NULL);
   if (t.k == JV_ARRAY) {
     jv a = jv_ref(t);
     for (i = 0; i < jv_alen(a); i++) {

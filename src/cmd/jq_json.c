@@ -304,6 +304,42 @@ static int jq_plain_num(const char *t, size_t n) {
   return sig <= 15 && lead <= 3;
 }
 
+/* The double of a literal as jq 1.7.1 computes it: decNumber rounds the
+ * literal to 17 significant digits (half even) before converting, so
+ * 100000000000000000000001 is 1e+23, not 1.0000000000000001e+23. */
+static double jq_lit_double(const char *t) {
+  char dig[600], out[640];
+  int nd = 0, dot = 0, neg = 0, any = 0, i;
+  long e10 = 0;
+  const char *p = t;
+  if (*p == '-' || *p == '+') neg = *p++ == '-';
+  for (;; p++) {
+    if (*p == '.' && !dot) {
+      dot = 1;
+      continue;
+    }
+    if (*p < '0' || *p > '9') break;
+    if (dot) e10--;
+    if (*p == '0' && !nd) continue;
+    if (nd < (int)sizeof dig - 1) dig[nd++] = *p;
+  }
+  if (nd <= 17) return strtod(t, NULL);
+  if (*p == 'e' || *p == 'E') e10 += strtol(p + 1, NULL, 10);
+  for (i = 18; i < nd; i++) any |= dig[i] != '0';
+  e10 += nd - 17;
+  if (dig[17] > '5' || (dig[17] == '5' && (any || (dig[16] - '0') % 2))) {
+    for (i = 16; i >= 0 && dig[i] == '9'; i--) dig[i] = '0';
+    if (i < 0) {
+      memmove(dig + 1, dig, 16);
+      dig[0] = '1';
+      e10++;
+    } else
+      dig[i]++;
+  }
+  snprintf(out, sizeof out, "%s%.17se%ld", neg ? "-" : "", dig, e10);
+  return strtod(out, NULL);
+}
+
 /* A number from its text: the double and, when it prints differently,
  * the canonical literal. */
 static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
@@ -337,7 +373,7 @@ static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
     *out = jv_num(v);
     return 0;
   }
-  v = strtod(t, &end);
+  v = jq_lit_double(t);
   if (lit.err) R->oom = 1;
   jv_dblfmt(d, v);
   if (isinf(v) || strcmp(d, buf_str(&lit)))
@@ -353,19 +389,23 @@ static int jq_mknum(jq_rt *R, const char *s, size_t n, jv *out) {
 void jq_rd_init(jq_rd *r, jq_rt *R, const uint8_t *p, size_t n) {
   memset(r, 0, sizeof *r);
   r->R = R;
+  r->epath = jv_null();
   r->p = r->start = p;
   r->end = p + n;
+  /* jq skips a UTF-8 byte order mark at the start */
+  if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) r->p += 3;
 }
 
 typedef struct jq_frame {
   jv c;      /* container */
   jv key;    /* pending key (objects) */
+  jv last;   /* key of the last member (objects, --stream) */
   int state; /* 0 expecting first/value, 1 after value, 2 after ',', 3
                 after key, 4 after ':' */
 } jq_frame;
 
 /* Position after consuming up to p. */
-static void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
+void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
   const uint8_t *q;
   size_t line = 1, col = 0;
   for (q = r->start; q < p; q++) {
@@ -375,6 +415,7 @@ static void jq_rd_fail(jq_rd *r, const char *msg, const uint8_t *p) {
       col++;
   }
   r->err = msg;
+  r->errp = p;
   r->eline = line;
   r->ecol = col;
 }
@@ -533,7 +574,48 @@ static void jq_rd_unwind(jq_rd *r, jq_frame *st, int sp) {
     sp--;
     jv_unref(r->R, st[sp].c);
     jv_unref(r->R, st[sp].key);
+    jv_unref(r->R, st[sp].last);
   }
+}
+
+/* ---- --stream events ------------------------------------------------- */
+
+/* The path of the value being read in the top of n frames: each array's
+ * next index, each object's pending key (null before it is read). */
+static jv jq_rd_path(jq_rd *r, jq_frame *st, int n) {
+  jv p = jv_arr(r->R);
+  int i;
+  for (i = 0; i < n; i++)
+    jv_apush(r->R, &p,
+             st[i].c.k == JV_ARRAY ? jv_num((double)jv_alen(st[i].c))
+                                   : jv_ref(st[i].key));
+  return p;
+}
+
+/* [path, v] for a leaf (a scalar or an empty container). */
+static void jq_rd_leaf(jq_rd *r, jq_frame *st, int sp, jv v) {
+  jv ev = jv_arr(r->R);
+  jv_apush(r->R, &ev, jq_rd_path(r, st, sp));
+  jv_apush(r->R, &ev, jv_ref(v));
+  jv_apush(r->R, r->evs, ev);
+}
+
+/* The event of the top frame's container closing: [path to its last
+ * member], or [path, []] / [path, {}] when it is empty. */
+static void jq_rd_close_ev(jq_rd *r, jq_frame *st, int sp) {
+  jq_frame *f = &st[sp - 1];
+  jv p, ev;
+  size_t n = f->c.k == JV_ARRAY ? jv_alen(f->c) : jv_olen(f->c);
+  if (!n) {
+    jq_rd_leaf(r, st, sp - 1, f->c);
+    return;
+  }
+  p = jq_rd_path(r, st, sp - 1);
+  jv_apush(r->R, &p,
+           f->c.k == JV_ARRAY ? jv_num((double)n - 1) : jv_ref(f->last));
+  ev = jv_arr(r->R);
+  jv_apush(r->R, &ev, p);
+  jv_apush(r->R, r->evs, ev);
 }
 
 /* Places a finished value v into the top frame, or returns it when the
@@ -551,6 +633,10 @@ static int jq_rd_place(jq_rd *r, jq_frame *st, int sp, jv v, const uint8_t *p) {
     return 0;
   }
   if (f->state == 4) {
+    if (r->evs) {
+      jv_unref(r->R, f->last);
+      f->last = jv_ref(f->key);
+    }
     jv_oset(r->R, &f->c, f->key, v);
     f->key = jv_null();
     f->state = 1;
@@ -620,6 +706,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       }
       st[sp].c = c == '[' ? jv_arr(r->R) : jv_obj(r->R);
       st[sp].key = jv_null();
+      st[sp].last = jv_null();
       st[sp].state = 0;
       sp++;
       p++;
@@ -636,6 +723,7 @@ int jq_rd_next(jq_rd *r, jv *out) {
       if (f->state == 2) {
         jq_rd_fail(r,
                    c == ']' ? "Expected another array element"
+                   : r->evs ? "Expected another key:value pair"
                             : "Expected another key-value pair",
                    p);
         goto fail;
@@ -644,7 +732,9 @@ int jq_rd_next(jq_rd *r, jv *out) {
         jq_rd_fail(r, "Objects must consist of key:value pairs", p);
         goto fail;
       }
+      if (r->evs) jq_rd_close_ev(r, st, sp);
       v = f->c;
+      jv_unref(r->R, f->last);
       sp--;
       goto value;
     }
@@ -678,6 +768,15 @@ int jq_rd_next(jq_rd *r, jv *out) {
       if (jq_rd_string(r, &p, &v)) goto fail;
     } else if (jq_rd_literal(r, &p, &v))
       goto fail;
+    if (r->evs && lit && sp && p >= r->end) {
+      /* jq's streaming parser ends a bare literal at its delimiter */
+      jv_unref(r->R, v);
+      jq_rd_fail(r, "Unfinished JSON term at EOF", p);
+      goto fail;
+    }
+    /* a leaf's event, unless it is an object's key */
+    if (r->evs && (!sp || st[sp - 1].c.k == JV_ARRAY || st[sp - 1].state == 4))
+      jq_rd_leaf(r, st, sp, v);
   value:
     if (!sp) {
       *out = v;
@@ -689,6 +788,10 @@ int jq_rd_next(jq_rd *r, jv *out) {
       goto fail;
   }
 fail:
+  if (r->evs) {
+    jv_unref(r->R, r->epath);
+    r->epath = jq_rd_path(r, st, sp);
+  }
   jq_rd_unwind(r, st, sp);
   r->p = r->end;
   rc = -1;

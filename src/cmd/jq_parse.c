@@ -62,6 +62,8 @@ typedef struct jq_ps {
   jq_scope *sc;
   int fdepth;           /* function nesting */
   int toplevel_prog;    /* parsing the user's program (not the prelude) */
+  const char *first_ts; /* the program's first token */
+  int leftover;         /* a token after the whole program */
   jq_node *pending;     /* prelude calls to later definitions (via ->c) */
   jq_node spare;
 } jq_ps;
@@ -242,15 +244,41 @@ static void jq_where(jq_ps *P, int line, const char *at) {
   buf_printf(P->err, "%*s\n", (int)(at - ls), "");
 }
 
+/* Where jq places an error at the end: where trailing whitespace starts
+ * (flex's last match), else at the last token. */
+static const char *jq_eof_at(jq_ps *P) {
+  size_t n;
+  if (P->tok != T_EOF) return P->ts;
+  n = strlen(P->src);
+  if (!n || !strchr(" \t\n\r", P->src[n - 1])) return P->pts ? P->pts : P->ts;
+  while (n && strchr(" \t\n\r", P->src[n - 1])) n--;
+  return P->src + n;
+}
+
 static void jq_syntax_exp(jq_ps *P, const char *expecting) {
   if (P->fatal) return;
   P->fatal = 1;
   P->nerr++;
   buf_puts(P->err, "jq: error: syntax error, unexpected ");
-  jq_tokname(P, P->err);
+  /* where only the end may follow (bison has reduced to the top), jq
+     says so, and its lexer calls a closer without an opener invalid */
+  if (!expecting && P->toplevel_prog &&
+      (P->leftover || (P->ts == P->first_ts && P->tok != T_EOF)))
+    expecting = "end of file";
+  if (expecting && !strcmp(expecting, "end of file") && P->te - P->ts == 1 &&
+      strchr(")]}", *P->ts))
+    buf_puts(P->err, "INVALID_CHARACTER");
+  else
+    jq_tokname(P, P->err);
   if (expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
-  jq_where(P, P->tline, P->tok == T_EOF && P->pts ? P->pts : P->ts);
+  {
+    const char *at = jq_eof_at(P), *q;
+    int line = P->tline;
+    if (P->tok == T_EOF)
+      for (line = 0, q = P->src; q < at; q++) line += *q == '\n';
+    jq_where(P, line, at);
+  }
 }
 
 static void jq_syntax(jq_ps *P) { jq_syntax_exp(P, NULL); }
@@ -431,6 +459,17 @@ static jq_node *jq_string(jq_ps *P, const char *fmt) {
       break;
     }
     default:
+      if (*p > ' ' && *p < 0x7f) {
+        /* jq's lexer hands the escape alone to its JSON parser */
+        char m[80];
+        snprintf(m, sizeof m,
+                 "Invalid escape at line 1, column 4 (while parsing "
+                 "'\"\\%c\"')",
+                 *p);
+        jq_perr_at(P, P->line, p - 1, "%s", m);
+        P->fatal = 1;
+        goto out;
+      }
     bad:
       P->tok = T_BAD;
       P->ts = p - 1;
@@ -511,6 +550,18 @@ static jq_node *jq_var(jq_ps *P, const char *name, int line, const char *at) {
   return n;
 }
 
+/* jq folds a constant key at compile time and refuses one that is not a
+ * string there. */
+static void jq_badkey(jq_ps *P, int line, const char *at, jv key) {
+  buf m;
+  buf_init(&m, P->R->m);
+  buf_printf(&m, "Cannot use %s (", jv_kind_name(key.k));
+  jv_dump_trunc(P->R, &m, key, 15);
+  buf_puts(&m, ") as object key");
+  jq_perr_at(P, line, at, "%s", buf_str(&m));
+  buf_finish(&m);
+}
+
 /* Object construction after '{'. */
 static jq_node *jq_object(jq_ps *P) {
   jq_node *n = jq_nn(P, JN_OBJECT);
@@ -550,9 +601,11 @@ static jq_node *jq_object(jq_ps *P) {
       k = jq_string(P, fmt);
       if (P->tok != T_COLON) v = jq_n2(P, JN_INDEX, jq_nn(P, JN_ID), k);
     } else if (P->tok == T_LP) {
+      const char *lp = P->ts;
       jq_lex(P);
       k = jq_pipe(P);
       if (jq_expect(P, T_RP)) break;
+      if (k->t == JN_LIT && k->v.k != JV_STRING) jq_badkey(P, line, lp, k->v);
       if (P->tok != T_COLON) {
         jq_syntax(P);
         break;
@@ -1169,10 +1222,12 @@ int jq_compile(arena *a, jq_rt *R, const char *prelude, const char *src,
   P.line = 0;
   P.toplevel_prog = 1;
   jq_lex(&P);
+  P.first_ts = P.ts;
   if (P.tok == T_EOF)
     *out = jq_nn(&P, JN_ID);
   else {
     *out = jq_pipe(&P);
+    P.leftover = 1;
     if (!P.fatal && P.tok != T_EOF) jq_syntax(&P);
   }
   if (R->oom && !P.nerr) P.nerr = 1;

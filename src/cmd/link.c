@@ -1,14 +1,11 @@
 /* link.c - call the link function to create a link named FILE2 to an
  * existing FILE1 (GNU coreutils 9): exactly two operands.
  *
- * Deviation, the same as ln's: the sandbox has no hard links, so FILE2
- * becomes a copy of FILE1 sharing its storage (copy-on-write); the two then
- * change independently and each reports a link count of 1.
- *
  * Usage: link FILE1 FILE2 */
+#include "../cold.h"
 #include "cmd.h"
 
-static const char link_usage[] =
+static const char link_usage[] MSB_COLD =
     "Usage: link FILE1 FILE2\n"
     "  or:  link OPTION\n"
     "Call the link function to create a link named FILE2 to an existing "
@@ -50,8 +47,7 @@ int cmd_link(cmd_ctx *c) {
   to = cmd_path(c, g.ops[1]);
   if (!from || !to) return MSB_ENOMEM;
   rc = link_check(c, from, to);
-  if (rc == 0)
-    rc = vfs_copy(c->fs, from, to, VFS_CP_NOFOLLOW | VFS_CP_KEEP_META);
+  if (rc == 0) rc = vfs_link(c->fs, from, to);
   if (rc == 0) return 0;
   if (rc == MSB_ENOMEM || rc == MSB_ELIMIT) return rc;
   cmd_err(c, "cannot create link %s to %s: %s", cmd_quote(c, g.ops[1]),

@@ -5,20 +5,22 @@
  *        ln [OPTION]... -t DIRECTORY TARGET...
  *   -s, --symbolic  -f, --force  -n, --no-dereference  -r, --relative
  *   -T, --no-target-directory  -t, --target-directory=DIR  -v, --verbose
- * Deviation: the sandbox has no hard links, so `ln TARGET NAME` (without
- * -s) makes an independent copy that shares storage (copy-on-write); the
- * two then change independently and each reports a link count of 1. */
+ * Without -s, TARGET gets another name (vfs_link): a hard link; of a
+ * symlink, a copy of the symlink. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char ln_usage[] =
+static const char ln_usage[] MSB_COLD =
     "Usage: ln [OPTION]... [-T] TARGET LINK_NAME\n"
     "  or:  ln [OPTION]... TARGET\n"
     "  or:  ln [OPTION]... TARGET... DIRECTORY\n"
     "  or:  ln [OPTION]... -t DIRECTORY TARGET...\n"
-    "Create symbolic links with -s; without it the sandbox makes a copy\n"
-    "(there are no hard links).\n"
+    "In the 1st form, create a link to TARGET with the name LINK_NAME.\n"
+    "In the 2nd form, create a link to TARGET in the current directory.\n"
+    "In the 3rd and 4th forms, create links to each TARGET in DIRECTORY.\n"
+    "Create hard links by default, symbolic links with --symbolic.\n"
     "\n"
     "  -f, --force                 remove existing destination files\n"
     "  -n, --no-dereference        treat LINK_NAME as a normal file if\n"
@@ -106,7 +108,8 @@ static int ln_one(ln_state *s, const char *target, const char *name) {
               cmd_quotef(c, target));
       return 1;
     }
-    if (exists && s->force && st.ino == ts.ino) {
+    /* one entry under two spellings; other names of the file are fine */
+    if (exists && s->force && st.ino == ts.ino && !strcmp(tabs, nabs)) {
       cmd_err(c, "%s and %s are the same file", cmd_quote(c, target),
               cmd_quote(c, name));
       return 1;
@@ -145,8 +148,7 @@ static int ln_one(ln_state *s, const char *target, const char *name) {
   if (s->sym)
     rc = vfs_symlink(c->fs, tval, nabs);
   else
-    rc = vfs_copy(c->fs, cmd_path(c, target), nabs,
-                  VFS_CP_NOFOLLOW | VFS_CP_KEEP_META);
+    rc = vfs_link(c->fs, cmd_path(c, target), nabs);
   if (rc < 0) {
     if (rc == MSB_ENOMEM) return rc;
     if (s->sym)
@@ -175,7 +177,7 @@ static const char *ln_join(cmd_ctx *c, const char *dir, const char *name) {
   return p;
 }
 
-/* ln: make symbolic links (or copies standing in for hard links). */
+/* ln: make hard or symbolic links. */
 int cmd_ln(cmd_ctx *c) {
   cmd_getopt g;
   ln_state s;

@@ -13,10 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../order.h"
 #include "cmd.h"
 
-static const char ls_usage[] =
+static const char ls_usage[] MSB_COLD =
     "Usage: ls [OPTION]... [FILE]...\n"
     "List information about the FILEs (the current directory by default).\n"
     "Sort entries alphabetically if none of -StU is specified.\n"
@@ -334,6 +335,15 @@ static int ls_commas(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
   return 0;
 }
 
+/* The size column: bytes, or a device's "major, minor" as GNU ls. */
+static void ls_size(ls_state *s, const struct vfs_stat *st, char tmp[32]) {
+  if (st->mode & VFS_CHR)
+    snprintf(tmp, 32, "%u, %u", (unsigned)(st->rdev >> 8),
+             (unsigned)(st->rdev & 0xff));
+  else
+    ls_num(s, cmd_size(st), tmp);
+}
+
 static int ls_long(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
   int lw = 0, sw = 0, ow = 4, w;
   size_t i;
@@ -345,7 +355,7 @@ static int ls_long(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
     snprintf(tmp, sizeof tmp, "%lu", (unsigned long)v[i].st.nlink);
     w = (int)strlen(tmp);
     if (w > lw) lw = w;
-    ls_num(s, cmd_size(&v[i].st), tmp);
+    ls_size(s, &v[i].st, tmp);
     w = (int)strlen(tmp);
     if (w > sw) sw = w;
   }
@@ -361,7 +371,7 @@ static int ls_long(ls_state *s, ls_ent *v, size_t n, int iw, int bw) {
     buf_printf(o, "%s %*lu ", mode, lw, (unsigned long)e->st.nlink);
     if (!s->noown) buf_printf(o, "%-*s ", ow, own);
     if (!s->nogrp) buf_printf(o, "%-*s ", ow, own);
-    ls_num(s, cmd_size(&e->st), tmp);
+    ls_size(s, &e->st, tmp);
     buf_printf(o, "%*s ", sw, tmp);
     if (s->tfmt) {
       /* --time-style=long-iso or +FORMAT */

@@ -8,9 +8,10 @@
  * messages name the exact component, as GNU's do. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char mkdir_usage[] =
+static const char mkdir_usage[] MSB_COLD =
     "Usage: mkdir [OPTION]... DIRECTORY...\n"
     "Create the DIRECTORY(ies), if they do not already exist.\n"
     "\n"

@@ -9,9 +9,10 @@
  * with mode 0600 and directories 0700, and never replace anything. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char mktemp_usage[] =
+static const char mktemp_usage[] MSB_COLD =
     "Usage: mktemp [OPTION]... [TEMPLATE]\n"
     "Create a temporary file or directory, safely, and print its name.\n"
     "TEMPLATE must contain at least 3 consecutive 'X's in last component.\n"

@@ -8,9 +8,10 @@
  * so there is no copy-then-delete fallback. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char mv_usage[] =
+static const char mv_usage[] MSB_COLD =
     "Usage: mv [OPTION]... [-T] SOURCE DEST\n"
     "  or:  mv [OPTION]... SOURCE... DIRECTORY\n"
     "  or:  mv [OPTION]... -t DIRECTORY SOURCE...\n"

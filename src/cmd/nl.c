@@ -9,10 +9,11 @@
  * Usage: nl [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char nl_usage[] =
+static const char nl_usage[] MSB_COLD =
     "Usage: nl [OPTION]... [FILE]...\n"
     "Write each FILE to standard output, with line numbers added.\n"
     "\n"

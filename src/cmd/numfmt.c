@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char numfmt_usage[] =
+static const char numfmt_usage[] MSB_COLD =
     "Usage: numfmt [OPTION]... [NUMBER]...\n"
     "Reformat NUMBER(s), or the numbers from standard input if none are "
     "specified.\n"

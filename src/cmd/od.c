@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char od_usage[] =
+static const char od_usage[] MSB_COLD =
     "Usage: od [OPTION]... [FILE]...\n"
     "Write an unambiguous representation, octal bytes by default,\n"
     "of FILE to standard output.  With more than one FILE argument,\n"
@@ -480,6 +481,10 @@ int cmd_od(cmd_ctx *c) {
     const char *op = g.nops ? g.ops[off] : "-";
     const uint8_t *d;
     size_t n;
+    /* of an endless device, the bytes -j and -N ask for */
+    c->dev_want = limit != UINT64_MAX && skip <= UINT64_MAX - limit
+                      ? (skip > total ? skip - total : 0) + limit - data.len
+                      : 0;
     rc = cmd_input(c, op, &d, &n);
     if (rc == MSB_ENOMEM) {
       buf_finish(&data);

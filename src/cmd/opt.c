@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 /* Implicit entries appended after the command's own table. */
@@ -70,7 +71,7 @@ static int opt_add_operand(cmd_getopt *g, char *s) {
 static int opt_builtin(cmd_getopt *g, int key) {
   if (key == CMD_OPT_KEY_HELP) {
     if (g->usage)
-      buf_puts(g->c->out, g->usage);
+      buf_puts(g->c->out, cold_get(g->usage));
     else
       buf_printf(g->c->out, "Usage: %s [OPTION]... [ARG]...\n", cmd_name(g->c));
   } else {

@@ -8,9 +8,10 @@
  * Usage: paste [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char paste_usage[] =
+static const char paste_usage[] MSB_COLD =
     "Usage: paste [OPTION]... [FILE]...\n"
     "Write lines consisting of the sequentially corresponding lines from\n"
     "each FILE, separated by TABs, to standard output.\n"

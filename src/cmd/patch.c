@@ -31,10 +31,11 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../patch.h"
 #include "cmd.h"
 
-static const char patch_usage[] =
+static const char patch_usage[] MSB_COLD =
     "Usage: patch [OPTION]... [ORIGFILE [PATCHFILE]]\n"
     "\n"
     "Input options:\n"
@@ -271,7 +272,9 @@ static void patch_leading_text(cmd_ctx *c, const patch_cfg *g,
 
 static int patch_write_file(cmd_ctx *c, const char *abs, const void *d,
                             size_t n, unsigned flags) {
-  return vfs_write(c->fs, abs, d, n, flags | VFS_PARENTS | VFS_KEEP_MODE,
+  /* GNU patch writes a new file over the old (a hard link keeps it) */
+  return vfs_write(c->fs, abs, d, n,
+                   flags | VFS_PARENTS | VFS_KEEP_MODE | VFS_REPLACE,
                    CMD_NEWFILE(c), NULL);
 }
 

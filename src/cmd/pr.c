@@ -19,9 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char pr_usage[] =
+static const char pr_usage[] MSB_COLD =
     "Usage: pr [OPTION]... [FILE]...\n"
     "Paginate or columnate FILE(s) for printing.\n"
     "\n"

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 #if defined(__wasm__)
@@ -48,10 +49,10 @@ typedef long double printf_flt;
 /* echo.c's decoder for echo -e, shared with %b. */
 int echo_escape(buf *o, const char *s, size_t n, int bare_octal, cmd_ctx *warn);
 
-static const char printf_usage_line[] =
+static const char printf_usage_line[] MSB_COLD =
     "printf: usage: printf [-v var] format [arguments]\n";
 
-static const char printf_help[] =
+static const char printf_help[] MSB_COLD =
     "printf: printf [-v var] format [arguments]\n"
     "    Formats and prints ARGUMENTS under control of the FORMAT.\n"
     "    \n"
@@ -848,7 +849,7 @@ int cmd_printf(cmd_ctx *c) {
       break;
     }
     if (!strcmp(a, "--help")) {
-      cmd_puts(c, printf_help);
+      cmd_puts(c, cold_get(printf_help));
       return 2;
     }
     if (a[1] == 'v') {
@@ -858,18 +859,18 @@ int cmd_printf(cmd_ctx *c) {
         var = c->argv[++i];
       else {
         cmd_err(c, "-v: option requires an argument");
-        buf_puts(c->err, printf_usage_line);
+        buf_puts(c->err, cold_get(printf_usage_line));
         return 2;
       }
       i++;
       continue;
     }
     cmd_err(c, "-%c: invalid option", a[1]);
-    buf_puts(c->err, printf_usage_line);
+    buf_puts(c->err, cold_get(printf_usage_line));
     return 2;
   }
   if (i >= c->argc) {
-    buf_puts(c->err, printf_usage_line);
+    buf_puts(c->err, cold_get(printf_usage_line));
     return 2;
   }
   fmt = c->argv[i++];

@@ -8,9 +8,10 @@
  *   -z, --zero        end each output line with NUL */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char readlink_usage[] =
+static const char readlink_usage[] MSB_COLD =
     "Usage: readlink [OPTION]... FILE...\n"
     "Print value of a symbolic link or canonical file name\n"
     "\n"

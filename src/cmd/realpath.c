@@ -9,9 +9,10 @@
  * By default all but the last component must exist. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char realpath_usage[] =
+static const char realpath_usage[] MSB_COLD =
     "Usage: realpath [OPTION]... FILE...\n"
     "Print the resolved absolute file name;\n"
     "all but the last component must exist\n"
@@ -51,7 +52,7 @@ static const cmd_opt realpath_opts[] = {
 /* Resolves one path into b (0 or an MSB_E* code). */
 static int realpath_resolve(cmd_ctx *c, const char *p, int mode, int strip,
                             buf *b) {
-  const char *abs = cmd_path(c, p);
+  const char *abs = strip ? cmd_path_lexical(c, p) : cmd_path(c, p);
   if (!abs) return MSB_ENOMEM;
   if (mode < 2 && cmd_slash_check(c, p, abs)) return MSB_ENOTDIR;
   if (strip) {

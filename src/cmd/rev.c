@@ -9,9 +9,10 @@
  * Usage: rev [options] [file ...] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char rev_usage[] =
+static const char rev_usage[] MSB_COLD =
     "\n"
     "Usage:\n"
     " rev [options] [file ...]\n"
@@ -35,7 +36,7 @@ int cmd_rev(cmd_ctx *c) {
     switch (opt) {
     case CMD_OPT_ERR: return 1;
     case CMD_OPT_EXIT: return 0;
-    case 'h': buf_puts(c->out, rev_usage); return 0;
+    case 'h': buf_puts(c->out, cold_get(rev_usage)); return 0;
     case 'V': buf_puts(c->out, "rev (memsandbox)\n"); return 0;
     default:
       if (opt < 0) return 1;

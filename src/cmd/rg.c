@@ -29,12 +29,13 @@
  *        rg [OPTIONS] --type-list */
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../regex.h"
 #include "cmd.h"
 #include "rg_types.h"
 
-static const char rg_usage[] =
+static const char rg_usage[] MSB_COLD =
     "ripgrep 13.0.0\n"
     "\n"
     "USAGE:\n"
@@ -127,7 +128,7 @@ enum {
   RG_O_NOREQGIT
 };
 
-static const char rg_usage_err[] =
+static const char rg_usage_err[] MSB_COLD =
     "error: The following required arguments were not provided:\n"
     "    <PATTERN>\n\nUSAGE:\n    \n"
     "    rg [OPTIONS] PATTERN [PATH ...]\n"
@@ -158,7 +159,7 @@ static void rg_bad_option(cmd_ctx *c, size_t mark) {
   buf_printf(c->err,
              "error: Found argument '%s' which wasn't expected, or isn't "
              "valid in this context\n\n%s",
-             name, strstr(rg_usage_err, "USAGE:"));
+             name, strstr(cold_get(rg_usage_err), "USAGE:"));
 }
 
 static const cmd_opt rg_opts[] = {
@@ -476,7 +477,7 @@ static int rg_ignored(rg_st *st, const char *abs, int is_dir, int *err) {
 
 /* The globs of type name (borrowed from the table), or NULL. */
 static const char *rg_type_find(const char *name, size_t *len) {
-  const char *p = rg_type_table;
+  const char *p = cold_get(rg_type_table);
   size_t nl = strlen(name);
   while (*p) {
     const char *eol = strchr(p, '\n');
@@ -1307,7 +1308,7 @@ static void rg_settle(rg_st *st, rg_opts_st *o, int nops, int anydir) {
 }
 
 static int rg_type_list(cmd_ctx *c) {
-  return buf_puts(c->out, rg_type_table) < 0 ? MSB_ENOMEM : 0;
+  return buf_puts(c->out, cold_get(rg_type_table)) < 0 ? MSB_ENOMEM : 0;
 }
 
 /* Entry point: see the usage above. */
@@ -1351,7 +1352,7 @@ int cmd_rg(cmd_ctx *c) {
   nops = g.nops;
   if (!o.have && !st.files) {
     if (nops < 1) {
-      buf_puts(c->err, rg_usage_err);
+      buf_puts(c->err, cold_get(rg_usage_err));
       rc = 2;
       goto out;
     }

@@ -5,7 +5,9 @@
 #ifndef MSB_RG_TYPES_H
 #define MSB_RG_TYPES_H
 
-static const char rg_type_table[] =
+#include "../cold.h"
+
+static const char rg_type_table[] MSB_COLD =
     "agda: *.agda, *.lagda\n"
     "aidl: *.aidl\n"
     "amake: *.bp, *.mk\n"

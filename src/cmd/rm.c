@@ -12,9 +12,10 @@
  * or ask per entry, in sorted order (GNU uses directory order). */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char rm_usage[] =
+static const char rm_usage[] MSB_COLD =
     "Usage: rm [OPTION]... [FILE]...\n"
     "Remove (unlink) the FILE(s).\n"
     "\n"

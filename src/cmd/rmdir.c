@@ -6,9 +6,10 @@
  *   -v, --verbose               output a diagnostic for every directory */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char rmdir_usage[] =
+static const char rmdir_usage[] MSB_COLD =
     "Usage: rmdir [OPTION]... DIRECTORY...\n"
     "Remove the DIRECTORY(ies), if they are empty.\n"
     "\n"

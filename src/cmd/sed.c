@@ -21,10 +21,11 @@
  * Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char sed_usage[] =
+static const char sed_usage[] MSB_COLD =
     "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n"
     "\n"
     "  -n, --quiet, --silent\n"
@@ -1464,7 +1465,7 @@ static int sed_run(sed *s, sed_in *in) {
   size_t pc;
   while (!s->quit && sed_read(s, in, 0, &missing_nl)) {
     int autoprint = !s->quiet, restart;
-    if ((s->lineno & 1023) == 0 && (r = cmd_tick(s->c, 1)) != 0) return r;
+    if ((s->lineno & 1023) == 0 && (r = cmd_tick_pause(s->c, 1)) != 0) return r;
     s->tflag = 0;
   again:
     restart = 0;
@@ -1775,8 +1776,8 @@ static int sed_inplace(sed *s, char *name) {
   s->out = s->c->out;
   if (rc == 0 && out.err) rc = out.err;
   if (rc == 0) {
-    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len, VFS_KEEP_MODE,
-                   CMD_NEWFILE(s->c), NULL);
+    rc = vfs_write(s->c->fs, abs, out.p ? out.p : "", out.len,
+                   VFS_KEEP_MODE | VFS_REPLACE, CMD_NEWFILE(s->c), NULL);
     if (rc < 0) {
       cmd_err(s->c, "couldn't open temporary file %s: %s", name,
               cmd_strerror(rc));
@@ -1796,7 +1797,7 @@ static void sed_usage_err(cmd_ctx *c, size_t mark) {
   char *nl = p ? memchr(p, '\n', e->len - mark) : NULL;
   if (!nl) return;
   buf_truncate(e, (size_t)(nl + 1 - e->p));
-  buf_puts(e, sed_usage);
+  buf_puts(e, cold_get(sed_usage));
 }
 
 /* Entry point: see the usage above. */
@@ -1916,7 +1917,7 @@ int cmd_sed(cmd_ctx *c) {
   nops = g.nops;
   if (!have) {
     if (nops < 1) {
-      buf_puts(c->err, sed_usage);
+      buf_puts(c->err, cold_get(sed_usage));
       buf_finish(&script);
       sed_cleanup(&s);
       return 1;

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char seq_usage[] =
+static const char seq_usage[] MSB_COLD =
     "Usage: seq [OPTION]... LAST\n"
     "  or:  seq [OPTION]... FIRST LAST\n"
     "  or:  seq [OPTION]... FIRST INCREMENT LAST\n"
@@ -109,7 +110,7 @@ static int seq_ints(cmd_ctx *c, int64_t a, int64_t step, int64_t b,
               : snprintf(s, sizeof s, "%lld", (long long)x);
     if ((rc = seq_emit(c, sep, first, s, (size_t)n)) < 0) return rc;
     first = 0;
-    if ((++count & 1023) == 0 && (rc = cmd_tick(c, 1)) < 0) return rc;
+    if ((++count & 1023) == 0 && (rc = cmd_tick_pause(c, 1)) < 0) return rc;
     if (step > 0 ? x > INT64_MAX - step : x < INT64_MIN - step) break;
     x += step;
   }
@@ -149,7 +150,7 @@ static int seq_floats(cmd_ctx *c, const seq_num *a, const seq_num *st,
     if ((rc = seq_emit(c, sep, first, s, (size_t)n)) < 0) return rc;
     first = 0;
     if (past) break;
-    if (((i + 1) & 1023) == 0 && (rc = cmd_tick(c, 1)) < 0) return rc;
+    if (((i + 1) & 1023) == 0 && (rc = cmd_tick_pause(c, 1)) < 0) return rc;
   }
   return first ? 0 : cmd_write(c, "\n", 1);
 }

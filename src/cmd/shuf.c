@@ -15,10 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../rng.h"
 #include "cmd.h"
 
-static const char shuf_usage[] =
+static const char shuf_usage[] MSB_COLD =
     "Usage: shuf [OPTION]... [FILE]\n"
     "  or:  shuf -e [OPTION]... [ARG]...\n"
     "  or:  shuf -i LO-HI [OPTION]...\n"

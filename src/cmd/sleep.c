@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char sleep_usage[] =
+static const char sleep_usage[] MSB_COLD =
     "Usage: sleep NUMBER[SUFFIX]...\n"
     "  or:  sleep OPTION\n"
     "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the "

@@ -22,9 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char sort_usage[] =
+static const char sort_usage[] MSB_COLD =
     "Usage: sort [OPTION]... [FILE]...\n"
     "Write sorted concatenation of all FILE(s) to standard output.\n"
     "\n"

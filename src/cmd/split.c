@@ -10,9 +10,10 @@
  * Usage: split [OPTION]... [FILE [PREFIX]] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char split_usage[] =
+static const char split_usage[] MSB_COLD =
     "Usage: split [OPTION]... [FILE [PREFIX]]\n"
     "Output pieces of FILE to PREFIXaa, PREFIXab, ...;\n"
     "default size is 1000 lines, and default PREFIX is 'x'.\n"

@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char stat_usage[] =
+static const char stat_usage[] MSB_COLD =
     "Usage: stat [OPTION]... FILE...\n"
     "Display file or file system status.\n"
     "\n"
@@ -98,8 +99,8 @@ static int stat_dir(cmd_ctx *c, int d, const char *name, const char *abs,
     break;
   case 'o': buf_puts(val, "4096"); return 1;
   case 's': buf_printf(val, "%llu", (unsigned long long)cmd_size(st)); return 1;
-  case 't':
-  case 'T': buf_puts(val, "0"); break;
+  case 't': buf_printf(val, "%x", (unsigned)(st->rdev >> 8)); break;
+  case 'T': buf_printf(val, "%x", (unsigned)(st->rdev & 0xff)); break;
   case 'w': buf_puts(val, "-"); break;
   case 'W': buf_puts(val, "0"); return 1;
   case 'x':

@@ -11,6 +11,7 @@
  * Printable means ASCII 32-126 and tab, as binutils does in the C locale. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 static const cmd_opt strings_opts[] = {
@@ -21,7 +22,7 @@ static const cmd_opt strings_opts[] = {
     {'f', "print-file-name", CMD_ARG_NONE, 'f'},
     {0, 0, 0, 0}};
 
-static const char strings_usage[] =
+static const char strings_usage[] MSB_COLD =
     "Usage: strings [option(s)] [file(s)]\n"
     " Display printable strings in [file(s)] (stdin by default)\n"
     " The options are:\n"

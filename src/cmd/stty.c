@@ -9,9 +9,10 @@
  *        stty [-F DEVICE | --file=DEVICE] [-g|--save] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char stty_usage[] =
+static const char stty_usage[] MSB_COLD =
     "Usage: stty [-F DEVICE | --file=DEVICE] [SETTING]...\n"
     "  or:  stty [-F DEVICE | --file=DEVICE] [-a|--all]\n"
     "  or:  stty [-F DEVICE | --file=DEVICE] [-g|--save]\n"
@@ -22,7 +23,7 @@ int cmd_stty(cmd_ctx *c) {
   int i;
   for (i = 1; i < c->argc; i++) {
     if (!strcmp(c->argv[i], "--help")) {
-      buf_puts(c->out, stty_usage);
+      buf_puts(c->out, cold_get(stty_usage));
       return 0;
     }
     if (!strcmp(c->argv[i], "--version")) {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../hash.h"
 #include "../sha256.h"
 #include "cmd.h"
@@ -69,7 +70,7 @@ static const cmd_opt sum_cksum_opts[] = {
     {'w', "warn", CMD_ARG_NONE, 'w'},
     {0, 0, 0, 0}};
 
-static const char sum_cksum_usage[] =
+static const char sum_cksum_usage[] MSB_COLD =
     "Usage: cksum [OPTION]... [FILE]...\n"
     "Print or verify checksums.\n"
     "By default use the 32 bit CRC algorithm.\n"

@@ -9,10 +9,11 @@
  * Usage: tac [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "../regex.h"
 #include "cmd.h"
 
-static const char tac_usage[] =
+static const char tac_usage[] MSB_COLD =
     "Usage: tac [OPTION]... [FILE]...\n"
     "Write each FILE to standard output, last line first.\n"
     "\n"

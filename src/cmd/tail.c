@@ -8,9 +8,10 @@
  * Usage: tail [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char tail_usage[] =
+static const char tail_usage[] MSB_COLD =
     "Usage: tail [OPTION]... [FILE]...\n"
     "Print the last 10 lines of each FILE to standard output.\n"
     "With more than one FILE, precede each with a header giving the file "

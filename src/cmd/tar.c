@@ -35,11 +35,12 @@
 #include <string.h>
 
 #include "../archive.h"
+#include "../cold.h"
 #include "../glob.h"
 #include "../inf.h"
 #include "cmd.h"
 
-static const char tar_usage[] =
+static const char tar_usage[] MSB_COLD =
     "Usage: tar [OPTION...] [FILE]...\n"
     "GNU 'tar' saves many files together into a single tape or disk "
     "archive,\nand can restore individual files from the archive.\n"
@@ -116,6 +117,7 @@ typedef struct tar_st {
   int nexcl;
   size_t ugw;
   tar_rd *rd; /* while listing or extracting */
+  arc_links links; /* while creating: files of several names met */
 } tar_st;
 
 /* Output bytes between two looks at an expanding archive. */
@@ -331,7 +333,11 @@ static int tar_add(tar_st *s, buf *out, const char *op) {
       if (vfs_readlink(c->fs, e->abs, &lk)) continue;
       we.type = ARC_SYMLINK;
       we.link = buf_str(&lk);
+    } else if (e->st.nlink > 1 &&
+               (we.link = arc_links_seen(&s->links, e->st.ino, we.path))) {
+      we.type = ARC_HARDLINK; /* a later name of an earlier member */
     } else {
+      if (s->links.names.err) break;
       if (vfs_read(c->fs, e->abs, &d, &n)) continue;
       we.type = ARC_FILE;
       we.data = d;
@@ -366,7 +372,10 @@ static int tar_create(tar_st *s, char **ops, int nops) {
   }
   buf_init(&out, c->m);
   buf_init(&z, c->m);
+  arc_links_init(&s->links, c->m);
   for (i = 0; i < nops && !rc; i++) rc = tar_add(s, &out, ops[i]);
+  if (!rc) rc = s->links.names.err;
+  arc_links_finish(&s->links);
   if (!rc) rc = arc_tar_end(&out, 0);
   if (!rc && s->gz)
     rc = arc_gzip(c->m, (const uint8_t *)out.p, out.len, ARC_GZ_LEVEL, NULL, 0,
@@ -610,8 +619,8 @@ static tar_delay *tar_delay_at(tar_st *s, tar_rd *r, const char *abs) {
 }
 
 /* A hard link to t (absolute; NULL when its name left nothing), shown
- * as shown_t: a copy of an earlier member (the sandbox has no shared
- * inodes), or another placeholder when it names one. */
+ * as shown_t: another name of an earlier member (vfs_link), or another
+ * placeholder when it names one. */
 static int tar_hardlink(tar_st *s, tar_rd *r, const arc_entry *e, const char *d,
                         const char *shown, const char *t, const char *shown_t) {
   cmd_ctx *c = s->c;
@@ -621,9 +630,7 @@ static int tar_hardlink(tar_st *s, tar_rd *r, const arc_entry *e, const char *d,
     tar_delay copy = *dl;
     rc = tar_placeholder(s, r, d, shown, copy.link, copy.mtime);
   } else {
-    rc = t ? vfs_copy(c->fs, t, d,
-                      VFS_CP_NOFOLLOW | VFS_CP_OVERWRITE | VFS_CP_KEEP_META)
-           : MSB_ENOENT;
+    rc = t ? vfs_link(c->fs, t, d) : MSB_ENOENT;
   }
   if (rc == MSB_ENOMEM) return rc;
   if (rc) {

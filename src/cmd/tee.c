@@ -9,9 +9,10 @@
  * each file gets one atomic write. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char tee_usage[] =
+static const char tee_usage[] MSB_COLD =
     "Usage: tee [OPTION]... [FILE]...\n"
     "Copy standard input to each FILE, and also to standard output.\n"
     "\n"

@@ -16,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
 #define TIMEOUT_STEPS_PER_SEC 1000000.0
 
-static const char timeout_usage[] =
+static const char timeout_usage[] MSB_COLD =
     "Usage: timeout [OPTION] DURATION COMMAND [ARG]...\n"
     "  or:  timeout [OPTION]\n"
     "Start COMMAND, and kill it if still running after DURATION.\n"

@@ -10,9 +10,10 @@
  * alone changes nothing visible. Dates: see cmd_parse_date. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char touch_usage[] =
+static const char touch_usage[] MSB_COLD =
     "Usage: touch [OPTION]... FILE...\n"
     "Update the access and modification times of each FILE to the current "
     "time.\n"

@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char tput_usage[] =
+static const char tput_usage[] MSB_COLD =
     "Usage: tput [options] [command]\n"
     "\n"
     "Options:\n"
@@ -126,7 +127,7 @@ int cmd_tput(cmd_ctx *c) {
       cmd_err(c, "-S is not supported in memsandbox");
       return 2;
     } else {
-      buf_puts(c->err, tput_usage);
+      buf_puts(c->err, cold_get(tput_usage));
       return 2;
     }
   }
@@ -135,7 +136,7 @@ int cmd_tput(cmd_ctx *c) {
     return 2;
   }
   if (i >= c->argc) {
-    buf_puts(c->err, tput_usage);
+    buf_puts(c->err, cold_get(tput_usage));
     return 2;
   }
   /* a string capability takes the words after it as parameters; after a

@@ -10,9 +10,10 @@
  * Usage: tr [OPTION]... STRING1 [STRING2] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char tr_usage[] =
+static const char tr_usage[] MSB_COLD =
     "Usage: tr [OPTION]... STRING1 [STRING2]\n"
     "Translate, squeeze, and/or delete characters from standard input,\n"
     "writing to standard output.  STRING1 and STRING2 specify arrays of\n"

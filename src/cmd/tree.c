@@ -11,11 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../order.h"
 #include "cmd.h"
 
-static const char tree_usage[] =
+static const char tree_usage[] MSB_COLD =
     "usage: tree [-adfFilpsh] [-L level] [-P pattern] [-I pattern]\n"
     "\t[--noreport] [--dirsfirst] [--prune] [--] [directory ...]\n"
     "  -a            All files are listed.\n"
@@ -415,14 +416,14 @@ int cmd_tree(cmd_ctx *c) {
     } else if (!strcmp(a, "--prune")) {
       s.prune = 1;
     } else if (!strcmp(a, "--help")) {
-      buf_puts(c->out, tree_usage);
+      buf_puts(c->out, cold_get(tree_usage));
       return 0;
     } else if (!strcmp(a, "--version")) {
       buf_printf(c->out, "tree (memsandbox) %s\n", MSB_VERSION);
       return 0;
     } else if (a[1] == '-') {
       cmd_err(c, "Invalid argument `%s'.", a);
-      buf_puts(c->err, tree_usage);
+      buf_puts(c->err, cold_get(tree_usage));
       return 1;
     } else {
       const char *p;
@@ -471,7 +472,7 @@ int cmd_tree(cmd_ctx *c) {
         }
         default:
           cmd_err(c, "Invalid argument -`%c'.", *p);
-          buf_puts(c->err, tree_usage);
+          buf_puts(c->err, cold_get(tree_usage));
           return 1;
         }
         if (*p == 'L' || *p == 'I' || *p == 'P') break;

@@ -12,9 +12,10 @@
  * Usage: truncate OPTION... FILE... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char truncate_usage[] =
+static const char truncate_usage[] MSB_COLD =
     "Usage: truncate OPTION... FILE...\n"
     "Shrink or extend the size of each FILE to the specified size\n"
     "\n"

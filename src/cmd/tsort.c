@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char tsort_usage[] =
+static const char tsort_usage[] MSB_COLD =
     "Usage: tsort [OPTION] [FILE]\n"
     "Write totally ordered list consistent with the partial ordering in "
     "FILE.\n"

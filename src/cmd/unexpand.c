@@ -10,9 +10,10 @@
  * Usage: unexpand [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char unexpand_usage[] =
+static const char unexpand_usage[] MSB_COLD =
     "Usage: unexpand [OPTION]... [FILE]...\n"
     "Convert blanks in each FILE to tabs, writing to standard output.\n"
     "\n"

@@ -9,9 +9,10 @@
  * Usage: uniq [OPTION]... [INPUT [OUTPUT]] */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char uniq_usage[] =
+static const char uniq_usage[] MSB_COLD =
     "Usage: uniq [OPTION]... [INPUT [OUTPUT]]\n"
     "Filter adjacent matching lines from INPUT (or standard input),\n"
     "writing to OUTPUT (or standard output).\n"

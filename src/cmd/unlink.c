@@ -2,9 +2,10 @@
  * coreutils 9): exactly one operand, never a directory.
  *
  * Usage: unlink FILE */
+#include "../cold.h"
 #include "cmd.h"
 
-static const char unlink_usage[] =
+static const char unlink_usage[] MSB_COLD =
     "Usage: unlink FILE\n"
     "  or:  unlink OPTION\n"
     "Call the unlink function to remove the specified FILE.\n"

@@ -28,11 +28,12 @@
 #include <string.h>
 
 #include "../archive.h"
+#include "../cold.h"
 #include "../glob.h"
 #include "../zip.h"
 #include "cmd.h"
 
-static const char unzip_usage[] =
+static const char unzip_usage[] MSB_COLD =
     "UnZip 6.00 of 20 April 2009, by Debian. Original by Info-ZIP.\n"
     "\n"
     "Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d "
@@ -142,7 +143,7 @@ static int unzip_letters(unzip_st *s, const char *a, int *list, int *takes_d) {
       if (strcmp(a, "Z1")) goto bad;
       s->mode = '1';
       return 0;
-    case 'h': buf_puts(c->out, unzip_usage); return -1;
+    case 'h': buf_puts(c->out, cold_get(unzip_usage)); return -1;
     case 'K':
     case 'U':
     case 'V':
@@ -187,7 +188,7 @@ static int unzip_args(unzip_st *s) {
     return 10;
   }
   if (!s->zip) {
-    buf_puts(c->out, unzip_usage);
+    buf_puts(c->out, cold_get(unzip_usage));
     return -1;
   }
   return 0;

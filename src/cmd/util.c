@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../coro.h"
 #include "../regex.h"
+#include "../rng.h"
 #include "cmd.h"
 
 /* ---- Diagnostics ----------------------------------------------------- */
@@ -162,6 +164,15 @@ int cmd_outf(cmd_ctx *c, const char *fmt, ...) {
 
 int cmd_tick(cmd_ctx *c, uint64_t n) { return c->tick ? c->tick(c, n) : 0; }
 
+int cmd_tick_pause(cmd_ctx *c, uint64_t n) {
+  const cmd_pace *p = c->pace;
+  int rc = cmd_tick(c, n);
+  if (rc || !p || !*p->until || *p->steps < *p->until) return rc;
+  *p->at = *p->steps;
+  coro_yield(p->co);
+  return cmd_tick(c, 0); /* a cancel arrives as a limit */
+}
+
 int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
   c->byte_carry += n;
   if (c->byte_carry < CMD_BYTES_PER_STEP) return 0;
@@ -288,15 +299,28 @@ void cmd_stdin_close_err(cmd_ctx *c, const char *name) {
       cmd_err(c, "standard input: %s", cmd_strerror(c->in_err));
 }
 
-const char *cmd_path(cmd_ctx *c, const char *operand) {
+/* An operand as an absolute path, ".." resolved physically (phys) or
+ * lexically. */
+static const char *cmd_path_as(cmd_ctx *c, const char *operand, int phys) {
   buf b;
   char *r = 0;
+  const char *cwd = c->cwd ? c->cwd : "/";
+  int rc;
   if (!*operand) return ""; /* every vfs call fails it with MSB_ENOENT */
   buf_init(&b, c->m);
-  if (vfs_abspath(c->cwd ? c->cwd : "/", operand, &b) == 0 && !b.err)
-    r = arena_strndup(c->a, buf_str(&b), b.len);
+  rc = phys ? vfs_abspath_phys(c->fs, cwd, operand, &b)
+            : vfs_abspath(cwd, operand, &b);
+  if (rc == 0 && !b.err) r = arena_strndup(c->a, buf_str(&b), b.len);
   buf_finish(&b);
   return r;
+}
+
+const char *cmd_path(cmd_ctx *c, const char *operand) {
+  return cmd_path_as(c, operand, 1);
+}
+
+const char *cmd_path_lexical(cmd_ctx *c, const char *operand) {
+  return cmd_path_as(c, operand, 0);
 }
 
 int cmd_slash_check(cmd_ctx *c, const char *operand, const char *abs) {
@@ -435,6 +459,26 @@ int cmd_answer_yes(cmd_ctx *c, size_t *pos) {
   return a == 'y' || a == 'Y';
 }
 
+/* The first c->dev_want bytes of endless device p: zeros, or the
+ * sandbox's seeded random stream for /dev/urandom and /dev/random. */
+static int cmd_device(cmd_ctx *c, const char *p, const uint8_t **data,
+                      size_t *len) {
+  struct vfs_stat st;
+  uint8_t *d;
+  size_t i, n;
+  int rc = vfs_stat(c->fs, p, 1, &st);
+  if (rc) return rc;
+  if (!c->dev_want) return MSB_ENOTSUP;
+  if (c->dev_want > c->lim->max_file_bytes) return MSB_EFBIG;
+  n = (size_t)c->dev_want;
+  if (!(d = arena_zalloc(c->a, n + 1))) return MSB_ENOMEM;
+  if (st.rdev == VFS_DEV_URANDOM || st.rdev == VFS_DEV_RANDOM)
+    for (i = 0; i < n; i++) d[i] = (uint8_t)rng_next(c->rng);
+  *data = d;
+  *len = n;
+  return 0;
+}
+
 int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
               size_t *len) {
   const char *p;
@@ -460,6 +504,7 @@ int cmd_input(cmd_ctx *c, const char *operand, const uint8_t **data,
   }
   if (cmd_slash_check(c, operand, p)) return MSB_ENOTDIR;
   rc = vfs_read(c->fs, p, data, len);
+  if (rc == MSB_ENOTSUP) rc = cmd_device(c, p, data, len);
   /* Reading is paid by the file's size; past the limit the command
    * stops at its next charge (the limit is sticky). */
   if (!rc) cmd_charge_bytes(c, *len);

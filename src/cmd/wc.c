@@ -15,9 +15,10 @@
  * Usage: wc [OPTION]... [FILE]... */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char wc_usage[] =
+static const char wc_usage[] MSB_COLD =
     "Usage: wc [OPTION]... [FILE]...\n"
     "Print newline, word, and byte counts for each FILE, and a total line "
     "if\n"

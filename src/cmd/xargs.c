@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char xargs_usage[] =
+static const char xargs_usage[] MSB_COLD =
     "Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...\n"
     "Run COMMAND with arguments INITIAL-ARGS and more arguments read from "
     "input.\n"

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char xxd_usage_text[] =
+static const char xxd_usage_text[] MSB_COLD =
     "Usage:\n"
     "       xxd [options] [infile [outfile]]\n"
     "    or\n"
@@ -59,7 +60,7 @@ typedef struct xxd_cfg {
 } xxd_cfg;
 
 static int xxd_usage(cmd_ctx *c) {
-  buf_puts(c->err, xxd_usage_text);
+  buf_puts(c->err, cold_get(xxd_usage_text));
   return 1;
 }
 
@@ -240,7 +241,7 @@ int cmd_xxd(cmd_ctx *c) {
     case 'v':
       buf_puts(c->err, "xxd 2022-01-14 by Juergen Weigert et al.\n");
       return 0;
-    case 'h': buf_puts(c->err, xxd_usage_text); return 0;
+    case 'h': buf_puts(c->err, cold_get(xxd_usage_text)); return 0;
     case 'c':
     case 'g':
     case 'l':

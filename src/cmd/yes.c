@@ -7,9 +7,10 @@
  * the limit stops the run, as no reader would ever have stopped yes. */
 #include <string.h>
 
+#include "../cold.h"
 #include "cmd.h"
 
-static const char yes_usage[] =
+static const char yes_usage[] MSB_COLD =
     "Usage: yes [STRING]...\n"
     "  or:  yes OPTION\n"
     "Repeatedly output a line with all specified STRING(s), or 'y'.\n"
@@ -42,7 +43,7 @@ int cmd_yes(cmd_ctx *c) {
   if (line.err) rc = line.err;
   while (!rc) {
     rc = cmd_write(c, line.p, line.len);
-    if (!rc) rc = cmd_tick(c, 1);
+    if (!rc) rc = cmd_tick_pause(c, 1);
   }
   buf_finish(&line);
   return rc;

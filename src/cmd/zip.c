@@ -21,11 +21,12 @@
  * Usage: zip [-options] zipfile list [-x list] [-i list] */
 #include <string.h>
 
+#include "../cold.h"
 #include "../glob.h"
 #include "../zip.h"
 #include "cmd.h"
 
-static const char zip_usage[] =
+static const char zip_usage[] MSB_COLD =
     "Copyright (c) 1990-2008 Info-ZIP - Type 'zip \"-L\"' for software "
     "license.\n"
     "Zip 3.0 (July 5th 2008). Usage:\n"
@@ -299,7 +300,7 @@ static int zip_args(zip_st *s, char ***ops, int *nops) {
     const char *a = c->argv[i];
     if (a[0] == '-' && a[1] && strcmp(a, "--")) {
       if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-        buf_puts(c->out, zip_usage);
+        buf_puts(c->out, cold_get(zip_usage));
         return -1;
       }
       if (!strncmp(a, "--", 2)) {

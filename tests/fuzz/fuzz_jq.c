@@ -2,7 +2,9 @@
  *
  * Byte 0 picks the mode: even bytes read the rest as a JSON text (every
  * value is dumped pretty and compact, then freed; parse errors must come
- * with a message and position), odd bytes compile the rest as a jq
+ * with a message and position; when bit 1 is set the reader also makes
+ * --stream's events, which must be arrays of one or two items), odd
+ * bytes compile the rest as a jq
  * program (compile errors must come with a message). Both run under a
  * memory limit, and the allocator must be empty afterwards. Build: make
  * fuzz (build/fuzz/fuzz_jq). */
@@ -17,14 +19,25 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void fuzz_jq_json(jq_rt *R, const uint8_t *p, size_t n) {
+static void fuzz_jq_events(jv evs) {
+  size_t i;
+  for (i = 0; i < jv_alen(evs); i++) {
+    jv e = jv_aget(evs, i);
+    if (e.k != JV_ARRAY || jv_alen(e) < 1 || jv_alen(e) > 2 ||
+        jv_aget(e, 0).k != JV_ARRAY)
+      abort();
+  }
+}
+
+static void fuzz_jq_json(jq_rt *R, const uint8_t *p, size_t n, int stream) {
   jq_rd r;
-  jv v;
+  jv v, evs = jv_arr(R);
   buf b;
   jq_fmt pretty = {2, 0, 1, 1}, compact = {0, 0, 0, 0};
   int rc;
   buf_init(&b, R->m);
   jq_rd_init(&r, R, p, n);
+  if (stream) r.evs = &evs;
   while ((rc = jq_rd_next(&r, &v)) == 1) {
     jv_dump(R, &b, v, &pretty, 0);
     jv_dump(R, &b, v, &compact, 0);
@@ -32,6 +45,9 @@ static void fuzz_jq_json(jq_rt *R, const uint8_t *p, size_t n) {
     jv_unref(R, v);
   }
   if (rc < 0 && (!r.err || !r.eline)) abort();
+  fuzz_jq_events(evs);
+  jv_unref(R, evs);
+  jv_unref(R, r.epath);
   buf_finish(&b);
 }
 
@@ -65,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (data[0] & 1)
     fuzz_jq_prog(&R, data + 1, size - 1);
   else
-    fuzz_jq_json(&R, data + 1, size - 1);
+    fuzz_jq_json(&R, data + 1, size - 1, data[0] & 2);
   if (m.used || m.blocks) abort();
   return 0;
 }

@@ -95,3 +95,35 @@ test('budget-1.5 a slow patch stops on the named step limit, unified and V4A', a
   }
   await sb.close();
 });
+
+test('budget-1.6 the shell pays for every pass over a value (#21 item 4)', async () => {
+  // 1 MB value, 100,000 steps of 256 bytes (SH_BYTES_PER_STEP): an
+  // assignment copies the value twice (expansion, variable), an unquoted
+  // expansion passes over it twice (IFS scan, copy), so about 12 turns
+  // fit; a quoted one, or counting its length, passes once (about 25).
+  // Before the charges each ran 97 turns (49 for the write, 19,620 for the
+  // length), and to the normal profile's end took a minute or more on a
+  // 60 MB value (bench/bombs.mjs).
+  const sb = await Sandbox.create({ limits: { max_steps: 100000 } });
+  for (const [body, most] of [['t=$s', 13], [': $s', 13], [': "$s"', 26],
+    ['echo "$s" > f', 13], [': ${#s}', 26]]) {
+    await stopsOn(sb, `s=$(printf '%1000000s' | tr ' ' a); n=0; while :; do ${body}; n=$((n+1)); done`,
+      'max_steps');
+    const n = Number((await sb.execute('echo $n')).stdout);
+    assert.ok(n >= 5 && n <= most, `${body}: ${n} turns`);
+  }
+  await sb.close();
+});
+
+test('budget-1.7 gzip pays for deflating by input byte (#21 item 4)', async () => {
+  // 1 MB in, 32 units a byte (GZIP_DEFLATE_COST) against 100,000 steps of
+  // 1,024: three turns. Before, 5,684 turns (the input read straight from
+  // the filesystem cost nothing), 37 minutes to the normal budget's end.
+  const sb = await Sandbox.create({ limits: { max_steps: 100000 } });
+  await sb.execute("printf '%1000000s' | tr ' ' a | fold -w 100 > f");
+  await stopsOn(sb, 'n=0; while :; do gzip -c f > /dev/null; n=$((n+1)); done', 'max_steps');
+  const n = Number((await sb.execute('echo $n')).stdout);
+  assert.ok(n >= 1 && n <= 4, `${n} turns`);
+  assert.equal((await sb.execute('gzip -c f | gunzip | cmp - f && echo same')).stdout, 'same\n');
+  await sb.close();
+});

@@ -144,14 +144,24 @@ test('contract-8.1 environment_changes in order of occurrence, set then unset in
 });
 
 test('contract-3.1 error envelopes are the reference\'s objects; our codes behind errorCodes', async () => {
-  const sb = await open({ files: { f: 'x' }, policy: { denyOperations: ['write_file'] } });
+  const events = [];
+  const sb = await open({ files: { f: 'x' }, policy: { denyOperations: ['write_file'] },
+    onEvent: (e) => events.push(e) });
   const ref = createTools(sb);
   const ours = createTools(sb, { errorCodes: 'memsandbox' });
   const call = (tools, name, args) => tools.find((t) => t.name === name).execute(args);
   const write = { path: 'g', content: 'g', write_condition: 'any_current_state' };
+  events.length = 0;
   let env = await call(ref, 'write_file', write);
+  // the operation exists before the policy decides (§1.3): the denial
+  // carries its id, the one its events carry
+  const ops = events.filter((e) => e.operation !== undefined);
+  assert.deepEqual(ops.map((e) => [e.kind, e.op]), [['operation.started', 'write_file'],
+    ['policy.denied', 'write_file'], ['operation.failed', 'write_file']]);
   assert.deepEqual(env.error, { category: 'policy_denied', code: 'session_policy_denied',
-    message: 'policy denied write_file: operation_denied', correctable: false, retryable: false });
+    message: 'policy denied write_file: operation_denied', correctable: false, retryable: false,
+    operation_id: String(ops[0].operation) });
+  assert.equal(await sb.exists('g'), false);
   env = await call(ours, 'write_file', write);
   assert.equal(env.error.code, 'policy_denied');
   assert.match(env.error.message, /operation write_file is denied by policy/);
@@ -199,6 +209,53 @@ test('contract-9.1 apply_patch applies unified diffs as the reference does', asy
   const r = await sb.execute("printf -- '--- a/bin\\n+++ b/bin\\n@@ -1 +1 @@\\n-\\377\\n+y\\n' | patch -p1 && cat bin");
   assert.deepEqual([r.exitCode, r.stdout], [0, 'patching file bin\ny\n']);
   await sb.close();
+});
+
+test('contract-9.3 a guarded patch whose file changed is stale_content, even when its context no longer matches', async () => {
+  const { sb, call } = await setup({ files: { a: 'one\n', b: 'x\n' } });
+  const guard = (await call('read_file', { path: 'a' })).result.content_hash;
+  const patch = '--- a/a\n+++ b/a\n@@ -1 +1 @@\n-one\n+two\n';
+  await sb.writeFile('a', 'three\n'); // another writer: the guard is stale
+  let env = await call('apply_patch', { patch, expected_hashes: [{ path: 'a', content_hash: guard }] });
+  assert.deepEqual([env.error.code, env.error.category, env.error.message],
+    ['stale_content', 'conflict', '/workspace/a content hash does not match the expected hash']);
+  assert.ok(env.error.operation_id);
+  // an up-to-date guard: the context mismatch is reported as such
+  const now = (await call('read_file', { path: 'a' })).result.content_hash;
+  env = await call('apply_patch', { patch, expected_hashes: [{ path: 'a', content_hash: now }] });
+  assert.equal(env.error.code, 'patch_context_mismatch');
+  assert.match(env.error.message, /^patch context for a does not match at line 1/);
+  // and so is an unguarded one, or one whose guarded file did not change
+  env = await call('apply_patch', { patch });
+  assert.equal(env.error.code, 'patch_context_mismatch');
+  const hb = (await call('read_file', { path: 'b' })).result.content_hash;
+  env = await call('apply_patch', { patch: `${patch}--- a/b\n+++ b/b\n@@ -1 +1 @@\n-x\n+y\n`,
+    expected_hashes: [{ path: 'b', content_hash: hb }] });
+  assert.equal(env.error.code, 'patch_context_mismatch');
+  assert.equal(await sb.readFile('a'), 'three\n');
+  assert.equal(await sb.readFile('b'), 'x\n');
+  await sb.close();
+});
+
+test('contract-7.3 every event carries seq, strictly increasing per sandbox, lifecycle events included', async () => {
+  const events = [];
+  const sb = await open({ onEvent: (e) => events.push(e) });
+  await sb.execute('echo hi > f');
+  await sb.writeFile('g', 'g');
+  const child = await sb.fork();
+  await child.execute('cat f');
+  await child.close();
+  await sb.close();
+  for (const id of [sb.id, child.id]) {
+    const mine = events.filter((e) => e.sandbox === id);
+    assert.ok(mine.every((e) => Number.isInteger(e.seq) && e.seq > 0), id);
+    for (let i = 1; i < mine.length; i++) assert.ok(mine[i].seq > mine[i - 1].seq, `${mine[i].kind} after ${mine[i - 1].kind}`);
+  }
+  const kinds = events.filter((e) => e.sandbox === sb.id).map((e) => e.kind);
+  assert.deepEqual([kinds[0], kinds[1], ...kinds.slice(-2)],
+    ['sandbox.created', 'sandbox.started', 'sandbox.closing', 'sandbox.closed']);
+  assert.deepEqual(events.filter((e) => e.sandbox === child.id).slice(0, 2).map((e) => e.kind),
+    ['sandbox.created', 'sandbox.started']);
 });
 
 test('contract-9.2 a patched file over the file limit gives the reference\'s numbers', async () => {

@@ -15,16 +15,16 @@ test('js-ev-1 lifecycle and one operation, in order', async () => {
   await sb.writeFile('a.txt', 'hello');
   await sb.close();
   // writeFile's hash of the new content is a step: one operation, as in
-  // the reference (§1.11), with its lifecycle events
+  // the reference (§1.11), with its lifecycle events, all in one sequence
   assert.deepEqual(events, [
     { seq: 1, kind: 'sandbox.created', sandbox: sb.id },
-    { kind: 'sandbox.started', sandbox: sb.id },
-    { seq: 2, kind: 'operation.started', operation: 1, op: 'write_file',
+    { seq: 2, kind: 'sandbox.started', sandbox: sb.id },
+    { seq: 3, kind: 'operation.started', operation: 1, op: 'write_file',
       paths: ['/workspace/a.txt'], sandbox: sb.id },
-    { seq: 3, kind: 'operation.completed', operation: 1, op: 'write_file', revision: 1,
+    { seq: 4, kind: 'operation.completed', operation: 1, op: 'write_file', revision: 1,
       paths: ['/workspace/a.txt'], bytes: { written: 5 }, sandbox: sb.id },
-    { kind: 'sandbox.closing', sandbox: sb.id },
-    { kind: 'sandbox.closed', sandbox: sb.id },
+    { seq: 5, kind: 'sandbox.closing', sandbox: sb.id },
+    { seq: 6, kind: 'sandbox.closed', sandbox: sb.id },
   ]);
 });
 
@@ -130,7 +130,7 @@ test('js-ev-6 service handles are the events\' sandbox ids; forks get their own'
   await svc.close();
   assert.ok(events.filter((e) => e.sandbox === handle).length >= 3);
   const created = events.find((e) => e.kind === 'sandbox.created' && e.sandbox === fork.handle);
-  assert.deepEqual(created, { kind: 'sandbox.created', forkedFrom: handle, sandbox: fork.handle });
+  assert.deepEqual(created, { seq: 1, kind: 'sandbox.created', forkedFrom: handle, sandbox: fork.handle });
   assert.ok(events.some((e) => e.sandbox === fork.handle && e.op === 'execute'));
   assert.equal(events.filter((e) => e.kind === 'sandbox.closed').length, 2);
 });

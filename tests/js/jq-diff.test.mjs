@@ -1,9 +1,10 @@
 // jq-diff.test.mjs - differential test of the sandbox's jq against real jq
 // 1.7.1 (the npm package jq-wasm 1.0.1, a dev dependency of these tests
-// only). Every case of tests/cmd/jq.cases that runs one plain `jq ...`
+// only). Every case of tests/cmd/jq*.cases that runs one plain `jq ...`
 // command (not sandbox-only) is run twice, through the sandbox and through
-// real jq with the same arguments and stdin, and stdout, stderr and the
-// exit status must be equal. jq-wasm's wrapper trims output and hides the
+// real jq with the same arguments, stdin and files (written into real
+// jq's in-memory filesystem under /workspace, its working directory), and
+// stdout, stderr and the exit status must be equal. jq-wasm's wrapper trims output and hides the
 // exit status, so its Emscripten module is driven directly: its main() is
 // called with our argv, stdin is fed byte by byte and both streams are
 // captured. Like the other suites it runs once per wasm build (MSB_WASM).
@@ -25,7 +26,11 @@ function loadRealJq() {
   const src = fs.readFileSync(file, 'utf8');
   const anchor = 'raw(jsonString, query, flags = []) {';
   assert.ok(src.includes(anchor), 'jq-wasm 1.0.1 layout changed');
-  const hook = 'run2(bytes, args) { stdinBuffer = bytes; '
+  const hook = 'run2(bytes, args, files) { stdinBuffer = bytes; '
+    + 'FS.mkdirTree("/workspace"); for (const f of files) { '
+    + 'const p = "/workspace/" + f.path; '
+    + 'FS.mkdirTree(p.slice(0, p.lastIndexOf("/"))); FS.writeFile(p, f.data); } '
+    + 'FS.chdir("/workspace"); '
     + 'stdoutBuffer = new Uint8Array(0); stderrBuffer = new Uint8Array(0); '
     + 'const code = Module.callMain(args); '
     + 'return { stdout: stdoutBuffer, stderr: stderrBuffer, code }; }, ';
@@ -36,8 +41,9 @@ function loadRealJq() {
     patched)(m, m.exports, require, file, '/');
   const b64 = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(patched)[1];
   const wasm = new WebAssembly.Module(Buffer.from(b64, 'base64'));
-  return async (args, stdin) => {
+  return async (args, stdin, files) => {
     const M = await m.exports({
+      thisProgram: 'jq', // its messages name argv[0]
       instantiateWasm(imports, done) {
         const inst = new WebAssembly.Instance(wasm, imports);
         done(inst, wasm);
@@ -45,7 +51,7 @@ function loadRealJq() {
       },
     });
     const saved = process.exitCode;
-    const r = M.run2(stdin, args);
+    const r = M.run2(stdin, args, files);
     process.exitCode = saved;
     return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr), exit: r.code };
   };
@@ -79,19 +85,25 @@ function words(line) {
   return out;
 }
 
-const casesFile = fileURLToPath(new URL('../cmd/jq.cases', import.meta.url));
-const cases = parseCases(fs.readFileSync(casesFile), casesFile)
+const cmdDir = fileURLToPath(new URL('../cmd/', import.meta.url));
+const cases = fs.readdirSync(cmdDir).filter((f) => /^jq.*\.cases$/.test(f)).sort()
+  .flatMap((f) => parseCases(fs.readFileSync(cmdDir + f), cmdDir + f))
   .filter((c) => !c.sandboxOnly && /^jq [^\n]*\n?$/.test(c.cmd) && !/[|;&<>$`]/.test(c.cmd.replace(/'[^']*'/g, '')));
 
 test('jq matches real jq 1.7.1 on every plain jq case', async () => {
   const realJq = loadRealJq();
-  assert.ok(cases.length > 500, `only ${cases.length} cases`);
+  assert.ok(cases.length > 1200, `only ${cases.length} cases`);
   const diffs = [];
   for (const c of cases) {
     const argv = words(c.cmd.trim()).slice(1);
     const stdin = c.stdin ?? Buffer.alloc(0);
-    const want = await realJq(argv, stdin);
-    const sb = await Sandbox.create({ seed: 0, clock: 1796006400000, wasm: WASM });
+    const want = await realJq(argv, stdin, c.files);
+    const sb = await Sandbox.create({
+      seed: 0,
+      clock: 1796006400000,
+      wasm: WASM,
+      files: c.files.map((f) => ({ path: f.path, content: f.data, mode: f.mode })),
+    });
     let got;
     try {
       const r = await sb.execute(c.cmd, { stdin: c.stdin ?? undefined, encoding: 'bytes' });

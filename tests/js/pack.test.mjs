@@ -1,7 +1,8 @@
 // pack.test.mjs - the package as users get it: `npm pack` of build/npm,
 // installed from the tarball into an empty project (offline: the package has
 // no dependencies), then a short script using Sandbox and createTools
-// through the package name, under Node and Deno; the subpaths and the
+// through the package name, under Node and Deno; the subpaths (core with
+// the module the memsandbox.wasm subpath names) and the
 // memsandbox-mcp bin resolve from node_modules too. Packaging does not
 // depend on the wasm build, so the Emscripten pass (MSB_WASM set) skips it.
 import { test } from 'node:test';
@@ -57,10 +58,16 @@ test('pack-1 npm pack, install offline, run under Node and Deno', { skip }, () =
       import { aiTools as aiTools2 } from 'memsandbox/ai-sdk';
       import { createMcpServer } from 'memsandbox/mcp';
       import { Sandbox } from 'memsandbox';
+      import { Sandbox as CoreSandbox } from 'memsandbox/core';
+      import { readFileSync } from 'node:fs';
+      import { createRequire } from 'node:module';
       const sb = await Sandbox.create();
+      // the runtime-neutral entry, given the module the wasm subpath names
+      const core = await CoreSandbox.create({
+        wasm: readFileSync(createRequire(import.meta.url).resolve('memsandbox/memsandbox.wasm')) });
       console.log([createTools(sb).length, openaiTools(sb).length, Object.keys(aiTools(sb)).length,
-        aiTools === aiTools2, createMcpServer(sb).tools.length].join(' '));`);
-    assert.equal(run(process.execPath, ['sub.mjs'], proj).trim(), '4 4 4 true 4');
+        aiTools === aiTools2, createMcpServer(sb).tools.length, (await core.execute('echo F')).stdout.trim()].join(' '));`);
+    assert.equal(run(process.execPath, ['sub.mjs'], proj).trim(), '4 4 4 true 4 F');
     // the framework adapters load and work without their SDKs installed
     writeFileSync(join(proj, 'adapters.mjs'), `
       import { MemSandboxClient } from 'memsandbox/openai';

@@ -248,3 +248,16 @@ test('js-1.16 errors name the operation and the path they failed on', async () =
     await sb.close();
   }
 });
+
+test('js-1.17 names that are not UTF-8 list exactly with encoding bytes (#21 item 15)', async () => {
+  const sb = await open();
+  const r = await sb.execute("touch $'a\\xffb' plain");
+  assert.equal(r.exitCode, 0, r.stderr);
+  const names = await sb.list('.', { encoding: 'bytes' });
+  assert.deepEqual(names.map((n) => [...n]), [[0x61, 0xff, 0x62], [...Buffer.from('plain')]]);
+  assert.equal((await sb.stat(names[0])).kind, 'file');
+  await sb.writeFile(names[0], 'via bytes');
+  assert.equal((await sb.execute("cat $'a\\xffb'")).stdout, 'via bytes');
+  assert.deepEqual(await sb.list('.'), ['a\ufffdb', 'plain']);
+  await sb.close();
+});

@@ -61,3 +61,26 @@ test('scale-4.3 without a state directory a crashed worker\'s sandboxes fail by 
     await svc.close();
   }
 });
+
+test('scale-4.4 a fork and a restored sandbox keep the policy in force (set at create or later)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'msb-pool-'));
+  const svc = new SandboxService({ workers: 2, stateDir: dir, seed: 1 });
+  const denied = (r, cmd) => r.exitCode === 126 && r.stderr.includes(`${cmd}: command denied by policy`);
+  try {
+    const { handle, sandbox } = await svc.create({ policy: { denyCommands: ['rm'] } });
+    await sandbox.execute('echo x > f');
+    const { sandbox: child } = await svc.fork(handle);
+    assert.ok(denied(await child.execute('rm f'), 'rm'));
+    await sandbox.setPolicy({ denyCommands: ['cat'], denyOperations: ['restore_snapshot'] });
+    const { handle: h2, sandbox: child2 } = await svc.fork(handle);
+    assert.ok(denied(await child2.execute('cat f'), 'cat'));
+    assert.equal((await child2.execute('rm f && echo gone')).stdout, 'gone\n');
+    // a crash: the sandbox comes back from its save with the policy in force
+    await assert.rejects(svc.where.get(h2).send('crash'), (e) => e.code === 'worker_crashed');
+    assert.ok(denied(await child2.execute('cat f'), 'cat'));
+    assert.ok(denied(await sandbox.execute('cat f'), 'cat'));
+  } finally {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -29,7 +29,7 @@ function dirPiece(entries) {
     const name = typeof e.name === 'string' ? enc.encode(e.name) : e.name;
     const b = new Uint8Array(49 + name.length);
     const dv = new DataView(b.buffer);
-    b[0] = { file: 0x46, directory: 0x44, symlink: 0x4c }[e.kind] ?? e.kind;
+    b[0] = { file: 0x46, directory: 0x44, symlink: 0x4c, command: 0x58 }[e.kind] ?? e.kind;
     dv.setUint32(1, e.mode);
     dv.setBigInt64(5, BigInt(e.mtime));
     b.set(Buffer.from(e.key, 'hex'), 13);
@@ -150,13 +150,26 @@ async function hostile() {
     ['empty-name', withWs([f('')]), /invalid, unsorted or duplicate name/],
     ['duplicate', withWs([f('a'), f('a')]), /invalid, unsorted or duplicate name/],
     ['unsorted', withWs([f('b'), f('a')]), /invalid, unsorted or duplicate name/],
-    ['kind', withWs([f('a', { kind: 0x58 })]), /unknown entry kind/],
+    ['kind', withWs([f('a', { kind: 0x5a })]), /unknown entry kind/],
     ['entry-mode', withWs([f('a', { mode: 0o170000 })]), /invalid mode/],
     ['link-nul', (() => {
       const [m, s] = withWs([f('l', { kind: 'symlink', key: sha(linkNul) })]);
       s.set(sha(linkNul), linkNul);
       return [m, s];
     })(), /invalid link target/],
+    // a command file's piece names a command this sandbox has
+    // (the root hash the manifest records is the tree's: a command file
+    // hashes as its empty contents)
+    ...[['c at', /invalid command name in piece/], ['', /invalid command name in piece/],
+      ['/bin/cat', /invalid command name in piece/],
+      ['nosuch', /member 'workspace\/x' is marked as command 'nosuch'/]].map(([name, re]) => {
+      const p = enc.encode(name);
+      const [m, s] = withWs([f('x', { kind: 'command', key: sha(p) })]);
+      s.set(sha(p), p);
+      const rootHash = sha(Buffer.concat([enc.encode('mem-sandbox-directory-v1\0F\0\0\0\x01x'),
+        Buffer.from(sha(''), 'hex')]));
+      return [`command ${JSON.stringify(name)}`, [{ ...m, rootHash }, s], re];
+    }),
     ['bomb', [{ ...manifest, workspace: { ...manifest.workspace, key: sha(bomb) } }, bombStore],
       /more entries than the node quota/],
     ['root-hash', [{ ...manifest, rootHash: '0'.repeat(64) }, pieces], /root hash mismatch/],
@@ -222,4 +235,51 @@ test('scale-1.8 exports since the last one skip unchanged directories and agree 
     prev = next;
   }
   await sb.close();
+});
+
+test('scale-1.9 command files (copies of /usr/bin files) come back as commands, not empty scripts', async () => {
+  const sb = await open();
+  let r = await sb.execute('echo data > f && cp /usr/bin/cat mycat && mkdir bin && cp /usr/bin/wc bin/count');
+  assert.equal(r.exitCode, 0, r.stderr);
+  const first = await sb.exportState();
+  const kinds = dirEntries(first.pieces.get(first.manifest.workspace.key)).map((e) => e.kind);
+  assert.deepEqual(kinds, ['directory', 'file', 'command']);
+  assert.equal(new TextDecoder().decode(first.pieces.get(sha(enc.encode('cat')))), 'cat');
+  const store = new Map(first.pieces);
+  const check = async (manifest, want) => {
+    const c = await Sandbox.importState(JSON.parse(JSON.stringify(manifest)), (k) => store.get(k));
+    assert.equal(await c.rootHash(), await sb.rootHash());
+    assert.equal((await c.execute('./mycat f; bin/count -c < f; [ -s mycat ] || echo empty')).stdout, want);
+    await c.close();
+  };
+  await check(first.manifest, 'data\n5\nempty\n');
+  // a later export since the first: the mark stays in the unchanged listing
+  // and in the changed one; a write over a command file makes it a file
+  r = await sb.execute('echo more >> f && echo "echo mine" > bin/count');
+  const next = await sb.exportState({ since: first });
+  for (const [k, v] of next.pieces) store.set(k, v);
+  await check(next.manifest, 'data\nmore\nmine\nempty\n');
+  await sb.close();
+});
+
+test('scale-1.10 hard links survive exportState / importState as hardlink entries (#16 item 10)', async () => {
+  const a = await open();
+  const r = await a.execute('mkdir x y && echo 1 > x/f && ln x/f y/g && ln x/f h');
+  assert.equal(r.exitCode, 0, r.stderr);
+  const first = await a.exportState();
+  const kinds = [];
+  for (const [, p] of first.pieces) {
+    if (p.length > 10 && Buffer.from(p.subarray(0, 10)).toString() === 'msb-dir-1\n') {
+      for (const e of dirEntries(p)) kinds.push(e.kind);
+    }
+  }
+  assert.equal(kinds.filter((k) => k === 'hardlink').length, 2);
+  await a.execute('echo changed > h');
+  const { manifest, pieces } = await a.exportState({ since: first });
+  const all = new Map([...first.pieces, ...pieces]);
+  const b = await Sandbox.importState(manifest, (k) => all.get(k));
+  assert.equal((await b.execute('stat -c %h x/f y/g h; cat y/g')).stdout, '3\n3\n3\nchanged\n');
+  assert.equal(await b.rootHash(), await a.rootHash());
+  await a.close();
+  await b.close();
 });

@@ -17,10 +17,10 @@ const SCRIPT = 'i=0; s=; while [ $i -lt 3000 ]; do i=$((i+1)); s=$s$((i%7)); don
   'echo $RANDOM ${#s} ${s:2990}; echo err >&2; x=$(echo sub); echo $x; cd /tmp; y=1';
 
 test('slice-1.1 a run sliced any way gives the unsliced result and state', async () => {
-  const whole = await open();
+  const whole = await open({ sliceMs: Infinity });
   const want = await whole.execute(SCRIPT);
   const wantState = await whole.execute('echo $y $PWD $RANDOM');
-  for (const sliceMs of [0.001, 0.5, 50]) {
+  for (const sliceMs of [0.001, 0.5, 4, 50]) {
     const sb = await open();
     const r = await sb.execute(SCRIPT, { sliceMs });
     assert.equal(r.stdout, want.stdout, `sliceMs ${sliceMs}`);
@@ -117,25 +117,90 @@ test('slice-1.6 output streams in chunks, redacted across chunk boundaries', asy
   await sb.close();
 });
 
-test('slice-1.7 while a run is paused other operations are refused', async () => {
+test('slice-1.7 while a run is paused other operations wait their turn, in call order', async () => {
   const sb = await open();
   await sb.writeFile('x', 'data');
-  const codes = [];
-  const r = await sb.execute('for ((i=0;i<20000;i++)); do echo $i; done', {
+  const order = [];
+  let during = null;
+  const r = sb.execute('for ((i=0;i<20000;i++)); do echo $i; done; echo end > x', {
     sliceMs: 0.001,
     onStdout: () => {
-      if (!codes.length) sb.readFile('x').catch((e) => codes.push(e.code));
+      if (during) return;
+      // a getter answers at once; the operations wait for the run
+      during = { revision: sb.revision, parse: sb.parseCheck('echo') };
+      sb.readFile('x').then((v) => order.push(`read ${v.trim()}`));
+      sb.execute('echo two').then((v) => order.push(`exec ${v.stdout.trim()}`));
+      sb.writeFile('x', 'later').then(() => order.push('write'));
     },
-  });
-  assert.equal(r.exitCode, 0);
-  await Promise.resolve();
-  assert.deepEqual(codes, ['api_misuse']);
-  // a second sliced execute waits for no one: it is refused
-  const first = sb.execute('while :; do :; done', { sliceMs: 0.001, timeoutMs: 50 });
-  await assert.rejects(sb.execute('echo two', { sliceMs: 1 }),
-    (e) => e instanceof MemSandboxError && e.code === 'invalid_argument');
-  assert.equal((await first).exitCode, 124);
-  assert.equal(await sb.readFile('x'), 'data');
+  }).then((v) => { order.push('run'); return v; });
+  assert.equal((await r).exitCode, 0);
+  assert.deepEqual(during, { revision: 1, parse: 'complete' });
+  await sb.execute('true');
+  assert.deepEqual(order, ['run', 'read end', 'exec two', 'write']);
+  assert.equal(await sb.readFile('x'), 'later');
+  await sb.close();
+});
+
+test('slice-1.10 a plain execute slices: a timer fires during a long loop', async () => {
+  const sb = await open();
+  let fired = false;
+  setTimeout(() => { fired = true; }, 0);
+  const r = await sb.execute('i=0; while ((i < 100000)); do ((i++)); done; echo $i');
+  assert.equal(r.stdout, '100000\n');
+  assert.equal(fired, true);
+  // sliceMs: Infinity runs the script whole, as one call into the module
+  const whole = await open({ sliceMs: Infinity });
+  fired = false;
+  setTimeout(() => { fired = true; }, 0);
+  assert.equal((await whole.execute('i=0; while ((i < 20000)); do ((i++)); done; echo $i')).stdout,
+    '20000\n');
+  assert.equal(fired, false);
+  await assert.rejects(open({ sliceMs: 0 }), (e) => e.code === 'invalid_argument');
+  await assert.rejects(sb.execute('true', { sliceMs: -1 }), (e) => e.code === 'invalid_argument');
+  await sb.close();
+  await whole.close();
+});
+
+test('slice-1.11 a run paused deep in recursion resumes intact', async () => {
+  // the deepest nesting the default limits allow pauses with its Asyncify
+  // data in the heap; a shallow one with it in the free stack
+  const f = (d) => 'f() { local a=$1; if ((a > 0)); then f $((a - 1)); echo -n "$a "; ' +
+    `else i=0; while ((i < 300)); do ((i++)); done; echo; fi; }; f ${d}; echo $i`;
+  const sb = await open();
+  let deepest = 0;
+  for (let lo = 100, hi = 2000; hi - lo > 1;) {
+    const m = (lo + hi) >> 1;
+    if ((await sb.execute(f(m), { sliceMs: Infinity })).exitCode === 0) lo = deepest = m; else hi = m;
+  }
+  assert.ok(deepest > 100);
+  for (const d of [10, deepest]) {
+    const want = await sb.execute(f(d), { sliceMs: Infinity });
+    const got = await sb.execute(f(d), { sliceMs: 0.001 });
+    assert.equal(got.exitCode, 0);
+    assert.equal(got.stdout, want.stdout);
+  }
+  await sb.close();
+});
+
+test('slice-1.12 long commands and $( ) pause inside: an abort stops them', async () => {
+  const sb = await open();
+  const script = 'seq 1 30000 | grep 7 | sed s/7/x/ | tail -2; yes ab | head -c 50000 | cat -n | tail -1';
+  const want = await sb.execute(script, { sliceMs: Infinity });
+  assert.equal(want.stdout, '2998x\n2999x\n 16667\tab');
+  assert.equal((await sb.execute(script, { sliceMs: 0.001 })).stdout, want.stdout);
+  // run whole, seq would fill the string limit long before it returned
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 0);
+  const r = await sb.execute('seq 1 1000000000 > /dev/null', { signal: ac.signal });
+  assert.equal(r.exitCode, 130);
+  assert.equal(r.limit, 'cancelled');
+  assert.equal((await sb.execute('echo ok')).stdout, 'ok\n');
+  // and inside $( ), which ran whole within a slice before
+  const ac2 = new AbortController();
+  setTimeout(() => ac2.abort(), 0);
+  const r2 = await sb.execute('x=$(while :; do :; done); echo no', { signal: ac2.signal });
+  assert.equal(r2.exitCode, 130);
+  assert.equal(r2.stdout, '');
   await sb.close();
 });
 
@@ -207,19 +272,20 @@ test('slice-2.4 AI SDK session: spawn streams output and kill() stops the run', 
   await sb.close();
 });
 
-test('slice-1.8 closing the sandbox ends a sliced run; fork waits for none', async () => {
+test('slice-1.8 closing the sandbox ends a sliced run and what waits for it', async () => {
   const sb = await open();
   const run = sb.execute('while :; do :; done', { sliceMs: 1 });
-  await assert.rejects(sb.fork(), (e) => e instanceof MemSandboxError && e.code === 'invalid_argument');
+  const fork = sb.fork();
   await sb.close();
   await assert.rejects(run, (e) => e instanceof MemSandboxError && e.code === 'sandbox_closed');
+  await assert.rejects(fork, (e) => e instanceof MemSandboxError && e.code === 'sandbox_closed');
 });
 
 test('slice-1.9 eval, source and bash scripts pause too; their results do not change', async () => {
   const setup = 'printf \'n=0; while [ $n -lt 500 ]; do n=$((n+1)); done; echo "$0 $n $RANDOM"\\n\' > s.sh';
   const script = `${setup}; bash s.sh; source s.sh; eval 'for i in 1 2; do source s.sh; done'; echo $n`;
   const whole = await open();
-  const want = await whole.execute(script);
+  const want = await whole.execute(script, { sliceMs: Infinity });
   const sliced = await open();
   const got = await sliced.execute(script, { sliceMs: 0.001 });
   assert.equal(got.stdout, want.stdout);

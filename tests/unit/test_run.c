@@ -155,3 +155,66 @@ TEST("run-5 a paused run's output so far, redacted, a prefix of the end's") {
   msb_result_finish(sb, &r);
   CHECK(api_close(sb) == 0);
 }
+
+/* One command, many slices: its output and the pipeline's result are
+ * msb_exec's, and a cancel stops the command itself. */
+TEST("run-6 long commands pause inside (cat grep sed seq yes)") {
+  static const char s[] =
+      "seq 1 30000 | grep 7 | sed s/7/x/ | tail -2; yes ab | head -c 50000 "
+      "| cat -n | tail -1; seq 1 3000 > f; cat -A f | grep -c 0";
+  static const uint64_t slices[] = {0, 1, 5, 50};
+  char first[256] = "";
+  size_t k;
+  msb_sandbox *sb;
+  msb_run *run;
+  msb_result r;
+  for (k = 0; k < sizeof slices / sizeof *slices; k++) {
+    int pauses;
+    REQUIRE((sb = tr_open()));
+    pauses = tr_run(sb, s, slices[k], NULL, &r);
+    REQUIRE(pauses >= 0);
+    CHECK(r.exit_code == 0);
+    REQUIRE(r.out_len < sizeof first);
+    if (!k) {
+      memcpy(first, r.out, r.out_len);
+      CHECK(!strcmp(first, "2998x\n2999x\n 16667\tab723\n"));
+    } else {
+      /* a pause every slice: most of them inside the commands */
+      CHECK(pauses > (int)(10 / slices[k]));
+      CHECK(r.out_len == strlen(first) && !memcmp(r.out, first, r.out_len));
+    }
+    msb_result_finish(sb, &r);
+    CHECK(api_close(sb) == 0);
+  }
+  REQUIRE((sb = tr_open()));
+  REQUIRE(msb_exec_start(sb, "seq 1 100000000", 15, NULL, &run) == 0);
+  CHECK(msb_exec_step(run, 100, &r) == MSB_PAUSED);
+  msb_exec_cancel(run, MSB_CANCEL_ABORT);
+  REQUIRE(msb_exec_step(run, 100, &r) == 0);
+  CHECK(r.exit_code == 130 && r.limit && !strcmp(r.limit, "cancelled"));
+  msb_result_finish(sb, &r);
+  CHECK(api_close(sb) == 0);
+}
+
+/* A command substitution pauses inside (it ran whole within a step):
+ * the same output, a pause per loop turn, and a cancel stops it. */
+TEST("run-7 a run pauses inside $( )") {
+  static const char s[] =
+      "x=$(i=0; while [ $i -lt 300 ]; do i=$((i+1)); done; echo $i); "
+      "echo \"$x $(echo in)\"";
+  static const char loop[] = "x=$(while :; do :; done); echo no";
+  msb_sandbox *sb;
+  msb_run *run;
+  msb_result r;
+  REQUIRE((sb = tr_open()));
+  CHECK(tr_run(sb, s, 1, NULL, &r) > 300);
+  CHECK(r.exit_code == 0 && r.out_len == 7 && !memcmp(r.out, "300 in\n", 7));
+  msb_result_finish(sb, &r);
+  REQUIRE(msb_exec_start(sb, loop, strlen(loop), NULL, &run) == 0);
+  CHECK(msb_exec_step(run, 100, &r) == MSB_PAUSED);
+  msb_exec_cancel(run, MSB_CANCEL_ABORT);
+  REQUIRE(msb_exec_step(run, 100, &r) == 0);
+  CHECK(r.exit_code == 130 && r.out_len == 0);
+  msb_result_finish(sb, &r);
+  CHECK(api_close(sb) == 0);
+}

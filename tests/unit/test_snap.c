@@ -245,6 +245,15 @@ static void ts_hostile(const char *id, buf *b) {
     return;
   } else if (!strcmp(id, "hardlink")) {
     tarc_hdr(b, "h", '1', "00000000000", "missing", 0);
+  } else if (!strcmp(id, "hardlink-later")) { /* the target comes after */
+    tarc_hdr(b, "h", '1', "00000000000", "f", 0);
+    tarc_hdr(b, "f", '0', "00000000000", NULL, 0);
+  } else if (!strcmp(id, "hardlink-dir")) {
+    tarc_hdr(b, "d/", '5', "00000000000", NULL, 0);
+    tarc_hdr(b, "h", '1', "00000000000", "d", 0);
+  } else if (!strcmp(id, "hardlink-symlink")) {
+    tarc_hdr(b, "l", '2', "00000000000", "/workspace", 0);
+    tarc_hdr(b, "h", '1', "00000000000", "l", 0);
   } else if (!strcmp(id, "longname-dotdot")) {
     tarc_hdr(b, "././@LongLink", 'L', "00000000012", NULL, 0);
     tarc_data(b, "../escape", 10);
@@ -354,6 +363,12 @@ TEST("snap-2.1") { /* hostile archives: rejected, nothing changes */
       {"hardlink",
        "archive rejected: hard link 'h' to 'missing': no "
        "earlier regular file"},
+      {"hardlink-later",
+       "archive rejected: hard link 'h' to 'f': no earlier regular file"},
+      {"hardlink-dir",
+       "archive rejected: hard link 'h' to 'd': no earlier regular file"},
+      {"hardlink-symlink",
+       "archive rejected: hard link 'h' to 'l': no earlier regular file"},
       {"longname-dotdot",
        "archive rejected: member '../escape' contains "
        "'..'"},
@@ -976,4 +991,100 @@ TEST("snap-7.1") { /* the recorded root hash: checked in a plain tar; a
   buf_finish(&raw);
   msb_free(sb, d);
   CHECK(api_close(sb) == 0);
+}
+
+/* The output of script in sb ("" on failure; caller frees). */
+static char *ts_out(msb_sandbox *sb, const char *script) {
+  msb_result r;
+  char *o;
+  if (msb_exec(sb, script, strlen(script), NULL, &r)) return strdup("");
+  o = malloc(r.out_len + 1);
+  if (o) {
+    memcpy(o, r.out, r.out_len);
+    o[r.out_len] = 0;
+  }
+  msb_result_finish(sb, &r);
+  return o;
+}
+
+/* Whether script's output in sb is want. */
+static int ts_says(msb_sandbox *sb, const char *script, const char *want) {
+  char *o = ts_out(sb, script);
+  int ok = o && !strcmp(o, want);
+  if (!ok) fprintf(stderr, "    %s: got [%s] want [%s]\n", script, o, want);
+  free(o);
+  return ok;
+}
+
+TEST("snap-8.1") { /* hard links: tar '1' members, rebuilt on restore,
+                      kept by checkpoints and forks (#16 item 10) */
+  msb_sandbox *a = ts_open(NULL), *b = ts_open(NULL), *f = NULL;
+  uint8_t *s1, *s2, ha[32], hb[32];
+  size_t n1, n2;
+  uint32_t cp;
+  char dir[] = "/tmp/msb-snap-XXXXXX", cmd[512];
+  REQUIRE(a && b);
+  CHECK(ts_run(a,
+               "echo hi > a; ln a b; mkdir d; ln a d/c; echo x > /tmp/t;"
+               " ln /tmp/t t2") == 0);
+  s1 = ts_snap(a, &n1);
+  REQUIRE(s1);
+  CHECK(msb_restore(b, s1, n1) == 0);
+  CHECK(ts_says(b, "stat -c %h a b d/c t2 /tmp/t", "3\n3\n3\n2\n2\n"));
+  CHECK(ts_says(b, "echo more >> d/c; cat a; [ a -ef b ] && echo same",
+                "hi\nmore\nsame\n"));
+  CHECK(ts_says(b,
+                "test \"$(stat -c %i a)\" = \"$(stat -c %i d/c)\" && "
+                "echo eq",
+                "eq\n"));
+  /* the same state snapshots to the same bytes, and hashes the same */
+  CHECK(ts_run(b, "printf 'hi\\n' > a") == 0);
+  CHECK(msb_root_hash(a, ha) == 0 && msb_root_hash(b, hb) == 0);
+  CHECK(!memcmp(ha, hb, 32));
+  {
+    msb_sandbox *c = ts_open(NULL);
+    REQUIRE(c);
+    CHECK(msb_restore(c, s1, n1) == 0);
+    s2 = ts_snap(c, &n2);
+    CHECK(s2 && n1 == n2 && !memcmp(s1, s2, n1)); /* round trip: same bytes */
+    msb_free(c, s2);
+    CHECK(api_close(c) == 0);
+  }
+  /* a checkpoint keeps the sharing; a rollback brings it back */
+  CHECK(msb_checkpoint(a, &cp) == 0);
+  CHECK(ts_run(a, "rm a; echo new > b") == 0);
+  CHECK(ts_says(a, "stat -c %h b; cat d/c", "2\nnew\n"));
+  CHECK(msb_rollback(a, cp) == 0);
+  CHECK(ts_says(a, "stat -c %h a; cat a; echo z > b; cat d/c", "3\nhi\nz\n"));
+  /* a fork's writes stay in the fork, and its names stay linked */
+  CHECK(msb_fork(a, &f) == 0);
+  REQUIRE(f);
+  CHECK(ts_says(f, "echo forked > a; cat b d/c; stat -c %h b",
+                "forked\nforked\n3\n"));
+  CHECK(ts_says(a, "cat b", "z\n"));
+  CHECK(api_close(f) == 0);
+  /* GNU tar extracts our '1' members as links */
+  if (system("tar --version >/dev/null 2>&1") == 0 && mkdtemp(dir)) {
+    snprintf(cmd, sizeof cmd, "%s/s.tgz", dir);
+    CHECK(ts_save(cmd, s1, n1) == 0);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && mkdir x && tar xzf s.tgz -C x && "
+             "test \"$(stat -c %%h x/workspace/d/c)\" = 3 && "
+             "tar tvzf s.tgz | grep -q '^hrw.*workspace/b link to "
+             "workspace/a$' && rm -rf x && mkdir x && cd x && echo q > a && "
+             "ln a b && tar czf ../g.tgz a b",
+             dir);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s/g.tgz", dir);
+    s2 = ts_load(cmd, &n2);
+    REQUIRE(s2);
+    CHECK(msb_restore(b, s2, n2) == 0);
+    CHECK(ts_says(b, "stat -c %h a b; cat b", "2\n2\nq\n"));
+    free(s2);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+  }
+  msb_free(a, s1);
+  CHECK(api_close(a) == 0);
+  CHECK(api_close(b) == 0);
 }

@@ -920,6 +920,7 @@ static void tv_fixture(tv *t) {
   vfs_write(t->v, "/workspace/g", "g", 1, 0, 0644, NULL);
   vfs_symlink(t->v, "d/e", "/workspace/l");
   vfs_mkdir(t->v, "/workspace/empty", 0755, 0);
+  vfs_link(t->v, "/workspace/d/e/f", "/workspace/hl"); /* f has 2 names */
 }
 
 static int tv_op(tv *t, int op) {
@@ -959,13 +960,25 @@ static int tv_op(tv *t, int op) {
     buf_finish(&b);
     return rc;
   case 19: return vfs_write(v, "/workspace/d/e/f", "x", 1, 0, 0644, NULL);
+  case 20: return vfs_link(v, "/workspace/g", "/workspace/d/g2");
+  case 21: return vfs_link(v, "/workspace/hl", "/workspace/empty/h3");
+  case 22: return vfs_write(v, "/workspace/hl", "y", 1, VFS_APPEND, 0, 0);
+  case 23: return vfs_remove(v, "/workspace/hl", 0);
+  case 24:
+    return vfs_copy(v, "/workspace/d", "/workspace/c2", VFS_CP_KEEP_META);
+  case 25: return vfs_rename(v, "/workspace/hl", "/workspace/d/hl", 0);
+  case 26: return vfs_chmod(v, "/workspace/hl", 0600);
+  case 27:
+    return vfs_copy(v, "/workspace/g", "/workspace/hl", VFS_CP_OVERWRITE);
+  case 28:
+    return vfs_write(v, "/workspace/hl", "new", 3, VFS_REPLACE, 0644, NULL);
   }
   return -1000;
 }
 
 TEST("vfs-7.1") { /* fault injection: fail each allocation in turn */
   int op, cp;
-  for (op = 0; op < 20; op++) {
+  for (op = 0; op < 29; op++) {
     for (cp = 0; cp < 2; cp++) {
       long k;
       int rc = MSB_ENOMEM;
@@ -1280,8 +1293,18 @@ static void tv_count(tv *t, const char *path, uint64_t *nodes,
   vfs_dir d;
   const char *nm;
   size_t nl;
+  static uint64_t seen[4096]; /* inodes of several names counted */
+  static size_t nseen;
+  size_t i;
+  if (!strcmp(path, "/")) nseen = 0;
   if (vfs_stat(t->v, path, 0, &st)) return;
   (*nodes)++;
+  if (st.kind == VFS_FILE && st.nlink > 1) {
+    for (i = 0; i < nseen && seen[i] != st.ino; i++) {
+    }
+    if (i < nseen) return; /* its bytes count once */
+    if (nseen < 4096) seen[nseen++] = st.ino;
+  }
   if (st.kind == VFS_FILE) *bytes += st.size;
   if (st.kind != VFS_DIR || vfs_opendir(t->v, path, &d)) return;
   while (vfs_readdir(&d, &nm, &nl, NULL)) {
@@ -1314,7 +1337,7 @@ TEST("vfs-9.4") { /* random operations keep every invariant */
   tv_open(&t);
   for (step = 0; step < 12000; step++) {
     char p[128], q[128];
-    uint32_t op = tv_rand(&seed) % 12;
+    uint32_t op = tv_rand(&seed) % 13;
     tv_rpath(&seed, p, sizeof p);
     tv_rpath(&seed, q, sizeof q);
     switch (op) {
@@ -1341,6 +1364,7 @@ TEST("vfs-9.4") { /* random operations keep every invariant */
       vfs_hash(t.v, "/", 0, holdh);
       break;
     case 11: vfs_rename(t.v, p, q, VFS_CP_PARENTS); break;
+    case 12: vfs_link(t.v, p, q); break;
     }
     if (step % 25 == 0) {
       uint64_t nodes = 0, bytes = 0;
@@ -1361,5 +1385,135 @@ TEST("vfs-9.4") { /* random operations keep every invariant */
     CHECK(!memcmp(h, holdh, 32));
     vnode_unref(t.v, hold);
   }
+  CHECK(tv_close(&t));
+}
+
+TEST("vfs-10.1") { /* hard links: one file, several names (#16 item 10) */
+  tv t;
+  vfs_limits lim = {1000, 1000, 10, 4096, 255, 64};
+  struct vfs_stat a, b;
+  char out[64], h1[65], h2[65];
+  vnode *hold;
+  mem m2;
+  vfs *c;
+  tv_open_lim(&t, &lim);
+  CHECK(tv_put(&t, "/workspace/a", "hello") == 0);
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/b") == 0);
+  CHECK(vfs_stat(t.v, "/workspace/a", 0, &a) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/b", 0, &b) == 0);
+  CHECK(a.nlink == 2 && b.nlink == 2 && a.ino == b.ino && b.size == 5);
+  CHECK(vfs_total_bytes(t.v) == 5); /* the bytes count once */
+  /* errors as link(2) */
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/b") == MSB_EEXIST);
+  CHECK(vfs_link(t.v, "/workspace", "/workspace/d") == MSB_EPERM);
+  CHECK(vfs_link(t.v, "/workspace/no", "/workspace/d") == MSB_ENOENT);
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/no/d") == MSB_ENOENT);
+  /* a write through one name shows through the other; mode and mtime too */
+  CHECK(vfs_write(t.v, "/workspace/b", "!", 1, VFS_APPEND, 0, NULL) == 0);
+  CHECK(!strcmp(tv_get(&t, "/workspace/a", out, sizeof out), "hello!"));
+  CHECK(vfs_chmod(t.v, "/workspace/a", 0600) == 0);
+  CHECK(vfs_utime(t.v, "/workspace/b", 42, 0) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/b", 0, &b) == 0 && b.mode == 0600);
+  CHECK(vfs_stat(t.v, "/workspace/a", 0, &a) == 0 && a.mtime_ns == 42);
+  /* a tree hashes as the same tree with copies */
+  {
+    tv u;
+    tv_open(&u);
+    CHECK(tv_put(&u, "/workspace/a", "hello!") == 0);
+    CHECK(tv_put(&u, "/workspace/b", "hello!") == 0);
+    CHECK(
+        !strcmp(tv_hash(&t, "/workspace", h1), tv_hash(&u, "/workspace", h2)));
+    CHECK(tv_close(&u));
+  }
+  /* a checkpoint keeps the sharing */
+  hold = vfs_root_get(t.v);
+  CHECK(vfs_remove(t.v, "/workspace/a", 0) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/b", 0, &b) == 0 && b.nlink == 1);
+  CHECK(vfs_total_bytes(t.v) == 6);
+  vfs_root_set(t.v, hold);
+  vnode_unref(t.v, hold);
+  CHECK(vfs_stat(t.v, "/workspace/a", 0, &a) == 0 && a.nlink == 2);
+  /* a clone keeps the sharing, and its writes stay its own */
+  mem_init(&m2, 0);
+  c = vfs_clone(t.v, &m2);
+  REQUIRE(c);
+  CHECK(vfs_write(c, "/workspace/a", "x", 1, 0, 0644, NULL) == 0);
+  {
+    const uint8_t *d;
+    size_t n;
+    CHECK(vfs_read(c, "/workspace/b", &d, &n) == 0 && n == 1 && d[0] == 'x');
+  }
+  CHECK(!strcmp(tv_get(&t, "/workspace/b", out, sizeof out), "hello!"));
+  vfs_destroy(c);
+  CHECK(m2.used == 0);
+  /* a replacing write (sed -i) gives the name a file of its own */
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/r") == 0);
+  CHECK(vfs_write(t.v, "/workspace/r", "new", 3, VFS_REPLACE | VFS_KEEP_MODE,
+                  0644, NULL) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/r", 0, &b) == 0 && b.nlink == 1 &&
+        b.mode == 0600);
+  CHECK(!strcmp(tv_get(&t, "/workspace/a", out, sizeof out), "hello!"));
+  CHECK(vfs_remove(t.v, "/workspace/r", 0) == 0);
+  /* a copy is a file of its own; moving a name keeps the link */
+  CHECK(vfs_copy(t.v, "/workspace/a", "/workspace/c", 0) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/c", 0, &b) == 0 && b.nlink == 1);
+  CHECK(vfs_mkdir(t.v, "/workspace/d", 0755, 0) == 0);
+  CHECK(vfs_rename(t.v, "/workspace/b", "/workspace/d/b", 0) == 0);
+  CHECK(vfs_write(t.v, "/workspace/d/b", "moved", 5, 0, 0644, NULL) == 0);
+  CHECK(!strcmp(tv_get(&t, "/workspace/a", out, sizeof out), "moved"));
+  /* a directory copied with names below gets files of its own */
+  CHECK(vfs_copy(t.v, "/workspace/d", "/workspace/e", VFS_CP_KEEP_META) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/e/b", 0, &b) == 0 && b.nlink == 1);
+  CHECK(vfs_stat(t.v, "/workspace/e", 0, &b) == 0 && b.bytes == 5);
+  CHECK(vfs_total_bytes(t.v) == 5 + 6 + 5);
+  /* quotas: a name is a node and no byte */
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/n1") == 0);
+  {
+    char p[32];
+    int i;
+    for (i = 0; vfs_counted_nodes(t.v) < lim.max_nodes && i < 20; i++) {
+      snprintf(p, sizeof p, "/workspace/d/x%d", i);
+      CHECK(vfs_mkdir(t.v, p, 0755, 0) == 0);
+    }
+  }
+  CHECK(vfs_link(t.v, "/workspace/a", "/workspace/n2") == MSB_EDQUOT);
+  /* removing a directory drops the names below it */
+  CHECK(vfs_remove(t.v, "/workspace/d", VFS_RM_RECURSIVE) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/a", 0, &a) == 0 && a.nlink == 2);
+  CHECK(vfs_remove(t.v, "/workspace/n1", 0) == 0);
+  CHECK(vfs_remove(t.v, "/workspace/a", 0) == 0);
+  CHECK(vfs_total_bytes(t.v) == 6 + 5);
+  CHECK(tv_close(&t));
+}
+
+TEST("vfs-10.2") { /* devices: numbers, writes, endless reads (#16 item 11) */
+  tv t;
+  struct vfs_stat st;
+  const uint8_t *d;
+  size_t n;
+  tv_open(&t);
+  CHECK(vfs_mkdir(t.v, "/dev", 0755, 0) == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/full", VFS_DEV_FULL) == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/zero", VFS_DEV_ZERO) == 0);
+  CHECK(vfs_mknull(t.v, "/dev/null") == 0);
+  CHECK(vfs_mkdev(t.v, "/dev/zero", VFS_DEV_ZERO) == MSB_EEXIST);
+  CHECK(vfs_stat(t.v, "/dev/zero", 0, &st) == 0 && (st.mode & VFS_CHR) &&
+        st.rdev == VFS_DEV_ZERO && (st.mode & 07777) == 0666);
+  /* /dev/full: opening (the empty write) works, writing does not */
+  CHECK(vfs_write(t.v, "/dev/full", "", 0, 0, 0644, NULL) == 0);
+  CHECK(vfs_write(t.v, "/dev/full", "x", 1, VFS_APPEND, 0644, NULL) ==
+        MSB_ENOSPC);
+  CHECK(vfs_write(t.v, "/dev/zero", "x", 1, 0, 0644, NULL) == 0);
+  CHECK(vfs_read(t.v, "/dev/null", &d, &n) == 0 && n == 0);
+  CHECK(vfs_read(t.v, "/dev/zero", &d, &n) == MSB_ENOTSUP);
+  /* a copy of the null device is an empty file; of an endless one, refused */
+  CHECK(tv_put(&t, "/workspace/f", "data") == 0);
+  CHECK(vfs_copy(t.v, "/dev/null", "/workspace/n", 0) == 0);
+  CHECK(vfs_stat(t.v, "/workspace/n", 0, &st) == 0 && !(st.mode & VFS_CHR));
+  CHECK(vfs_copy(t.v, "/dev/zero", "/workspace/z", 0) == MSB_ENOTSUP);
+  CHECK(vfs_copy(t.v, "/workspace/f", "/dev/full", VFS_CP_OVERWRITE) ==
+        MSB_ENOSPC);
+  CHECK(vfs_copy(t.v, "/workspace/f", "/dev/zero", VFS_CP_OVERWRITE) == 0);
+  CHECK(vfs_stat(t.v, "/dev/zero", 0, &st) == 0 && st.rdev == VFS_DEV_ZERO);
   CHECK(tv_close(&t));
 }
