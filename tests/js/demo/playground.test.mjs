@@ -173,6 +173,7 @@ test('playground-2b Ctrl-C cancels a running loop: ^C, status 130, the workspace
   assert.match(await screen(), /done\nlooping\n\^C\nsandbox:\/workspace\$ ?$/);
   await typeLine('echo $?');
   assert.match(await screen(), /echo \$\?\n130\n/);
+  await shot(page, '2b-ctrl-c');
   await typeLine('cat kept.txt loop.txt; rm kept.txt loop.txt');
   assert.match(await screen(), /^before\nduring$/m);
   assert.doesNotMatch(await screen(), /stopped; the workspace is as it was/);
