@@ -325,7 +325,7 @@ static int jq_seq_next(jq_in *in, jv *out) {
       /* jq's streaming parser checks the top-level token the RS ended
          as a literal */
       jq_rd_fail(r,
-                 strstr(r->err, "string") ? "Invalid numeric literal"
+                 strstr(r->err, "string")    ? "Invalid numeric literal"
                  : strstr(r->err, "numeric") ? r->err
                                              : "Invalid literal",
                  r->end + 1);
@@ -464,8 +464,8 @@ static void jq_hold_last_event(jq_in *in, jv *all) {
   end = in->d[in->len - 1];
   last = jv_aget(*all, n - 1);
   prev = jv_aget(*all, n - 2);
-  if ((end != ']' && end != '}') || jv_alen(last) != 1 ||
-      jv_alen(prev) != 2 || jv_aget(prev, 1).k >= JV_ARRAY)
+  if ((end != ']' && end != '}') || jv_alen(last) != 1 || jv_alen(prev) != 2 ||
+      jv_aget(prev, 1).k >= JV_ARRAY)
     return;
   in->held = jv_ref(last);
   slim = jv_aslice(R, *all, 0, n - 1);
