@@ -1150,6 +1150,45 @@ static int jqb_mktime(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+/* cmd_strftime takes nanoseconds, which reach only the years 1678 to
+ * 2261. Further out the time moves by whole 400-year Gregorian cycles
+ * (same weekdays and leap days) and %Y and %F print the real year, as
+ * jq does ("0000-01-01T00:00:00Z"). */
+static void jq_strftime_far(buf *b, const char *fmt, const cmd_tm *tm) {
+  cmd_tm t = *tm;
+  int64_t cycles = 0;
+  buf f;
+  const char *p;
+  if (t.year < 1700)
+    cycles = (2199 - (int64_t)t.year) / 400;
+  else if (t.year > 2200)
+    cycles = -(((int64_t)t.year - 1800) / 400);
+  t.year += cycles * 400;
+  if (!cycles) {
+    cmd_strftime(b, fmt, cmd_timegm(&t) * 1000000000);
+    return;
+  }
+  buf_init(&f, b->m);
+  for (p = fmt; *p; p++) {
+    if (*p == '%' && (p[1] == 'Y' || p[1] == 'F')) {
+      /* jq-wasm's libc: 4 digits at least, a sign past 9999 */
+      buf_printf(&f,
+                 tm->year < 0      ? "%05lld"
+                 : tm->year > 9999 ? "+%lld"
+                                   : "%04lld",
+                 (long long)tm->year);
+      if (p[1] == 'F') buf_puts(&f, "-%m-%d");
+      p++;
+    } else if (*p == '%' && p[1]) {
+      buf_put(&f, p, 2);
+      p++;
+    } else
+      buf_putc(&f, *p);
+  }
+  cmd_strftime(b, buf_str(&f), cmd_timegm(&t) * 1000000000);
+  buf_finish(&f);
+}
+
 static int jqb_strftime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
@@ -1160,7 +1199,7 @@ static int jqb_strftime(jq_ev *E, jv in, jv *a, jv *out) {
     return jq_errf(E, "strftime/1 requires a string format");
   if (jq_tm_from(E, in, &tm, &frac, "strftime/1")) return JQ_ERR;
   buf_init(&b, E->R.m);
-  cmd_strftime(&b, jv_sp(a[0]), cmd_timegm(&tm) * 1000000000);
+  jq_strftime_far(&b, jv_sp(a[0]), &tm);
   *out = jq_strv(E, &b);
   return 0;
 }
