@@ -1204,6 +1204,10 @@ static int jqb_strftime(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+static int jq_isdigit2(const char *s) {
+  return s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9';
+}
+
 static const char *const jq_mon[] = {"jan", "feb", "mar", "apr", "may", "jun",
                                      "jul", "aug", "sep", "oct", "nov", "dec"};
 static const char *const jq_wd[] = {"sun", "mon", "tue", "wed",
@@ -1308,11 +1312,13 @@ static int jq_strptime(const char *s, const char *f0, cmd_tm *tm,
       break;
     }
     case 'z':
-      if (*s == 'Z')
+      /* jq-wasm's libc takes Z or z, or a sign, two digits and optionally
+         two more after an optional ':'; the offset changes no field */
+      if (*s == 'Z' || *s == 'z')
         s++;
-      else if (*s == '+' || *s == '-') {
-        s++;
-        if (jq_num_at(&s, 4, &v)) return -1;
+      else if ((*s == '+' || *s == '-') && jq_isdigit2(s + 1)) {
+        s += 3;
+        if (jq_isdigit2(s + (*s == ':'))) s += 2 + (*s == ':');
       } else
         return -1;
       break;
