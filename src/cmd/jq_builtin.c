@@ -928,6 +928,37 @@ static const char *jq_onig_msg(const char *ours) {
   return ours;
 }
 
+static int jq_memmem(const char *h, size_t n, const char *needle) {
+  size_t l = strlen(needle), i;
+  for (i = 0; i + l <= n; i++)
+    if (!memcmp(h + i, needle, l)) return 1;
+  return 0;
+}
+
+/* A \k<name> backreference to a group the pattern does not name: 0 and
+ * Oniguruma's message in out (the engine refuses backreferences). */
+static int jq_undefined_ref(const char *p, size_t n, buf *out) {
+  const char *end = p + n, *q, *close;
+  for (q = p; q + 3 < end; q++) {
+    char def[80];
+    size_t l;
+    if (q[0] != '\\') continue;
+    if (q[1] != 'k' || q[2] != '<') {
+      q++;
+      continue;
+    }
+    close = memchr(q + 3, '>', (size_t)(end - q - 3));
+    l = close ? (size_t)(close - q - 3) : 0;
+    if (!l || l + 5 > sizeof def) return -1;
+    snprintf(def, sizeof def, "(?<%.*s>", (int)l, q + 3);
+    if (jq_memmem(p, n, def)) return -1;
+    buf_clear(out);
+    buf_printf(out, "undefined name <%.*s> reference", (int)l, q + 3);
+    return 0;
+  }
+  return -1;
+}
+
 static int jq_has_utf8(jv s) {
   size_t i;
   for (i = 0; i < jv_sl(s); i++)
@@ -1035,6 +1066,7 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
       buf_finish(&err);
       return MSB_ENOMEM;
     }
+    jq_undefined_ref(jv_sp(re), jv_sl(re), &err);
     e = jq_strv(E, &err);
     rc = jq_errf(E, "Regex failure: %s", jq_onig_msg(jv_sp(e)));
     jv_unref(&E->R, e);
