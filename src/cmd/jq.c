@@ -133,6 +133,7 @@ typedef struct jq_in {
   int ended;               /* --stream-errors: reported an error */
   int seq_wait;            /* --seq: before the first RS */
   int resync;              /* --seq: the error was inside a text */
+  jv held;                 /* --stream -s: the event after the array */
 } jq_in;
 
 /* jq's die(): the hint after a usage error. */
@@ -290,7 +291,7 @@ static int jq_seq_next(jq_in *in, jv *out) {
     text = r->p;
     at_rs = r->end < end;
     rc = jq_rd_next(r, out);
-    if (rc == 1 && r->p == r->end && out->k <= JV_NUMBER &&
+    if (rc == 1 && !in->o->stream && r->p == r->end && out->k <= JV_NUMBER &&
         !jq_isws(r->p[-1]) && (at_rs || out->k == JV_NUMBER)) {
       /* a bare literal the RS or the end cut */
       int num = out->k == JV_NUMBER;
@@ -320,9 +321,21 @@ static int jq_seq_next(jq_in *in, jv *out) {
       return -1;
     }
     if (!at_rs) return -1;
+    if (in->o->stream && !jv_alen(r->epath)) {
+      /* jq's streaming parser checks the top-level token the RS ended
+         as a literal */
+      jq_rd_fail(r,
+                 strstr(r->err, "string")    ? "Invalid numeric literal"
+                 : strstr(r->err, "numeric") ? r->err
+                                             : "Invalid literal",
+                 r->end + 1);
+      jq_seq_text(in, r->end + 1);
+      return -1;
+    }
     {
       const uint8_t *rs = r->end;
-      int ws = rs > text && jq_isws(rs[-1]);
+      /* the streaming parser calls any open container truncated */
+      int ws = !in->o->stream && rs > text && jq_isws(rs[-1]);
       jq_rd_fail(r, "Truncated value", rs + 1);
       jq_seq_text(in, rs + 1);
       if (!ws) return -1;
@@ -345,8 +358,8 @@ static int jq_next_event(jq_in *in, jv *out) {
     in->failed = 1;
     return -2;
   }
-  /* the reading ends there, but not as a failure */
-  in->ended = 1;
+  /* the reading ends there (--seq reads on), but not as a failure */
+  in->ended = !in->o->seq;
   *out = jv_arr(R);
   jv_apush(R, out, jq_parse_msg(in));
   jv_apush(R, out, jv_ref(in->rd.epath));
@@ -383,7 +396,10 @@ static int jq_next_value(jq_in *in, jv *out) {
     }
     if (rc < 0 && in->o->seq) {
       jq_lines(in, in->rd.errp); /* errors are "at" the lines read */
-      return -3;                 /* not fatal */
+      if (!in->o->stream_errors) return -3; /* not fatal */
+      /* an event after the ones read before it */
+      in->err_pending = 1;
+      continue;
     }
     if (rc < 0) {
       if (in->o->stream) {
@@ -407,12 +423,20 @@ static void jq_parse_error(jq_in *in, int rc) {
   jv_unref(&in->E->R, m);
 }
 
+/* The event jq_hold_last_event kept back: 1 and *out, or 0. */
+static int jq_take_held(jq_in *in, jv *out) {
+  if (in->held.k != JV_ARRAY) return 0;
+  *out = in->held;
+  in->held = jv_null();
+  return 1;
+}
+
 static int jq_input_cb(jq_ev *E, jv *out) {
   jq_in *in = E->input_ctx;
   int rc;
   if (in->o->slurp) {
     /* -n -s: `input` yields the slurped array once */
-    if (in->slurped) return 0;
+    if (in->slurped) return jq_take_held(in, out);
     in->slurped = 1;
     rc = jq_slurp(in, out);
     return rc < 0 ? rc : rc == 5 ? 0 : 1;
@@ -424,6 +448,29 @@ static int jq_input_cb(jq_ev *E, jv *out) {
     return JQ_INPUT_ERR;
   }
   return rc;
+}
+
+/* jq reads its input a line at a time, and --stream -s stops slurping
+ * when the last line (one without a newline) is used up. A closing bracket
+ * right after a scalar yields two events, its value and the close; when
+ * that bracket is the input's last byte, the close event is still pending
+ * then, so jq gives it as one more input after the array. */
+static void jq_hold_last_event(jq_in *in, jv *all) {
+  jq_rt *R = &in->E->R;
+  size_t n = jv_alen(*all);
+  jv last, prev, slim;
+  int end;
+  if (n < 2 || !in->d || !in->len) return;
+  end = in->d[in->len - 1];
+  last = jv_aget(*all, n - 1);
+  prev = jv_aget(*all, n - 2);
+  if ((end != ']' && end != '}') || jv_alen(last) != 1 || jv_alen(prev) != 2 ||
+      jv_aget(prev, 1).k >= JV_ARRAY)
+    return;
+  in->held = jv_ref(last);
+  slim = jv_aslice(R, *all, 0, n - 1);
+  jv_unref(R, *all);
+  *all = slim;
 }
 
 /* -s: every input as one value (a string with -R). Returns 0 and *out,
@@ -454,6 +501,7 @@ static int jq_slurp(jq_in *in, jv *out) {
     if (rc == -2) jq_parse_error(in, rc);
     return rc == -2 ? 5 : rc;
   }
+  if (in->o->stream) jq_hold_last_event(in, &all);
   *out = all;
   return 0;
 }
@@ -856,6 +904,8 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
       status = 5, rc = 0;
     else if (rc == 0)
       rc = jq_run1(E, prog, all, &out, &in, NULL), jv_unref(&E->R, all);
+    if (rc == 0 && jq_take_held(&in, &all))
+      rc = jq_run1(E, prog, all, &out, &in, NULL), jv_unref(&E->R, all);
   } else {
     jv v;
     for (;;) {
@@ -889,6 +939,7 @@ static int jq_main(jq_ev *E, jq_opts *o, arena *ar) {
   jv_unref(&E->R, out.last);
   buf_finish(&out.tmp);
   jv_unref(&E->R, in.evq);
+  jv_unref(&E->R, in.held);
   jv_unref(&E->R, in.rd.epath);
   if (E->R.oom && rc == 0) rc = MSB_ENOMEM;
   return rc < 0 ? rc : status;

@@ -928,6 +928,37 @@ static const char *jq_onig_msg(const char *ours) {
   return ours;
 }
 
+static int jq_memmem(const char *h, size_t n, const char *needle) {
+  size_t l = strlen(needle), i;
+  for (i = 0; i + l <= n; i++)
+    if (!memcmp(h + i, needle, l)) return 1;
+  return 0;
+}
+
+/* A \k<name> backreference to a group the pattern does not name: 0 and
+ * Oniguruma's message in out (the engine refuses backreferences). */
+static int jq_undefined_ref(const char *p, size_t n, buf *out) {
+  const char *end = p + n, *q, *close;
+  for (q = p; q + 3 < end; q++) {
+    char def[80];
+    size_t l;
+    if (q[0] != '\\') continue;
+    if (q[1] != 'k' || q[2] != '<') {
+      q++;
+      continue;
+    }
+    close = memchr(q + 3, '>', (size_t)(end - q - 3));
+    l = close ? (size_t)(close - q - 3) : 0;
+    if (!l || l + 5 > sizeof def) return -1;
+    snprintf(def, sizeof def, "(?<%.*s>", (int)l, q + 3);
+    if (jq_memmem(p, n, def)) return -1;
+    buf_clear(out);
+    buf_printf(out, "undefined name <%.*s> reference", (int)l, q + 3);
+    return 0;
+  }
+  return -1;
+}
+
 static int jq_has_utf8(jv s) {
   size_t i;
   for (i = 0; i < jv_sl(s); i++)
@@ -1035,6 +1066,7 @@ static int jqb_match_impl(jq_ev *E, jv in, jv *a, jv *out) {
       buf_finish(&err);
       return MSB_ENOMEM;
     }
+    jq_undefined_ref(jv_sp(re), jv_sl(re), &err);
     e = jq_strv(E, &err);
     rc = jq_errf(E, "Regex failure: %s", jq_onig_msg(jv_sp(e)));
     jv_unref(&E->R, e);
@@ -1150,6 +1182,45 @@ static int jqb_mktime(jq_ev *E, jv in, jv *a, jv *out) {
   return 0;
 }
 
+/* cmd_strftime takes nanoseconds, which reach only the years 1678 to
+ * 2261. Further out the time moves by whole 400-year Gregorian cycles
+ * (same weekdays and leap days) and %Y and %F print the real year, as
+ * jq does ("0000-01-01T00:00:00Z"). */
+static void jq_strftime_far(buf *b, const char *fmt, const cmd_tm *tm) {
+  cmd_tm t = *tm;
+  int64_t cycles = 0;
+  buf f;
+  const char *p;
+  if (t.year < 1700)
+    cycles = (2199 - (int64_t)t.year) / 400;
+  else if (t.year > 2200)
+    cycles = -(((int64_t)t.year - 1800) / 400);
+  t.year += cycles * 400;
+  if (!cycles) {
+    cmd_strftime(b, fmt, cmd_timegm(&t) * 1000000000);
+    return;
+  }
+  buf_init(&f, b->m);
+  for (p = fmt; *p; p++) {
+    if (*p == '%' && (p[1] == 'Y' || p[1] == 'F')) {
+      /* jq-wasm's libc: 4 digits at least, a sign past 9999 */
+      buf_printf(&f,
+                 tm->year < 0      ? "%05lld"
+                 : tm->year > 9999 ? "+%lld"
+                                   : "%04lld",
+                 (long long)tm->year);
+      if (p[1] == 'F') buf_puts(&f, "-%m-%d");
+      p++;
+    } else if (*p == '%' && p[1]) {
+      buf_put(&f, p, 2);
+      p++;
+    } else
+      buf_putc(&f, *p);
+  }
+  cmd_strftime(b, buf_str(&f), cmd_timegm(&t) * 1000000000);
+  buf_finish(&f);
+}
+
 static int jqb_strftime(jq_ev *E, jv in, jv *a, jv *out) {
   cmd_tm tm;
   double frac;
@@ -1160,9 +1231,13 @@ static int jqb_strftime(jq_ev *E, jv in, jv *a, jv *out) {
     return jq_errf(E, "strftime/1 requires a string format");
   if (jq_tm_from(E, in, &tm, &frac, "strftime/1")) return JQ_ERR;
   buf_init(&b, E->R.m);
-  cmd_strftime(&b, jv_sp(a[0]), cmd_timegm(&tm) * 1000000000);
+  jq_strftime_far(&b, jv_sp(a[0]), &tm);
   *out = jq_strv(E, &b);
   return 0;
+}
+
+static int jq_isdigit2(const char *s) {
+  return s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9';
 }
 
 static const char *const jq_mon[] = {"jan", "feb", "mar", "apr", "may", "jun",
@@ -1269,11 +1344,13 @@ static int jq_strptime(const char *s, const char *f0, cmd_tm *tm,
       break;
     }
     case 'z':
-      if (*s == 'Z')
+      /* jq-wasm's libc takes Z or z, or a sign, two digits and optionally
+         two more after an optional ':'; the offset changes no field */
+      if (*s == 'Z' || *s == 'z')
         s++;
-      else if (*s == '+' || *s == '-') {
-        s++;
-        if (jq_num_at(&s, 4, &v)) return -1;
+      else if ((*s == '+' || *s == '-') && jq_isdigit2(s + 1)) {
+        s += 3;
+        if (jq_isdigit2(s + (*s == ':'))) s += 2 + (*s == ':');
       } else
         return -1;
       break;

@@ -59,6 +59,13 @@ typedef struct jq_ps {
   int line, tline;
   buf *err;
   int nerr, fatal;
+  int err_tok;          /* the token of the syntax error */
+  const char *err_ts;   /* and its text */
+  char opens[64];       /* brackets open, for the lexer's closer check */
+  int nopen;
+  int unmatched;        /* the token closes no open bracket */
+  const char *dot_at;   /* the last bare '.' term */
+  int dot_ident;        /* an IDENT followed it */
   jq_scope *sc;
   int fdepth;           /* function nesting */
   int toplevel_prog;    /* parsing the user's program (not the prelude) */
@@ -102,7 +109,7 @@ static int jq_isid(int c, int first) {
          (!first && c >= '0' && c <= '9');
 }
 
-static void jq_lex(jq_ps *P) {
+static void jq_lex1(jq_ps *P) {
   const char *p = P->p;
   P->pts = P->ts;
   for (;;) {
@@ -200,6 +207,32 @@ static void jq_lex(jq_ps *P) {
   P->p = p;
 }
 
+/* jq's lexer pairs brackets itself and calls a closer that does not
+ * match the innermost opener an invalid character. */
+static void jq_bracket(jq_ps *P) {
+  static const char pairs[] = "()[]{}";
+  const char *q;
+  P->unmatched = 0;
+  if (P->te - P->ts != 1 || !(q = strchr(pairs, *P->ts)) || P->tok == T_STR)
+    return;
+  if ((q - pairs) % 2 == 0) {
+    if (P->nopen < (int)sizeof P->opens) P->opens[P->nopen] = *P->ts;
+    P->nopen++;
+  } else if (P->nopen && (P->nopen > (int)sizeof P->opens ||
+                          P->opens[P->nopen - 1] == q[-1]))
+    P->nopen--;
+  else
+    P->unmatched = 1;
+}
+
+static void jq_lex(jq_ps *P) {
+  jq_lex1(P);
+  if (P->tok >= T_LB && P->tok <= T_RP)
+    jq_bracket(P);
+  else
+    P->unmatched = 0;
+}
+
 static int jq_kwis(jq_ps *P, const char *kw) {
   return P->tok == T_KW && (size_t)(P->te - P->ts) == strlen(kw) &&
          !memcmp(P->ts, kw, strlen(kw));
@@ -218,9 +251,12 @@ static void jq_tokname(jq_ps *P, buf *b) {
     return;
   case T_FORMAT: buf_puts(b, "FORMAT"); return;
   case T_LOC: buf_puts(b, "\"$__loc__\""); return;
-  case T_BAD: buf_puts(b, "INVALID_CHARACTER"); return;
+  case T_BAD:
+    /* jq's lexer knows '$' as a character of its own */
+    buf_puts(b, *P->ts == '$' ? "'$'" : "INVALID_CHARACTER");
+    return;
   case T_KW: buf_put(b, P->ts, (size_t)(P->te - P->ts)); return;
-  case T_DOTDOT: buf_puts(b, "\"..\""); return;
+  case T_DOTDOT: buf_puts(b, ".."); return;
   case T_ALTQ: buf_puts(b, "\"?//\""); return;
   default:
     if (P->te - P->ts == 1)
@@ -255,22 +291,49 @@ static const char *jq_eof_at(jq_ps *P) {
   return P->src + n;
 }
 
+/* Whether the token may follow a term somewhere in jq's grammar: then
+ * bison reduces the term before it finds the error. */
+static int jq_follows_term(jq_ps *P) {
+  switch (P->tok) {
+  case T_NUM:
+  case T_VAR:
+  case T_FORMAT:
+  case T_LOC:
+  case T_DOTDOT:
+  case T_LP:
+  case T_LC:
+  case T_BAD:
+  case T_IDENT: return 0;
+  case T_KW:
+    return jq_kwis(P, "as") || jq_kwis(P, "then") || jq_kwis(P, "elif") ||
+           jq_kwis(P, "else") || jq_kwis(P, "end") || jq_kwis(P, "catch") ||
+           jq_kwis(P, "and") || jq_kwis(P, "or");
+  default: return 1;
+  }
+}
+
 static void jq_syntax_exp(jq_ps *P, const char *expecting) {
+  int dot;
   if (P->fatal) return;
   P->fatal = 1;
   P->nerr++;
+  P->err_tok = P->tok;
+  /* right after a bare '.', bison recovers by jq's `'.' error` rule */
+  dot = P->dot_at &&
+        (P->dot_ident || (P->pts == P->dot_at && !jq_follows_term(P)));
+  P->err_ts = P->ts;
   buf_puts(P->err, "jq: error: syntax error, unexpected ");
+  if (dot) expecting = "";
   /* where only the end may follow (bison has reduced to the top), jq
      says so, and its lexer calls a closer without an opener invalid */
   if (!expecting && P->toplevel_prog &&
       (P->leftover || (P->ts == P->first_ts && P->tok != T_EOF)))
     expecting = "end of file";
-  if (expecting && !strcmp(expecting, "end of file") && P->te - P->ts == 1 &&
-      strchr(")]}", *P->ts))
+  if (P->unmatched)
     buf_puts(P->err, "INVALID_CHARACTER");
   else
     jq_tokname(P, P->err);
-  if (expecting) buf_printf(P->err, ", expecting %s", expecting);
+  if (expecting && *expecting) buf_printf(P->err, ", expecting %s", expecting);
   buf_puts(P->err, " (Unix shell quoting issues?)");
   {
     const char *at = jq_eof_at(P), *q;
@@ -278,6 +341,14 @@ static void jq_syntax_exp(jq_ps *P, const char *expecting) {
     if (P->tok == T_EOF)
       for (line = 0, q = P->src; q < at; q++) line += *q == '\n';
     jq_where(P, line, at);
+    if (dot) {
+      for (line = 0, q = P->src; q < P->dot_at; q++) line += *q == '\n';
+      P->nerr++;
+      buf_puts(P->err,
+               "jq: error: try .[\"field\"] instead of .field for "
+               "unusually named fields");
+      jq_where(P, line, P->dot_at);
+    }
   }
 }
 
@@ -298,15 +369,18 @@ static void jq_perr_at(jq_ps *P, int line, const char *at, const char *fmt,
   jq_where(P, line, at);
 }
 
-static int jq_expect(jq_ps *P, int tok) {
+/* Like jq_expect where bison names the one token it can take there. */
+static int jq_expect_exp(jq_ps *P, int tok, const char *expecting) {
   if (P->fatal) return -1;
   if (P->tok != tok) {
-    jq_syntax(P);
+    jq_syntax_exp(P, expecting);
     return -1;
   }
   jq_lex(P);
   return 0;
 }
+
+static int jq_expect(jq_ps *P, int tok) { return jq_expect_exp(P, tok, NULL); }
 
 static char *jq_tokdup(jq_ps *P, int skip) {
   char *s = arena_strndup(P->a, P->ts + skip, (size_t)(P->te - P->ts - skip));
@@ -447,6 +521,8 @@ static jq_node *jq_string(jq_ps *P, const char *fmt) {
       }
       buf_clear(&b);
       P->p = p + 1;
+      P->ts = p, P->te = p + 1, P->tok = T_LP;
+      jq_bracket(P); /* the interpolation's closer is a ')' */
       jq_lex(P);
       e = jq_pipe(P);
       if (P->fatal) goto out;
@@ -755,7 +831,7 @@ static jq_node *jq_def(jq_ps *P) {
   int i;
   jq_lex(P);
   if (P->tok != T_IDENT && P->tok != T_KW) {
-    jq_syntax(P);
+    jq_syntax_exp(P, "IDENT");
     return n;
   }
   n->name = jq_tokdup(P, 0);
@@ -789,7 +865,8 @@ static jq_node *jq_def(jq_ps *P) {
       break;
     }
   }
-  if (jq_expect(P, T_COLON) || !self) return n;
+  if (jq_expect_exp(P, T_COLON, n->nargs ? "':'" : "'(' or ':'") || !self)
+    return n;
   saved = P->sc;
   jq_push(P, self, n->name, n->nargs, n);
   for (i = 0; i < n->nargs; i++) {
@@ -859,8 +936,16 @@ static jq_node *jq_term(jq_ps *P) {
   int line = P->tline;
   switch (P->tok) {
   case T_DOT:
+    P->dot_at = P->ts;
     jq_lex(P);
     n = jq_nn(P, JN_ID);
+    if (P->tok == T_IDENT) {
+      /* jq's grammar has `'.' IDENT error` for a spaced .field */
+      P->dot_ident = 1;
+      jq_lex(P);
+      jq_syntax(P);
+      return n;
+    }
     if (P->tok == T_STR) n = jq_n2(P, JN_INDEX, n, jq_string(P, NULL));
     break;
   case T_DOTDOT:
@@ -941,7 +1026,12 @@ static jq_node *jq_term(jq_ps *P) {
         jq_node *i = jq_nn(P, JN_IF);
         i->a = jq_pipe(P);
         if (!jq_kwis(P, "then")) {
+          /* bison's rule `"if" Exp "then" error` covers an elif too */
+          int here = slot != &top && !P->fatal;
           jq_syntax(P);
+          if (here || (slot != &top && P->err_tok == T_EOF))
+            jq_perr_at(P, line, ifat, "%s",
+                       "Possibly unterminated 'if' statement");
           return i;
         }
         jq_lex(P);
@@ -957,9 +1047,9 @@ static jq_node *jq_term(jq_ps *P) {
           i->c = jq_pipe(P);
         }
         if (!jq_kwis(P, "end")) {
-          int eof = P->tok == T_EOF && !P->fatal;
+          int here = !P->fatal;
           jq_syntax(P);
-          if (eof)
+          if (here || P->err_tok == T_EOF)
             jq_perr_at(P, line, ifat, "%s",
                        "Possibly unterminated 'if' statement");
           return top;
@@ -983,7 +1073,7 @@ static jq_node *jq_term(jq_ps *P) {
       jq_lex(P);
       n->d = jq_patterns(P, jq_nn(P, JN_AS));
       jq_bindpats(P, n->d);
-      if (jq_expect(P, T_LP)) return n;
+      if (jq_expect_exp(P, T_LP, "'('")) return n;
       {
         jq_scope *inner = P->sc;
         P->sc = saved;
@@ -1001,13 +1091,19 @@ static jq_node *jq_term(jq_ps *P) {
       break;
     }
     if (jq_kwis(P, "try")) {
+      const char *tryat = P->ts, *body;
       jq_lex(P);
       n = jq_nn(P, JN_TRY);
       n->a = jq_postfix(P);
       n->op = 1;
       if (jq_kwis(P, "catch")) {
         jq_lex(P);
+        body = P->ts;
         n->b = jq_postfix(P);
+        /* bison's rule `"try" Exp "catch" error`: no handler at all */
+        if (P->fatal && P->err_ts == body)
+          jq_perr_at(P, line, tryat, "%s",
+                     "Possibly unterminated 'try' statement");
       }
       return n;
     }
@@ -1023,12 +1119,12 @@ static jq_node *jq_term(jq_ps *P) {
       jq_lex(P);
       n = jq_nn(P, JN_LABEL);
       if (P->tok != T_VAR || !s) {
-        jq_syntax(P);
+        jq_syntax_exp(P, "BINDING");
         return n;
       }
       n->name = jq_tokdup(P, 1);
       jq_lex(P);
-      if (jq_expect(P, T_PIPE)) return n;
+      if (jq_expect_exp(P, T_PIPE, "'|'")) return n;
       jq_push(P, s, n->name, -3, n);
       n->a = jq_pipe(P);
       P->sc = saved;
@@ -1048,6 +1144,12 @@ static jq_node *jq_term(jq_ps *P) {
     return jq_nn(P, JN_ID);
   default:
     if (P->tok == T_IDENT) break;
+    if (P->tok == T_BAD && *P->ts == '$') {
+      /* a '$' no name follows: bison wants a '$' after it */
+      jq_lex(P);
+      jq_syntax_exp(P, "'$'");
+      return jq_nn(P, JN_ID);
+    }
     jq_syntax(P);
     return jq_nn(P, JN_ID);
   }
@@ -1097,7 +1199,7 @@ static jq_node *jq_unary(jq_ps *P) {
     n->a = t;
     jq_patterns(P, n);
     jq_bindpats(P, n);
-    if (jq_expect(P, T_PIPE)) return n;
+    if (jq_expect_exp(P, T_PIPE, "'|'")) return n;
     n->b = jq_pipe(P);
     P->sc = saved;
     return n;
