@@ -181,6 +181,10 @@ int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
   return cmd_tick(c, n);
 }
 
+int cmd_charge_work(cmd_ctx *c, uint64_t n, unsigned cost) {
+  return cmd_charge_bytes(c, n * cost);
+}
+
 /* The regex meter's payment: steps from the command's budget. */
 static int util_rx_charge(void *arg, uint64_t steps) {
   return cmd_tick((cmd_ctx *)arg, steps);
