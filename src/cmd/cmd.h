@@ -156,6 +156,7 @@ struct cmd_ctx {
  * on top of reading it. Each makes a loop over a 1 MB file end the normal
  * profile's 10,000,000 steps in about 2 s of CPU in wasm (bench/bombs.mjs,
  * 2026-12-02: before, 20 to 55 s). */
+#define CMD_WORK_BATCH 16u   /* steps cmd_charge_work pays at once */
 #define CMD_COST_DIGEST 24u /* md5sum, sha*sum, b2sum, cksum */
 #define CMD_COST_BASE64 64u /* base64, base32, basenc: a write per symbol */
 #define CMD_COST_SED 12u    /* a line through sed's script */
