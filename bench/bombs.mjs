@@ -40,17 +40,42 @@ const BOMBS = [
     `echo ${'{a,'.repeat(3000)}b${'}'.repeat(3000)} | wc -c`],
 ];
 
-function runOne(profile, script, deadline) {
+// Commands over a 1 MB file in a loop, run to a tenth of the
+// normal budget (max_steps 1,000,000) and scaled by 10: the time the whole
+// budget would take, without waiting for it. Each command's byte charge
+// (CMD_COST_* in src/cmd/cmd.h) is what keeps this within a few seconds.
+const MB1 = `printf '%1000000s' | tr ' ' a | fold -w 100 > f; ` +
+  `printf '{"a":[%s1]}' "$(printf '1,%.0s' $(seq 150000))" > j.json`;
+const SCALED = 10;
+const COMMANDS = [
+  ['md5sum 1 MB', 'md5sum f'],
+  ['sha256sum 1 MB', 'sha256sum f'],
+  ['sha512sum 1 MB', 'sha512sum f'],
+  ['base64 1 MB', 'base64 f'],
+  ['base64 -d 1.3 MB', 'base64 f > f64; while :; do base64 -d f64; done', true],
+  ["sed -n '$p' 1 MB", "sed -n '$p' f"],
+  ["sed s/a/b/g 1 MB", 'sed s/a/b/g f'],
+  ["awk '{n+=length}' 1 MB", "awk '{n+=length} END{print n}' f"],
+  ['awk 1 1 MB', 'awk 1 f'],
+  ['jq . 1 MB of JSON', 'jq -c . j.json'],
+  ['jq -R 1 MB', 'jq -R . f'],
+  ['gzip -c 1 MB', 'gzip -c f'],
+  ['jq -n 1 (its start)', 'jq -n 1'],
+];
+
+function runOne(profile, script, deadline, setup = '') {
+  const limits = profile === 'scaled' ? `limits: { max_steps: ${1e7 / SCALED} }` : `profile: ${JSON.stringify(profile)}`;
   const child = `
     const { Sandbox } = await import(${JSON.stringify(pathToFileURL(path.join(NPM, 'node.js')).href)});
-    const sb = await Sandbox.create({ profile: ${JSON.stringify(profile)} });
+    const sb = await Sandbox.create({ ${limits} });
+    await sb.execute(${JSON.stringify(setup)});
     const t = performance.now();
     const c = process.cpuUsage();
     const r = await sb.execute(${JSON.stringify(script)});
     const ms = performance.now() - t;
     const u = process.cpuUsage(c);
     console.log(JSON.stringify({ ms, cpu: (u.user + u.system) / 1000, exit: r.exitCode, limit: r.limit,
-      err: r.stderr.slice(-120) }));`;
+      err: r.stderr.slice(-120), turns: (await sb.execute('echo $n')).stdout.trim() }));`;
   const t = performance.now();
   const p = spawnSync(process.execPath, ['--input-type=module', '-e', child], {
     encoding: 'utf8', timeout: deadline * 1000, killSignal: 'SIGKILL',
@@ -76,4 +101,18 @@ for (const [name, profile, script] of BOMBS) {
     : `exit ${r.exit}, limit ${r.limit ?? '-'}: ${(r.err ?? '').trim().split('\n').pop()}`;
   const cpu = r.cpu === undefined ? '' : ` (CPU ${(r.cpu / 1000).toFixed(2)} s)`;
   console.log(`${(r.ms / 1000).toFixed(2).padStart(7)} s${cpu}  ${profile.padEnd(6)} ${name}: ${what}`);
+}
+for (const [name, cmd, whole] of COMMANDS) {
+  if (only && !name.includes(only)) continue;
+  const loop = whole ? cmd : `while :; do ${cmd}; done`;
+  const r = runOne('scaled', `n=0; ${loop.replace('; do ', '; do n=$((n+1)); ')} > /dev/null`,
+    deadline, MB1);
+  if (r.killed) {
+    console.log(`killed after ${deadline} s  ${name}`);
+    continue;
+  }
+  const est = (r.cpu * SCALED / 1000).toFixed(1);
+  console.log(`${(r.ms / 1000).toFixed(2).padStart(7)} s (CPU ${(r.cpu / 1000).toFixed(2)} s)  ` +
+    `${name}: ${r.turns} turns per ${1e7 / SCALED} steps, ` +
+    `est. CPU ${est} s to the normal budget (limit ${r.limit ?? '-'})`);
 }

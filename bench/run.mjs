@@ -531,6 +531,32 @@ function benchWorkloads() {
     note: 'process RSS delta / 1000 (heap+external delta in JSON)',
   });
 
+  // #21's soak: in a child process, so the thousand sandboxes neither
+  // weigh on the rows after it nor are weighed on by the rows before.
+  W.push({
+    name: 'soak: 1000 sandboxes x 100 executes, 10000 create/close (bench/soak.mjs)',
+    unit: 'µs', impls: ['memsandbox'],
+    async run() {
+      const soak = path.join(ROOT, 'bench/soak.mjs');
+      // --quick keeps the 10,000 cycles: RSS reaches its plateau in the first thousands
+      const size = QUICK ? ['--sandboxes=100', '--ops=20', '--warm=20'] : [];
+      const p = spawnSync(process.execPath, ['--expose-gc', soak, '--json', ...size],
+        { encoding: 'utf8', env: { ...process.env, MSB_NPM: NPM_DIR } });
+      let r;
+      try { r = JSON.parse(p.stdout.trim().split('\n').pop()); } catch {
+        return { status: 'WRONG', detail: p.stderr.slice(-300) };
+      }
+      const us = 1e6 / r.live.perSec;
+      const rss = (x) => `${x.rssStartMiB.toFixed(0)} -> ${x.rssEndMiB.toFixed(0)} MiB`;
+      const detail = `live ${rss(r.live)}, cycles ${rss(r.cycles)} ` +
+        `(${Math.round(r.cycles.perSec)}/s)${r.flat ? '' : ': RSS GREW past 5%'}`;
+      return { status: r.flat ? 'ok' : 'WRONG', median: us, min: us, max: us, runs: 1,
+               detail, extra: r };
+    },
+    note: 'per execute with 1000 alive; RSS after a warm-up and at the end ' +
+      '(must stay within 5%)',
+  });
+
   W.push({
     name: 'sequential execute `echo >> file` (per execute)', unit: 'ms',
     impls: IMPL_NAMES,

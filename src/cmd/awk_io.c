@@ -808,6 +808,7 @@ int awk_next_main(awk_rt *A, int *got) {
     if ((rc = awk_end_file(A)) != 0) return rc;
   }
   if ((rc = awk_tick(A)) != 0) return rc;
+  if ((rc = cmd_charge_work(A->c, n + 1, CMD_COST_AWK))) return A->err = rc;
   A->rec_p = p;
   A->rec_n = n;
   awk_bump(A, V_NR);

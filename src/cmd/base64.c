@@ -184,6 +184,7 @@ int cmd_base64(cmd_ctx *c) {
     cmd_err(c, "%s: %s", cmd_quotef(c, op), cmd_strerror(rc));
     return 1;
   }
+  if ((rc = cmd_charge_work(c, n, CMD_COST_BASE64)) < 0) return rc;
   rc = decode ? base64_decode(c, k, d, n, ignore)
               : base64_encode(c, k, d, n, wrap);
   return rc;

@@ -151,6 +151,26 @@ struct cmd_ctx {
  * pays a few thousand steps, well inside either profile. */
 #define CMD_BYTES_PER_STEP 1024u
 
+/* What one byte of input costs the commands that work harder per byte
+ * than a copy, in CMD_BYTES_PER_STEP bytes, paid through cmd_charge_work
+ * on top of reading it. Each makes a loop over a 1 MB file end the normal
+ * profile's 10,000,000 steps in about 2 s of CPU in wasm (bench/bombs.mjs,
+ * 2026-12-02: before, 20 to 55 s). */
+#define CMD_WORK_BATCH 16u   /* steps cmd_charge_work pays at once */
+#define CMD_COST_DIGEST 24u /* md5sum, sha*sum, b2sum, cksum */
+#define CMD_COST_BASE64 64u /* base64, base32, basenc: a write per symbol */
+#define CMD_COST_SED 12u    /* a line through sed's script */
+#define CMD_COST_AWK 32u    /* a record through awk's program */
+#define CMD_COST_JQ 40u     /* a byte parsed by jq */
+/* Steps jq pays to start (its prelude and the filter compiled): about
+ * 0.4 ms, which a loop of `jq -n 1` repeated for 4 steps a turn. */
+#define CMD_COST_JQ_START 2048u
+/* Bytes' worth jq pays per value it parses into a container or prints
+ * (cmd_charge_bytes): a dense array of small numbers costs far more per
+ * byte than its text (26 ms for 300 KB of `1,1,...`). The limit is
+ * sticky, so these charges stop jq at its next checked one. */
+#define CMD_COST_JQ_VALUE 512u
+
 /* ---- Shared helpers (opt.c, util.c) ---------------------------------- */
 
 /* Option parser: GNU getopt_long conventions, reentrant. A command lists its
@@ -275,6 +295,8 @@ int cmd_tick(cmd_ctx *c, uint64_t n);
 int cmd_tick_pause(cmd_ctx *c, uint64_t n);
 /* Charges n bytes of work (see CMD_BYTES_PER_STEP) through cmd_tick. */
 int cmd_charge_bytes(cmd_ctx *c, uint64_t n);
+/* Charges n bytes processed at cost times the price of a copy (CMD_COST_*). */
+int cmd_charge_work(cmd_ctx *c, uint64_t n, unsigned cost);
 
 /* Paths. cmd_path returns operand made absolute against c->cwd and
  * normalised, ".." after a symlink as the kernel resolves it

@@ -191,7 +191,7 @@ static int jq_open_next(jq_in *in) {
     }
     if (!strcmp(f, "-")) c->in_used = c->in_len;
     /* reading is work like any other command's */
-    if ((rc = cmd_charge_bytes(c, in->len)) < 0) return rc;
+    if ((rc = cmd_charge_work(c, in->len, CMD_COST_JQ)) < 0) return rc;
     in->name = strcmp(f, "-") ? f : "<stdin>";
     in->E->input_name = in->name;
     in->lc_pos = in->lc_n = in->raw_pos = 0;
@@ -962,6 +962,7 @@ int cmd_jq(cmd_ctx *c) {
   E.now_ns = c->clock_ns ? *c->clock_ns : 0;
   arena_init(&ar, c->m);
   rc = jq_parse_opts(&E, &o);
+  if (rc == 0) rc = cmd_tick(c, CMD_COST_JQ_START);
   if (rc == 0)
     rc = jq_main(&E, &o, &ar);
   else if (rc == -100)

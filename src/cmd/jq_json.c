@@ -622,6 +622,7 @@ static void jq_rd_close_ev(jq_rd *r, jq_frame *st, int sp) {
  * stack is empty. */
 static int jq_rd_place(jq_rd *r, jq_frame *st, int sp, jv v, const uint8_t *p) {
   jq_frame *f = &st[sp - 1];
+  if (r->R->c) (void)cmd_charge_bytes(r->R->c, CMD_COST_JQ_VALUE);
   if (f->c.k == JV_ARRAY) {
     if (f->state == 1) {
       jv_unref(r->R, v);
@@ -887,6 +888,7 @@ static void jq_dump_nl(buf *b, const jq_fmt *f, int level) {
 void jv_dump(jq_rt *R, buf *b, jv v, const jq_fmt *f, int level) {
   int pretty = f->indent || f->tab;
   size_t i, n;
+  if (R->c) (void)cmd_charge_bytes(R->c, CMD_COST_JQ_VALUE);
   switch (v.k) {
   case JV_NULL: buf_puts(b, "null"); break;
   case JV_FALSE: buf_puts(b, "false"); break;

@@ -1466,6 +1466,7 @@ static int sed_run(sed *s, sed_in *in) {
   while (!s->quit && sed_read(s, in, 0, &missing_nl)) {
     int autoprint = !s->quiet, restart;
     if ((s->lineno & 1023) == 0 && (r = cmd_tick_pause(s->c, 1)) != 0) return r;
+    if ((r = cmd_charge_work(s->c, s->ps.len + 1, CMD_COST_SED)) != 0) return r;
     s->tflag = 0;
   again:
     restart = 0;

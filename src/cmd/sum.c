@@ -325,6 +325,7 @@ static int sum_check_file(cmd_ctx *c, const sum_opts_set *o, const char *list) {
         return rc;
       continue;
     }
+    if ((rc = cmd_charge_work(c, fl, CMD_COST_DIGEST)) < 0) return rc;
     sum_digest(o->algo, fd, fl, got);
     if (memcmp(want, got, o->algo->len)) {
       t.bad_sum++;
@@ -441,6 +442,7 @@ int cmd_sum(cmd_ctx *c) {
       status = 1;
       continue;
     }
+    if ((rc = cmd_charge_work(c, n, CMD_COST_DIGEST)) < 0) return rc;
     sum_digest(o.algo, d, n, dg);
     if ((rc = sum_print(c, &o, op, dg, n)) < 0) return rc;
   }

@@ -181,6 +181,14 @@ int cmd_charge_bytes(cmd_ctx *c, uint64_t n) {
   return cmd_tick(c, n);
 }
 
+int cmd_charge_work(cmd_ctx *c, uint64_t n, unsigned cost) {
+  /* Called per line or record: paid in batches of CMD_WORK_BATCH steps,
+   * so that the common call is an addition and a comparison. */
+  c->byte_carry += n * cost;
+  if (c->byte_carry < CMD_WORK_BATCH * CMD_BYTES_PER_STEP) return 0;
+  return cmd_charge_bytes(c, 0);
+}
+
 /* The regex meter's payment: steps from the command's budget. */
 static int util_rx_charge(void *arg, uint64_t steps) {
   return cmd_tick((cmd_ctx *)arg, steps);

@@ -127,3 +127,34 @@ test('budget-1.7 gzip pays for deflating by input byte (#21 item 4)', async () =
   assert.equal((await sb.execute('gzip -c f | gunzip | cmp - f && echo same')).stdout, 'same\n');
   await sb.close();
 });
+
+test('budget-1.8 commands pay their cost per byte, not only the read (#21 item 4)', async () => {
+  // 1 MB file against 100,000 steps of 1,024 bytes: reading it alone costs
+  // about 1,000 steps, so before the cost factors (CMD_COST_* in cmd.h) each
+  // loop ran about 100 turns here (16 for base64, 14 to 32 for awk and jq)
+  // and 12 to 55 s of CPU to the normal budget's end (bench/bombs.mjs). Now
+  // digests pay 24 times a copy, base64 64, sed 12, awk 32, jq 40 per byte
+  // and 512 bytes' worth per value; jq 2,048 steps to start.
+  const sb = await Sandbox.create({ limits: { max_steps: 100000 } });
+  await sb.execute("printf '%1000000s' | tr ' ' a | fold -w 100 > f; " +
+    `printf '{"a":[%s1]}' "$(printf '1,%.0s' $(seq 50000))" > j.json`);
+  for (const [cmd, most] of [['md5sum f', 5], ['sha256sum f', 5], ['base64 f', 2],
+    ["sed -n '$p' f", 9], ["awk '{n+=length}' f", 4], ['jq -R . f', 3],
+    ['jq -c . j.json', 4]]) {
+    await stopsOn(sb, `n=0; while :; do ${cmd} > /dev/null; n=$((n+1)); done`, 'max_steps');
+    const n = Number((await sb.execute('echo $n')).stdout);
+    assert.ok(n >= 1 && n <= most, `${cmd}: ${n} turns`);
+  }
+  await stopsOn(sb, 'n=0; while :; do jq -n 1; n=$((n+1)); done', 'max_steps');
+  const n = Number((await sb.execute('echo $n')).stdout);
+  assert.ok(n >= 30 && n <= 50, `jq -n 1: ${n} turns`);
+  // the charges change no output
+  const big = await Sandbox.create();
+  await big.execute("printf '%1000000s' | tr ' ' a | fold -w 100 > f; " +
+    `printf '{"a":[%s1]}' "$(printf '1,%.0s' $(seq 50000))" > j.json`);
+  assert.equal((await big.execute("base64 f | base64 -d | cmp - f && sed -n '$p' f | wc -c && " +
+    "awk '{n+=length} END{print n}' f && jq '.a | length' j.json && md5sum < j.json | wc -c"))
+    .stdout, '100\n1000000\n50001\n36\n');
+  await big.close();
+  await sb.close();
+});
