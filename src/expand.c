@@ -321,10 +321,12 @@ static int expand_procout(xw *x, const ast_part *p) {
 static int expand_procsub(xw *x, const ast_part *p) {
   shell *sh = x->sh;
   buf out, path;
-  int rc;
+  int rc, pid;
   if (p->text && p->text[0] == '>') return expand_procout(x, p);
   buf_init(&out, sh->m);
+  pid = sh->next_pid;
   rc = interp_capture(sh, p->cmd, &out);
+  if (rc >= 0) rc = interp_procsub_done(sh, pid, rc & 255);
   if (rc < 0) {
     buf_finish(&out);
     return rc;
