@@ -815,10 +815,10 @@ static void bi_comp_expand_word(bi_words *w, const char *field,
                     (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0, &tree,
                     &root, NULL)) {
     c = root && root->kind == AST_LIST ? root->u.list.items : NULL;
-    if (c && !c->next && c->kind == AST_CMD && c->u.cmd.words && c->u.cmd.words->next &&
+    if (c && !c->next && c->kind == AST_CMD && c->u.cmd.words &&
+        c->u.cmd.words->next &&
         !expand_words(sh, c->u.cmd.words->next, &argv, &argc)) {
-      for (i = 0; i < argc; i++)
-        bi_words_match(w, word, argv[i]);
+      for (i = 0; i < argc; i++) bi_words_match(w, word, argv[i]);
       expand_free(sh, argv, argc);
     }
   }
