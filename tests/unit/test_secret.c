@@ -818,11 +818,12 @@ TEST("secret-6.2 writes through a refused redirection all fail") {
           "{ echo a; echo $T; echo b; } > new; echo $?; ls",
           "T=ghp_abc123", &r);
   CHECK_STR(r.out, "1\nold\n1\nf\n");
-  CHECK_STR(r.err,
-            "bash: line 1: echo: write error: Refusing to write a secret value\n"
-            "bash: line 1: echo: write error: Refusing to write a secret value\n"
-            "bash: line 1: echo: write error: Refusing to write a secret value\n"
-            "bash: line 1: echo: write error: Refusing to write a secret value\n");
+  CHECK_STR(
+      r.err,
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n");
   /* a write that follows other changes puts the file back, and counts */
   ts_exec(sb, "touch g; echo $T > f; cat f", "T=ghp_abc123", &r);
   CHECK_STR(r.out, "old\n");
