@@ -12,9 +12,9 @@
 // applies the SDK's V4A operations atomically; persistWorkspace and
 // hydrateWorkspace move a MemSandbox snapshot.
 //
-// Not yet (waits for suspendable execution): a run cannot be interrupted,
-// so yieldTimeMs is not honoured and there is no PTY (supportsPty() is
-// false, so the SDK offers no write_stdin tool).
+// Not yet: a run can be cancelled, but not left running in the background
+// to be read again later, so yieldTimeMs is not honoured and there is no
+// PTY (supportsPty() is false, so the SDK offers no write_stdin tool).
 import { Sandbox } from 'memsandbox';
 import { normalisePath } from './core.js';
 import { fromBase64, toBase64 } from './encoding.js';

@@ -64,7 +64,7 @@ export declare class MemSandboxSession implements SandboxSession {
   resolve(path: string): string;
   exec(args: ExecCommandArgs): Promise<SandboxExecResult>;
   execCommand(args: ExecCommandArgs): Promise<string>;
-  /** Always false: runs cannot be interrupted yet, so no write_stdin. */
+  /** Always false: a run cannot go on in the background, so no write_stdin. */
   supportsPty(): boolean;
   createEditor(runAs?: string): Editor;
   readFile(args: ReadFileArgs): Promise<Uint8Array>;

@@ -164,7 +164,7 @@ typedef struct sh_alias {
 #define SH_STACK_SCRIPT 230  /* bash FILE, bash -c: beyond the eval */
 #define SH_STACK_SUB 130     /* a subshell, a pipeline stage */
 #define SH_STACK_CMDRUN 1300 /* find -exec, xargs, env, timeout: a command */
-#define SH_STACK_CAPTURE 640 /* $( ), beyond the word's expansion */
+#define SH_STACK_CAPTURE 1000 /* $( ), beyond the word's expansion */
 #define SH_STACK_WORD 330    /* one level of word expansion */
 #define SH_STACK_COND 300    /* one level of [[ ]] */
 #define SH_STACK_BRACE 360   /* one level of brace expansion */

@@ -16,17 +16,22 @@ let worker = startWorker();
 const client = createClient(worker);
 const status = (/** @type {string} */ s) => { $('status').textContent = s; };
 
+// How long the worker may take to answer a cancel before it is taken for
+// stuck. It answers between two slices of a run, milliseconds apart; only
+// a single step that never ends (a bug) would keep it from answering.
+const CANCEL_ANSWER_MS = 5000;
+
 /**
- * Stops whatever the sandbox is running (Ctrl-C, the agent's Stop). The
- * worker's own cancel answers at once when it is free; while a script
- * runs it is inside one WebAssembly call and cannot answer, so after a
- * short wait it is replaced by a new one restored from the last saved
- * state: the workspace as it was before the interrupted call (the
- * timeline starts anew). Resolves to what happened, for the terminal.
+ * Stops whatever the sandbox is running (Ctrl-C, the agent's Stop): the
+ * worker aborts the run through the sandbox's cancellation, which ends it
+ * with status 130 and keeps the sandbox's state. Only if the worker does
+ * not answer at all is it replaced by a new one restored from the last
+ * saved state (the timeline starts anew). Resolves to what happened.
+ * @returns {Promise<'cancelled' | 'idle' | 'restarted'>}
  */
 async function interrupt() {
   const answer = await Promise.race([client.request('cancel', {}),
-    new Promise((resolve) => setTimeout(resolve, 500, null))]);
+    new Promise((resolve) => setTimeout(resolve, CANCEL_ANSWER_MS, null))]);
   if (answer) return answer.cancelled ? 'cancelled' : 'idle';
   worker.terminate();
   worker = startWorker();

@@ -21,7 +21,11 @@
  */
 
 /**
- * Requests: type -> [arguments, result].
+ * Requests: type -> [arguments, result]. `cancel` aborts the running `run`
+ * or `callTool` (the sandbox's cancellation: the run ends with status 130
+ * and limit 'cancelled', the sandbox keeps its state); it answers at once,
+ * cancelled false when nothing was running. A `run` streams its output as
+ * 'output' notices while it runs.
  * @typedef {{
  *   init: [{ workspace: string }, { revision: number, cwd: string, restored: boolean, settings: Settings }],
  *   run: [{ script: string, columns: number, lines: number }, { exitCode: number, cwd: string, revision: number, limit: string | null }],

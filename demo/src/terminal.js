@@ -1,8 +1,8 @@
 // terminal.js - the shell pane: xterm.js for the screen, lineedit.js for
 // the line, the worker for everything else. Enter runs the line, or asks
 // for a continuation line while the shell's own parser reports the input
-// incomplete; Tab completes; Ctrl-C drops the line, or stops a running
-// command (main.js's interrupt); Ctrl-L clears; pasted lines run one
+// incomplete; Tab completes; Ctrl-C drops the line, or cancels a running
+// command (main.js's interrupt); output streams as it is produced; Ctrl-L clears; pasted lines run one
 // after another. History persists in localStorage.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
@@ -67,6 +67,7 @@ export function createTerminal(el, client, hooks) {
   let cwd = '/workspace';
   let pending = '';   // lines of an incomplete command so far
   let busy = false;
+  let interrupted = false; // Ctrl-C was pressed while the command ran
   let queue = '';     // input that arrived after a pasted line, fed once it has run
   let lines = 0;      // lines entered and handled so far (tests wait on it)
 
@@ -97,9 +98,11 @@ export function createTerminal(el, client, hooks) {
     }
     pending = '';
     setBusy(true);
+    interrupted = false;
     try {
       const r = await client.request('run', { script, columns: term.cols, lines: term.rows });
       cwd = r.cwd || cwd;
+      if (interrupted) write('\r\n'); // as bash: ^C, then the prompt on a line of its own
     } catch (e) {
       if (e.code !== 'worker_replaced') write(`${RED}playground: ${e.message}${OFF}\r\n`);
       else write(`\r\n${DIM}stopped; the workspace is as it was before the command${OFF}\r\n`);
@@ -142,11 +145,13 @@ export function createTerminal(el, client, hooks) {
   }
 
   // Input is handled one chunk at a time, in order; while a command runs,
-  // Ctrl-C asks the worker to cancel and anything else waits.
+  // Ctrl-C asks the worker to cancel (the command ends with status 130,
+  // the workspace as the command left it) and anything else waits.
   let chain = Promise.resolve();
   term.onData((data) => {
     if (busy && data === '\x03') {
       write('^C');
+      interrupted = true;
       void hooks.interrupt();
       return;
     }

@@ -179,34 +179,54 @@ async function refreshTree() {
 
 // ---- execution seam ---------------------------------------------------------
 
+// The running command's AbortController (a terminal command or an agent
+// tool call), null when nothing runs. The sandbox runs a script in slices
+// and yields between them, so the 'cancel' request is read while it runs.
+/** @type {AbortController | null} */
+let running = null;
+
 /**
- * Runs one script and reports its output through `emit`. This is the one
- * place that will stream once execution can be suspended: today the core
- * returns a script's output when it ends, so it arrives in one piece.
+ * Runs fn with a fresh AbortController's signal, kept in `running` so
+ * that cancelScript can abort it.
+ * @template T @param {(signal: AbortSignal) => Promise<T>} fn @returns {Promise<T>}
+ */
+async function cancellable(fn) {
+  const controller = new AbortController();
+  running = controller;
+  try {
+    return await fn(controller.signal);
+  } finally {
+    if (running === controller) running = null;
+  }
+}
+
+/**
+ * Runs one script, streaming its output through `emit` as it is produced.
+ * A cancelled run ends with status 130 and limit 'cancelled', as bash
+ * after Ctrl-C: the terminal shows ^C, so no note is added.
  * @param {string} script
  * @param {Record<string, string>} env
  * @param {(stream: 'stdout' | 'stderr', text: string) => void} emit
  */
-async function runScript(script, env, emit) {
-  const opts = Object.keys(secrets).length ? { env, secrets } : { env };
-  const r = await sb.execute(script, opts);
-  if (r.stdout) emit('stdout', r.stdout);
-  if (r.stderr) emit('stderr', r.stderr);
-  if (r.stdoutTruncated || r.stderrTruncated) emit('stderr', '[output truncated]\n');
-  if (r.limit) emit('stderr', `[stopped by the ${r.limit} limit]\n`);
-  return r;
+function runScript(script, env, emit) {
+  return cancellable(async (signal) => {
+    const r = await sb.execute(script, { env, ...(Object.keys(secrets).length ? { secrets } : {}),
+      signal, onStdout: (text) => emit('stdout', text), onStderr: (text) => emit('stderr', text) });
+    if (r.stdoutTruncated || r.stderrTruncated) emit('stderr', '[output truncated]\n');
+    if (r.limit && r.limit !== 'cancelled') emit('stderr', `[stopped by the ${r.limit} limit]\n`);
+    return r;
+  });
 }
 
 /**
- * Cancels the running script. Not possible yet: while a script runs, this
- * worker is inside one WebAssembly call and reads no message, and the core
- * has no way to stop a call from outside. So this answers only when
- * nothing runs, and the page, getting no answer, replaces the worker
- * (main.js's interrupt). Once execution can be suspended, runScript yields
- * between steps and this stops it, keeping the worker and its timeline.
+ * Cancels the running command through the sandbox's own cancellation: the
+ * run stops at its next slice and the sandbox keeps its state.
+ * @returns {{ cancelled: boolean, reason: string }}
  */
 function cancelScript() {
-  return { cancelled: false, reason: 'running commands cannot be interrupted yet' };
+  if (!running) return { cancelled: false, reason: 'nothing is running' };
+  running.abort();
+  return { cancelled: true, reason: '' };
 }
 
 // ---- completion ---------------------------------------------------------
@@ -351,7 +371,7 @@ serve(scope, {
   async callTool({ name, args, label }) {
     const tool = tools.find((t) => t.name === name);
     const envelope = tool
-      ? await tool.execute(args)
+      ? await cancellable((signal) => tool.execute(args, { signal }))
       : { ok: false, error: { category: 'invalid_request', code: 'unknown_tool',
         message: `no tool named ${name}`, correctable: true, retryable: false } };
     await settle(label);

@@ -200,7 +200,7 @@ static void awk_teardown(awk_rt *A) {
   }
   mem_free(A->m, A->g);
   for (k = 0; k < A->fcap; k++)
-    if (A->f[k].mat) awk_val_free(A, &A->f[k].v);
+    awk_val_free(A, &A->f[k].v); /* kept strings too (awk_fields_drop) */
   mem_free(A->m, A->f);
   awk_val_free(A, &A->rec);
   awk_val_free(A, &A->nofield);
@@ -216,6 +216,7 @@ static void awk_teardown(awk_rt *A) {
   buf_finish(&A->ob);
   buf_finish(&A->tmp);
   buf_finish(&A->tmp2);
+  buf_finish(&A->pline);
 }
 
 /* ---- the cycle ---------------------------------------------------------- */
@@ -306,6 +307,7 @@ int awk_run(cmd_ctx *c, awk_prog *p, const awk_opts *o) {
   buf_init(&A.ob, c->m);
   buf_init(&A.tmp, c->m);
   buf_init(&A.tmp2, c->m);
+  buf_init(&A.pline, c->m);
   A.g = mem_zalloc(c->m, sizeof *A.g * (size_t)(p->nglobals + 1));
   if (!A.g) return MSB_ENOMEM;
   rc = awk_setup(&A);

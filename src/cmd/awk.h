@@ -425,6 +425,8 @@ typedef struct awk_rt {
   unsigned gen; /* bumped when the filesystem may have changed */
   buf ob; /* stdout */
   buf tmp, tmp2; /* scratch */
+  buf pline;      /* print's line, kept between prints: not allocated anew */
+  int pline_busy; /* a print is building its line in pline (nested: own) */
   /* regex */
   awk_rxc rxc[64];
   int rxnext;

@@ -44,29 +44,55 @@ void awk_val_copy(awk_val *dst, const awk_val *src) {
   if (dst->s) dst->s->ref++;
 }
 
-/* A new string value; the string limit applies here, where every value
- * the program builds passes. */
+/* The string limit applies here, where every value the program builds
+ * passes. */
+static int awk_str_admit(awk_rt *A, size_t n) {
+  const msb_limits *lim = A->c->lim;
+  if (lim && lim->max_string_bytes && n > lim->max_string_bytes)
+    return A->err = MSB_ELIMIT;
+  /* building strings is work by volume, like every copy in the sandbox */
+  if (n >= 64 && cmd_charge_bytes(A->c, n)) return A->err = MSB_ELIMIT;
+  return 0;
+}
+
+/* A new string value. */
 static awk_str *awk_mkstr(awk_rt *A, const char *s, size_t n) {
   awk_str *r;
-  const msb_limits *lim = A->c->lim;
-  if (lim && lim->max_string_bytes && n > lim->max_string_bytes) {
-    A->err = MSB_ELIMIT;
-    return NULL;
-  }
-  /* building strings is work by volume, like every copy in the sandbox */
-  if (n >= 64 && cmd_charge_bytes(A->c, n)) {
-    A->err = MSB_ELIMIT;
-    return NULL;
-  }
+  if (awk_str_admit(A, n)) return NULL;
   r = awk_str_new(A->m, s, n);
   if (!r) A->err = MSB_ENOMEM;
   return r;
 }
 
+/* Whether v's string is v's alone and its block holds n bytes without
+ * wasting more than half of it: $0 and the fields of each record are
+ * rewritten in place rather than freed and allocated again. */
+static int awk_str_fits(const awk_val *v, size_t n) {
+  size_t cap;
+  if (!v->s || v->s->ref != 1) return 0;
+  cap = mem_size(v->s) - sizeof *v->s - 1;
+  return n <= cap && cap <= 2 * n + 64;
+}
+
 int awk_set_str(awk_rt *A, awk_val *v, const char *s, size_t n, int strnum) {
-  awk_str *r = awk_mkstr(A, s, n);
-  if (!r) return A->err;
-  awk_val_free(A, v);
+  awk_str *r;
+  if (awk_str_fits(v, n)) {
+    if (awk_str_admit(A, n)) return A->err;
+    r = v->s;
+    memmove(r->p, s, n); /* s may lie in r */
+    r->len = n;
+    r->p[n] = 0;
+  } else {
+    /* rounded up so that the next, slightly longer record fits as well */
+    size_t cap = (n | 31) + 1;
+    if (awk_str_admit(A, n)) return A->err;
+    if (!(r = mem_alloc(A->m, sizeof *r + cap))) return A->err = MSB_ENOMEM;
+    r->ref = 1;
+    r->len = n;
+    memcpy(r->p, s, n);
+    r->p[n] = 0;
+    awk_val_free(A, v);
+  }
   v->s = r;
   v->type = strnum ? AV_STRNUM : AV_STR;
   v->have = AV_HSTR;
@@ -652,25 +678,55 @@ static int awk_lval(awk_rt *A, awk_node *n, awk_val **pv, int *slot, buf *kb) {
   }
 }
 
-int awk_store_lval(awk_rt *A, awk_node *n, awk_val *v) {
-  awk_val *dst;
-  int slot, rc;
+/* An lvalue resolved once: its subscripts or field number are evaluated a
+ * single time even when it is read and then written (c[i++]++, $(j++) += 2),
+ * as gawk does. */
+typedef struct {
+  awk_val *dst; /* the storage (not fields) */
+  int slot;     /* special-variable slot or -1 */
+  int field;    /* a field: fidx is its number */
+  double fidx;
+} awk_ref;
+
+static int awk_ref_of(awk_rt *A, awk_node *n, awk_ref *r) {
   buf kb;
-  if (n->op == N_FIELD) {
-    double idx;
-    if ((rc = awk_eval_num(A, n->a, &idx)) != 0) return awk_val_free(A, v), rc;
-    return awk_field_set(A, idx, v);
-  }
+  int rc;
+  r->field = n->op == N_FIELD;
+  if (r->field) return awk_eval_num(A, n->a, &r->fidx);
   buf_init(&kb, A->m);
-  rc = awk_lval(A, n, &dst, &slot, &kb);
+  rc = awk_lval(A, n, &r->dst, &r->slot, &kb);
   buf_finish(&kb);
-  if (!rc && (slot == V_FS || slot == V_FPAT || slot == V_FIELDWIDTHS))
+  return rc;
+}
+
+/* The numeric value of r, as reading the lvalue's expression gives it. */
+static int awk_ref_num(awk_rt *A, awk_ref *r, double *x) {
+  awk_val *v = r->dst;
+  int rc;
+  if (r->field && (rc = awk_field_get(A, r->fidx, &v)) != 0) return rc;
+  if (!r->field && r->slot == V_NF && (rc = awk_get_nf(A)) != 0) return rc;
+  *x = awk_val_num(v);
+  return 0;
+}
+
+/* Stores v (taken over) into r. */
+static int awk_ref_store(awk_rt *A, awk_ref *r, awk_val *v) {
+  int rc = 0;
+  if (r->field) return awk_field_set(A, r->fidx, v);
+  if (r->slot == V_FS || r->slot == V_FPAT || r->slot == V_FIELDWIDTHS)
     rc = awk_get_nf(A); /* the new value applies from the next record */
   if (rc) return awk_val_free(A, v), rc;
-  awk_val_free(A, dst);
-  *dst = *v;
-  if (slot >= 0) return awk_special_set(A, slot);
+  awk_val_free(A, r->dst);
+  *r->dst = *v;
+  if (r->slot >= 0) return awk_special_set(A, r->slot);
   return 0;
+}
+
+int awk_store_lval(awk_rt *A, awk_node *n, awk_val *v) {
+  awk_ref r;
+  int rc = awk_ref_of(A, n, &r);
+  if (rc) return awk_val_free(A, v), rc;
+  return awk_ref_store(A, &r, v);
 }
 
 /* x op y; `assign` for op= (gawk names /= and %= in its errors). */
@@ -794,39 +850,38 @@ static int awk_eval_concat(awk_rt *A, awk_node *n, awk_val *out) {
 }
 
 static int awk_eval_assign(awk_rt *A, awk_node *n, awk_val *out) {
-  awk_val v, cur;
+  awk_val v;
+  awk_ref r;
   int rc;
   memset(&v, 0, sizeof v);
   if ((rc = awk_eval(A, n->b, &v)) != 0) return rc;
   if (n->sub != AR_SET) {
     double y = awk_val_num(&v), x;
-    memset(&cur, 0, sizeof cur);
     awk_val_free(A, &v);
-    if ((rc = awk_eval(A, n->a, &cur)) != 0) return rc;
-    x = awk_val_num(&cur);
-    awk_val_free(A, &cur);
+    if ((rc = awk_ref_of(A, n->a, &r)) != 0) return rc;
+    if ((rc = awk_ref_num(A, &r, &x)) != 0) return rc;
     x = awk_arith(A, n->sub, x, y, 1, &rc);
     if (rc) return rc;
     awk_set_num(A, &v, x);
-  } else if (v.type == AV_STRNUM || v.type == AV_NUMSTR) {
-    /* a copy of input text keeps its strnum nature */
+    awk_val_copy(out, &v);
+    return awk_ref_store(A, &r, &v);
   }
+  /* a copy of input text keeps its strnum nature */
   awk_val_copy(out, &v);
   return awk_store_lval(A, n->a, &v);
 }
 
 static int awk_eval_incdec(awk_rt *A, awk_node *n, awk_val *out) {
-  awk_val cur, nv;
+  awk_val nv;
+  awk_ref r;
   double x;
   int rc;
-  memset(&cur, 0, sizeof cur);
   memset(&nv, 0, sizeof nv);
-  if ((rc = awk_eval(A, n->a, &cur)) != 0) return rc;
-  x = awk_val_num(&cur);
-  awk_val_free(A, &cur);
+  if ((rc = awk_ref_of(A, n->a, &r)) != 0) return rc;
+  if ((rc = awk_ref_num(A, &r, &x)) != 0) return rc;
   awk_set_num(A, &nv, (n->sub & 1) ? x - 1 : x + 1);
   awk_set_num(A, out, n->sub >= 2 ? x : nv.n);
-  return awk_store_lval(A, n->a, &nv);
+  return awk_ref_store(A, &r, &nv);
 }
 
 static int awk_eval_index(awk_rt *A, awk_node *n, awk_val *out) {

@@ -40,14 +40,29 @@ static int awk_fields_reserve(awk_rt *A, size_t n) {
   return 0;
 }
 
+/* A field slot's value stays allocated when the field is dropped: the next
+ * record's field there rewrites the string in place (awk_set_str) instead
+ * of a free and a malloc per field per record. Long ones are let go. */
+#define AWK_FIELD_KEEP 256
+
 static void awk_fields_drop(awk_rt *A) {
   size_t i;
-  for (i = 0; i < A->nf; i++)
-    if (A->f[i].mat) {
-      awk_val_free(A, &A->f[i].v);
-      A->f[i].mat = 0;
-    }
+  for (i = 0; i < A->nf; i++) {
+    awk_val *v = &A->f[i].v;
+    if (v->s && v->s->len > AWK_FIELD_KEEP) awk_val_free(A, v);
+    A->f[i].mat = 0;
+  }
   A->nf = 0;
+}
+
+/* Field i (a span of $0) as a value. */
+static int awk_field_mat(awk_rt *A, size_t i) {
+  awk_field *f = &A->f[i];
+  int rc;
+  if (f->mat) return 0;
+  rc = awk_set_str(A, &f->v, A->rec.s->p + f->off, f->len, 1);
+  if (!rc) f->mat = 1;
+  return rc;
 }
 
 static int awk_add_span(awk_rt *A, size_t off, size_t len) {
@@ -59,13 +74,19 @@ static int awk_add_span(awk_rt *A, size_t off, size_t len) {
   return 0;
 }
 
-static int awk_is_blank(int ch, int nl) {
-  return ch == ' ' || ch == '\t' || (nl && ch == '\n');
-}
+/* The blanks that separate fields when FS is " ": a table, as this test
+ * runs on every byte of the input. */
+static const unsigned char awk_blank[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1};
 
-/* Splits s by the current FS rules, calling add(off, len) per field. */
+/* Splits s by the current FS rules, calling add(off, len) per field (NULL:
+ * the fields of $0, added directly as the common case). */
 typedef int (*awk_addfn)(awk_rt *A, void *ctx, size_t off, size_t len,
                          size_t soff, size_t slen);
+
+static int awk_split_add(awk_rt *A, awk_addfn add, void *ctx, size_t off,
+                         size_t len, size_t soff, size_t slen) {
+  return add ? add(A, ctx, off, len, soff, slen) : awk_add_span(A, off, len);
+}
 
 static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
                         size_t fsn, rx *re, int para, awk_addfn add,
@@ -74,27 +95,28 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
   int rc;
   if (n == 0) return 0;
   if (fsn == 1 && fs[0] == ' ') {
+    const unsigned char *u = (const unsigned char *)s;
     for (;;) {
-      size_t sepst = i;
-      while (i < n && awk_is_blank((unsigned char)s[i], 1)) i++;
+      while (i < n && awk_blank[u[i]]) i++;
       if (i >= n) return 0;
       st = i;
-      while (i < n && !awk_is_blank((unsigned char)s[i], 1)) i++;
-      (void)sepst;
-      if ((rc = add(A, ctx, st, i - st, pst, st - pst)) != 0) return rc;
+      while (i < n && !awk_blank[u[i]]) i++;
+      if ((rc = awk_split_add(A, add, ctx, st, i - st, pst, st - pst)) != 0)
+        return rc;
       pst = i;
     }
   }
   if (fsn == 0 && !re) {
     for (i = 0; i < n; i++)
-      if ((rc = add(A, ctx, i, 1, i, 0)) != 0) return rc;
+      if ((rc = awk_split_add(A, add, ctx, i, 1, i, 0)) != 0) return rc;
     return 0;
   }
   if (!re && fsn == 1) {
     char ch = fs[0];
     for (st = 0, i = 0; i <= n; i++)
       if (i == n || s[i] == ch || (para && s[i] == '\n')) {
-        if ((rc = add(A, ctx, st, i - st, st ? st - 1 : 0, st ? 1 : 0)) != 0)
+        if ((rc = awk_split_add(A, add, ctx, st, i - st, st ? st - 1 : 0,
+                                st ? 1 : 0)) != 0)
           return rc;
         st = i + 1;
       }
@@ -114,22 +136,16 @@ static int awk_split_by(awk_rt *A, const char *s, size_t n, const char *fs,
         if (pos <= n) continue;
         r = 0;
       }
-      if (r != 1) return add(A, ctx, st, n - st, pst, psl);
-      if ((rc = add(A, ctx, st, (size_t)m.so - st, pst, psl)) != 0) return rc;
+      if (r != 1) return awk_split_add(A, add, ctx, st, n - st, pst, psl);
+      if ((rc = awk_split_add(A, add, ctx, st, (size_t)m.so - st, pst, psl)) !=
+          0)
+        return rc;
       pst = (size_t)m.so;
       psl = (size_t)(m.eo - m.so);
       st = pos = (size_t)m.eo;
-      if (st == n) return add(A, ctx, st, 0, pst, psl);
+      if (st == n) return awk_split_add(A, add, ctx, st, 0, pst, psl);
     }
   }
-}
-
-static int awk_add_field(awk_rt *A, void *ctx, size_t off, size_t len,
-                         size_t so, size_t sl) {
-  (void)ctx;
-  (void)so;
-  (void)sl;
-  return awk_add_span(A, off, len);
 }
 
 /* FS as a regex when it is one (not " ", not a single plain char). */
@@ -218,7 +234,7 @@ static int awk_split_rec(awk_rt *A) {
     re = awk_fs_regex(A, fs, &rc);
     if (!rc)
       rc = awk_split_by(A, s, n, fs->s->p, fs->s->len, re, A->rs_mode == 1,
-                        awk_add_field, NULL);
+                        NULL, NULL);
   }
   A->g[V_NF].kind = C_SCALAR;
   awk_set_num(A, &A->g[V_NF].v, (double)A->nf);
@@ -247,13 +263,7 @@ static int awk_rebuild(awk_rt *A) {
   if (b.err) return buf_finish(&b), A->err = MSB_ENOMEM;
   /* materialise the fields still pointing into the old record */
   for (i = 0; i < A->nf; i++)
-    if (!A->f[i].mat) {
-      memset(&A->f[i].v, 0, sizeof A->f[i].v);
-      if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off,
-                            A->f[i].len, 1)) != 0)
-        return buf_finish(&b), rc;
-      A->f[i].mat = 1;
-    }
+    if ((rc = awk_field_mat(A, i)) != 0) return buf_finish(&b), rc;
   rc = awk_set_str(A, &A->rec, b.p ? b.p : "", b.len, 1);
   buf_finish(&b);
   A->dirty = 0;
@@ -295,13 +305,7 @@ int awk_field_get(awk_rt *A, double idx, awk_val **out) {
     *out = &A->nofield;
     return 0;
   }
-  if (!A->f[i].mat) {
-    memset(&A->f[i].v, 0, sizeof A->f[i].v);
-    if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off, A->f[i].len,
-                          1)) != 0)
-      return rc;
-    A->f[i].mat = 1;
-  }
+  if ((rc = awk_field_mat(A, i)) != 0) return rc;
   *out = &A->f[i].v;
   return 0;
 }
@@ -311,7 +315,7 @@ static int awk_fields_extend(awk_rt *A, size_t n) {
   if (awk_fields_reserve(A, n)) return A->err;
   while (A->nf < n) {
     awk_field *f = &A->f[A->nf++];
-    memset(f, 0, sizeof *f);
+    f->off = f->len = 0;
     f->mat = 1;
     if (awk_set_str(A, &f->v, "", 0, 0)) return A->err;
   }
@@ -340,7 +344,7 @@ int awk_field_set(awk_rt *A, double idx, awk_val *v) {
   if (A->dirty == 0 && (rc = awk_split_rec(A)) != 0) return rc;
   i = (size_t)idx - 1;
   if (i >= A->nf && (rc = awk_fields_extend(A, i + 1)) != 0) return rc;
-  if (A->f[i].mat) awk_val_free(A, &A->f[i].v);
+  awk_val_free(A, &A->f[i].v);
   A->f[i].v = *v;
   A->f[i].mat = 1;
   A->dirty = 1;
@@ -362,13 +366,7 @@ int awk_set_nf(awk_rt *A, double d) {
     /* materialise, then drop the tail */
     size_t i;
     for (i = 0; i < A->nf; i++)
-      if (!A->f[i].mat) {
-        memset(&A->f[i].v, 0, sizeof A->f[i].v);
-        if ((rc = awk_set_str(A, &A->f[i].v, A->rec.s->p + A->f[i].off,
-                              A->f[i].len, 1)) != 0)
-          return rc;
-        A->f[i].mat = 1;
-      }
+      if ((rc = awk_field_mat(A, i)) != 0) return rc;
     for (i = n; i < A->nf; i++) {
       awk_val_free(A, &A->f[i].v);
       A->f[i].mat = 0;
@@ -413,10 +411,10 @@ static int awk_add_elem(awk_rt *A, void *ctx, size_t off, size_t len, size_t so,
 static int awk_blank_seps(awk_rt *A, const char *s, size_t n, awk_arr *seps,
                           int nf) {
   size_t lead = 0, trail = 0;
-  while (lead < n && awk_is_blank((unsigned char)s[lead], 1)) lead++;
+  while (lead < n && awk_blank[(unsigned char)s[lead]]) lead++;
   if (lead && awk_put_elem(A, seps, 0, s, lead)) return A->err;
   if (!nf) return 0;
-  while (trail < n && awk_is_blank((unsigned char)s[n - 1 - trail], 1)) trail++;
+  while (trail < n && awk_blank[(unsigned char)s[n - 1 - trail]]) trail++;
   if (trail && awk_put_elem(A, seps, nf, s + n - trail, trail)) return A->err;
   return 0;
 }
@@ -498,7 +496,6 @@ static int awk_csv_field(awk_rt *A, void *ctx, const char *p, size_t n) {
   (void)ctx;
   if (awk_add_span(A, 0, 0)) return A->err;
   f = &A->f[A->nf - 1];
-  memset(&f->v, 0, sizeof f->v);
   if (awk_set_str(A, &f->v, p, n, 1)) return A->err;
   f->mat = 1;
   return 0;
@@ -627,11 +624,10 @@ static int awk_in_record(awk_rt *A, awk_in *in, const char **p, size_t *n,
   if (A->rs_mode == 3) {
     e = awk_csv_end(d, pos, len);
   } else {
-    const char *q = memchr(d + pos, A->rs_mode == 4 ? 0 : '\n', len - pos);
-    if (A->rs_mode == 0) {
-      awk_val *rs = &A->g[V_RS].v;
-      q = memchr(d + pos, rs->s->p[0], len - pos);
-    }
+    int ch = A->rs_mode == 0   ? (unsigned char)A->g[V_RS].v.s->p[0]
+             : A->rs_mode == 4 ? 0
+                               : '\n';
+    const char *q = memchr(d + pos, ch, len - pos);
     e = q ? (size_t)(q - d) : len;
   }
   *p = d + pos;
@@ -1125,12 +1121,34 @@ static int awk_print_val(awk_rt *A, buf *b, awk_val *v) {
   return buf_put(b, v->s->p, v->s->len);
 }
 
+/* Field idx as print writes it: a field still a span of $0 goes into the
+ * line from $0, without becoming a value first (print $1, $NF). */
+static int awk_print_field(awk_rt *A, buf *b, double idx) {
+  awk_val *v;
+  int rc;
+  if (idx >= 1 && idx < AWK_MAX_FIELD) {
+    if ((rc = awk_split_rec(A)) != 0) return rc;
+    if (idx - 1 < (double)A->nf && !A->f[(size_t)idx - 1].mat) {
+      awk_field *f = &A->f[(size_t)idx - 1];
+      return buf_put(b, A->rec.s->p + f->off, f->len);
+    }
+  }
+  if ((rc = awk_field_get(A, idx, &v)) != 0) return rc;
+  return awk_print_val(A, b, v);
+}
+
 int awk_print(awk_rt *A, awk_node *n) {
   buf *dst = &A->ob, line;
   awk_node *a;
   awk_val v;
-  int rc = 0;
-  buf_init(&line, A->m);
+  int rc = 0, own = !A->pline_busy;
+  /* a print inside a function called by print's arguments gets its own */
+  if (own) {
+    line = A->pline;
+    buf_clear(&line);
+    A->pline_busy = 1;
+  } else
+    buf_init(&line, A->m);
   if (n->op == S_PRINTF) {
     awk_val args[64];
     int k = 0, i;
@@ -1152,11 +1170,17 @@ int awk_print(awk_rt *A, awk_node *n) {
   } else {
     awk_val *ofs = &A->g[V_OFS].v;
     for (a = n->a; a && !rc; a = a->next) {
+      /* a field's number is evaluated where the field would be */
+      int field = a->op == N_FIELD;
+      double idx = 0;
       memset(&v, 0, sizeof v);
-      if ((rc = awk_eval(A, a, &v)) != 0) break;
+      if ((rc = awk_eval(A, field ? a->a : a, &v)) != 0) break;
+      if (field) idx = awk_val_num(&v);
       if (a != n->a && !(rc = awk_val_str(A, ofs, 0)))
         buf_put(&line, ofs->s->p, ofs->s->len);
-      if (!rc) rc = awk_print_val(A, &line, &v);
+      if (!rc)
+        rc = field ? awk_print_field(A, &line, idx)
+                   : awk_print_val(A, &line, &v);
       awk_val_free(A, &v);
     }
   }
@@ -1185,6 +1209,15 @@ int awk_print(awk_rt *A, awk_node *n) {
           rc = awk_out_flush(A, A->outs[i]);
     }
   }
-  buf_finish(&line);
+  if (own && line.cap <= AWK_OB_MAX) {
+    A->pline = line;
+    A->pline_busy = 0;
+  } else {
+    buf_finish(&line);
+    if (own) {
+      buf_init(&A->pline, A->m); /* grown past a line worth keeping */
+      A->pline_busy = 0;
+    }
+  }
   return rc;
 }

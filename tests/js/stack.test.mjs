@@ -101,7 +101,8 @@ if (process.env.MSB_STACK_CHILD) {
       [script('group'), 'x\n', 0],
       ['e() { if (( $1 > 0 )); then eval "e $(( $1 - 1 ))"; fi; }; e 490; echo done', 'done\n', 0],
       [`${rec('echo bottom')} 990`, 'bottom\n', 0],
-      [`${script('cmdsub-500')}; echo "rc=$?"`, 'rc=127\n', 0],
+      // $( ) may pause (Asyncify's larger frames), so 350 levels, not bash's 500+
+      [`x=${rep('$(', 350)}echo x${rep(')', 350)}; echo "rc=$?"`, 'rc=127\n', 0],
     ];
     for (const [script, stdout, exit] of cases) {
       const r = await sb.execute(script);

@@ -159,19 +159,24 @@ test('playground-2 Tab completes commands, paths and variables; Ctrl-C drops the
   await page.keyboard.press('Control+U');
 });
 
-test('playground-2b Ctrl-C stops a running loop; the workspace is as before it', async () => {
-  await typeLine('echo before > loop.txt');
-  const hash = await ask('rootHash');
+test('playground-2b Ctrl-C cancels a running loop: ^C, status 130, the workspace kept', async () => {
+  await typeLine('echo before > kept.txt');
   const n = await page.evaluate(() => window.playground.terminal.lines);
-  await page.keyboard.type('echo during > loop.txt; while true; do :; done');
+  await page.keyboard.type('echo during > loop.txt; echo looping; while :; do :; done');
   await page.keyboard.press('Enter');
-  await page.locator('#term-pane.busy').waitFor(T);
+  // the output streams while the loop still runs
+  await page.waitForFunction(() => /^looping$/m.test(window.playground.terminal.text()), null, T);
+  assert.equal(await page.locator('#term-pane.busy').count(), 1);
   await page.keyboard.press('Control+C');
-  await page.waitForFunction((k) => window.playground.terminal.lines > k, n, T);
-  assert.match(await screen(), /done\n\^C\nstopped; the workspace is as it was before the command\n/);
-  assert.equal(await ask('rootHash'), hash);
-  await typeLine('cat loop.txt; rm loop.txt');
-  assert.match(await screen(), /^before$/m);
+  // the worker answers between two slices: no wait for a restart
+  await page.waitForFunction((k) => window.playground.terminal.lines > k, n, { timeout: 1000 });
+  assert.match(await screen(), /done\nlooping\n\^C\nsandbox:\/workspace\$ ?$/);
+  await typeLine('echo $?');
+  assert.match(await screen(), /echo \$\?\n130\n/);
+  await shot(page, '2b-ctrl-c');
+  await typeLine('cat kept.txt loop.txt; rm kept.txt loop.txt');
+  assert.match(await screen(), /^before\nduring$/m);
+  assert.doesNotMatch(await screen(), /stopped; the workspace is as it was/);
 });
 
 test('playground-3 the file tree follows commands', async () => {
@@ -342,7 +347,7 @@ test('playground-11 Stop aborts the agent in the middle of a streamed reply', as
   await model.waitAborted();
 });
 
-test('playground-11b Stop ends a tool call that runs forever; the workspace is as before it', async () => {
+test('playground-11b Stop cancels a tool call that runs forever; the worker is kept', async () => {
   const hash = await ask('rootHash');
   await runAgent('chat', 'spin');
   await page.locator('#agent-log .tool pre.pending').waitFor(T);
@@ -351,6 +356,7 @@ test('playground-11b Stop ends a tool call that runs forever; the workspace is a
   assert.equal(await ask('rootHash'), hash);
   await typeLine('echo still here');
   assert.match(await screen(), /^still here$/m);
+  assert.doesNotMatch(await screen(), /agent stopped; the workspace is as it was/);
 });
 
 test('playground-12 host controls: policy, secrets, limits, and the event stream', async () => {
