@@ -333,7 +333,7 @@ typedef struct msb_exec_opts {
  *     new).
  *     Commands report a refusal like a write error, in their usual wording
  *     with the text "Refusing to write a secret value": a redirection,
- *     `bash: echo: write error: ...` (exit status 1); a command writing a
+ *     `bash: line 1: echo: write error: ...` (exit status 1); a command writing a
  *     file itself, e.g. `tee: out.txt: ...`. A refused write leaves its
  *     target exactly as it was: contents, mode, mtime, inode and the
  *     revision. A write a command makes itself (tee, cp, sed -i, patch,

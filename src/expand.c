@@ -318,13 +318,37 @@ static int expand_procout(xw *x, const ast_part *p) {
   return rc == MSB_ENOMEM ? rc : rc ? 1 : 0;
 }
 
+/* The line an input substitution's reparsed text starts at: bash runs the
+ * printed text from the line the parser had reached, near its last line,
+ * so `cat <(echo $LINENO` newline `echo $LINENO)` prints 2 and 3. */
+static int expand_procsub_line(const shell *sh, const ast_node *cmd) {
+  while (cmd && cmd->kind == AST_LIST && cmd->u.list.items)
+    for (cmd = cmd->u.list.items; cmd->next;) cmd = cmd->next;
+  return cmd && cmd->line > sh->line ? cmd->line : sh->line;
+}
+
+/* <(cmd): runs the printed command text as bash reparses it. */
+static int expand_procsub_run(shell *sh, const ast_node *cmd, buf *out) {
+  buf text;
+  int rc;
+  buf_init(&text, sh->m);
+  if (cmd) ast_print_command(&text, cmd, interp_stack_left(sh));
+  rc = text.err ? MSB_ENOMEM
+                : interp_capture_text(sh, text.p ? text.p : "", text.len,
+                                      expand_procsub_line(sh, cmd), out);
+  buf_finish(&text);
+  return rc;
+}
+
 static int expand_procsub(xw *x, const ast_part *p) {
   shell *sh = x->sh;
   buf out, path;
-  int rc;
+  int rc, pid;
   if (p->text && p->text[0] == '>') return expand_procout(x, p);
   buf_init(&out, sh->m);
-  rc = interp_capture(sh, p->cmd, &out);
+  pid = sh->next_pid;
+  rc = expand_procsub_run(sh, p->cmd, &out);
+  if (rc >= 0) rc = interp_procsub_done(sh, pid, rc & 255);
   if (rc < 0) {
     buf_finish(&out);
     return rc;

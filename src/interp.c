@@ -982,6 +982,13 @@ static int interp_procout_open(shell *sh, const sh_procout *p) {
   return 0;
 }
 
+/* A process substitution has run: as in bash, $! names it and `wait $!`
+ * returns its status. */
+int interp_procsub_done(shell *sh, int pid, int status) {
+  sh->bg_pid = pid;
+  return interp_job_add(sh, pid, status);
+}
+
 /* Runs one reader in a subshell: its input is what the writer wrote, its
  * output the one the substitution had; the file goes. */
 static int interp_procout_one(shell *sh, sh_procout *p) {
@@ -1008,7 +1015,9 @@ static int interp_procout_one(shell *sh, sh_procout *p) {
   interp_fd_set(c, 0, in);
   interp_fd_set(c, 1, interp_stream_ref(p->out));
   rc = interp_string(c, p->text, strlen(p->text), p->line);
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
   sh->next_pid = c->next_pid;
+  if (rc >= 0) rc = interp_procsub_done(sh, c->pid, rc);
   shell_destroy(c);
   return rc < 0 ? rc : 0;
 }

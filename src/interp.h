@@ -357,6 +357,8 @@ int interp_procout_add(shell *sh, const char *path, const ast_node *cmd,
                        int line);
 /* Frees the readers not run yet (shell teardown). */
 void interp_procout_free(shell *sh);
+/* $! and the job table after a process substitution ran as pid. */
+int interp_procsub_done(shell *sh, int pid, int status);
 /* Runs argv through the lookup (functions, builtins, table). */
 int interp_run_argv(shell *sh, int argc, char **argv, int no_funcs);
 /* Whether name is an executable file in a $PATH directory (a script the

@@ -139,8 +139,8 @@ int interp_denied(shell *sh, const char *shown, const char *name, int builtin) {
 /* The message GNU tools print when writing their stdout fails (most say
  * "NAME: write error: TEXT"; a few word it their own way and exit with
  * their trouble status). Returns the exit status to use. */
-static int interp_write_error(buf *b, const cmd_desc *d, const char *name,
-                              const char *text) {
+static int interp_write_error(shell *sh, buf *b, const cmd_desc *d,
+                              const char *name, const char *text) {
   static const struct {
     const char *name, *msg, *more; /* msg: "%s" is the error text */
     int status;
@@ -161,7 +161,9 @@ static int interp_write_error(buf *b, const cmd_desc *d, const char *name,
   };
   size_t i;
   if (d->flags & CMD_BUILTIN) {
-    buf_printf(b, "bash: %s: write error: %s\n", name, text);
+    /* a builtin's error, with bash's name and line prefix */
+    buf_printf(b, "%s: line %d: %s: write error: %s\n", interp_name(sh),
+               sh->line, name, text);
     return 1;
   }
   for (i = 0; i < sizeof odd / sizeof odd[0]; i++) {
@@ -363,7 +365,7 @@ int interp_table_cmd(shell *sh, const cmd_desc *d, int argc, char **argv,
     buf b;
     int st;
     buf_init(&b, sh->m);
-    st = interp_write_error(&b, d, argv[0], msb_strerror(werr));
+    st = interp_write_error(sh, &b, d, argv[0], msb_strerror(werr));
     r2 = b.err ? b.err : interp_write(sh, 2, b.p, b.len);
     if (r2 != MSB_ENOMEM) r2 = 0;
     buf_finish(&b);
@@ -612,7 +614,7 @@ static int interp_run_path(shell *sh, int argc, char **argv) {
 
 /* Runs a shell builtin unless the policy denies it. Its stdout may be a
  * file the write to which failed (a quota, or a secret value): reported as
- * bash does, "bash: NAME: write error: ...", status 1. */
+ * bash does, "bash: line N: NAME: write error: ...", status 1. */
 int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv) {
   int rc, werr;
   if ((rc = interp_denied(sh, argv[0], b->name, 1))) return rc;
@@ -624,7 +626,8 @@ int interp_builtin(shell *sh, const sh_builtin *b, int argc, char **argv) {
     buf m;
     int r2;
     buf_init(&m, sh->m);
-    buf_printf(&m, "bash: %s: write error: %s\n", argv[0], msb_strerror(werr));
+    buf_printf(&m, "%s: line %d: %s: write error: %s\n", interp_name(sh),
+               sh->line, argv[0], msb_strerror(werr));
     r2 = m.err ? m.err : interp_write(sh, 2, m.p, m.len);
     buf_finish(&m);
     if (r2 == MSB_ENOMEM) return r2;

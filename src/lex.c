@@ -40,6 +40,7 @@ enum {
 #define LEX_O_ASSIGN 32u   /* WORD: assignment value (tilde after `:`) */
 #define LEX_O_TILDE_EQ 64u /* WORD: tilde allowed after the first `=` */
 #define LEX_O_NOANSI 128u  /* PARAM: ${x:-w} in a here-document: no $'' */
+#define LEX_O_PSUB 256u    /* PARAM: ${x/a/w} replacement: <( ) even in "" */
 
 typedef struct lex_wb {
   lex_state *st;
@@ -1077,7 +1078,7 @@ static int lex_brace_inner(lex_state *st, ast_param *pm, int in_dq, int line,
     r = lex_param_word(st, wopts | LEX_O_STOP_SLASH, &pm->w1);
     if (!r && lex_ch(st, 0) == '/') {
       lex_adv(st, 1);
-      r = lex_param_word(st, wopts, &pm->w2);
+      r = lex_param_word(st, wopts | LEX_O_PSUB, &pm->w2);
     }
     break;
   case AST_PE_SLICE:
@@ -1275,7 +1276,7 @@ static int lex_parts(lex_state *st, int ctx, unsigned opts, ast_part **out) {
     case LEX_X_PARAM:
       /* ${x:-<(cmd)} substitutes a process outside double quotes. */
       if ((c == '<' || c == '>') && lex_ch(st, 1) == '(' &&
-          !(opts & LEX_O_INDQ)) {
+          (!(opts & LEX_O_INDQ) || (opts & LEX_O_PSUB))) {
         r = lex_procsub(st, &w);
         if (r) goto out;
         continue;

@@ -797,25 +797,33 @@ static void bi_comp_glob(bi_words *w, const char *pat) {
   glob_free(sh->m, res, n);
 }
 
-/* One -W word with quotes or expansions: the shell expands it (in a
- * subshell) and each resulting field is a word. */
+/* One -W word with quotes or expansions: the shell expands it in the
+ * current shell (so `${x:=y}` assigns, as bash) and each resulting field
+ * is a word. */
 static void bi_comp_expand_word(bi_words *w, const char *field,
                                 const char *word) {
-  buf cmd, out;
-  size_t i, st = 0;
-  buf_init(&cmd, w->sh->m);
-  buf_init(&out, w->sh->m);
-  buf_printf(&cmd, "printf '%%s\\0' %s", field);
+  shell *sh = w->sh;
+  buf cmd;
+  ast_tree *tree = NULL;
+  ast_node *root = NULL, *c;
+  char **argv = NULL;
+  int argc = 0, i;
+  buf_init(&cmd, sh->m);
+  buf_printf(&cmd, ": %s", field);
   if (!cmd.err &&
-      interp_capture_text(w->sh, cmd.p, cmd.len, w->sh->line, &out) >= 0)
-    for (i = 0; i < out.len; i++)
-      if (!out.p[i]) {
-        if (!strncmp(out.p + st, word, strlen(word)))
-          bi_words_add(w, out.p + st, i - st);
-        st = i + 1;
-      }
+      !parse_string(sh->m, cmd.p, cmd.len, sh->line,
+                    (sh->shopts & SH_SO_EXTGLOB) ? PARSE_EXTGLOB : 0, &tree,
+                    &root, NULL)) {
+    c = root && root->kind == AST_LIST ? root->u.list.items : NULL;
+    if (c && !c->next && c->kind == AST_CMD && c->u.cmd.words &&
+        c->u.cmd.words->next &&
+        !expand_words(sh, c->u.cmd.words->next, &argv, &argc)) {
+      for (i = 0; i < argc; i++) bi_words_match(w, word, argv[i]);
+      expand_free(sh, argv, argc);
+    }
+  }
+  ast_tree_release(tree);
   buf_finish(&cmd);
-  buf_finish(&out);
 }
 
 /* The end of the word of a -W list that starts at p: IFS characters end

@@ -80,6 +80,12 @@ typedef struct cp_state {
   cmd_ctx *c;
   int rec, deref, preserve, noclobber, inter, update, verbose, symlink, force;
   int hardlink;
+  int links; /* -a, -d, --preserve=links: keep hard links among the copies */
+  struct cp_seen {
+    uint64_t ino;
+    const char *dabs;
+  } *seen; /* the first copy of each multiply-linked source file */
+  size_t nseen, seencap;
   size_t in_pos;
   int status;
 } cp_state;
@@ -93,6 +99,52 @@ static const char *cp_join(cmd_ctx *c, const char *dir, const char *name) {
   if (slash) p[dl] = '/';
   memcpy(p + dl + (size_t)slash, name, nl + 1);
   return p;
+}
+
+/* With links kept, a source file met again through another of its names
+ * becomes a hard link to its first copy, as GNU cp does. */
+static int cp_keep_link(cp_state *s, const struct vfs_stat *st,
+                        const char *dabs) {
+  size_t i;
+  struct cp_seen *n;
+  if (!s->links || st->kind != VFS_FILE || st->nlink < 2) return 0;
+  for (i = 0; i < s->nseen; i++)
+    if (s->seen[i].ino == st->ino) {
+      vfs_remove(s->c->fs, dabs, 0);
+      return vfs_link(s->c->fs, s->seen[i].dabs, dabs);
+    }
+  if (s->nseen == s->seencap) {
+    s->seencap = s->seencap ? s->seencap * 2 : 8;
+    n = arena_alloc(s->c->a, s->seencap * sizeof *n);
+    if (!n) return MSB_ENOMEM;
+    if (s->nseen) memcpy(n, s->seen, s->nseen * sizeof *n);
+    s->seen = n;
+  }
+  s->seen[s->nseen].ino = st->ino;
+  s->seen[s->nseen].dabs = arena_strdup(s->c->a, dabs);
+  return s->seen[s->nseen++].dabs ? 0 : MSB_ENOMEM;
+}
+
+/* The same for every file of a subtree copied whole. */
+static int cp_keep_links_tree(cp_state *s, const char *src, const char *dabs) {
+  cmd_walk *w;
+  cmd_walk_ent *e;
+  int rc;
+  size_t sl = strlen(src);
+  if (!s->links) return 0;
+  if ((rc = cmd_walk_open(s->c, src, 0, &w)) < 0) return rc;
+  while ((rc = cmd_walk_next(w, &e)) > 0) {
+    const char *rel = e->path + sl, *to;
+    if (e->st.kind != VFS_FILE || e->st.nlink < 2) continue;
+    while (*rel == '/') rel++;
+    to = *rel ? cp_join(s->c, dabs, rel) : dabs;
+    if (!to || (rc = cp_keep_link(s, &e->st, to)) == MSB_ENOMEM) {
+      rc = MSB_ENOMEM;
+      break;
+    }
+  }
+  cmd_walk_close(w);
+  return rc;
 }
 
 static int cp_verbose(cp_state *s, const char *from, const char *to) {
@@ -216,6 +268,8 @@ static int cp_file(cp_state *s, const char *src, const char *sabs,
     return 1;
   }
   if (!exists && (rc = cp_umask(s, dabs)) < 0) return rc;
+  if (follow || sst->kind != VFS_LINK)
+    if ((rc = cp_keep_link(s, sst, dabs)) == MSB_ENOMEM) return rc;
   return cp_verbose(s, src, dst);
 }
 
@@ -299,6 +353,7 @@ static int cp_dir(cp_state *s, const char *src, const char *sabs,
       return 1;
     }
     if ((rc = cp_umask(s, dabs)) < 0) return rc;
+    if (cp_keep_links_tree(s, src, dabs) == MSB_ENOMEM) return MSB_ENOMEM;
     return cp_list(s, src, dst) < 0 ? MSB_ELIMIT : 0;
   }
   if (dst_st.kind != VFS_DIR) {
@@ -411,9 +466,13 @@ int cmd_cp(cmd_ctx *c) {
     case 'a':
       s.rec = 1;
       s.preserve = 1;
+      s.links = 1;
       s.deref = CP_DEREF_NEVER;
       break;
-    case 'd': s.deref = CP_DEREF_NEVER; break;
+    case 'd':
+      s.deref = CP_DEREF_NEVER;
+      s.links = 1;
+      break;
     case 'f': s.force = 1; break;
     case 'H': s.deref = CP_DEREF_CMDLINE; break;
     case 'i':
@@ -428,7 +487,11 @@ int cmd_cp(cmd_ctx *c) {
       break;
     case 'P': s.deref = CP_DEREF_NEVER; break;
     case 'p': s.preserve = 1; break;
-    case CP_PRESERVE: s.preserve = 1; break;
+    case CP_PRESERVE:
+      s.preserve = 1;
+      if (g.arg && (strstr(g.arg, "links") || strstr(g.arg, "all")))
+        s.links = 1;
+      break;
     case CP_NOPRESERVE: s.preserve = 0; break;
     case 'R': s.rec = 1; break;
     case 's': s.symlink = 1; break;

@@ -49,7 +49,7 @@ test('secret-js-1.4 writing a value is refused and nothing is written', async ()
   const sb = await open();
   let r = await sb.execute('echo "$TOKEN" > f; echo "status $?"; test -e f; echo $?', { secrets });
   assert.equal(r.stdout, 'status 1\n1\n', 'the file the redirection made goes too');
-  assert.equal(r.stderr, 'bash: echo: write error: Refusing to write a secret value\n');
+  assert.equal(r.stderr, 'bash: line 1: echo: write error: Refusing to write a secret value\n');
   r = await sb.execute('echo "$TOKEN" | tee out.txt >/dev/null; echo ${PIPESTATUS[1]}', { secrets });
   assert.equal(r.stdout, '1\n');
   assert.equal(r.stderr, 'tee: out.txt: Refusing to write a secret value\n');

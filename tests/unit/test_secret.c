@@ -322,7 +322,7 @@ TEST("secret-3.3 exec: writes holding a value are refused") {
   ts_exec(sb, "echo $TOKEN > f; echo $?; test -e f; echo $?", "TOKEN=abcd", &r);
   CHECK_STR(r.out, "1\n1\n"); /* the file the redirection made goes too */
   CHECK_STR(r.err,
-            "bash: echo: write error: Refusing to write a secret "
+            "bash: line 1: echo: write error: Refusing to write a secret "
             "value\n");
   ts_exec(sb, "printf ab >> g; printf cd >> g; echo $?; cat g; echo",
           "TOKEN=abcd", &r);
@@ -481,10 +481,10 @@ TEST("secret-4.1 a failed redirected write is reported like bash") {
           NULL, &r);
   CHECK_STR(r.out, "1\n1\n0\n1\n1\n1\n0\n2\n4\n");
   CHECK_STR(r.err,
-            "bash: echo: write error: File too large\n"
-            "bash: printf: write error: File too large\n"
-            "bash: declare: write error: File too large\n"
-            "bash: echo: write error: File too large\n"
+            "bash: line 1: echo: write error: File too large\n"
+            "bash: line 1: printf: write error: File too large\n"
+            "bash: line 1: declare: write error: File too large\n"
+            "bash: line 1: echo: write error: File too large\n"
             "head: write error: File too large\n"
             "sort: fflush failed: 'standard output': File too large\n"
             "sort: write error\n"
@@ -818,11 +818,12 @@ TEST("secret-6.2 writes through a refused redirection all fail") {
           "{ echo a; echo $T; echo b; } > new; echo $?; ls",
           "T=ghp_abc123", &r);
   CHECK_STR(r.out, "1\nold\n1\nf\n");
-  CHECK_STR(r.err,
-            "bash: echo: write error: Refusing to write a secret value\n"
-            "bash: echo: write error: Refusing to write a secret value\n"
-            "bash: echo: write error: Refusing to write a secret value\n"
-            "bash: echo: write error: Refusing to write a secret value\n");
+  CHECK_STR(
+      r.err,
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n"
+      "bash: line 1: echo: write error: Refusing to write a secret value\n");
   /* a write that follows other changes puts the file back, and counts */
   ts_exec(sb, "touch g; echo $T > f; cat f", "T=ghp_abc123", &r);
   CHECK_STR(r.out, "old\n");
