@@ -520,7 +520,8 @@ export class Sandbox {
     if (options.onStdout) streams.push(new OutputStream(1, options.onStdout, options.encoding));
     if (options.onStderr) streams.push(new OutputStream(2, options.onStderr, options.encoding));
     let run = 0;
-    let ended = null;
+    /** @type {(() => void) | undefined} resolves _runEnded once the run has paused */
+    let ended;
     // the sandbox's own records (one run at a time): other calls may use
     // the instance's scratch records between slices
     this._runRec ||= inst.alloc(K.MSB_WASM_RES_SIZE + K.MSB_WASM_BLOB_SIZE + 8);
@@ -563,7 +564,7 @@ export class Sandbox {
         this._stepsPerSlice = steps;
         if (!ended) { // the first pause: calls made from now on wait
           this._running = true;
-          this._runEnded = new Promise((resolve) => { ended = resolve; });
+          this._runEnded = new Promise((resolve) => { ended = () => resolve(undefined); });
         }
         for (const st of streams) st.pump(inst, run, blob);
         await yieldToHost();
