@@ -394,6 +394,26 @@ int interp_comsub_node(shell *sh, ast_node *n) {
   return r ? interp_cat_file(sh, r) : interp_node(sh, n);
 }
 
+/* The end of a child shell (a subshell, $( ), bash FILE): its exit or
+ * return status, its EXIT trap, then what it hands back to its parent
+ * (the next pid, the random state) before it goes. */
+int interp_child_end(shell *sh, shell *c, int rc) {
+  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
+  if (rc >= 0 && c->trap_exit) {
+    char *t = c->trap_exit;
+    int st = rc;
+    c->trap_exit = NULL;
+    c->status = rc;
+    rc = interp_run_trap(c, t);
+    mem_free(c->m, t);
+    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
+  }
+  sh->next_pid = c->next_pid;
+  sh->rng = c->rng;
+  shell_destroy(c);
+  return rc;
+}
+
 /* Subshell run of n with fd 1 captured into out. */
 int interp_capture_run(shell *sh, ast_node *n, buf *out) {
   shell *c;
@@ -421,19 +441,7 @@ int interp_capture_run(shell *sh, ast_node *n, buf *out) {
   c->depth++;
   rc = interp_comsub_node(c, n);
   interp_stack_pop(sh, SH_STACK_CAPTURE);
-  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
-  if (rc >= 0 && c->trap_exit) {
-    char *t = c->trap_exit;
-    int st = rc;
-    c->trap_exit = NULL;
-    c->status = rc;
-    rc = interp_run_trap(c, t);
-    mem_free(c->m, t);
-    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
-  }
-  sh->next_pid = c->next_pid;
-  sh->rng = c->rng;
-  shell_destroy(c);
+  rc = interp_child_end(sh, c, rc);
   return rc;
 }
 
@@ -497,19 +505,7 @@ static int interp_subshell(shell *sh, ast_node *body) {
   }
   c->depth++;
   rc = interp_node(c, body);
-  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
-  if (rc >= 0 && c->trap_exit) {
-    char *t = c->trap_exit;
-    int st = rc;
-    c->trap_exit = NULL;
-    c->status = rc;
-    rc = interp_run_trap(c, t);
-    mem_free(c->m, t);
-    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
-  }
-  sh->next_pid = c->next_pid;
-  sh->rng = c->rng;
-  shell_destroy(c);
+  rc = interp_child_end(sh, c, rc);
   interp_stack_pop(sh, SH_STACK_SUB);
   return rc;
 }

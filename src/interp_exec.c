@@ -258,19 +258,7 @@ int interp_run_script(shell *sh, const char *path, const char *src, size_t len,
     rc = interp_string(c, src, len, 1);
     interp_stack_pop(sh, SH_STACK_SCRIPT);
   }
-  if (rc >= 0 && SH_FLOW_ENDS(c->flow)) rc = c->status;
-  if (rc >= 0 && c->trap_exit) {
-    char *t = c->trap_exit;
-    int st = rc;
-    c->trap_exit = NULL;
-    c->status = rc;
-    rc = interp_run_trap(c, t);
-    mem_free(c->m, t);
-    if (rc >= 0) rc = SH_FLOW_ENDS(c->flow) ? c->status : st;
-  }
-  sh->next_pid = c->next_pid;
-  sh->rng = c->rng;
-  shell_destroy(c);
+  rc = interp_child_end(sh, c, rc);
   return rc;
 }
 

@@ -49,6 +49,7 @@ int interp_xtrace(shell *sh, char **av, int ac, char **as, int nas);
 
 /* interp.c */
 extern const char interp_comsub_prefix[];
+int interp_child_end(shell *sh, shell *c, int rc);
 int interp_comsub_node(shell *sh, ast_node *n);
 int interp_capture_run(shell *sh, ast_node *n, buf *out);
 int interp_capture_text_run(shell *sh, const char *text, size_t len, int line,
